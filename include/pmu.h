@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libpmu — hardware performance counters from user space.
+ *
+ * This header is the whole public API. Conventions:
+ *  - Every function that can fail returns 0 (or a count) on success and a
+ *    negative errno on failure (-ENOENT unknown event, -EINVAL bad input,
+ *    -EACCES not permitted, ...). A sentence naming the problem and the fix
+ *    is sent to the context's log callback and kept per thread for
+ *    pmu_strerror().
+ *  - Objects are opaque handles; destroyers accept NULL.
+ *  - Option structs start with `size_t size` (set it to sizeof the struct)
+ *    so they can grow without breaking callers. A NULL options pointer
+ *    means "all defaults".
+ *  - A context may be shared between threads for resolution and listing;
+ *    a set belongs to one thread at a time unless stated otherwise.
+ *  - Every static inline function has an exported twin with the same
+ *    semantics (suffix `_fn`), for bindings that load libpmu.so.
+ */
+#ifndef PMU_H
+#define PMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMU_VERSION_MAJOR 0
+#define PMU_VERSION_MINOR 1
+#define PMU_VERSION_MICRO 0
+
+/** Library version as "MAJOR.MINOR.MICRO"; static storage. */
+const char *pmu_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Errors and logging                                                  */
+/* ------------------------------------------------------------------ */
+
+enum pmu_log_level {
+	PMU_LOG_ERR = 3,
+	PMU_LOG_WARN = 4,
+	PMU_LOG_INFO = 6,
+	PMU_LOG_DEBUG = 7,
+};
+
+/** Log callback: @level is a pmu_log_level, @msg one line without '\n'. */
+typedef void (*pmu_log_fn)(void *data, int level, const char *msg);
+
+/**
+ * pmu_strerror - describe a negative errno returned by libpmu.
+ * @err: a value returned by a libpmu function (negative errno).
+ *
+ * If @err is the most recent failure of a libpmu call in the calling thread,
+ * returns the detailed sentence written for it (event name, cause, fix);
+ * otherwise a generic description of the errno. The string lives in
+ * thread-local storage and stays valid until the next libpmu call in the
+ * same thread. Thread-safe.
+ */
+const char *pmu_strerror(int err);
+
+/* ------------------------------------------------------------------ */
+/* Context                                                             */
+/* ------------------------------------------------------------------ */
+
+struct pmu_ctx;
+
+struct pmu_ctx_opts {
+	size_t size;          /* sizeof(struct pmu_ctx_opts) */
+	pmu_log_fn log_fn;    /* NULL: no log output (the library never prints) */
+	void *log_data;       /* passed to log_fn */
+	int log_level;        /* maximum level passed to log_fn; 0 = PMU_LOG_WARN */
+	const char *sysfs_root; /* replaces /sys; NULL: $PMU_SYSFS_ROOT or /sys */
+	const char *procfs_root;/* replaces /proc; NULL: $PMU_PROCFS_ROOT or /proc */
+	const char *cpuid;    /* CPU identity to assume; NULL: $PMU_CPUID or detected */
+	const char *events_path;/* extra table directories, ':'-separated */
+};
+
+/**
+ * pmu_ctx_new - create a context: detect the CPU, scan the PMUs, read access
+ * settings.
+ * @out:  receives the new context on success (untouched on failure).
+ * @opts: options, or NULL for defaults.
+ *
+ * The caller owns *out and releases it with pmu_ctx_free(); sets opened from
+ * a context must be closed before it. Returns 0 or a negative errno
+ * (-ENOMEM; -EINVAL for a malformed cpuid override).
+ */
+int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts);
+
+/** pmu_ctx_free - release a context and everything it owns. NULL is fine. */
+void pmu_ctx_free(struct pmu_ctx *ctx);
+
+enum pmu_arch {
+	PMU_ARCH_UNKNOWN = 0,
+	PMU_ARCH_X86 = 1,
+	PMU_ARCH_ARM64 = 2,
+	PMU_ARCH_RISCV = 3,
+};
+
+/** What this machine (or the overridden identity) offers. */
+struct pmu_caps {
+	int arch;               /* enum pmu_arch */
+	char cpuid[64];         /* perf-style id: GenuineIntel-6-55-4, MIDR, mvendorid-marchid-mimpid */
+	char cpu_name[128];     /* model name where known */
+	int cpuid_overridden;   /* 1 if cpuid came from PMU_CPUID / opts */
+	int hw_pmu;             /* 1 if a core hardware PMU is exposed */
+	int hybrid;             /* number of core PMUs when > 1 (Intel hybrid), else 0 */
+	char core_pmu[64];      /* name of the (first) core PMU, "" if none */
+	unsigned n_pmus;        /* PMUs under bus/event_source/devices */
+	int paranoid;           /* kernel.perf_event_paranoid; PMU_UNKNOWN if unreadable */
+	int cap_perfmon;        /* CAP_PERFMON in the effective set (1/0) */
+	int cap_sys_admin;      /* CAP_SYS_ADMIN in the effective set (1/0) */
+	int rdpmc_mode;         /* x86 <core pmu>/rdpmc (0,1,2); PMU_UNKNOWN if absent */
+	int user_access;        /* arm64/riscv kernel.perf_user_access; PMU_UNKNOWN if absent */
+	int fast_read;          /* 1 if counters can be read from user space as configured */
+	int can_count_kernel;   /* 1 if kernel-mode counting is permitted */
+};
+
+#define PMU_UNKNOWN (-1000)
+
+/**
+ * pmu_caps - fill @out with the context's view of the machine.
+ * Returns 0 or -EINVAL. Thread-safe.
+ */
+int pmu_caps(struct pmu_ctx *ctx, struct pmu_caps *out);
+
+/** One PMU found under <sysfs>/bus/event_source/devices. */
+struct pmu_pmu_info {
+	char name[64];
+	uint32_t type;          /* perf_event_attr.type */
+	int is_core;            /* a CPU core PMU (cpu, cpu_core, armv8_*, ...) */
+	unsigned n_formats;     /* files in format/ */
+	unsigned n_events;      /* named events in events/ */
+};
+
+/** Number of PMUs found; 0 with no sysfs. */
+size_t pmu_pmu_count(struct pmu_ctx *ctx);
+
+/** Describe PMU @i (0 <= i < pmu_pmu_count()). Returns 0 or -EINVAL. */
+int pmu_pmu_get(struct pmu_ctx *ctx, size_t i, struct pmu_pmu_info *out);
+
+/**
+ * pmu_advice - plain-language statement about access and hardware, with what
+ * to change (the text `pmu info` prints). Writes a NUL-terminated string of at
+ * most @len bytes into @buf; returns the length it needed (like snprintf).
+ */
+int pmu_advice(struct pmu_ctx *ctx, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Events                                                              */
+/* ------------------------------------------------------------------ */
+
+enum pmu_source {
+	PMU_SRC_SYSFS = 1,      /* pmu/term=value,.../ or a named sysfs event */
+	PMU_SRC_GENERIC = 2,    /* kernel portable event (hardware, cache, software) */
+	PMU_SRC_RAW = 3,        /* rNNNN */
+	PMU_SRC_TABLE = 4,      /* a JSON event table */
+	PMU_SRC_LIBPFM = 5,     /* libpfm4 */
+};
+
+enum pmu_event_flags {
+	PMU_EVF_SOFTWARE = 1u << 0,       /* counted by the kernel, not a hardware PMU */
+	PMU_EVF_TOPDOWN_SLOTS = 1u << 1,  /* the topdown SLOTS event (leads its group) */
+	PMU_EVF_TOPDOWN_METRIC = 1u << 2, /* a topdown metric pseudo-event */
+	PMU_EVF_APPROX = 1u << 3,         /* mapping to a standard name is approximate */
+	PMU_EVF_EXCL_USER = 1u << 8,      /* modifier :k / :h — user mode not counted */
+	PMU_EVF_EXCL_KERNEL = 1u << 9,    /* modifier :u / :h — kernel mode not counted */
+	PMU_EVF_EXCL_HV = 1u << 10,       /* hypervisor not counted */
+	PMU_EVF_UNSUPPORTED = 1u << 16,   /* in a set: not counted, the kernel refused it */
+};
+
+#define PMU_NAME_MAX 128
+
+/** A resolved event: what the kernel will be asked to count and why. */
+struct pmu_event_info {
+	char name[PMU_NAME_MAX];  /* the name as written (modifiers included) */
+	char pmu[64];             /* PMU name: "cpu", "software", "armv8_pmuv3_0", ... */
+	uint32_t type;            /* perf_event_attr.type */
+	uint64_t config, config1, config2, config3;
+	unsigned flags;           /* enum pmu_event_flags */
+	int source;               /* enum pmu_source */
+	char origin[256];         /* where the encoding came from (file, entry, rule) */
+	const char *desc;         /* description; static or owned by the context */
+	const char *unit;         /* unit of the value ("ns" for task-clock) or "" */
+	const char *note;         /* errata or caveat to show the user, or "" */
+};
+
+/**
+ * pmu_event_resolve - turn an event name into a perf_event_attr encoding.
+ * @name: "cycles", "L1-dcache-load-misses", "r01c2", "cpu/event=0xd1,umask=0x1/",
+ *        "cpu/cpu-cycles/", "task-clock", optionally with ":u", ":k", ":h".
+ *        Case-insensitive for symbolic names.
+ * @out:  filled on success; strings point at static or context storage.
+ *
+ * Returns 0, -ENOENT (unknown; the message lists the closest names), or
+ * -EINVAL (malformed syntax, unknown format term, value out of range).
+ * Thread-safe for a shared context.
+ */
+int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
+
+/** One entry passed to a pmu_event_foreach() callback. */
+struct pmu_event_entry {
+	const char *name;
+	const char *pmu;
+	const char *desc;
+	int source;             /* enum pmu_source */
+	int usable;             /* 1 if its PMU is present on this machine */
+};
+
+typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);
+
+/**
+ * pmu_event_foreach - call @cb for every event name known here whose name
+ * starts with @prefix (case-insensitive; NULL or "" lists all). Stops early
+ * and returns the callback's value if it returns non-zero; otherwise returns
+ * the number of entries visited. Strings are valid during the call only.
+ */
+int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data);
+
+/* ------------------------------------------------------------------ */
+/* Event sets                                                          */
+/* ------------------------------------------------------------------ */
+
+struct pmu_set;
+
+enum pmu_set_flags {
+	PMU_SET_PID = 1u << 0,          /* count process/thread `pid` instead of the caller */
+	PMU_SET_CPU = 1u << 1,          /* count on CPU `cpu` only (with pid -1: every task) */
+	PMU_SET_INHERIT = 1u << 2,      /* count children created after open */
+	PMU_SET_ENABLE_ON_EXEC = 1u << 3, /* start counting at the target's next exec */
+	PMU_SET_ENABLE = 1u << 4,       /* start counting at once (default: opened disabled) */
+	PMU_SET_NO_FAST = 1u << 5,      /* never read from user space; always read(2) */
+	PMU_SET_USER_ONLY = 1u << 6,    /* exclude kernel and hypervisor for every event */
+	PMU_SET_SKIP_UNSUPPORTED = 1u << 7, /* keep going when the kernel does not support an
+	                                       event outside braces (ENOENT/EOPNOTSUPP/ENODEV):
+	                                       it stays in the set flagged PMU_EVF_UNSUPPORTED
+	                                       and reads as 0 with enabled = running = 0 */
+};
+
+struct pmu_set_opts {
+	size_t size;            /* sizeof(struct pmu_set_opts) */
+	unsigned flags;         /* enum pmu_set_flags */
+	pid_t pid;              /* with PMU_SET_PID: the task, or -1 (with PMU_SET_CPU) */
+	int cpu;                /* with PMU_SET_CPU */
+};
+
+/**
+ * pmu_set_open - resolve and open an event list as perf_event groups.
+ * @events: comma-separated names; "{a,b}" forces a and b into one group,
+ *          "{a,b}:u" applies a modifier to all members. Events outside braces
+ *          are opened on their own, each scheduled (and multiplexed) alone,
+ *          as perf stat does.
+ * @opts:   NULL: the calling thread, any CPU, opened disabled, fast reads.
+ * @out:    receives the set; caller owns it (pmu_set_close()).
+ *
+ * Every group is read with PERF_FORMAT_GROUP (one read(2) per group) and each
+ * event's user page is mapped for the fast path. The set keeps a pointer to
+ * @ctx, which must outlive it. On failure nothing stays open. Returns 0,
+ * -ENOENT (unknown event), -EINVAL (syntax, or an attribute the kernel
+ * rejects: the message names event and attribute), -EACCES/-EPERM (the
+ * message names perf_event_paranoid and the fix), -EMFILE, -ENOMEM, ...
+ */
+int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
+		 struct pmu_set **out);
+
+/** pmu_set_close - disable, unmap and close everything. NULL is fine. */
+void pmu_set_close(struct pmu_set *s);
+
+/** Start counting (all groups). Returns 0 or a negative errno. */
+int pmu_set_enable(struct pmu_set *s);
+/** Stop counting (all groups). Returns 0 or a negative errno. */
+int pmu_set_disable(struct pmu_set *s);
+/** Zero the counts (times keep running). Returns 0 or a negative errno. */
+int pmu_set_reset(struct pmu_set *s);
+
+/** Number of values a read returns (one per event). */
+size_t pmu_set_count(const struct pmu_set *s);
+
+/** Event @i of the set, as resolved. Returns 0 or -EINVAL. */
+int pmu_set_event(const struct pmu_set *s, size_t i, struct pmu_event_info *out);
+
+/** Group number of event @i (events with the same number are read together), or -EINVAL. */
+int pmu_set_group_of(const struct pmu_set *s, size_t i);
+
+/** A count with the times the kernel reports for it. */
+struct pmu_value {
+	uint64_t value;     /* events counted */
+	uint64_t enabled;   /* ns the event was enabled */
+	uint64_t running;   /* ns it was actually on a counter (< enabled when multiplexed) */
+};
+
+/**
+ * pmu_set_read - read every event of the set into @out[0..pmu_set_count()-1].
+ *
+ * Uses the user-space path (rdpmc / PMU registers / csrr under the user-page
+ * seqlock) for each group whose counters are currently loaded and readable
+ * from this thread, and one read(2) per group otherwise. Same semantics as
+ * pmu_fast_read(pmu_set_fast(s), out). Returns 0, -ECHILD in a child process
+ * after fork() (the set counts the parent), or a negative errno from read(2).
+ */
+int pmu_set_read(struct pmu_set *s, struct pmu_value *out);
+
+/** pmu_set_read_syscall - like pmu_set_read() but always through read(2). */
+int pmu_set_read_syscall(struct pmu_set *s, struct pmu_value *out);
+
+/**
+ * pmu_delta - out[i] = b[i] - a[i] for value, enabled and running (modulo
+ * 2^64, so a wrapped 64-bit counter still gives the right difference).
+ * @out may alias @a or @b.
+ */
+void pmu_delta(const struct pmu_value *a, const struct pmu_value *b, size_t n,
+	       struct pmu_value *out);
+
+/**
+ * pmu_scale - the count extrapolated to the whole enabled time:
+ * value * enabled / running, rounded to nearest, computed in 128 bits and
+ * saturated at UINT64_MAX. running == enabled (including 0 == 0, when no time
+ * is known) returns value unchanged; running == 0 < enabled (never on a
+ * counter) returns 0 — check pmu_confidence().
+ */
+uint64_t pmu_scale(const struct pmu_value *v);
+
+/**
+ * pmu_confidence - running / enabled in [0, 1]: 1.0 means counted the whole
+ * time (exact), less means multiplexed and pmu_scale() is an estimate, 0 means
+ * never counted. Returns 1.0 when enabled == 0 and value == 0 and nothing is
+ * known, 0.0 when running == 0 < enabled.
+ */
+double pmu_confidence(const struct pmu_value *v);
+
+/* ------------------------------------------------------------------ */
+/* Fast path (user-space counter reads)                                */
+/* ------------------------------------------------------------------ */
+
+struct pmu_fast;
+
+/**
+ * pmu_set_fast - the set's read plan for pmu_fast_read() (see <pmu/fast.h>).
+ * Owned by the set, valid until pmu_set_close(). NULL for a NULL set.
+ */
+const struct pmu_fast *pmu_set_fast(struct pmu_set *s);
+
+/**
+ * pmu_set_read_group - read group @g of the set through one read(2) into the
+ * group's slots of @out (indices as in pmu_set_read()). pmu_fast_read() uses
+ * it as its fallback. Returns 0 or a negative errno.
+ */
+int pmu_set_read_group(struct pmu_set *s, unsigned g, struct pmu_value *out);
+
+/**
+ * pmu_fast_forked - what a read of a set inherited through fork() returns:
+ * always -ECHILD (the set counts the parent; open a new set in the child),
+ * with a message for pmu_strerror().
+ */
+int pmu_fast_forked(const struct pmu_fast *f);
+
+/** Exported twin of pmu_fast_read(). */
+int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out);
+
+/** Exported twin of pmu_page_read(). */
+int pmu_page_read_fn(const struct perf_event_mmap_page *pc, struct pmu_value *out);
+
+#include <pmu/fast.h>
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PMU_H */

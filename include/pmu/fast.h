@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libpmu fast path: reading perf_event counters from user space.
+ * Included by <pmu.h>; do not include directly.
+ *
+ * The kernel publishes, for every mmapped event, a struct
+ * perf_event_mmap_page ("user page") with a sequence lock. While the event
+ * is on a hardware counter and user access is allowed, the count is
+ *   offset + sign_extend(hardware counter, pmc_width)
+ * and enabled/running times can be extrapolated from the time fields. The
+ * loop below is the only implementation of that read in libpmu; the
+ * hardware access (rdpmc / mrs / csrr) and the time source are a few lines
+ * per architecture in <pmu/arch/...>.
+ */
+#ifndef PMU_FAST_H
+#define PMU_FAST_H
+
+#ifndef PMU_H
+#error "include <pmu.h>, not <pmu/fast.h>"
+#endif
+
+#include <pmu/arch.h>
+
+/* x86 rdpmc selectors (ECX): fixed counters and the topdown metrics register. */
+#define PMU_X86_RDPMC_FIXED   (1u << 30)
+#define PMU_X86_RDPMC_METRICS (1u << 29)
+
+/** rdpmc ECX value selecting fixed counter @n (3 = SLOTS on Ice Lake and later). */
+static inline uint32_t pmu_x86_rdpmc_fixed(unsigned n) { return PMU_X86_RDPMC_FIXED | n; }
+/** rdpmc ECX value selecting metrics register @n (0 = PERF_METRICS, L1 and L2 topdown). */
+static inline uint32_t pmu_x86_rdpmc_metrics(unsigned n) { return PMU_X86_RDPMC_METRICS | n; }
+
+/**
+ * Counter and time source for pmu_page_read_with(): @counter reads hardware
+ * counter for user-page index @index (never 0); @time reads the clock the
+ * kernel's time_mult/time_shift convert (TSC, CNTVCT, rdtime).
+ */
+typedef uint64_t (*pmu_counter_fn)(void *arg, uint32_t index);
+typedef uint64_t (*pmu_time_fn)(void *arg);
+
+/**
+ * pmu_page_read_with - the seqlock read of one user page.
+ * @pc:      the event's mmapped user page.
+ * @counter: hardware counter read; @time: clock read; @arg: passed to both.
+ * @out:     value, enabled, running on success.
+ *
+ * Returns 0 when @out was filled from user space, 1 when the kernel does not
+ * currently allow it (index 0: the event is not on a counter, e.g. disabled
+ * or multiplexed out; or cap_user_rdpmc clear) and the caller must use
+ * read(2). Without cap_user_time, enabled/running are the page's values as of
+ * the last time the kernel scheduled the event in: their ratio is right,
+ * their absolute values lag.
+ */
+static inline int pmu_page_read_with(const struct perf_event_mmap_page *pc,
+				     pmu_counter_fn counter, pmu_time_fn time, void *arg,
+				     struct pmu_value *out)
+{
+	const volatile struct perf_event_mmap_page *p = pc;
+	uint32_t seq, idx;
+	uint64_t count, enabled, running, delta;
+
+	do {
+		seq = p->lock;
+		__asm__ __volatile__("" ::: "memory");
+		enabled = p->time_enabled;
+		running = p->time_running;
+		idx = p->index;
+		count = p->offset;
+		if (!p->cap_user_rdpmc || idx == 0)
+			return 1;
+		if (p->cap_user_time) {
+			uint64_t cyc = time(arg), quot, rem;
+			uint16_t shift = p->time_shift;
+			uint32_t mult = p->time_mult;
+			if (p->cap_user_time_short)
+				cyc = p->time_cycles + ((cyc - p->time_cycles) & p->time_mask);
+			quot = cyc >> shift;
+			rem = cyc & (((uint64_t)1 << shift) - 1);
+			delta = p->time_offset + quot * mult + ((rem * mult) >> shift);
+			enabled += delta;
+			running += delta;
+		}
+		{
+			uint16_t width = p->pmc_width;
+			uint64_t pmc = counter(arg, idx);
+			if (width && width < 64) {
+				pmc <<= 64 - width;
+				pmc = (uint64_t)((int64_t)pmc >> (64 - width));
+			}
+			count += pmc;
+		}
+		__asm__ __volatile__("" ::: "memory");
+	} while (p->lock != seq);
+
+	out->value = count;
+	out->enabled = enabled;
+	out->running = running;
+	return 0;
+}
+
+/** pmu_page_read - pmu_page_read_with() using this CPU's counters and clock. */
+static inline int pmu_page_read(const struct perf_event_mmap_page *pc, struct pmu_value *out)
+{
+	return pmu_page_read_with(pc, pmu_arch_counter, pmu_arch_time, (void *)0, out);
+}
+
+/** One perf_event group inside a set's read plan. */
+struct pmu_fast_group {
+	uint32_t first;   /* index of its first value */
+	uint32_t count;   /* number of values (members) */
+	uint32_t fast;    /* 1 if every member has a user page worth trying */
+	uint32_t reserved;
+};
+
+/**
+ * A set's read plan (pmu_set_fast()). Read-only for users. Fast reads are
+ * attempted only in the thread that opened the set for itself, and never in
+ * a child after fork(); everything else goes through read(2).
+ */
+struct pmu_fast {
+	uint32_t count;                          /* values */
+	uint32_t ngroups;
+	const struct pmu_fast_group *groups;
+	struct perf_event_mmap_page *const *pages; /* per value; NULL if unmapped */
+	struct pmu_set *set;
+	pthread_t owner;                         /* thread whose counters these are */
+	int owner_valid;                         /* 0: the set counts another task or CPU */
+	unsigned gen;                            /* *fork_gen at open */
+	const volatile unsigned *fork_gen;       /* bumped in every child after fork() */
+};
+
+/**
+ * pmu_fast_read - read every value of a set: user space where possible, one
+ * read(2) per group otherwise. Same result and return values as
+ * pmu_set_read(); exported twin: pmu_fast_read_fn().
+ */
+static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
+{
+	unsigned g;
+	int mine;
+
+	if (*f->fork_gen != f->gen)
+		return pmu_fast_forked(f);
+	mine = f->owner_valid && pthread_equal(pthread_self(), f->owner);
+	for (g = 0; g < f->ngroups; g++) {
+		const struct pmu_fast_group *gr = &f->groups[g];
+		int slow = !(mine && gr->fast);
+		uint32_t i;
+
+		for (i = gr->first; !slow && i < gr->first + gr->count; i++)
+			slow = pmu_page_read(f->pages[i], &out[i]);
+		if (slow) {
+			int r = pmu_set_read_group(f->set, g, out);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+#endif /* PMU_FAST_H */

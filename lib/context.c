@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/* Context: CPU identity, PMUs, access settings, and what to tell the user. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "internal.h"
+
+#define CAP_SYS_ADMIN_BIT 21
+#define CAP_PERFMON_BIT 38
+
+static const char *env_or(const char *opt, const char *env, const char *dflt)
+{
+	const char *e;
+
+	if (opt && *opt)
+		return opt;
+	e = getenv(env);
+	return e && *e ? e : dflt;
+}
+
+static void read_caps(struct pmu_ctx *ctx)
+{
+	struct pmu_caps *c = &ctx->caps;
+	char path[512], buf[4096];
+	long long v;
+	const struct pmu_dev *core = pmu__core_pmu(ctx);
+
+	c->arch = ctx->cpu.arch;
+	pmu__strlcpy(c->cpuid, ctx->cpu.cpuid, sizeof(c->cpuid));
+	pmu__strlcpy(c->cpu_name, ctx->cpu.name, sizeof(c->cpu_name));
+	c->cpuid_overridden = ctx->cpu.overridden;
+	c->n_pmus = (unsigned)ctx->n_pmus;
+	c->hw_pmu = core != NULL;
+	pmu__strlcpy(c->core_pmu, core ? core->name : "", sizeof(c->core_pmu));
+	c->hybrid = 0;
+	{
+		int n = 0;
+		for (size_t i = 0; i < ctx->n_pmus; i++)
+			n += ctx->pmus[i].is_core;
+		if (n > 1)
+			c->hybrid = n;
+	}
+	c->paranoid = PMU_UNKNOWN;
+	if (pmu__path(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", ctx->procfs_root) == 0 &&
+	    pmu__read_int(path, &v) == 0)
+		c->paranoid = (int)v;
+	c->user_access = PMU_UNKNOWN;
+	if (pmu__path(path, sizeof(path), "%s/sys/kernel/perf_user_access", ctx->procfs_root) == 0 &&
+	    pmu__read_int(path, &v) == 0)
+		c->user_access = (int)v;
+	c->rdpmc_mode = core ? core->rdpmc : PMU_UNKNOWN;
+	c->cap_perfmon = c->cap_sys_admin = 0;
+	if (pmu__path(path, sizeof(path), "%s/self/status", ctx->procfs_root) == 0 &&
+	    pmu__read_file(path, buf, sizeof(buf)) > 0) {
+		char *p = strstr(buf, "CapEff:");
+		if (p) {
+			unsigned long long eff = strtoull(p + 7, NULL, 16);
+			c->cap_perfmon = (eff >> CAP_PERFMON_BIT) & 1;
+			c->cap_sys_admin = (eff >> CAP_SYS_ADMIN_BIT) & 1;
+		}
+	}
+	c->can_count_kernel = c->cap_perfmon || c->cap_sys_admin ||
+			      (c->paranoid != PMU_UNKNOWN && c->paranoid <= 1);
+	c->fast_read = 0;
+	if (c->hw_pmu && !ctx->cpu.overridden) {
+#if defined(__x86_64__) || defined(__i386__)
+		c->fast_read = c->arch == PMU_ARCH_X86 && c->rdpmc_mode >= 1;
+#elif defined(__aarch64__)
+		c->fast_read = c->arch == PMU_ARCH_ARM64 && c->user_access == 1;
+#elif defined(__riscv)
+		c->fast_read = c->arch == PMU_ARCH_RISCV && c->user_access >= 1;
+#endif
+	}
+}
+
+PMU_EXPORT int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts)
+{
+	struct pmu_ctx_opts o;
+	struct pmu_ctx *ctx;
+	int r;
+
+	pmu__err_clear();
+	pmu__global_init();
+	if (!out)
+		return pmu__err(NULL, -EINVAL, "pmu_ctx_new: NULL output pointer");
+	memset(&o, 0, sizeof(o));
+	if (opts) {
+		if (opts->size < offsetof(struct pmu_ctx_opts, log_fn) || opts->size > 4096)
+			return pmu__err(NULL, -EINVAL,
+					"pmu_ctx_new: opts->size is %zu; set it to sizeof(struct pmu_ctx_opts)",
+					opts->size);
+		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	}
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return pmu__err(NULL, -ENOMEM, "out of memory creating a context");
+	ctx->log_fn = o.log_fn;
+	ctx->log_data = o.log_data;
+	ctx->log_level = o.log_level;
+	pmu__strlcpy(ctx->sysfs_root, env_or(o.sysfs_root, "PMU_SYSFS_ROOT", "/sys"), sizeof(ctx->sysfs_root));
+	pmu__strlcpy(ctx->procfs_root, env_or(o.procfs_root, "PMU_PROCFS_ROOT", "/proc"),
+		     sizeof(ctx->procfs_root));
+	{
+		const char *ep = env_or(o.events_path, "PMU_EVENTS_PATH", NULL);
+		if (ep && !(ctx->events_path = strdup(ep))) {
+			free(ctx);
+			return pmu__err(NULL, -ENOMEM, "out of memory creating a context");
+		}
+	}
+	if ((r = pmu__cpu_detect(ctx, env_or(o.cpuid, "PMU_CPUID", NULL))) < 0 ||
+	    (r = pmu__sysfs_scan(ctx)) < 0) {
+		if (r == -ENOMEM)
+			pmu__err(ctx, r, "out of memory scanning PMUs");
+		pmu_ctx_free(ctx);
+		return r;
+	}
+	read_caps(ctx);
+	pmu__log(ctx, PMU_LOG_DEBUG, "cpu %s (%s), %zu PMUs under %s, core PMU %s", ctx->cpu.cpuid,
+		 ctx->cpu.name, ctx->n_pmus, ctx->sysfs_root, ctx->caps.core_pmu[0] ? ctx->caps.core_pmu : "none");
+	*out = ctx;
+	return 0;
+}
+
+PMU_EXPORT void pmu_ctx_free(struct pmu_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	pmu__sysfs_free(ctx);
+	free(ctx->events_path);
+	free(ctx);
+}
+
+PMU_EXPORT int pmu_caps(struct pmu_ctx *ctx, struct pmu_caps *out)
+{
+	pmu__err_clear();
+	if (!ctx || !out)
+		return pmu__err(ctx, -EINVAL, "pmu_caps: NULL context or output");
+	*out = ctx->caps;
+	return 0;
+}
+
+PMU_EXPORT size_t pmu_pmu_count(struct pmu_ctx *ctx)
+{
+	return ctx ? ctx->n_pmus : 0;
+}
+
+PMU_EXPORT int pmu_pmu_get(struct pmu_ctx *ctx, size_t i, struct pmu_pmu_info *out)
+{
+	pmu__err_clear();
+	if (!ctx || !out || i >= ctx->n_pmus)
+		return pmu__err(ctx, -EINVAL, "pmu_pmu_get: index %zu out of range", i);
+	memset(out, 0, sizeof(*out));
+	pmu__strlcpy(out->name, ctx->pmus[i].name, sizeof(out->name));
+	out->type = ctx->pmus[i].type;
+	out->is_core = ctx->pmus[i].is_core;
+	out->n_formats = (unsigned)ctx->pmus[i].n_formats;
+	out->n_events = (unsigned)ctx->pmus[i].n_events;
+	return 0;
+}
+
+struct sbuf {
+	char *buf;
+	size_t len, used;
+};
+
+static void PMU_PRINTF(2, 3) sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->used < b->len ? b->buf + b->used : NULL, b->used < b->len ? b->len - b->used : 0,
+		      fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->used += (size_t)n;
+}
+
+PMU_EXPORT int pmu_advice(struct pmu_ctx *ctx, char *buf, size_t len)
+{
+	struct sbuf b = { buf, len, 0 };
+	const struct pmu_caps *c;
+
+	pmu__err_clear();
+	if (!ctx || (!buf && len))
+		return pmu__err(ctx, -EINVAL, "pmu_advice: NULL context or buffer");
+	if (len)
+		buf[0] = 0;
+	c = &ctx->caps;
+	if (!c->hw_pmu) {
+		sb_add(&b, "No hardware PMU is exposed: %s/bus/event_source/devices holds only ", ctx->sysfs_root);
+		for (size_t i = 0; i < ctx->n_pmus; i++)
+			sb_add(&b, "%s%s", i ? ", " : "", ctx->pmus[i].name);
+		if (!ctx->n_pmus)
+			sb_add(&b, "nothing");
+		sb_add(&b, ". This is what a virtual machine without a virtual PMU looks like. "
+			    "Hardware events (cycles, instructions, cache and branch events) cannot be counted "
+			    "here; software events can (task-clock, page-faults, context-switches, "
+			    "cpu-migrations, minor-faults, major-faults). To count hardware events, run on "
+			    "bare metal or enable the hypervisor's virtual PMU (QEMU/KVM: -cpu host,pmu=on; "
+			    "libvirt: <pmu state='on'/>; VMware: 'Virtualize CPU performance counters'; "
+			    "cloud: a bare-metal instance type).\n");
+	} else if (c->hybrid) {
+		sb_add(&b, "Hybrid CPU: %d core PMUs; events name one of them (e.g. cpu_core/cycles/) or "
+			    "count on whichever core type runs the code.\n", c->hybrid);
+	}
+	if (c->paranoid == PMU_UNKNOWN) {
+		sb_add(&b, "kernel.perf_event_paranoid is unreadable: the kernel may lack perf events "
+			    "(CONFIG_PERF_EVENTS).\n");
+	} else if (!c->cap_perfmon && !c->cap_sys_admin) {
+		if (c->paranoid >= 3)
+			sb_add(&b, "kernel.perf_event_paranoid=%d: unprivileged processes cannot open any "
+				    "perf event. Lower it (sudo sysctl kernel.perf_event_paranoid=2, or 1 to "
+				    "count kernel mode too) or grant CAP_PERFMON (sudo setcap cap_perfmon+ep "
+				    "BINARY).\n", c->paranoid);
+		else if (c->paranoid == 2)
+			sb_add(&b, "kernel.perf_event_paranoid=2: your own processes can be counted in user "
+				    "mode only (events get :u). To count kernel mode too: sudo sysctl "
+				    "kernel.perf_event_paranoid=1, or grant CAP_PERFMON.\n");
+		else
+			sb_add(&b, "kernel.perf_event_paranoid=%d: user and kernel mode of your own "
+				    "processes can be counted%s.\n", c->paranoid,
+			       c->paranoid <= 0 ? ", and CPU-wide events too" : "");
+	} else {
+		sb_add(&b, "Privileged (%s): every event and mode may be counted.\n",
+		       c->cap_sys_admin ? "CAP_SYS_ADMIN" : "CAP_PERFMON");
+	}
+	if (c->hw_pmu && c->arch == PMU_ARCH_X86) {
+		if (c->rdpmc_mode == 0)
+			sb_add(&b, "User-space reads (rdpmc) are disabled: echo 1 | sudo tee "
+				    "%s/bus/event_source/devices/%s/rdpmc (reads then go through read(2), "
+				    "~50x slower).\n", ctx->sysfs_root, c->core_pmu);
+		else if (c->rdpmc_mode >= 1)
+			sb_add(&b, "User-space reads (rdpmc) are allowed (mode %d).\n", c->rdpmc_mode);
+	}
+	if (c->hw_pmu && (c->arch == PMU_ARCH_ARM64 || c->arch == PMU_ARCH_RISCV)) {
+		if (c->user_access == 0)
+			sb_add(&b, "User-space counter reads are disabled: sudo sysctl kernel.perf_user_access=1 "
+				    "(reads then go through read(2) instead).\n");
+		else if (c->user_access == 1)
+			sb_add(&b, "User-space counter reads are allowed (kernel.perf_user_access=1).\n");
+		else if (c->user_access == 2)
+			sb_add(&b, "kernel.perf_user_access=2 (RISC-V legacy): cycle, time and instret CSRs are "
+				    "readable by every process; libpmu still reads through the perf user page.\n");
+	}
+	if (c->cpuid_overridden)
+		sb_add(&b, "CPU identity %s is an override (PMU_CPUID): tables are chosen for it, counting "
+			    "happens on this machine.\n", c->cpuid);
+	return (int)b.used;
+}

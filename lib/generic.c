@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/* The kernel's portable events: PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE and
+ * PERF_TYPE_HW_CACHE, under the names perf uses. */
+#include <string.h>
+#include <strings.h>
+#include "internal.h"
+
+static const struct pmu_generic table[] = {
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "core clock cycles", "" },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "core clock cycles", "" },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions retired", "" },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES,
+	  "cache accesses (usually last-level cache)", "" },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
+	  "cache misses (usually last-level cache)", "" },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branch instructions retired", "" },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+	  "branch instructions retired", "" },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "mispredicted branches", "" },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, "bus cycles", "" },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+	  "cycles the front end delivered no work", "" },
+	{ "idle-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+	  "cycles the front end delivered no work", "" },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+	  "cycles the back end accepted no work", "" },
+	{ "idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+	  "cycles the back end accepted no work", "" },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES,
+	  "reference cycles (constant rate, unaffected by frequency scaling)", "" },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "CPU clock timer", "ns" },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "time the task ran on a CPU", "ns" },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, "page faults", "" },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, "page faults", "" },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, "context switches", "" },
+	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, "context switches", "" },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS,
+	  "moves of the task to another CPU", "" },
+	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, "moves of the task to another CPU", "" },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, "page faults served without I/O", "" },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, "page faults that needed I/O", "" },
+	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS, "alignment faults", "" },
+	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS,
+	  "instructions emulated by the kernel", "" },
+	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, "counts nothing (placeholder)", "" },
+	{ "cgroup-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CGROUP_SWITCHES, "cgroup switches", "" },
+};
+
+struct cache_name {
+	const char *name;
+	unsigned id;
+	const char *desc;
+};
+
+static const struct cache_name caches[] = {
+	{ "L1-dcache", PERF_COUNT_HW_CACHE_L1D, "level 1 data cache" },
+	{ "L1-icache", PERF_COUNT_HW_CACHE_L1I, "level 1 instruction cache" },
+	{ "LLC", PERF_COUNT_HW_CACHE_LL, "last-level cache" },
+	{ "dTLB", PERF_COUNT_HW_CACHE_DTLB, "data TLB" },
+	{ "iTLB", PERF_COUNT_HW_CACHE_ITLB, "instruction TLB" },
+	{ "branch", PERF_COUNT_HW_CACHE_BPU, "branch predictor" },
+	{ "node", PERF_COUNT_HW_CACHE_NODE, "local memory node" },
+};
+
+static const struct cache_name ops[] = {
+	{ "load", PERF_COUNT_HW_CACHE_OP_READ, "loads" },
+	{ "store", PERF_COUNT_HW_CACHE_OP_WRITE, "stores" },
+	{ "prefetch", PERF_COUNT_HW_CACHE_OP_PREFETCH, "prefetches" },
+};
+
+static void cache_entry(size_t c, size_t o, int miss, char *name, size_t nlen, char *desc,
+			size_t dlen, struct pmu_generic *g)
+{
+	snprintf(name, nlen, "%s-%s%s", caches[c].name, ops[o].name, miss ? "-misses" : "s");
+	snprintf(desc, dlen, "%s %s%s", caches[c].desc, ops[o].desc, miss ? " that missed" : "");
+	g->name = name;
+	g->type = PERF_TYPE_HW_CACHE;
+	g->config = caches[c].id | ops[o].id << 8 |
+		    (uint64_t)(miss ? PERF_COUNT_HW_CACHE_RESULT_MISS : PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
+	g->desc = desc;
+	g->unit = "";
+}
+
+/* Static descriptions for cache events handed out by lookup. */
+static char cache_desc[ARRAY_SIZE(caches)][ARRAY_SIZE(ops)][2][64];
+static pthread_once_t desc_once = PTHREAD_ONCE_INIT;
+
+static void desc_init(void)
+{
+	char name[64];
+	struct pmu_generic g;
+
+	for (size_t c = 0; c < ARRAY_SIZE(caches); c++)
+		for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
+			for (int m = 0; m < 2; m++)
+				cache_entry(c, o, m, name, sizeof(name), cache_desc[c][o][m],
+					    sizeof(cache_desc[c][o][m]), &g);
+}
+
+int pmu__generic_lookup(const char *name, struct pmu_generic *out)
+{
+	char buf[64], dummy[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+		if (!strcasecmp(table[i].name, name)) {
+			*out = table[i];
+			return 0;
+		}
+	pthread_once(&desc_once, desc_init);
+	for (size_t c = 0; c < ARRAY_SIZE(caches); c++)
+		for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
+			for (int m = 0; m < 2; m++) {
+				cache_entry(c, o, m, buf, sizeof(buf), dummy, sizeof(dummy), out);
+				if (!strcasecmp(buf, name)) {
+					out->name = NULL; /* caller keeps its own spelling */
+					out->desc = cache_desc[c][o][m];
+					return 0;
+				}
+			}
+	return -ENOENT;
+}
+
+int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), void *data)
+{
+	char name[64], desc[64];
+	struct pmu_generic g;
+	int r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+		if ((r = cb(&table[i], data)))
+			return r;
+	for (size_t c = 0; c < ARRAY_SIZE(caches); c++)
+		for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
+			for (int m = 0; m < 2; m++) {
+				cache_entry(c, o, m, name, sizeof(name), desc, sizeof(desc), &g);
+				if ((r = cb(&g, data)))
+					return r;
+			}
+	return 0;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/* Private declarations shared by the files in lib/. Never installed. */
+#ifndef PMU_INTERNAL_H
+#define PMU_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "pmu.h"
+
+#define PMU_EXPORT __attribute__((visibility("default")))
+#define PMU_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- sysfs PMUs (sysfs.c) ---- */
+struct pmu_format {
+	char name[32];
+	int field;              /* 0 config, 1 config1, 2 config2, 3 config3 */
+	uint64_t mask;          /* bits within the field */
+	uint64_t width_mask;    /* all-ones of the value width (popcount(mask) bits) */
+};
+
+struct pmu_named_event {
+	char *name;
+	char *terms;            /* contents of events/<name> */
+	char *unit;             /* events/<name>.unit or NULL */
+	char *scale;            /* events/<name>.scale or NULL */
+};
+
+struct pmu_dev {
+	char name[64];
+	uint32_t type;
+	bool is_core;
+	struct pmu_format *formats;
+	size_t n_formats;
+	struct pmu_named_event *events;
+	size_t n_events;
+	int rdpmc;              /* x86 rdpmc file, PMU_UNKNOWN if absent */
+};
+
+/* ---- CPU identity (cpu.c) ---- */
+struct pmu_cpu {
+	int arch;
+	char cpuid[64];
+	char name[128];
+	char vendor[16];
+	unsigned family, model, stepping;
+	uint64_t midr;
+	uint64_t mvendorid, marchid, mimpid;
+	bool overridden;
+};
+
+struct pmu_ctx {
+	pmu_log_fn log_fn;
+	void *log_data;
+	int log_level;
+	char sysfs_root[256];
+	char procfs_root[256];
+	char *events_path;
+	struct pmu_cpu cpu;
+	struct pmu_dev *pmus;
+	size_t n_pmus;
+	struct pmu_caps caps;
+};
+
+/* ---- errors and logging (error.c) ---- */
+/* Log at @level; for PMU_LOG_ERR also remembers the text for pmu_strerror(err). */
+void pmu__log(struct pmu_ctx *ctx, int level, const char *fmt, ...) PMU_PRINTF(3, 4);
+/* Record a failure: message for pmu_strerror() and the log; returns @err (< 0). */
+int pmu__err(struct pmu_ctx *ctx, int err, const char *fmt, ...) PMU_PRINTF(3, 4);
+/* While on, pmu__err() records without logging; pmu__err_emit() logs the
+ * recorded message at @level (for failures the caller may tolerate). */
+void pmu__err_quiet(bool on);
+void pmu__err_emit(struct pmu_ctx *ctx, int level);
+/* Forget the calling thread's last failure (call on entry of public functions). */
+void pmu__err_clear(void);
+/* The calling thread's last message, "" if none. */
+const char *pmu__err_msg(void);
+/* Register the fork handler once; the generation counter children see. */
+extern volatile unsigned pmu__fork_gen;
+void pmu__global_init(void);
+
+/* ---- helpers (util.c) ---- */
+/* Read a small file into buf (NUL-terminated, trailing whitespace trimmed).
+ * Returns length or a negative errno. */
+int pmu__read_file(const char *path, char *buf, size_t len);
+/* Read a file as an integer. Returns 0 or a negative errno. */
+int pmu__read_int(const char *path, long long *out);
+/* snprintf into a fixed buffer; returns -ENAMETOOLONG on truncation. */
+int pmu__path(char *buf, size_t len, const char *fmt, ...) PMU_PRINTF(3, 4);
+/* Case-insensitive Levenshtein distance, capped at @cap. */
+unsigned pmu__edit_distance(const char *a, const char *b, unsigned cap);
+/* Copy with truncation, always NUL-terminated. */
+void pmu__strlcpy(char *dst, const char *src, size_t len);
+/* Parse an unsigned integer (decimal, 0x hex) fully; returns 0 or -EINVAL/-ERANGE. */
+int pmu__parse_u64(const char *s, uint64_t *out);
+/* Case-insensitive prefix test. */
+bool pmu__prefix(const char *s, const char *prefix);
+
+/* ---- context pieces ---- */
+int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override);
+int pmu__cpu_parse_id(const char *id, struct pmu_cpu *cpu);
+int pmu__sysfs_scan(struct pmu_ctx *ctx);
+void pmu__sysfs_free(struct pmu_ctx *ctx);
+const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *name);
+const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type);
+const struct pmu_dev *pmu__core_pmu(const struct pmu_ctx *ctx);
+/* Encode "term=value,term,..." for @pmu into @info (config fields). */
+int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *terms,
+		      const char *event_name, struct pmu_event_info *info, int depth);
+
+/* ---- generic kernel events (generic.c) ---- */
+struct pmu_generic {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+	const char *desc;
+	const char *unit;
+};
+/* Look up a generic name (hardware, software, cache). Returns 0 or -ENOENT. */
+int pmu__generic_lookup(const char *name, struct pmu_generic *out);
+/* Visit every generic name; stops when cb returns non-zero. */
+int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), void *data);
+
+/* ---- resolution (resolve.c) ---- */
+/* Resolve one event spec; @mods_extra are modifiers from a {group}:mods suffix. */
+int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
+		 struct pmu_event_info *out);
+
+/* ---- event lists (eventlist.c) ---- */
+struct pmu_spec {
+	char *name;
+	int group;              /* explicit group number, or -1 */
+	char *group_mods;       /* modifiers written after '}' or NULL */
+};
+struct pmu_speclist {
+	struct pmu_spec *v;
+	size_t n;
+	int ngroups_explicit;
+};
+int pmu__speclist_parse(struct pmu_ctx *ctx, const char *events, struct pmu_speclist *out);
+void pmu__speclist_free(struct pmu_speclist *l);
+
+#endif

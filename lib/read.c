@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading: the user-space path (pmu_fast_read in <pmu/fast.h>), one
+ * PERF_FORMAT_GROUP read(2) per group as the fallback, and the arithmetic
+ * on values (delta, scale, confidence). */
+#include <string.h>
+#include <unistd.h>
+#include "set.h"
+
+#ifndef __SIZEOF_INT128__
+#error "libpmu needs a compiler with 128-bit integers (64-bit targets)"
+#endif
+
+PMU_EXPORT int pmu_fast_forked(const struct pmu_fast *f)
+{
+	return pmu__err(f && f->set ? f->set->ctx : NULL, -ECHILD,
+			"this set was opened before fork() and counts the parent process; open a new set "
+			"in the child");
+}
+
+PMU_EXPORT int pmu_set_read_group(struct pmu_set *s, unsigned gi, struct pmu_value *out)
+{
+	struct pmu_grp *g;
+	ssize_t n;
+	uint64_t nr, enabled, running;
+
+	if (!s || gi >= s->ngroups || !out)
+		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_read_group: bad arguments");
+	if (s->fast.gen != pmu__fork_gen)
+		return pmu_fast_forked(&s->fast);
+	g = &s->g[gi];
+	if (g->leader_fd < 0) { /* unsupported event kept by PMU_SET_SKIP_UNSUPPORTED */
+		memset(&out[g->first], 0, g->n * sizeof(*out));
+		return 0;
+	}
+	do
+		n = read(g->leader_fd, g->buf, g->buflen);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		int err = errno;
+		return pmu__err(s->ctx, -err, "reading the group led by '%s' failed: %s",
+				s->ev[g->first].info.name, strerror(err));
+	}
+	if ((size_t)n < 3 * sizeof(uint64_t) || (size_t)n != (3 + 2 * (size_t)g->buf[0]) * sizeof(uint64_t) ||
+	    g->buf[0] != g->n)
+		return pmu__err(s->ctx, -EIO,
+				"reading the group led by '%s': the kernel returned %zd bytes for %llu events, "
+				"expected %u events", s->ev[g->first].info.name, n,
+				(unsigned long long)((size_t)n >= sizeof(uint64_t) ? g->buf[0] : 0), g->n);
+	nr = g->buf[0];
+	enabled = g->buf[1];
+	running = g->buf[2];
+	for (uint64_t k = 0; k < nr; k++) {
+		const struct pmu_ev *e = &s->ev[g->first + k];
+		uint64_t value = g->buf[3 + 2 * k], id = g->buf[4 + 2 * k];
+		if (id != e->id)
+			return pmu__err(s->ctx, -EIO, "reading the group led by '%s': member %llu has id %llu, "
+					"expected %llu", s->ev[g->first].info.name, (unsigned long long)k,
+					(unsigned long long)id, (unsigned long long)e->id);
+		out[g->first + k].value = value;
+		out[g->first + k].enabled = enabled;
+		out[g->first + k].running = running;
+	}
+	return 0;
+}
+
+PMU_EXPORT int pmu_set_read_syscall(struct pmu_set *s, struct pmu_value *out)
+{
+	pmu__err_clear();
+	if (!s || !out)
+		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_read_syscall: NULL set or output");
+	for (unsigned g = 0; g < s->ngroups; g++) {
+		int r = pmu_set_read_group(s, g, out);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+PMU_EXPORT int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out)
+{
+	return pmu_fast_read(f, out);
+}
+
+PMU_EXPORT int pmu_page_read_fn(const struct perf_event_mmap_page *pc, struct pmu_value *out)
+{
+	return pmu_page_read(pc, out);
+}
+
+PMU_EXPORT int pmu_set_read(struct pmu_set *s, struct pmu_value *out)
+{
+	if (!s || !out)
+		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_read: NULL set or output");
+	return pmu_fast_read(&s->fast, out);
+}
+
+PMU_EXPORT void pmu_delta(const struct pmu_value *a, const struct pmu_value *b, size_t n,
+			  struct pmu_value *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pmu_value d;
+		d.value = b[i].value - a[i].value;
+		d.enabled = b[i].enabled - a[i].enabled;
+		d.running = b[i].running - a[i].running;
+		out[i] = d;
+	}
+}
+
+PMU_EXPORT uint64_t pmu_scale(const struct pmu_value *v)
+{
+	unsigned __int128 x;
+
+	if (v->running == v->enabled || v->running > v->enabled)
+		return v->value;
+	if (v->running == 0)
+		return 0;
+	x = (unsigned __int128)v->value * v->enabled + v->running / 2;
+	x /= v->running;
+	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
+PMU_EXPORT double pmu_confidence(const struct pmu_value *v)
+{
+	if (v->running >= v->enabled)
+		return 1.0;
+	if (v->running == 0)
+		return 0.0;
+	return (double)v->running / (double)v->enabled;
+}

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT */
+/* Event names -> perf_event_attr encodings, with provenance and
+ * suggestions for unknown names. Order: pmu/terms/ syntax, raw rNNNN,
+ * generic kernel events, named events of the core PMU(s). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "internal.h"
+
+/* perf's modifier letters that make sense for counting */
+static int apply_mods(struct pmu_ctx *ctx, const char *name, const char *mods, unsigned *flags)
+{
+	unsigned incl = 0;
+
+	if (!mods || !*mods)
+		return 0;
+	for (const char *m = mods; *m; m++) {
+		switch (*m) {
+		case 'u': incl |= PMU_EVF_EXCL_USER; break;
+		case 'k': incl |= PMU_EVF_EXCL_KERNEL; break;
+		case 'h': incl |= PMU_EVF_EXCL_HV; break;
+		default:
+			return pmu__err(ctx, -EINVAL,
+					"event '%s': modifier '%c' is not supported for counting; use u (user), "
+					"k (kernel) or h (hypervisor), e.g. '%s:u'",
+					name, *m, name);
+		}
+	}
+	/* the letters name what to count; everything else is excluded */
+	*flags |= (PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV) & ~incl;
+	return 0;
+}
+
+static bool is_mods(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!strchr("ukh", *s))
+			return false;
+	return true;
+}
+
+static const char *core_name(const struct pmu_ctx *ctx)
+{
+	const struct pmu_dev *c = pmu__core_pmu(ctx);
+	return c ? c->name : "cpu";
+}
+
+static void mark_topdown(const struct pmu_ctx *ctx, struct pmu_event_info *info)
+{
+	const struct pmu_dev *d = pmu__pmu_by_type(ctx, info->type);
+	uint64_t ev = info->config & 0xff, umask = (info->config >> 8) & 0xff;
+
+	if (ctx->cpu.arch != PMU_ARCH_X86 || !d || !d->is_core || !pmu__pmu_by_name(ctx, d->name))
+		return;
+	if (strcmp(ctx->cpu.vendor, "GenuineIntel") != 0)
+		return;
+	if (ev == 0 && umask == 0x04)
+		info->flags |= PMU_EVF_TOPDOWN_SLOTS;
+	else if (ev == 0 && umask >= 0x80 && umask <= 0x87)
+		info->flags |= PMU_EVF_TOPDOWN_METRIC;
+}
+
+struct suggest {
+	const char *want;
+	char best[3][PMU_NAME_MAX];
+	unsigned dist[3];
+};
+
+static void suggest_add(struct suggest *s, const char *cand)
+{
+	unsigned d = pmu__edit_distance(s->want, cand, 64);
+
+	if (strcasestr(cand, s->want) || strcasestr(s->want, cand))
+		d = d > 2 ? 2 : d; /* substring hits rank close */
+	for (int i = 0; i < 3; i++) {
+		if (d < s->dist[i]) {
+			for (int j = 2; j > i; j--) {
+				s->dist[j] = s->dist[j - 1];
+				memcpy(s->best[j], s->best[j - 1], PMU_NAME_MAX);
+			}
+			s->dist[i] = d;
+			pmu__strlcpy(s->best[i], cand, PMU_NAME_MAX);
+			return;
+		}
+		if (!strcasecmp(s->best[i], cand))
+			return;
+	}
+}
+
+static int suggest_generic(const struct pmu_generic *g, void *data)
+{
+	suggest_add(data, g->name);
+	return 0;
+}
+
+static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
+{
+	struct suggest s;
+	char list[512];
+	size_t o = 0;
+	unsigned limit = (unsigned)strlen(base) / 3 + 2;
+	const struct pmu_dev *core = pmu__core_pmu(ctx);
+
+	memset(&s, 0, sizeof(s));
+	s.want = base;
+	s.dist[0] = s.dist[1] = s.dist[2] = 64;
+	pmu__generic_foreach(suggest_generic, &s);
+	for (size_t p = 0; p < ctx->n_pmus; p++)
+		if (ctx->pmus[p].is_core)
+			for (size_t i = 0; i < ctx->pmus[p].n_events; i++)
+				suggest_add(&s, ctx->pmus[p].events[i].name);
+	list[0] = 0;
+	for (int i = 0; i < 3; i++)
+		if (s.dist[i] <= limit)
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", o ? ", " : "", s.best[i]);
+	if (o)
+		return pmu__err(ctx, -ENOENT, "unknown event '%s'; did you mean: %s? ('pmu list' shows all)",
+				name, list);
+	return pmu__err(ctx, -ENOENT,
+			"unknown event '%s'; 'pmu list' shows the events known here%s", name,
+			core ? "" : " (no hardware PMU: only kernel generic and software events)");
+}
+
+static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spec,
+				struct pmu_event_info *out, const char **mods)
+{
+	char *s1 = strchr(spec, '/'), *s2;
+	const struct pmu_dev *d;
+	char path[512];
+
+	s2 = strrchr(spec, '/');
+	if (s1 == s2)
+		return pmu__err(ctx, -EINVAL, "event '%s': sysfs syntax is PMU/term=value,.../ with a closing '/'",
+				name);
+	*s1 = 0;
+	*s2 = 0;
+	*mods = *(s2 + 1) ? s2 + 1 : NULL;
+	if (*mods && **mods == ':')
+		(*mods)++;
+	d = pmu__pmu_by_name(ctx, spec);
+	if (!d) {
+		char list[512];
+		size_t o = 0;
+		list[0] = 0;
+		for (size_t i = 0; i < ctx->n_pmus && o + 2 < sizeof(list); i++)
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "", ctx->pmus[i].name);
+		return pmu__err(ctx, -ENOENT, "event '%s': no PMU named '%s' here; PMUs present: %s", name,
+				spec, o ? list : "(none)");
+	}
+	pmu__strlcpy(out->pmu, d->name, sizeof(out->pmu));
+	out->type = d->type;
+	out->source = PMU_SRC_SYSFS;
+	out->desc = "";
+	out->unit = "";
+	if (!*(s1 + 1))
+		return pmu__err(ctx, -EINVAL, "event '%s': no terms between the slashes", name);
+	pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s", ctx->sysfs_root, d->name);
+	snprintf(out->origin, sizeof(out->origin), "sysfs: %s/format", path);
+	if (strchr(s1 + 1, '=') == NULL && strchr(s1 + 1, ',') == NULL)
+		snprintf(out->origin, sizeof(out->origin), "sysfs: %s/events/%s", path, s1 + 1);
+	return pmu__sysfs_encode(ctx, d, s1 + 1, name, out, 0);
+}
+
+int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
+		 struct pmu_event_info *out)
+{
+	char spec[PMU_NAME_MAX * 2];
+	const char *mods = NULL;
+	struct pmu_generic g;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!name || !*name)
+		return pmu__err(ctx, -EINVAL, "empty event name");
+	if (strlen(name) >= PMU_NAME_MAX)
+		return pmu__err(ctx, -EINVAL, "event name '%.40s...' is too long (at most %d characters)", name,
+				PMU_NAME_MAX - 1);
+	for (const char *c = name; *c; c++)
+		if (!isprint((unsigned char)*c) || isspace((unsigned char)*c))
+			return pmu__err(ctx, -EINVAL, "event name '%s' contains a space or control character",
+					name);
+	pmu__strlcpy(out->name, name, sizeof(out->name));
+	pmu__strlcpy(spec, name, sizeof(spec));
+	out->desc = "";
+	out->unit = "";
+	out->note = "";
+
+	if (strchr(spec, '/')) {
+		r = resolve_sysfs_syntax(ctx, name, spec, out, &mods);
+		if (r < 0)
+			return r;
+		goto done;
+	}
+	{
+		char *colon = strrchr(spec, ':');
+		if (colon && is_mods(colon + 1)) {
+			*colon = 0;
+			mods = name + (colon + 1 - spec);
+		} else if (colon) {
+			return pmu__err(ctx, -EINVAL,
+					"event '%s': '%s' is not a modifier; use :u (user), :k (kernel), :h", name,
+					colon + 1);
+		}
+	}
+	if ((spec[0] == 'r' || spec[0] == 'R') && spec[1]) {
+		bool hex = true;
+		for (const char *c = spec + 1; *c; c++)
+			hex = hex && isxdigit((unsigned char)*c);
+		if (hex) {
+			if (strlen(spec + 1) > 16)
+				return pmu__err(ctx, -EINVAL, "event '%s': raw code wider than 64 bits", name);
+			out->type = PERF_TYPE_RAW;
+			out->config = strtoull(spec + 1, NULL, 16);
+			out->source = PMU_SRC_RAW;
+			pmu__strlcpy(out->pmu, core_name(ctx), sizeof(out->pmu));
+			snprintf(out->origin, sizeof(out->origin), "raw: config 0x%llx for the core PMU",
+				 (unsigned long long)out->config);
+			out->desc = "raw event code";
+			goto done;
+		}
+	}
+	if (pmu__generic_lookup(spec, &g) == 0) {
+		out->type = g.type;
+		out->config = g.config;
+		out->source = PMU_SRC_GENERIC;
+		out->desc = g.desc;
+		out->unit = g.unit;
+		if (g.type == PERF_TYPE_SOFTWARE) {
+			pmu__strlcpy(out->pmu, "software", sizeof(out->pmu));
+			out->flags |= PMU_EVF_SOFTWARE;
+		} else {
+			pmu__strlcpy(out->pmu, core_name(ctx), sizeof(out->pmu));
+		}
+		snprintf(out->origin, sizeof(out->origin), "kernel generic event: %s config 0x%llx",
+			 g.type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" :
+			 g.type == PERF_TYPE_SOFTWARE ? "PERF_TYPE_SOFTWARE" : "PERF_TYPE_HW_CACHE",
+			 (unsigned long long)g.config);
+		goto done;
+	}
+	for (size_t p = 0; p < ctx->n_pmus; p++) {
+		const struct pmu_dev *d = &ctx->pmus[p];
+		if (!d->is_core)
+			continue;
+		for (size_t i = 0; i < d->n_events; i++) {
+			if (strcasecmp(d->events[i].name, spec))
+				continue;
+			pmu__strlcpy(out->pmu, d->name, sizeof(out->pmu));
+			out->type = d->type;
+			out->source = PMU_SRC_SYSFS;
+			snprintf(out->origin, sizeof(out->origin), "sysfs: %s/bus/event_source/devices/%s/events/%s",
+				 ctx->sysfs_root, d->name, d->events[i].name);
+			r = pmu__sysfs_encode(ctx, d, d->events[i].terms, name, out, 0);
+			if (r < 0)
+				return r;
+			goto done;
+		}
+	}
+	return unknown(ctx, name, spec);
+done:
+	if ((r = apply_mods(ctx, name, mods, &out->flags)) < 0)
+		return r;
+	if ((r = apply_mods(ctx, name, mods_extra, &out->flags)) < 0)
+		return r;
+	if (out->type == PERF_TYPE_SOFTWARE || !strcmp(out->pmu, "software"))
+		out->flags |= PMU_EVF_SOFTWARE;
+	mark_topdown(ctx, out);
+	return 0;
+}
+
+PMU_EXPORT int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out)
+{
+	pmu__err_clear();
+	if (!ctx || !out)
+		return pmu__err(ctx, -EINVAL, "pmu_event_resolve: NULL context or output");
+	return pmu__resolve(ctx, name, NULL, out);
+}
+
+struct foreach_state {
+	struct pmu_ctx *ctx;
+	const char *prefix;
+	pmu_event_cb cb;
+	void *data;
+	int count;
+};
+
+static int foreach_generic(const struct pmu_generic *g, void *data)
+{
+	struct foreach_state *st = data;
+	struct pmu_event_entry e;
+	int r;
+
+	if (!pmu__prefix(g->name, st->prefix))
+		return 0;
+	e.name = g->name;
+	e.pmu = g->type == PERF_TYPE_SOFTWARE ? "software" : core_name(st->ctx);
+	e.desc = g->desc;
+	e.source = PMU_SRC_GENERIC;
+	e.usable = g->type == PERF_TYPE_SOFTWARE || st->ctx->caps.hw_pmu;
+	st->count++;
+	r = st->cb(&e, st->data);
+	return r;
+}
+
+PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data)
+{
+	struct foreach_state st = { ctx, prefix ? prefix : "", cb, data, 0 };
+	char name[PMU_NAME_MAX];
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !cb)
+		return pmu__err(ctx, -EINVAL, "pmu_event_foreach: NULL context or callback");
+	if ((r = pmu__generic_foreach(foreach_generic, &st)))
+		return r;
+	for (size_t p = 0; p < ctx->n_pmus; p++) {
+		const struct pmu_dev *d = &ctx->pmus[p];
+		for (size_t i = 0; i < d->n_events; i++) {
+			struct pmu_event_entry e;
+			snprintf(name, sizeof(name), "%s/%s/", d->name, d->events[i].name);
+			if (!pmu__prefix(name, st.prefix) && !(d->is_core && pmu__prefix(d->events[i].name, st.prefix)))
+				continue;
+			e.name = name;
+			e.pmu = d->name;
+			e.desc = "named event of the PMU (sysfs)";
+			e.source = PMU_SRC_SYSFS;
+			e.usable = 1;
+			st.count++;
+			if ((r = cb(&e, data)))
+				return r;
+		}
+	}
+	return st.count;
+}

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: MIT */
+/* Event sets: resolve an event list, open perf_event groups, map the user
+ * pages, enable/disable/reset through the group leaders. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "set.h"
+
+#define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
+		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			       unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static const char *type_name(uint32_t t)
+{
+	switch (t) {
+	case PERF_TYPE_HARDWARE: return "hardware";
+	case PERF_TYPE_SOFTWARE: return "software";
+	case PERF_TYPE_TRACEPOINT: return "tracepoint";
+	case PERF_TYPE_HW_CACHE: return "hw-cache";
+	case PERF_TYPE_RAW: return "raw";
+	case PERF_TYPE_BREAKPOINT: return "breakpoint";
+	default: return "dynamic PMU";
+	}
+}
+
+static bool needs_hw_pmu(const struct pmu_ev *e)
+{
+	return e->attr.type == PERF_TYPE_HARDWARE || e->attr.type == PERF_TYPE_HW_CACHE ||
+	       e->attr.type == PERF_TYPE_RAW;
+}
+
+/* One sentence naming the event, the cause and the fix. */
+static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool member)
+{
+	struct pmu_ctx *ctx = s->ctx;
+	const struct pmu_caps *c = &ctx->caps;
+	char enc[160];
+
+	snprintf(enc, sizeof(enc), "type %u (%s) config 0x%llx%s", e->attr.type, type_name(e->attr.type),
+		 (unsigned long long)e->attr.config, e->attr.config1 ? " config1 set" : "");
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (c->paranoid != PMU_UNKNOWN && c->paranoid >= 3)
+			return pmu__err(ctx, -err,
+					"cannot open '%s': kernel.perf_event_paranoid=%d forbids perf events to "
+					"unprivileged users; run: sudo sysctl kernel.perf_event_paranoid=2 (or "
+					"grant CAP_PERFMON: sudo setcap cap_perfmon+ep BINARY)",
+					e->info.name, c->paranoid);
+		return pmu__err(ctx, -err,
+				"cannot open '%s': permission denied (kernel.perf_event_paranoid=%d%s); count "
+				"user mode only with '%s:u', lower the setting (sudo sysctl "
+				"kernel.perf_event_paranoid=1) or grant CAP_PERFMON",
+				e->info.name, c->paranoid,
+				(s->flags & PMU_SET_CPU) ? ", and CPU-wide counting needs <= 0 or CAP_PERFMON" : "",
+				e->info.name);
+	case ENOENT:
+		if (needs_hw_pmu(e) && !c->hw_pmu)
+			return pmu__err(ctx, -ENOENT,
+					"cannot open '%s': no hardware PMU is exposed on this machine (a virtual "
+					"machine without a virtual PMU?); only software events such as task-clock, "
+					"page-faults, context-switches can be counted ('pmu info' explains)",
+					e->info.name);
+		return pmu__err(ctx, -ENOENT,
+				"cannot open '%s' (%s): the kernel's %s PMU does not support this event here",
+				e->info.name, enc, e->info.pmu);
+	case EINVAL:
+		if (member)
+			return pmu__err(ctx, -EINVAL,
+					"cannot add '%s' to its group: the kernel refused the group (more events "
+					"than counters, or events of different PMUs: %s); split the {...} group or "
+					"list the events without braces so they are multiplexed",
+					e->info.name, e->info.pmu);
+		return pmu__err(ctx, -EINVAL,
+				"cannot open '%s' (%s): the %s PMU rejected an attribute (config bits it does "
+				"not know, or an exclude_* mode it cannot filter; try without modifiers)",
+				e->info.name, enc, e->info.pmu);
+	case EOPNOTSUPP:
+		return pmu__err(ctx, -EOPNOTSUPP,
+				"cannot open '%s': the %s PMU does not support this mode (e.g. user/kernel "
+				"filtering); drop the :u/:k modifier", e->info.name, e->info.pmu);
+	case EMFILE:
+	case ENFILE:
+		return pmu__err(ctx, -err,
+				"cannot open '%s': out of file descriptors (one per event); raise the limit "
+				"(ulimit -n) or count fewer events", e->info.name);
+	case EBUSY:
+		return pmu__err(ctx, -EBUSY,
+				"cannot open '%s': the PMU is busy (an exclusive user such as another profiler "
+				"or the hypervisor holds it)", e->info.name);
+	case ESRCH:
+		return pmu__err(ctx, -ESRCH, "cannot open '%s': no task with pid %d", e->info.name,
+				(int)s->pid);
+	case ENODEV:
+		return pmu__err(ctx, -ENODEV, "cannot open '%s': the CPU or PMU it needs does not exist here",
+				e->info.name);
+	case ENOSPC:
+		return pmu__err(ctx, -ENOSPC, "cannot open '%s': no counter or breakpoint slot left",
+				e->info.name);
+	case E2BIG:
+		return pmu__err(ctx, -E2BIG,
+				"cannot open '%s': this kernel does not understand the perf_event_attr size "
+				"libpmu was built with (kernel older than the headers)", e->info.name);
+	default:
+		return pmu__err(ctx, -err, "cannot open '%s' (%s): %s", e->info.name, enc, strerror(err));
+	}
+}
+
+static void fill_attr(struct pmu_set *s, struct pmu_ev *e)
+{
+	struct perf_event_attr *a = &e->attr;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = e->info.type;
+	a->config = e->info.config;
+	a->config1 = e->info.config1;
+	a->config2 = e->info.config2;
+#ifdef PERF_ATTR_SIZE_VER8
+	a->config3 = e->info.config3;
+#endif
+	a->read_format = READ_FORMAT;
+	a->exclude_user = !!(e->info.flags & PMU_EVF_EXCL_USER);
+	a->exclude_kernel = !!(e->info.flags & PMU_EVF_EXCL_KERNEL);
+	a->exclude_hv = !!(e->info.flags & PMU_EVF_EXCL_HV);
+	if (s->flags & PMU_SET_USER_ONLY)
+		a->exclude_kernel = a->exclude_hv = 1;
+	a->inherit = !!(s->flags & PMU_SET_INHERIT);
+#if defined(__aarch64__)
+	/* ask the arm64 PMU driver for EL0 counter access (config1 bit 1) */
+	if (!(e->info.flags & PMU_EVF_SOFTWARE) && s->ctx->cpu.arch == PMU_ARCH_ARM64 &&
+	    !(s->flags & PMU_SET_NO_FAST))
+		a->config1 |= 0x2;
+#endif
+}
+
+static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int group_fd, bool member)
+{
+	int fd, err;
+
+	fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !e->attr.exclude_kernel &&
+	    !s->ctx->caps.can_count_kernel) {
+		/* as perf does: paranoid >= 2 still allows user-mode counting */
+		e->attr.exclude_kernel = 1;
+		e->attr.exclude_hv = 1;
+		fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0) {
+			e->info.flags |= PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
+			pmu__log(s->ctx, PMU_LOG_WARN,
+				 "'%s': counting user mode only (kernel.perf_event_paranoid=%d forbids kernel "
+				 "mode)", e->info.name, s->ctx->caps.paranoid);
+		} else {
+			e->attr.exclude_kernel = 0;
+			e->attr.exclude_hv = 0;
+		}
+	}
+	if (fd < 0) {
+		err = errno;
+		return open_error(s, e, err, member);
+	}
+	e->fd = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &e->id) < 0) {
+		err = errno;
+		return pmu__err(s->ctx, -err, "'%s': cannot get the event id (PERF_EVENT_IOC_ID): %s",
+				e->info.name, strerror(err));
+	}
+	return 0;
+}
+
+static void map_page(struct pmu_set *s, size_t i)
+{
+	void *p = mmap(NULL, s->page_size, PROT_READ, MAP_SHARED, s->ev[i].fd, 0);
+
+	if (p == MAP_FAILED) {
+		pmu__log(s->ctx, PMU_LOG_DEBUG, "'%s': no user page (mmap: %s); reads use read(2)",
+			 s->ev[i].info.name, strerror(errno));
+		s->pages[i] = NULL;
+		return;
+	}
+	s->pages[i] = p;
+	/* touch it now so the first fast read does not fault */
+	(void)*(volatile uint32_t *)&s->pages[i]->lock;
+}
+
+PMU_EXPORT void pmu_set_close(struct pmu_set *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->pages && s->pages[i])
+			munmap(s->pages[i], s->page_size);
+		if (s->ev[i].fd >= 0)
+			close(s->ev[i].fd);
+	}
+	for (size_t g = 0; g < s->ngroups; g++)
+		free(s->g[g].buf);
+	free(s->g);
+	free(s->ev);
+	free(s->pages);
+	free(s->fgroups);
+	free(s);
+}
+
+static int build_groups(struct pmu_set *s, const struct pmu_speclist *l)
+{
+	int last_explicit = -1;
+
+	s->g = calloc(s->n ? s->n : 1, sizeof(*s->g));
+	if (!s->g)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n; i++) {
+		int eg = l->v[i].group;
+		if (eg < 0 || eg != last_explicit) {
+			struct pmu_grp *g = &s->g[s->ngroups++];
+			g->first = (uint32_t)i;
+			g->leader_fd = -1;
+			g->explicit_group = eg >= 0;
+		}
+		s->g[s->ngroups - 1].n++;
+		s->ev[i].group = (unsigned)(s->ngroups - 1);
+		last_explicit = eg;
+	}
+	for (size_t gi = 0; gi < s->ngroups; gi++) {
+		struct pmu_grp *g = &s->g[gi];
+		g->buflen = (3 + 2 * (size_t)g->n) * sizeof(uint64_t);
+		g->buf = malloc(g->buflen);
+		if (!g->buf)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
+			    struct pmu_set **out)
+{
+	struct pmu_set_opts o = { sizeof(o), 0, 0, -1 };
+	struct pmu_speclist l;
+	struct pmu_set *s;
+	pid_t pid = 0;
+	int cpu = -1, r;
+
+	pmu__err_clear();
+	pmu__global_init();
+	if (!ctx || !out)
+		return pmu__err(ctx, -EINVAL, "pmu_set_open: NULL context or output pointer");
+	if (opts) {
+		if (opts->size < offsetof(struct pmu_set_opts, flags) + sizeof(unsigned) || opts->size > 4096)
+			return pmu__err(ctx, -EINVAL,
+					"pmu_set_open: opts->size is %zu; set it to sizeof(struct pmu_set_opts)",
+					opts->size);
+		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	}
+	if (o.flags & PMU_SET_PID)
+		pid = o.pid;
+	else if (o.flags & PMU_SET_CPU)
+		pid = -1;
+	if (o.flags & PMU_SET_CPU) {
+		if (o.cpu < 0)
+			return pmu__err(ctx, -EINVAL, "pmu_set_open: PMU_SET_CPU with cpu %d", o.cpu);
+		cpu = o.cpu;
+	}
+	if (pid == -1 && cpu < 0)
+		return pmu__err(ctx, -EINVAL, "pmu_set_open: pid -1 (all tasks) needs PMU_SET_CPU");
+	if ((r = pmu__speclist_parse(ctx, events, &l)) < 0)
+		return r;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		pmu__speclist_free(&l);
+		return pmu__err(ctx, -ENOMEM, "out of memory opening a set");
+	}
+	s->ctx = ctx;
+	s->flags = o.flags;
+	s->pid = pid;
+	s->n = l.n;
+	s->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	s->ev = calloc(l.n, sizeof(*s->ev));
+	s->pages = calloc(l.n, sizeof(*s->pages));
+	s->fgroups = calloc(l.n, sizeof(*s->fgroups));
+	if (!s->ev || !s->pages || !s->fgroups) {
+		r = pmu__err(ctx, -ENOMEM, "out of memory opening a set");
+		goto fail;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		s->ev[i].fd = -1;
+	for (size_t i = 0; i < l.n; i++) {
+		if ((r = pmu__resolve(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info)) < 0)
+			goto fail;
+		fill_attr(s, &s->ev[i]);
+	}
+	if ((r = build_groups(s, &l)) < 0) {
+		r = pmu__err(ctx, r, "out of memory opening a set");
+		goto fail;
+	}
+	s->fast.owner_valid = !(o.flags & (PMU_SET_PID | PMU_SET_CPU)) && !(o.flags & PMU_SET_NO_FAST) &&
+			      PMU_ARCH_FAST;
+	s->fast.owner = pthread_self();
+	for (size_t gi = 0; gi < s->ngroups; gi++) {
+		struct pmu_grp *g = &s->g[gi];
+		bool fast = s->fast.owner_valid;
+		for (uint32_t k = 0; k < g->n; k++) {
+			struct pmu_ev *e = &s->ev[g->first + k];
+			bool leader = k == 0;
+			e->attr.disabled = leader && !(o.flags & PMU_SET_ENABLE);
+			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC);
+			pmu__err_quiet(true);
+			r = open_one(s, e, pid, cpu, leader ? -1 : g->leader_fd, !leader && g->explicit_group);
+			pmu__err_quiet(false);
+			if (r < 0) {
+				if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED) || g->n != 1 ||
+				    (r != -ENOENT && r != -EOPNOTSUPP && r != -ENODEV)) {
+					pmu__err_emit(ctx, PMU_LOG_ERR);
+					goto fail;
+				}
+				pmu__err_emit(ctx, PMU_LOG_WARN);
+				pmu__err_clear();
+				e->info.flags |= PMU_EVF_UNSUPPORTED;
+				fast = false;
+				break;
+			}
+			if (leader)
+				g->leader_fd = e->fd;
+			if (e->info.flags & PMU_EVF_SOFTWARE)
+				fast = false;
+		}
+		if (fast)
+			for (uint32_t k = 0; k < g->n; k++)
+				map_page(s, g->first + k);
+		for (uint32_t k = 0; k < g->n && fast; k++)
+			fast = s->pages[g->first + k] != NULL;
+		s->fgroups[gi].first = g->first;
+		s->fgroups[gi].count = g->n;
+		s->fgroups[gi].fast = fast;
+	}
+	s->fast.count = (uint32_t)s->n;
+	s->fast.ngroups = (uint32_t)s->ngroups;
+	s->fast.groups = s->fgroups;
+	s->fast.pages = s->pages;
+	s->fast.set = s;
+	s->fast.gen = pmu__fork_gen;
+	s->fast.fork_gen = &pmu__fork_gen;
+	pmu__speclist_free(&l);
+	pmu__log(ctx, PMU_LOG_DEBUG, "opened %zu events in %zu groups", s->n, s->ngroups);
+	*out = s;
+	return 0;
+fail:
+	pmu__speclist_free(&l);
+	pmu_set_close(s);
+	return r;
+}
+
+static int forked(const struct pmu_set *s)
+{
+	return s->fast.gen != pmu__fork_gen;
+}
+
+static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
+{
+	pmu__err_clear();
+	if (!s)
+		return pmu__err(NULL, -EINVAL, "%s: NULL set", what);
+	if (forked(s))
+		return pmu_fast_forked(&s->fast);
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (s->g[g].leader_fd >= 0 && ioctl(s->g[g].leader_fd, req, PERF_IOC_FLAG_GROUP) < 0) {
+			int err = errno;
+			return pmu__err(s->ctx, -err, "%s of the group led by '%s' failed: %s", what,
+					s->ev[s->g[g].first].info.name, strerror(err));
+		}
+	return 0;
+}
+
+PMU_EXPORT int pmu_set_enable(struct pmu_set *s)
+{
+	return group_ioctl(s, PERF_EVENT_IOC_ENABLE, "enable");
+}
+
+PMU_EXPORT int pmu_set_disable(struct pmu_set *s)
+{
+	return group_ioctl(s, PERF_EVENT_IOC_DISABLE, "disable");
+}
+
+PMU_EXPORT int pmu_set_reset(struct pmu_set *s)
+{
+	return group_ioctl(s, PERF_EVENT_IOC_RESET, "reset");
+}
+
+PMU_EXPORT size_t pmu_set_count(const struct pmu_set *s)
+{
+	return s ? s->n : 0;
+}
+
+PMU_EXPORT int pmu_set_event(const struct pmu_set *s, size_t i, struct pmu_event_info *out)
+{
+	pmu__err_clear();
+	if (!s || !out || i >= s->n)
+		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_event: index %zu out of range", i);
+	*out = s->ev[i].info;
+	return 0;
+}
+
+PMU_EXPORT int pmu_set_group_of(const struct pmu_set *s, size_t i)
+{
+	if (!s || i >= s->n)
+		return -EINVAL;
+	return (int)s->ev[i].group;
+}
+
+PMU_EXPORT const struct pmu_fast *pmu_set_fast(struct pmu_set *s)
+{
+	return s ? &s->fast : NULL;
+}

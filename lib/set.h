@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* Private layout of an event set, shared by set.c and read.c. */
+#ifndef PMU_SET_H
+#define PMU_SET_H
+#include "internal.h"
+
+struct pmu_ev {
+	struct pmu_event_info info;
+	struct perf_event_attr attr;
+	int fd;
+	uint64_t id;
+	unsigned group;
+};
+
+struct pmu_grp {
+	int leader_fd;
+	uint32_t first, n;
+	bool explicit_group;
+	uint64_t *buf;          /* read(2) buffer: nr, enabled, running, {value, id} x n */
+	size_t buflen;          /* bytes */
+};
+
+struct pmu_set {
+	struct pmu_ctx *ctx;
+	unsigned flags;
+	pid_t pid;
+	size_t n;
+	struct pmu_ev *ev;
+	size_t ngroups;
+	struct pmu_grp *g;
+	struct pmu_fast fast;
+	struct pmu_fast_group *fgroups;
+	struct perf_event_mmap_page **pages;
+	size_t page_size;
+};
+
+#endif

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/* PMUs under <sysfs>/bus/event_source/devices: type, format/ and events/,
+ * and encoding "term=value,..." through the format files. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "internal.h"
+
+#define MAX_TERMS_DEPTH 4
+
+static bool name_is_core(const char *n, uint32_t type)
+{
+	size_t l = strlen(n);
+
+	if (type == PERF_TYPE_RAW)
+		return true;
+	if (!strcmp(n, "cpu") || !strcmp(n, "cpu_core") || !strcmp(n, "cpu_atom") ||
+	    !strcmp(n, "cpu_lowpower"))
+		return true;
+	if (!strncmp(n, "armv8_", 6) || !strncmp(n, "armv9_", 6))
+		return true;
+	return !strncmp(n, "apple_", 6) && l > 10 && !strcmp(n + l - 4, "_pmu");
+}
+
+/* "config:0-7,32-35" -> field 0, mask */
+static int parse_format(const char *text, struct pmu_format *f)
+{
+	const char *p = strchr(text, ':');
+	size_t fl;
+
+	if (!p)
+		return -EINVAL;
+	fl = (size_t)(p - text);
+	if (fl == 6 && !strncmp(text, "config", 6))
+		f->field = 0;
+	else if (fl == 7 && !strncmp(text, "config", 6) && text[6] >= '1' && text[6] <= '3')
+		f->field = text[6] - '0';
+	else
+		return -EINVAL;
+	f->mask = 0;
+	p++;
+	while (*p) {
+		char *end;
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+		if (end == p)
+			return -EINVAL;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtoul(p, &end, 10);
+			if (end == p)
+				return -EINVAL;
+		}
+		if (lo > 63 || hi > 63 || hi < lo)
+			return -EINVAL;
+		for (unsigned long b = lo; b <= hi; b++)
+			f->mask |= 1ull << b;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	{
+		int bits = __builtin_popcountll(f->mask);
+		f->width_mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+	}
+	return f->mask ? 0 : -EINVAL;
+}
+
+static bool is_aux_file(const char *n)
+{
+	static const char *const sfx[] = { ".unit", ".scale", ".per-pkg", ".snapshot" };
+	size_t l = strlen(n);
+
+	for (size_t i = 0; i < ARRAY_SIZE(sfx); i++) {
+		size_t s = strlen(sfx[i]);
+		if (l > s && !strcmp(n + l - s, sfx[i]))
+			return true;
+	}
+	return false;
+}
+
+static char *read_dup(const char *path)
+{
+	char buf[4096];
+
+	return pmu__read_file(path, buf, sizeof(buf)) >= 0 ? strdup(buf) : NULL;
+}
+
+static int cmp_format(const void *a, const void *b)
+{
+	return strcmp(((const struct pmu_format *)a)->name, ((const struct pmu_format *)b)->name);
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	return strcmp(((const struct pmu_named_event *)a)->name,
+		      ((const struct pmu_named_event *)b)->name);
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	const struct pmu_dev *x = a, *y = b;
+
+	if (x->is_core != y->is_core)
+		return x->is_core ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int scan_formats(struct pmu_ctx *ctx, const char *dir, struct pmu_dev *d)
+{
+	char path[1024], text[256];
+	struct dirent *e;
+	DIR *dh = opendir(dir);
+	size_t cap = 0;
+
+	if (!dh)
+		return 0;
+	while ((e = readdir(dh))) {
+		struct pmu_format f;
+		if (e->d_name[0] == '.')
+			continue;
+		if (pmu__path(path, sizeof(path), "%s/%s", dir, e->d_name) < 0 ||
+		    pmu__read_file(path, text, sizeof(text)) < 0)
+			continue;
+		memset(&f, 0, sizeof(f));
+		if (strlen(e->d_name) >= sizeof(f.name) || parse_format(text, &f) < 0) {
+			pmu__log(ctx, PMU_LOG_WARN, "PMU %s: ignoring unreadable format file %s ('%s')",
+				 d->name, e->d_name, text);
+			continue;
+		}
+		pmu__strlcpy(f.name, e->d_name, sizeof(f.name));
+		if (d->n_formats == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			struct pmu_format *nf = realloc(d->formats, nc * sizeof(*nf));
+			if (!nf) {
+				closedir(dh);
+				return -ENOMEM;
+			}
+			d->formats = nf;
+			cap = nc;
+		}
+		d->formats[d->n_formats++] = f;
+	}
+	closedir(dh);
+	if (d->n_formats)
+		qsort(d->formats, d->n_formats, sizeof(*d->formats), cmp_format);
+	return 0;
+}
+
+static int scan_events(const char *dir, struct pmu_dev *d)
+{
+	char path[1024];
+	struct dirent *e;
+	DIR *dh = opendir(dir);
+	size_t cap = 0;
+
+	if (!dh)
+		return 0;
+	while ((e = readdir(dh))) {
+		struct pmu_named_event *ev;
+		if (e->d_name[0] == '.' || is_aux_file(e->d_name))
+			continue;
+		if (d->n_events == cap) {
+			size_t nc = cap ? cap * 2 : 32;
+			struct pmu_named_event *ne = realloc(d->events, nc * sizeof(*ne));
+			if (!ne)
+				goto nomem;
+			d->events = ne;
+			cap = nc;
+		}
+		if (pmu__path(path, sizeof(path), "%s/%s", dir, e->d_name) < 0)
+			continue;
+		ev = &d->events[d->n_events];
+		memset(ev, 0, sizeof(*ev));
+		ev->terms = read_dup(path);
+		if (!ev->terms)
+			continue;
+		ev->name = strdup(e->d_name);
+		if (!ev->name) {
+			free(ev->terms);
+			goto nomem;
+		}
+		if (pmu__path(path, sizeof(path), "%s/%s.unit", dir, e->d_name) == 0)
+			ev->unit = read_dup(path);
+		if (pmu__path(path, sizeof(path), "%s/%s.scale", dir, e->d_name) == 0)
+			ev->scale = read_dup(path);
+		d->n_events++;
+	}
+	closedir(dh);
+	if (d->n_events)
+		qsort(d->events, d->n_events, sizeof(*d->events), cmp_event);
+	return 0;
+nomem:
+	closedir(dh);
+	return -ENOMEM;
+}
+
+static void dev_free(struct pmu_dev *d)
+{
+	for (size_t i = 0; i < d->n_events; i++) {
+		free(d->events[i].name);
+		free(d->events[i].terms);
+		free(d->events[i].unit);
+		free(d->events[i].scale);
+	}
+	free(d->events);
+	free(d->formats);
+}
+
+void pmu__sysfs_free(struct pmu_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		dev_free(&ctx->pmus[i]);
+	free(ctx->pmus);
+	ctx->pmus = NULL;
+	ctx->n_pmus = 0;
+}
+
+int pmu__sysfs_scan(struct pmu_ctx *ctx)
+{
+	char base[512], path[1024];
+	struct dirent *e;
+	size_t cap = 0;
+	DIR *dh;
+	int r = 0;
+
+	if (pmu__path(base, sizeof(base), "%s/bus/event_source/devices", ctx->sysfs_root) < 0)
+		return -ENAMETOOLONG;
+	dh = opendir(base);
+	if (!dh) {
+		pmu__log(ctx, PMU_LOG_WARN, "no PMUs: cannot open %s (%s)", base, strerror(errno));
+		return 0;
+	}
+	while ((e = readdir(dh))) {
+		struct pmu_dev d;
+		long long type;
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(d.name))
+			continue;
+		if (pmu__path(path, sizeof(path), "%s/%s/type", base, e->d_name) < 0 ||
+		    pmu__read_int(path, &type) < 0 || type < 0 || type > UINT32_MAX)
+			continue;
+		memset(&d, 0, sizeof(d));
+		pmu__strlcpy(d.name, e->d_name, sizeof(d.name));
+		d.type = (uint32_t)type;
+		d.is_core = name_is_core(d.name, d.type);
+		d.rdpmc = PMU_UNKNOWN;
+		if (pmu__path(path, sizeof(path), "%s/%s/rdpmc", base, e->d_name) == 0 &&
+		    pmu__read_int(path, &type) == 0)
+			d.rdpmc = (int)type;
+		if (pmu__path(path, sizeof(path), "%s/%s/format", base, e->d_name) < 0 ||
+		    (r = scan_formats(ctx, path, &d)) < 0 ||
+		    pmu__path(path, sizeof(path), "%s/%s/events", base, e->d_name) < 0 ||
+		    (r = scan_events(path, &d)) < 0)
+			goto fail;
+		if (ctx->n_pmus == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			struct pmu_dev *np = realloc(ctx->pmus, nc * sizeof(*np));
+			if (!np) {
+				r = -ENOMEM;
+				goto fail;
+			}
+			ctx->pmus = np;
+			cap = nc;
+		}
+		ctx->pmus[ctx->n_pmus++] = d;
+		continue;
+fail:
+		dev_free(&d);
+		closedir(dh);
+		return r ? r : -ENOMEM;
+	}
+	closedir(dh);
+	if (ctx->n_pmus)
+		qsort(ctx->pmus, ctx->n_pmus, sizeof(*ctx->pmus), cmp_dev);
+	return 0;
+}
+
+const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *name)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcmp(ctx->pmus[i].name, name))
+			return &ctx->pmus[i];
+	return NULL;
+}
+
+const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type)
+{
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (ctx->pmus[i].type == type)
+			return &ctx->pmus[i];
+	return NULL;
+}
+
+const struct pmu_dev *pmu__core_pmu(const struct pmu_ctx *ctx)
+{
+	return ctx->n_pmus && ctx->pmus[0].is_core ? &ctx->pmus[0] : NULL;
+}
+
+static const struct pmu_format *find_format(const struct pmu_dev *d, const char *name)
+{
+	for (size_t i = 0; i < d->n_formats; i++)
+		if (!strcmp(d->formats[i].name, name))
+			return &d->formats[i];
+	return NULL;
+}
+
+static const struct pmu_named_event *find_event(const struct pmu_dev *d, const char *name)
+{
+	for (size_t i = 0; i < d->n_events; i++)
+		if (!strcasecmp(d->events[i].name, name))
+			return &d->events[i];
+	return NULL;
+}
+
+static uint64_t deposit(uint64_t value, uint64_t mask)
+{
+	uint64_t out = 0;
+
+	for (int b = 0; b < 64 && mask; b++) {
+		if (mask & (1ull << b)) {
+			if (value & 1)
+				out |= 1ull << b;
+			value >>= 1;
+		}
+	}
+	return out;
+}
+
+static uint64_t *field_ptr(struct pmu_event_info *info, int field)
+{
+	switch (field) {
+	case 1: return &info->config1;
+	case 2: return &info->config2;
+	case 3: return &info->config3;
+	default: return &info->config;
+	}
+}
+
+static void list_formats(const struct pmu_dev *d, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < d->n_formats && o + 2 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", d->formats[i].name);
+	if (o + 2 < len)
+		snprintf(buf + o, len - o, "%sconfig, config1, config2", d->n_formats ? ", " : "");
+}
+
+int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *terms,
+		      const char *event_name, struct pmu_event_info *info, int depth)
+{
+	char *copy, *save = NULL, *tok;
+	int r = 0;
+
+	if (depth > MAX_TERMS_DEPTH)
+		return pmu__err(ctx, -ELOOP, "event '%s': named events on PMU %s refer to each other too deeply",
+				event_name, pmu->name);
+	copy = strdup(terms);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		const char *val = eq ? eq + 1 : NULL;
+		const struct pmu_format *f;
+		const struct pmu_named_event *ne;
+		uint64_t v = 1;
+
+		while (*tok == ' ')
+			tok++;
+		if (eq)
+			*eq = 0;
+		if (!*tok) {
+			r = pmu__err(ctx, -EINVAL, "event '%s': empty term in '%s'", event_name, terms);
+			break;
+		}
+		if (val && !strcmp(val, "?")) {
+			r = pmu__err(ctx, -EINVAL,
+				     "event '%s': term '%s' of PMU %s needs a value (write %s=N)",
+				     event_name, tok, pmu->name, tok);
+			break;
+		}
+		if (val && (r = pmu__parse_u64(val, &v)) < 0) {
+			r = pmu__err(ctx, -EINVAL, "event '%s': value '%s' of term '%s' is not a number%s",
+				     event_name, val, tok, r == -ERANGE ? " that fits in 64 bits" : "");
+			break;
+		}
+		if (!strcmp(tok, "config") || !strcmp(tok, "config1") || !strcmp(tok, "config2") ||
+		    !strcmp(tok, "config3")) {
+			if (!val) {
+				r = pmu__err(ctx, -EINVAL, "event '%s': term '%s' needs a value", event_name, tok);
+				break;
+			}
+			*field_ptr(info, tok[6] ? tok[6] - '0' : 0) = v;
+			continue;
+		}
+		if (!strcmp(tok, "name"))
+			continue;
+		f = find_format(pmu, tok);
+		if (f) {
+			if (v & ~f->width_mask) {
+				r = pmu__err(ctx, -EINVAL,
+					     "event '%s': value 0x%llx does not fit term '%s' of PMU %s (%d bits)",
+					     event_name, (unsigned long long)v, tok, pmu->name,
+					     __builtin_popcountll(f->mask));
+				break;
+			}
+			*field_ptr(info, f->field) = (*field_ptr(info, f->field) & ~f->mask) |
+						     deposit(v, f->mask);
+			continue;
+		}
+		ne = !val ? find_event(pmu, tok) : NULL;
+		if (ne) {
+			r = pmu__sysfs_encode(ctx, pmu, ne->terms, event_name, info, depth + 1);
+			if (r < 0)
+				break;
+			if (!info->desc || !*info->desc)
+				info->desc = "named event of the PMU (sysfs)";
+			if (ne->unit)
+				info->unit = ne->unit;
+			continue;
+		}
+		{
+			char known[512];
+			list_formats(pmu, known, sizeof(known));
+			r = pmu__err(ctx, -EINVAL,
+				     "event '%s': PMU %s has no format term or named event '%s'; its terms are: %s",
+				     event_name, pmu->name, tok, known);
+		}
+		break;
+	}
+	free(copy);
+	return r;
+}

@@ -1,0 +1,755 @@
+/* SPDX-License-Identifier: MIT */
+/* pmu: the command for people — info, list, resolve, stat, report. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <pmu.h>
+
+static int verbose;
+
+static void log_stderr(void *data, int level, const char *msg)
+{
+	(void)data;
+	if (level <= PMU_LOG_ERR)
+		return; /* failures are printed once, from pmu_strerror(), by the caller */
+	fprintf(stderr, "pmu: %s%s\n", level <= PMU_LOG_WARN ? "warning: " : "", msg);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmu [-v] COMMAND ...\n"
+		"  info [--json]                    CPU, PMUs, access settings and what to change\n"
+		"  list [PREFIX] [--json]           events known here\n"
+		"  resolve NAME... [--json]         encoding of each event and where it came from\n"
+		"  stat [-e EVENTS] [--json] [-o FILE] -- CMD [ARGS...]\n"
+		"                                   count events while CMD runs\n"
+		"  report FILE.json...              print saved 'pmu stat --json' results (summed)\n"
+		"Environment: PMU_CPUID, PMU_SYSFS_ROOT, PMU_PROCFS_ROOT, PMU_EVENTS_PATH.\n");
+}
+
+static int open_ctx(struct pmu_ctx **ctx)
+{
+	struct pmu_ctx_opts o;
+	int r;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.log_fn = log_stderr;
+	o.log_level = verbose ? PMU_LOG_DEBUG : PMU_LOG_WARN;
+	r = pmu_ctx_new(ctx, &o);
+	if (r < 0)
+		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+	return r;
+}
+
+static const char *arch_name(int a)
+{
+	switch (a) {
+	case PMU_ARCH_X86: return "x86";
+	case PMU_ARCH_ARM64: return "arm64";
+	case PMU_ARCH_RISCV: return "riscv";
+	default: return "unknown";
+	}
+}
+
+static const char *source_name(int s)
+{
+	switch (s) {
+	case PMU_SRC_SYSFS: return "sysfs";
+	case PMU_SRC_GENERIC: return "generic";
+	case PMU_SRC_RAW: return "raw";
+	case PMU_SRC_TABLE: return "table";
+	case PMU_SRC_LIBPFM: return "libpfm4";
+	default: return "unknown";
+	}
+}
+
+static void print_json(json_object *o)
+{
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+static json_object *jhex(uint64_t v)
+{
+	char b[32];
+	snprintf(b, sizeof(b), "0x%" PRIx64, v);
+	return json_object_new_string(b);
+}
+
+static json_object *jint_or_null(int v)
+{
+	return v == PMU_UNKNOWN ? NULL : json_object_new_int(v);
+}
+
+/* ---------------- info ---------------- */
+
+static int cmd_info(int argc, char **argv)
+{
+	struct pmu_ctx *ctx;
+	struct pmu_caps c;
+	bool json = argc > 1 && !strcmp(argv[1], "--json");
+	char advice[4096];
+	int r;
+
+	if (argc > 1 && !json) {
+		fprintf(stderr, "pmu info: unknown argument '%s'\n", argv[1]);
+		return 2;
+	}
+	if ((r = open_ctx(&ctx)) < 0)
+		return 1;
+	pmu_caps(ctx, &c);
+	pmu_advice(ctx, advice, sizeof(advice));
+	if (json) {
+		json_object *o = json_object_new_object(), *pm = json_object_new_array();
+		json_object_object_add(o, "version", json_object_new_string(pmu_version()));
+		json_object_object_add(o, "arch", json_object_new_string(arch_name(c.arch)));
+		json_object_object_add(o, "cpuid", json_object_new_string(c.cpuid));
+		json_object_object_add(o, "cpu_name", json_object_new_string(c.cpu_name));
+		json_object_object_add(o, "cpuid_overridden", json_object_new_boolean(c.cpuid_overridden));
+		json_object_object_add(o, "hw_pmu", json_object_new_boolean(c.hw_pmu));
+		json_object_object_add(o, "core_pmu", json_object_new_string(c.core_pmu));
+		json_object_object_add(o, "hybrid", json_object_new_int(c.hybrid));
+		json_object_object_add(o, "paranoid", jint_or_null(c.paranoid));
+		json_object_object_add(o, "cap_perfmon", json_object_new_boolean(c.cap_perfmon));
+		json_object_object_add(o, "cap_sys_admin", json_object_new_boolean(c.cap_sys_admin));
+		json_object_object_add(o, "rdpmc", jint_or_null(c.rdpmc_mode));
+		json_object_object_add(o, "perf_user_access", jint_or_null(c.user_access));
+		json_object_object_add(o, "fast_read", json_object_new_boolean(c.fast_read));
+		json_object_object_add(o, "can_count_kernel", json_object_new_boolean(c.can_count_kernel));
+		for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
+			struct pmu_pmu_info p;
+			json_object *e = json_object_new_object();
+			pmu_pmu_get(ctx, i, &p);
+			json_object_object_add(e, "name", json_object_new_string(p.name));
+			json_object_object_add(e, "type", json_object_new_int64(p.type));
+			json_object_object_add(e, "core", json_object_new_boolean(p.is_core));
+			json_object_object_add(e, "formats", json_object_new_int(p.n_formats));
+			json_object_object_add(e, "events", json_object_new_int(p.n_events));
+			json_object_array_add(pm, e);
+		}
+		json_object_object_add(o, "pmus", pm);
+		json_object_object_add(o, "advice", json_object_new_string(advice));
+		print_json(o);
+		json_object_put(o);
+	} else {
+		printf("libpmu %s\n", pmu_version());
+		printf("CPU:          %s%s%s%s (%s)\n", c.cpuid[0] ? c.cpuid : "unidentified",
+		       c.cpu_name[0] ? " \"" : "", c.cpu_name, c.cpu_name[0] ? "\"" : "", arch_name(c.arch));
+		printf("Hardware PMU: %s\n", c.hw_pmu ? c.core_pmu : "none exposed");
+		printf("PMUs:        ");
+		for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
+			struct pmu_pmu_info p;
+			pmu_pmu_get(ctx, i, &p);
+			printf(" %s(type %u%s%s)", p.name, p.type, p.is_core ? ", core" : "",
+			       p.n_events ? ", events" : "");
+		}
+		printf("\n");
+		if (c.paranoid == PMU_UNKNOWN)
+			printf("Access:       perf_event_paranoid unreadable");
+		else
+			printf("Access:       perf_event_paranoid=%d", c.paranoid);
+		printf(", CAP_PERFMON %s, CAP_SYS_ADMIN %s", c.cap_perfmon ? "yes" : "no",
+		       c.cap_sys_admin ? "yes" : "no");
+		if (c.rdpmc_mode != PMU_UNKNOWN)
+			printf(", rdpmc=%d", c.rdpmc_mode);
+		if (c.user_access != PMU_UNKNOWN)
+			printf(", perf_user_access=%d", c.user_access);
+		printf("\nFast reads:   %s\n\n", c.fast_read ? "yes (user space)" : "no (read(2) system call)");
+		fputs(advice, stdout);
+	}
+	pmu_ctx_free(ctx);
+	return 0;
+}
+
+/* ---------------- list ---------------- */
+
+struct list_state {
+	json_object *arr;
+	const char *last_pmu;
+};
+
+static int list_cb(const struct pmu_event_entry *e, void *data)
+{
+	struct list_state *st = data;
+
+	if (st->arr) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(e->name));
+		json_object_object_add(o, "pmu", json_object_new_string(e->pmu));
+		json_object_object_add(o, "source", json_object_new_string(source_name(e->source)));
+		json_object_object_add(o, "usable", json_object_new_boolean(e->usable));
+		json_object_object_add(o, "desc", json_object_new_string(e->desc ? e->desc : ""));
+		json_object_array_add(st->arr, o);
+	} else {
+		printf("  %-36s %-10s %s%s\n", e->name, source_name(e->source), e->desc ? e->desc : "",
+		       e->usable ? "" : " [no PMU for it here]");
+	}
+	return 0;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	struct pmu_ctx *ctx;
+	struct list_state st = { NULL, NULL };
+	const char *prefix = NULL;
+	bool json = false;
+	int n;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (!prefix && argv[i][0] != '-')
+			prefix = argv[i];
+		else {
+			fprintf(stderr, "pmu list: unknown argument '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	if (open_ctx(&ctx) < 0)
+		return 1;
+	if (json)
+		st.arr = json_object_new_array();
+	else
+		printf("Events%s%s%s (name, source, description):\n", prefix ? " starting with '" : "",
+		       prefix ? prefix : "", prefix ? "'" : "");
+	n = pmu_event_foreach(ctx, prefix, list_cb, &st);
+	if (json) {
+		print_json(st.arr);
+		json_object_put(st.arr);
+	} else if (n == 0) {
+		printf("  (none)\n");
+	}
+	pmu_ctx_free(ctx);
+	return n < 0 ? 1 : (n == 0 && prefix ? 1 : 0);
+}
+
+/* ---------------- resolve ---------------- */
+
+static json_object *event_json(const struct pmu_event_info *e)
+{
+	json_object *o = json_object_new_object(), *fl = json_object_new_array();
+
+	json_object_object_add(o, "name", json_object_new_string(e->name));
+	json_object_object_add(o, "pmu", json_object_new_string(e->pmu));
+	json_object_object_add(o, "type", json_object_new_int64(e->type));
+	json_object_object_add(o, "config", jhex(e->config));
+	json_object_object_add(o, "config1", jhex(e->config1));
+	json_object_object_add(o, "config2", jhex(e->config2));
+	json_object_object_add(o, "config3", jhex(e->config3));
+	json_object_object_add(o, "source", json_object_new_string(source_name(e->source)));
+	json_object_object_add(o, "origin", json_object_new_string(e->origin));
+	json_object_object_add(o, "desc", json_object_new_string(e->desc ? e->desc : ""));
+	json_object_object_add(o, "unit", json_object_new_string(e->unit ? e->unit : ""));
+	json_object_object_add(o, "note", json_object_new_string(e->note ? e->note : ""));
+	if (e->flags & PMU_EVF_SOFTWARE)
+		json_object_array_add(fl, json_object_new_string("software"));
+	if (e->flags & PMU_EVF_TOPDOWN_SLOTS)
+		json_object_array_add(fl, json_object_new_string("topdown-slots"));
+	if (e->flags & PMU_EVF_TOPDOWN_METRIC)
+		json_object_array_add(fl, json_object_new_string("topdown-metric"));
+	if (e->flags & PMU_EVF_APPROX)
+		json_object_array_add(fl, json_object_new_string("approximate"));
+	if (e->flags & PMU_EVF_EXCL_USER)
+		json_object_array_add(fl, json_object_new_string("exclude-user"));
+	if (e->flags & PMU_EVF_EXCL_KERNEL)
+		json_object_array_add(fl, json_object_new_string("exclude-kernel"));
+	if (e->flags & PMU_EVF_EXCL_HV)
+		json_object_array_add(fl, json_object_new_string("exclude-hv"));
+	json_object_object_add(o, "flags", fl);
+	return o;
+}
+
+static int cmd_resolve(int argc, char **argv)
+{
+	struct pmu_ctx *ctx;
+	json_object *arr = NULL;
+	bool json = false;
+	int n = 0, failed = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+	if (open_ctx(&ctx) < 0)
+		return 1;
+	if (json)
+		arr = json_object_new_array();
+	for (int i = 1; i < argc; i++) {
+		struct pmu_event_info e;
+		int r;
+		if (!strcmp(argv[i], "--json"))
+			continue;
+		n++;
+		r = pmu_event_resolve(ctx, argv[i], &e);
+		if (r < 0) {
+			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+			failed++;
+			continue;
+		}
+		if (json) {
+			json_object_array_add(arr, event_json(&e));
+		} else {
+			printf("%s\n  pmu %s, type %u, config 0x%" PRIx64, e.name, e.pmu, e.type, e.config);
+			if (e.config1)
+				printf(", config1 0x%" PRIx64, e.config1);
+			if (e.config2)
+				printf(", config2 0x%" PRIx64, e.config2);
+			if (e.flags & (PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV))
+				printf(", exclude%s%s%s", e.flags & PMU_EVF_EXCL_USER ? " user" : "",
+				       e.flags & PMU_EVF_EXCL_KERNEL ? " kernel" : "",
+				       e.flags & PMU_EVF_EXCL_HV ? " hv" : "");
+			printf("\n  from %s\n", e.origin);
+			if (e.desc && *e.desc)
+				printf("  %s\n", e.desc);
+			if (e.note && *e.note)
+				printf("  note: %s\n", e.note);
+		}
+	}
+	if (json) {
+		print_json(arr);
+		json_object_put(arr);
+	}
+	pmu_ctx_free(ctx);
+	if (n == 0) {
+		fprintf(stderr, "pmu resolve: name at least one event\n");
+		return 2;
+	}
+	return failed ? 1 : 0;
+}
+
+/* ---------------- stat ---------------- */
+
+struct stat_row {
+	struct pmu_event_info info;
+	struct pmu_value v;
+	bool supported;
+};
+
+static double ns_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void group_digits(uint64_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), o = 0;
+
+	for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+}
+
+static const struct stat_row *find_row(const struct stat_row *rows, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = rows[i].info.name;
+		size_t l = strlen(name);
+		if (rows[i].supported && !strncasecmp(nm, name, l) && (nm[l] == 0 || nm[l] == ':'))
+			return &rows[i];
+	}
+	return NULL;
+}
+
+static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows, size_t n,
+		       double elapsed_ns, const char *note)
+{
+	const struct stat_row *task = find_row(rows, n, "task-clock");
+	const struct stat_row *cyc = find_row(rows, n, "cycles");
+	const struct stat_row *ins = find_row(rows, n, "instructions");
+	const struct stat_row *br = find_row(rows, n, "branches");
+
+	if (!cyc)
+		cyc = find_row(rows, n, "cpu-cycles");
+	if (!br)
+		br = find_row(rows, n, "branch-instructions");
+	fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
+	for (size_t i = 0; i < n; i++) {
+		const struct stat_row *r = &rows[i];
+		char num[48], extra[96] = "";
+		double conf;
+		uint64_t val;
+
+		if (!r->supported) {
+			fprintf(f, "   %18s      %-28s\n", "<not supported>", r->info.name);
+			continue;
+		}
+		val = pmu_scale(&r->v);
+		conf = pmu_confidence(&r->v);
+		if (r->v.enabled && r->v.running == 0) {
+			fprintf(f, "   %18s      %-28s (never scheduled: too many events for the counters)\n",
+				"<not counted>", r->info.name);
+			continue;
+		}
+		if (r == task && task) {
+			snprintf(num, sizeof(num), "%.2f msec", val / 1e6);
+			if (elapsed_ns > 0)
+				snprintf(extra, sizeof(extra), "#  %8.3f CPUs utilized", val / elapsed_ns);
+		} else {
+			group_digits(val, num, sizeof(num));
+			if (r == ins && cyc && pmu_scale(&cyc->v))
+				snprintf(extra, sizeof(extra), "#  %8.2f insn per cycle",
+					 (double)val / (double)pmu_scale(&cyc->v));
+			else if (r == cyc && task && pmu_scale(&task->v))
+				snprintf(extra, sizeof(extra), "#  %8.3f GHz",
+					 (double)val / (double)pmu_scale(&task->v));
+			else if (br && r != br && strstr(r->info.name, "branch-misses") && pmu_scale(&br->v))
+				snprintf(extra, sizeof(extra), "#  %8.2f%% of all branches",
+					 100.0 * val / (double)pmu_scale(&br->v));
+			else if (task && r->info.flags & PMU_EVF_SOFTWARE && !r->info.unit[0] &&
+				 pmu_scale(&task->v))
+				snprintf(extra, sizeof(extra), "#  %8.3f K/sec",
+					 val / (pmu_scale(&task->v) / 1e9) / 1e3);
+		}
+		fprintf(f, "   %18s      %-28s %s", num, r->info.name, extra);
+		if (conf < 1.0)
+			fprintf(f, "  (%.2f%% counted, scaled)", conf * 100);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n   %18.9f seconds time elapsed\n\n", elapsed_ns / 1e9);
+	if (note && *note)
+		fprintf(f, " note: %s\n\n", note);
+}
+
+static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows, size_t n,
+			      double elapsed_ns, int status, const struct pmu_caps *c, const char *note)
+{
+	json_object *o = json_object_new_object(), *ev = json_object_new_array(),
+		    *ca = json_object_new_array(), *notes = json_object_new_array();
+
+	json_object_object_add(o, "schema", json_object_new_string("libpmu-stat/1"));
+	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
+	json_object_object_add(o, "cpuid", json_object_new_string(c->cpuid));
+	json_object_object_add(o, "hw_pmu", json_object_new_boolean(c->hw_pmu));
+	for (int i = 0; i < ncmd; i++)
+		json_object_array_add(ca, json_object_new_string(cmd[i]));
+	json_object_object_add(o, "command", ca);
+	json_object_object_add(o, "exit_status", json_object_new_int(status));
+	json_object_object_add(o, "elapsed_ns", json_object_new_int64((int64_t)elapsed_ns));
+	for (size_t i = 0; i < n; i++) {
+		const struct stat_row *r = &rows[i];
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, "name", json_object_new_string(r->info.name));
+		json_object_object_add(e, "pmu", json_object_new_string(r->info.pmu));
+		json_object_object_add(e, "type", json_object_new_int64(r->info.type));
+		json_object_object_add(e, "config", jhex(r->info.config));
+		json_object_object_add(e, "supported", json_object_new_boolean(r->supported));
+		json_object_object_add(e, "value", json_object_new_uint64(r->v.value));
+		json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->v)));
+		json_object_object_add(e, "enabled_ns", json_object_new_uint64(r->v.enabled));
+		json_object_object_add(e, "running_ns", json_object_new_uint64(r->v.running));
+		json_object_object_add(e, "confidence", json_object_new_double(r->supported ? pmu_confidence(&r->v) : 0.0));
+		json_object_object_add(e, "unit", json_object_new_string(r->info.unit ? r->info.unit : ""));
+		json_object_array_add(ev, e);
+	}
+	json_object_object_add(o, "events", ev);
+	if (note && *note)
+		json_object_array_add(notes, json_object_new_string(note));
+	json_object_object_add(o, "notes", notes);
+	return o;
+}
+
+static int cmd_stat(int argc, char **argv)
+{
+	char events[4096] = "", cmdline[1024] = "", note[512] = "";
+	const char *outfile = NULL;
+	struct pmu_set_opts so;
+	struct pmu_set *set = NULL;
+	struct pmu_ctx *ctx;
+	struct pmu_caps caps;
+	struct stat_row *rows = NULL;
+	struct pmu_value *vals = NULL;
+	struct sigaction ign, old_int, old_quit;
+	bool json = false;
+	int i, go[2], err_pipe[2], status = 0, r, code = 1, exec_err = 0;
+	pid_t child;
+	double t0, t1;
+	size_t n;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else if (!strcmp(argv[i], "-e") || !strcmp(argv[i], "--events")) {
+			if (++i >= argc) {
+				fprintf(stderr, "pmu stat: -e needs an event list\n");
+				return 2;
+			}
+			if (strlen(events) + strlen(argv[i]) + 2 >= sizeof(events)) {
+				fprintf(stderr, "pmu stat: event list too long\n");
+				return 2;
+			}
+			if (events[0])
+				strcat(events, ",");
+			strcat(events, argv[i]);
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "-o")) {
+			if (++i >= argc) {
+				fprintf(stderr, "pmu stat: -o needs a file name\n");
+				return 2;
+			}
+			outfile = argv[i];
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "pmu stat: unknown option '%s'\n", argv[i]);
+			return 2;
+		} else {
+			break;
+		}
+	}
+	if (i >= argc) {
+		fprintf(stderr, "pmu stat: name a command to run: pmu stat [-e EVENTS] -- CMD [ARGS...]\n");
+		return 2;
+	}
+	for (int k = i; k < argc; k++) {
+		size_t l = strlen(cmdline);
+		snprintf(cmdline + l, sizeof(cmdline) - l, "%s%s", k > i ? " " : "", argv[k]);
+	}
+	if (open_ctx(&ctx) < 0)
+		return 1;
+	pmu_caps(ctx, &caps);
+	if (!events[0]) {
+		if (caps.hw_pmu) {
+			strcpy(events, "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,"
+				       "branches,branch-misses");
+		} else {
+			strcpy(events, "task-clock,context-switches,cpu-migrations,page-faults,minor-faults,"
+				       "major-faults");
+			snprintf(note, sizeof(note),
+				 "no hardware PMU is exposed on this machine (a virtual machine without a "
+				 "virtual PMU?): counted software events only. 'pmu info' says what to change.");
+		}
+	}
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err_pipe, O_CLOEXEC) < 0) {
+		perror("pmu stat: pipe");
+		pmu_ctx_free(ctx);
+		return 1;
+	}
+	child = fork();
+	if (child < 0) {
+		perror("pmu stat: fork");
+		pmu_ctx_free(ctx);
+		return 1;
+	}
+	if (child == 0) {
+		char c;
+		close(go[1]);
+		close(err_pipe[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127); /* parent gave up */
+		execvp(argv[i], argv + i);
+		exec_err = errno;
+		if (write(err_pipe[1], &exec_err, sizeof(exec_err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err_pipe[1]);
+	memset(&so, 0, sizeof(so));
+	so.size = sizeof(so);
+	so.flags = PMU_SET_PID | PMU_SET_INHERIT | PMU_SET_ENABLE_ON_EXEC | PMU_SET_SKIP_UNSUPPORTED;
+	so.pid = child;
+	r = pmu_set_open(ctx, events, &so, &set);
+	if (r < 0) {
+		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+		kill(child, SIGKILL);
+		close(go[1]);
+		waitpid(child, NULL, 0);
+		pmu_ctx_free(ctx);
+		return 1;
+	}
+	n = pmu_set_count(set);
+	rows = calloc(n, sizeof(*rows));
+	vals = calloc(n, sizeof(*vals));
+	if (!rows || !vals) {
+		fprintf(stderr, "pmu stat: out of memory\n");
+		kill(child, SIGKILL);
+		goto out;
+	}
+	/* the child gets Ctrl-C; we wait for it and print what was counted */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	t0 = ns_now();
+	if (write(go[1], "g", 1) != 1)
+		perror("pmu stat: starting the command");
+	close(go[1]);
+	go[1] = -1;
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	t1 = ns_now();
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (read(err_pipe[0], &exec_err, sizeof(exec_err)) == sizeof(exec_err)) {
+		fprintf(stderr, "pmu stat: cannot run '%s': %s\n", argv[i], strerror(exec_err));
+		code = 127;
+		goto out;
+	}
+	r = pmu_set_read(set, vals);
+	if (r < 0) {
+		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		pmu_set_event(set, k, &rows[k].info);
+		rows[k].v = vals[k];
+		rows[k].supported = !(rows[k].info.flags & PMU_EVF_UNSUPPORTED);
+	}
+	code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	{
+		FILE *f = stdout;
+		if (outfile && !(f = fopen(outfile, "w"))) {
+			fprintf(stderr, "pmu stat: cannot write '%s': %s\n", outfile, strerror(errno));
+			code = 1;
+			goto out;
+		}
+		if (json) {
+			json_object *o = stat_json(argv + i, argc - i, rows, n, t1 - t0, code, &caps, note);
+			fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+								    JSON_C_TO_STRING_NOSLASHESCAPE));
+			json_object_put(o);
+		} else {
+			if (WIFSIGNALED(status))
+				fprintf(f, "\n '%s' terminated by signal %d; counts up to then:\n", cmdline,
+					WTERMSIG(status));
+			print_text(f, cmdline, rows, n, t1 - t0, note);
+		}
+		if (f != stdout)
+			fclose(f);
+	}
+out:
+	if (go[1] >= 0)
+		close(go[1]);
+	close(err_pipe[0]);
+	free(rows);
+	free(vals);
+	pmu_set_close(set);
+	pmu_ctx_free(ctx);
+	return code;
+}
+
+/* ---------------- report ---------------- */
+
+static int cmd_report(int argc, char **argv)
+{
+	struct stat_row *rows = NULL;
+	size_t n = 0;
+	double elapsed = 0;
+	char title[1024] = "";
+	int files = 0, code = 0;
+
+	for (int i = 1; i < argc; i++) {
+		json_object *o = json_object_from_file(argv[i]), *ev, *el, *sc;
+		if (!o) {
+			fprintf(stderr, "pmu report: cannot read '%s': %s\n", argv[i], json_util_get_last_err());
+			code = 1;
+			break;
+		}
+		if (!json_object_object_get_ex(o, "schema", &sc) ||
+		    strcmp(json_object_get_string(sc), "libpmu-stat/1") != 0 ||
+		    !json_object_object_get_ex(o, "events", &ev) || !json_object_is_type(ev, json_type_array)) {
+			fprintf(stderr, "pmu report: '%s' is not a 'pmu stat --json' file (schema libpmu-stat/1)\n",
+				argv[i]);
+			json_object_put(o);
+			code = 1;
+			break;
+		}
+		if (json_object_object_get_ex(o, "elapsed_ns", &el))
+			elapsed += (double)json_object_get_int64(el);
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), "%s%s", files ? " + " : "", argv[i]);
+		files++;
+		for (size_t k = 0; k < json_object_array_length(ev); k++) {
+			json_object *e = json_object_array_get_idx(ev, k), *f;
+			const char *name;
+			size_t j;
+			if (!json_object_object_get_ex(e, "name", &f))
+				continue;
+			name = json_object_get_string(f);
+			for (j = 0; j < n && strcmp(rows[j].info.name, name); j++)
+				;
+			if (j == n) {
+				struct stat_row *nr = realloc(rows, (n + 1) * sizeof(*rows));
+				if (!nr) {
+					json_object_put(o);
+					free(rows);
+					return 1;
+				}
+				rows = nr;
+				memset(&rows[n], 0, sizeof(rows[n]));
+				snprintf(rows[n].info.name, sizeof(rows[n].info.name), "%s", name);
+				rows[n].info.unit = !strcmp(name, "task-clock") ? "ns" : "";
+				rows[n].info.desc = "";
+				rows[n].supported = true;
+				if (json_object_object_get_ex(e, "pmu", &f))
+					snprintf(rows[n].info.pmu, sizeof(rows[n].info.pmu), "%s", json_object_get_string(f));
+				if (!strcmp(rows[n].info.pmu, "software"))
+					rows[n].info.flags |= PMU_EVF_SOFTWARE;
+				n++;
+			}
+			if (json_object_object_get_ex(e, "supported", &f) && !json_object_get_boolean(f))
+				rows[j].supported = false;
+			if (json_object_object_get_ex(e, "value", &f))
+				rows[j].v.value += json_object_get_uint64(f);
+			if (json_object_object_get_ex(e, "enabled_ns", &f))
+				rows[j].v.enabled += json_object_get_uint64(f);
+			if (json_object_object_get_ex(e, "running_ns", &f))
+				rows[j].v.running += json_object_get_uint64(f);
+		}
+		json_object_put(o);
+	}
+	if (argc < 2) {
+		fprintf(stderr, "pmu report: name one or more files written by 'pmu stat --json'\n");
+		return 2;
+	}
+	if (!code)
+		print_text(stdout, title, rows, n, elapsed, files > 1 ? "counts summed over the files" : "");
+	free(rows);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	int a = 1;
+
+	while (a < argc && !strcmp(argv[a], "-v")) {
+		verbose = 1;
+		a++;
+	}
+	if (a >= argc || !strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+		usage(a >= argc ? stderr : stdout);
+		return a >= argc ? 2 : 0;
+	}
+	if (!strcmp(argv[a], "--version")) {
+		printf("pmu (libpmu) %s\n", pmu_version());
+		return 0;
+	}
+	if (!strcmp(argv[a], "info"))
+		return cmd_info(argc - a, argv + a);
+	if (!strcmp(argv[a], "list"))
+		return cmd_list(argc - a, argv + a);
+	if (!strcmp(argv[a], "resolve"))
+		return cmd_resolve(argc - a, argv + a);
+	if (!strcmp(argv[a], "stat"))
+		return cmd_stat(argc - a, argv + a);
+	if (!strcmp(argv[a], "report"))
+		return cmd_report(argc - a, argv + a);
+	fprintf(stderr, "pmu: unknown command '%s'\n", argv[a]);
+	usage(stderr);
+	return 2;
+}
