@@ -20,6 +20,7 @@
 #ifndef PMU_H
 #define PMU_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>

@@ -71,7 +71,8 @@ static const struct cache_name ops[] = {
 static void cache_entry(size_t c, size_t o, int miss, char *name, size_t nlen, char *desc,
 			size_t dlen, struct pmu_generic *g)
 {
-	snprintf(name, nlen, "%s-%s%s", caches[c].name, ops[o].name, miss ? "-misses" : "s");
+	snprintf(name, nlen, "%s-%s%s", caches[c].name, ops[o].name,
+		 miss ? "-misses" : o == 2 ? "es" : "s"); /* loads, stores, prefetches */
 	snprintf(desc, dlen, "%s %s%s", caches[c].desc, ops[o].desc, miss ? " that missed" : "");
 	g->name = name;
 	g->type = PERF_TYPE_HW_CACHE;

@@ -103,8 +103,11 @@ static int cmp_dev(const void *a, const void *b)
 {
 	const struct pmu_dev *x = a, *y = b;
 
+	/* core PMUs first; among them the one with PERF_TYPE_RAW (cpu, cpu_core) */
 	if (x->is_core != y->is_core)
 		return x->is_core ? -1 : 1;
+	if ((x->type == PERF_TYPE_RAW) != (y->type == PERF_TYPE_RAW))
+		return x->type == PERF_TYPE_RAW ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 

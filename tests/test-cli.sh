@@ -1,0 +1,96 @@
+#!/bin/bash
+# The pmu command as a person uses it: exit codes, one clear line per error,
+# the --json interfaces, stat on a real command, report on a saved run.
+set -u
+PMU=${PMU_CLI:?}
+SRC=${PMU_TEST_SRCDIR:?}
+BUILD=${PMU_TEST_BUILDDIR:?}
+PY=/usr/bin/python3
+[ -x $PY ] || PY=python3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0 checks=0
+
+check() { # description, command...
+	local d=$1; shift
+	checks=$((checks + 1))
+	if ! "$@"; then echo "FAIL: $d"; fails=$((fails + 1)); fi
+}
+run() { # expected-status, stdout-file, stderr-file, args...
+	local want=$1 out=$2 err=$3; shift 3
+	"$PMU" "$@" > "$out" 2> "$err"
+	local got=$?
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: pmu $* exited $got, expected $want"; sed 's/^/  | /' "$err"; fails=$((fails + 1))
+	fi
+	checks=$((checks + 1))
+}
+json() { # file, python expression over d
+	$PY -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+}
+has() { grep -q -- "$2" "$1"; }
+
+run 0 "$tmp/o" "$tmp/e" --version; check "version" has "$tmp/o" "pmu (libpmu)"
+run 2 "$tmp/o" "$tmp/e" nosuchcommand; check "unknown command named" has "$tmp/e" "unknown command 'nosuchcommand'"
+run 2 "$tmp/o" "$tmp/e"
+
+# info: on a machine without a core PMU it must say so plainly
+run 0 "$tmp/o" "$tmp/e" info
+has_pmu=0
+for p in cpu cpu_core cpu_atom; do [ -e /sys/bus/event_source/devices/$p ] && has_pmu=1; done
+ls /sys/bus/event_source/devices 2>/dev/null | grep -qE '^armv[89]_' && has_pmu=1
+if [ $has_pmu = 0 ]; then
+	check "info says no hardware PMU" has "$tmp/o" "No hardware PMU is exposed"
+	check "info names software events" has "$tmp/o" "task-clock"
+fi
+run 0 "$tmp/o" "$tmp/e" info --json
+check "info --json" json "$tmp/o" "'cpuid' in d and isinstance(d['pmus'], list) and d['hw_pmu'] == bool($has_pmu)"
+
+# resolve
+run 0 "$tmp/o" "$tmp/e" resolve cycles task-clock --json
+check "resolve --json" json "$tmp/o" "d[0]['type']==0 and d[0]['config']=='0x0' and d[1]['type']==1 and d[1]['source']=='generic'"
+run 1 "$tmp/o" "$tmp/e" resolve cyclez
+check "unknown event suggests" has "$tmp/e" "did you mean: cycles"
+check "one line per error" test "$(wc -l < "$tmp/e")" = 1
+# the fixture of an Ice Lake server: format files give the encoding
+fx=$SRC/tests/fixtures/intel-icx
+if [ -d "$fx/sys" ]; then
+	PMU_SYSFS_ROOT=$fx/sys PMU_CPUID=GenuineIntel-6-6A run 0 "$tmp/o" "$tmp/e" resolve 'cpu/event=0xd1,umask=0x1/' --json
+	check "fixture sysfs encoding" json "$tmp/o" "d[0]['type']==4 and d[0]['config']=='0x1d1' and d[0]['source']=='sysfs' and 'format' in d[0]['origin']"
+	PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc run 0 "$tmp/o" "$tmp/e" info
+	check "fixture info names the core PMU" has "$tmp/o" "Hardware PMU: cpu"
+fi
+
+# list
+run 0 "$tmp/o" "$tmp/e" list task
+check "list prefix" has "$tmp/o" "task-clock"
+run 0 "$tmp/o" "$tmp/e" list --json
+check "list --json" json "$tmp/o" "any(e['name']=='page-faults' for e in d)"
+run 1 "$tmp/o" "$tmp/e" list zzznothing
+
+# stat
+run 0 "$tmp/o" "$tmp/e" stat -- true
+check "stat prints a table" has "$tmp/o" "Performance counter stats for 'true'"
+check "stat counts task-clock" has "$tmp/o" "task-clock"
+check "stat prints elapsed" has "$tmp/o" "seconds time elapsed"
+run 3 "$tmp/o" "$tmp/e" stat -- sh -c 'exit 3'
+run 127 "$tmp/o" "$tmp/e" stat -- /nonexistent/cmd
+check "exec failure explained" has "$tmp/e" "cannot run '/nonexistent/cmd'"
+run 1 "$tmp/o" "$tmp/e" stat -e nosuch -- true
+check "stat unknown event" has "$tmp/e" "unknown event 'nosuch'"
+run 2 "$tmp/o" "$tmp/e" stat
+check "stat without command" has "$tmp/e" "name a command"
+run 0 "$tmp/o" "$tmp/e" stat -e task-clock,page-faults --json -o "$tmp/run.json" -- "$BUILD/examples/workload" 8
+check "stat --json schema" json "$tmp/run.json" "d['schema']=='libpmu-stat/1' and d['exit_status']==0 and d['events'][0]['name']=='task-clock' and d['events'][0]['value']>0 and d['events'][1]['value']>=2048 and d['events'][0]['confidence']==1.0"
+# inherit: a child process's work is counted (sh forks the workload)
+run 0 "$tmp/o" "$tmp/e" stat -e page-faults --json -o "$tmp/inh.json" -- sh -c "$BUILD/examples/workload 8 >/dev/null; true"
+check "children counted (inherit)" json "$tmp/inh.json" "d['events'][0]['value']>=2048"
+run 0 "$tmp/o" "$tmp/e" report "$tmp/run.json" "$tmp/run.json"
+check "report sums files" has "$tmp/o" "counts summed"
+run 1 "$tmp/o" "$tmp/e" report "$tmp/nonexistent.json"
+check "report names the file" has "$tmp/e" "nonexistent.json"
+echo '{"x":1}' > "$tmp/bad.json"
+run 1 "$tmp/o" "$tmp/e" report "$tmp/bad.json"
+check "report rejects other JSON" has "$tmp/e" "not a 'pmu stat --json' file"
+
+echo "test-cli: $checks checks, $fails failed"
+[ $fails = 0 ]
