@@ -38,47 +38,40 @@ static inline uint32_t pmu_x86_rdpmc_metrics(unsigned n) { return PMU_X86_RDPMC_
 typedef uint64_t (*pmu_counter_fn)(void *arg, uint32_t index);
 typedef uint64_t (*pmu_time_fn)(void *arg);
 
-/**
- * pmu_page_read_with - the seqlock read of one user page.
- * @pc:      the event's mmapped user page.
- * @counter: hardware counter read; @time: clock read; @arg: passed to both.
- * @out:     value, enabled, running on success.
- *
- * Returns 0 when @out was filled from user space, 1 when the kernel does not
- * currently allow it (index 0: the event is not on a counter, e.g. disabled
- * or multiplexed out; or cap_user_rdpmc clear) and the caller must use
- * read(2). Without cap_user_time, enabled/running are the page's values as of
- * the last time the kernel scheduled the event in: their ratio is right,
- * their absolute values lag.
+/*
+ * The seqlock read of one user page; with_time == 0 skips the clock and the
+ * time fields (for group members, whose times are their leader's). Callers
+ * pass constants, so each use compiles to a straight-line loop.
  */
-static inline int pmu_page_read_with(const struct perf_event_mmap_page *pc,
-				     pmu_counter_fn counter, pmu_time_fn time, void *arg,
-				     struct pmu_value *out)
+static inline int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
+				 pmu_time_fn time, void *arg, int with_time, struct pmu_value *out)
 {
 	const volatile struct perf_event_mmap_page *p = pc;
 	uint32_t seq, idx;
-	uint64_t count, enabled, running, delta;
+	uint64_t count, enabled = 0, running = 0;
 
 	do {
 		seq = p->lock;
 		__asm__ __volatile__("" ::: "memory");
-		enabled = p->time_enabled;
-		running = p->time_running;
 		idx = p->index;
-		count = p->offset;
 		if (!p->cap_user_rdpmc || idx == 0)
 			return 1;
-		if (p->cap_user_time) {
-			uint64_t cyc = time(arg), quot, rem;
-			uint16_t shift = p->time_shift;
-			uint32_t mult = p->time_mult;
-			if (p->cap_user_time_short)
-				cyc = p->time_cycles + ((cyc - p->time_cycles) & p->time_mask);
-			quot = cyc >> shift;
-			rem = cyc & (((uint64_t)1 << shift) - 1);
-			delta = p->time_offset + quot * mult + ((rem * mult) >> shift);
-			enabled += delta;
-			running += delta;
+		count = p->offset;
+		if (with_time) {
+			enabled = p->time_enabled;
+			running = p->time_running;
+			if (p->cap_user_time) {
+				uint64_t cyc = time(arg), quot, rem, delta;
+				uint16_t shift = p->time_shift;
+				uint32_t mult = p->time_mult;
+				if (p->cap_user_time_short)
+					cyc = p->time_cycles + ((cyc - p->time_cycles) & p->time_mask);
+				quot = cyc >> shift;
+				rem = cyc & (((uint64_t)1 << shift) - 1);
+				delta = p->time_offset + quot * mult + ((rem * mult) >> shift);
+				enabled += delta;
+				running += delta;
+			}
 		}
 		{
 			uint16_t width = p->pmc_width;
@@ -93,9 +86,30 @@ static inline int pmu_page_read_with(const struct perf_event_mmap_page *pc,
 	} while (p->lock != seq);
 
 	out->value = count;
-	out->enabled = enabled;
-	out->running = running;
+	if (with_time) {
+		out->enabled = enabled;
+		out->running = running;
+	}
 	return 0;
+}
+
+/**
+ * pmu_page_read_with - the seqlock read of one user page.
+ * @pc:      the event's mmapped user page.
+ * @counter: hardware counter read; @time: clock read; @arg: passed to both.
+ * @out:     value, enabled, running on success.
+ *
+ * Returns 0 when @out was filled from user space, 1 when the kernel does not
+ * currently allow it (index 0: the event is not on a counter, e.g. disabled
+ * or multiplexed out; or cap_user_rdpmc clear) and the caller must use
+ * read(2). Without cap_user_time, enabled/running are the page's values as of
+ * the last time the kernel scheduled the event in: their ratio is right,
+ * their absolute values lag.
+ */
+static inline int pmu_page_read_with(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
+				     pmu_time_fn time, void *arg, struct pmu_value *out)
+{
+	return pmu__page_read(pc, counter, time, arg, 1, out);
 }
 
 /** pmu_page_read - pmu_page_read_with() using this CPU's counters and clock. */
@@ -147,8 +161,14 @@ static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 		int slow = !(mine && gr->fast);
 		uint32_t i;
 
-		for (i = gr->first; !slow && i < gr->first + gr->count; i++)
-			slow = pmu_page_read(f->pages[i], &out[i]);
+		/* the leader's page gives the group's times; members only their counts */
+		if (!slow)
+			slow = pmu_page_read(f->pages[gr->first], &out[gr->first]);
+		for (i = gr->first + 1; !slow && i < gr->first + gr->count; i++) {
+			slow = pmu__page_read(f->pages[i], pmu_arch_counter, pmu_arch_time, (void *)0, 0, &out[i]);
+			out[i].enabled = out[gr->first].enabled;
+			out[i].running = out[gr->first].running;
+		}
 		if (slow) {
 			int r = pmu_set_read_group(f->set, g, out);
 			if (r < 0)

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the libpmu lab tests: result reporting, perf_user_access, and
+ * loops whose user-mode instruction count is known exactly. */
+#ifndef LABUTIL_H
+#define LABUTIL_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmu.h>
+
+static int lab_failures;
+
+#define LAB_CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		printf("FAIL: %s:%d: ", __FILE__, __LINE__); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+		lab_failures++; \
+	} \
+} while (0)
+
+#define LAB_SKIP(...) do { printf("SKIP: "); printf(__VA_ARGS__); printf("\n"); exit(77); } while (0)
+
+static inline int lab_done(const char *name)
+{
+	printf("%s: %s\n", name, lab_failures ? "failed" : "passed");
+	fflush(stdout);
+	return lab_failures ? 1 : 0;
+}
+
+static inline int lab_user_access(int v)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_user_access", "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%d\n", v);
+	return fclose(f);
+}
+
+static inline struct pmu_ctx *lab_ctx(void)
+{
+	struct pmu_ctx *ctx;
+	int r = pmu_ctx_new(&ctx, NULL);
+	if (r < 0) {
+		printf("FAIL: pmu_ctx_new: %s\n", pmu_strerror(r));
+		exit(1);
+	}
+	return ctx;
+}
+
+/*
+ * lab_loop_N(): a leaf function executing exactly 2*N + 1 user instructions
+ * more than lab_loop_empty() (one immediate load, then N iterations of
+ * decrement + branch). Both end in a single return. N is an immediate below
+ * 2048 so the load is one instruction on both architectures.
+ */
+#if defined(__aarch64__)
+#define LAB_LOOP(N) \
+	__attribute__((noinline)) static void lab_loop_##N(void) \
+	{ __asm__ __volatile__("mov x9, #" #N "\n1: subs x9, x9, #1\n b.ne 1b" ::: "x9", "cc"); }
+#elif defined(__riscv)
+#define LAB_LOOP(N) \
+	__attribute__((noinline)) static void lab_loop_##N(void) \
+	{ __asm__ __volatile__("li t0, " #N "\n1: addi t0, t0, -1\n bnez t0, 1b" ::: "t0"); }
+#else
+#define LAB_LOOP(N) \
+	__attribute__((noinline)) static void lab_loop_##N(void) \
+	{ __asm__ __volatile__("mov $" #N ", %%ecx\n1: dec %%ecx\n jnz 1b" ::: "ecx", "cc"); }
+#endif
+
+__attribute__((noinline, unused)) static void lab_loop_empty(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+/* a longer loop: N iterations of (decrement, branch), N in a register */
+__attribute__((noinline, unused)) static void lab_spin(uint64_t n)
+{
+#if defined(__aarch64__)
+	__asm__ __volatile__("1: subs %0, %0, #1\n b.ne 1b" : "+r"(n) :: "cc");
+#elif defined(__riscv)
+	__asm__ __volatile__("1: addi %0, %0, -1\n bnez %0, 1b" : "+r"(n));
+#else
+	__asm__ __volatile__("1: dec %0\n jnz 1b" : "+r"(n) :: "cc");
+#endif
+}
+#endif
