@@ -204,13 +204,22 @@ struct pmu_event_info {
  */
 int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
 
+enum pmu_entry_kind {
+	PMU_ENTRY_KERNEL = 1,   /* kernel generic or software event */
+	PMU_ENTRY_SYSFS = 2,    /* named event of a PMU in sysfs */
+	PMU_ENTRY_STANDARD = 3, /* standard hierarchical name (INST.RET, ...) */
+	PMU_ENTRY_NATIVE = 4,   /* event of this CPU's table */
+	PMU_ENTRY_METRIC = 5,   /* metric of a table */
+};
+
 /** One entry passed to a pmu_event_foreach() callback. */
 struct pmu_event_entry {
 	const char *name;
 	const char *pmu;
 	const char *desc;
 	int source;             /* enum pmu_source */
-	int usable;             /* 1 if its PMU is present on this machine */
+	int kind;               /* enum pmu_entry_kind */
+	int usable;             /* 1 if it can be counted (or evaluated) here */
 };
 
 typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);

@@ -94,6 +94,7 @@ PMU_EXPORT int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return pmu__err(NULL, -ENOMEM, "out of memory creating a context");
+	pthread_mutex_init(&ctx->tables_lock, NULL);
 	ctx->log_fn = o.log_fn;
 	ctx->log_data = o.log_data;
 	ctx->log_level = o.log_level;
@@ -126,6 +127,8 @@ PMU_EXPORT void pmu_ctx_free(struct pmu_ctx *ctx)
 	if (!ctx)
 		return;
 	pmu__sysfs_free(ctx);
+	pmu__tables_free(&ctx->tables);
+	pthread_mutex_destroy(&ctx->tables_lock);
 	free(ctx->events_path);
 	free(ctx);
 }

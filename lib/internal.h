@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "pmu.h"
+#include "tables.h"
 
 #define PMU_EXPORT __attribute__((visibility("default")))
 #define PMU_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -62,6 +63,8 @@ struct pmu_ctx {
 	struct pmu_dev *pmus;
 	size_t n_pmus;
 	struct pmu_caps caps;
+	pthread_mutex_t tables_lock;
+	struct pmu_tables tables;   /* loaded on first use (pmu__tables_load) */
 };
 
 /* ---- errors and logging (error.c) ---- */
@@ -127,6 +130,15 @@ int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), voi
 /* Resolve one event spec; @mods_extra are modifiers from a {group}:mods suffix. */
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out);
+
+/* ---- libpfm4 (pfm.c) ---- */
+/* Encode a vendor name with libpfm4. -ENOENT if libpfm4 does not know it. */
+int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
+/* libpfm4 PMU name for a table directory ("x86/skylakex" -> "skx"), or NULL. */
+const char *pmu__pfm_model(const char *dir);
+/* Compare a loaded table's Intel encodings with libpfm4's; problems to fn. */
+int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir,
+				pmu_problem_fn fn, void *data);
 
 /* ---- event lists (eventlist.c) ---- */
 struct pmu_spec {

@@ -108,6 +108,9 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 	s.want = base;
 	s.dist[0] = s.dist[1] = s.dist[2] = 64;
 	pmu__generic_foreach(suggest_generic, &s);
+	for (size_t i = 0; i < ctx->tables.nnames; i++)
+		if (ctx->tables.names[i].e->kind != PMU_T_METRIC)
+			suggest_add(&s, ctx->tables.names[i].name);
 	for (size_t p = 0; p < ctx->n_pmus; p++)
 		if (ctx->pmus[p].is_core)
 			for (size_t i = 0; i < ctx->pmus[p].n_events; i++)
@@ -164,11 +167,92 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 	return pmu__sysfs_encode(ctx, d, s1 + 1, name, out, 0);
 }
 
+static bool std_countable(struct pmu_ctx *ctx, const struct pmu_tentry *e)
+{
+	struct pmu_generic g;
+
+	return pmu__tables_native_for(ctx, e->name) || (e->generic && pmu__generic_lookup(e->generic, &g) == 0);
+}
+
+/* A standard name this CPU cannot count: say so, and list what can be counted nearby. */
+static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry *e)
+{
+	const struct pmu_tables *t = &ctx->tables;
+	char list[600], prefix[PMU_NAME_MAX];
+	size_t o = 0;
+	int shown = 0;
+
+	pmu__strlcpy(prefix, e->name, sizeof(prefix));
+	list[0] = 0;
+	/* widen the prefix one level at a time until something countable shows up */
+	while (!shown) {
+		char *dot = strrchr(prefix, '.');
+		if (dot)
+			*dot = 0;
+		for (size_t i = 0; i < t->n && shown < 8; i++) {
+			const struct pmu_tentry *s = t->v[i];
+			if (s->kind != PMU_T_STANDARD || (dot && !pmu__prefix(s->name, prefix)) || !std_countable(ctx, s))
+				continue;
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", shown ? ", " : "", s->name);
+			shown++;
+		}
+		if (!dot)
+			break;
+	}
+	return pmu__err(ctx, -ENOENT,
+			"'%s' is a standard event, but this CPU (%s, table %s) cannot count it: no native event "
+			"implements it and no kernel event expresses it. Countable here: %s",
+			name, ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified",
+			t->cpu_dir ? t->cpu_dir : "none", shown ? list : "(none)");
+}
+
+/* Resolve from the tables. 0 done, -ENOENT not a table name, other errors final. */
+static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out)
+{
+	const struct pmu_tentry *e, *n;
+	struct pmu_generic g;
+	int r;
+
+	if (pmu__tables_load(ctx) < 0 || !(e = pmu__tables_find(ctx, spec)))
+		return -ENOENT;
+	if (e->kind == PMU_T_METRIC)
+		return pmu__err(ctx, -EINVAL, "'%s' is a metric (%s), not an event: evaluate it with pmu stat -M %s",
+				name, e->file, e->name);
+	if (e->kind == PMU_T_NATIVE)
+		return pmu__tables_encode(ctx, e, name, out);
+	/* a standard name: the CPU's native event first, then the kernel's generic one */
+	if ((n = pmu__tables_native_for(ctx, e->name))) {
+		char origin[sizeof(out->origin)];
+		if ((r = pmu__tables_encode(ctx, n, name, out)) < 0)
+			return r;
+		snprintf(origin, sizeof(origin), "standard %s -> %s", e->name, out->origin);
+		memcpy(out->origin, origin, sizeof(origin));
+		if (!n->desc)
+			out->desc = e->desc ? e->desc : "";
+		return 0;
+	}
+	if (e->generic && pmu__generic_lookup(e->generic, &g) == 0) {
+		out->type = g.type;
+		out->config = g.config;
+		out->source = PMU_SRC_GENERIC;
+		out->desc = e->desc ? e->desc : g.desc;
+		out->unit = g.unit;
+		out->note = e->approx && e->approx_note ? e->approx_note : e->notes ? e->notes : "";
+		if (e->approx)
+			out->flags |= PMU_EVF_APPROX;
+		pmu__strlcpy(out->pmu, g.type == PERF_TYPE_SOFTWARE ? "software" : core_name(ctx), sizeof(out->pmu));
+		snprintf(out->origin, sizeof(out->origin), "standard %s (%s) -> kernel generic event %s", e->name,
+			 e->file, e->generic);
+		return 0;
+	}
+	return not_countable(ctx, name, e);
+}
+
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out)
 {
 	char spec[PMU_NAME_MAX * 2];
-	const char *mods = NULL;
+	const char *mods = NULL, *bad_mods = NULL;
 	struct pmu_generic g;
 	int r;
 
@@ -196,68 +280,82 @@ int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 	}
 	{
 		char *colon = strrchr(spec, ':');
-		if (colon && is_mods(colon + 1)) {
+		if (colon && is_mods(colon + 1) && colon > spec && colon[-1] != ':') {
 			*colon = 0;
 			mods = name + (colon + 1 - spec);
-		} else if (colon) {
-			return pmu__err(ctx, -EINVAL,
-					"event '%s': '%s' is not a modifier; use :u (user), :k (kernel), :h", name,
-					colon + 1);
+		} else if (colon && !strstr(spec, "::")) {
+			bad_mods = colon + 1; /* unless libpfm4 knows "EVENT:UMASK" */
 		}
 	}
-	if ((spec[0] == 'r' || spec[0] == 'R') && spec[1]) {
-		bool hex = true;
-		for (const char *c = spec + 1; *c; c++)
-			hex = hex && isxdigit((unsigned char)*c);
-		if (hex) {
-			if (strlen(spec + 1) > 16)
-				return pmu__err(ctx, -EINVAL, "event '%s': raw code wider than 64 bits", name);
-			out->type = PERF_TYPE_RAW;
-			out->config = strtoull(spec + 1, NULL, 16);
-			out->source = PMU_SRC_RAW;
-			pmu__strlcpy(out->pmu, core_name(ctx), sizeof(out->pmu));
-			snprintf(out->origin, sizeof(out->origin), "raw: config 0x%llx for the core PMU",
-				 (unsigned long long)out->config);
-			out->desc = "raw event code";
+	if (!strchr(spec, ':')) {
+		if ((spec[0] == 'r' || spec[0] == 'R') && spec[1]) {
+			bool hex = true;
+			for (const char *c = spec + 1; *c; c++)
+				hex = hex && isxdigit((unsigned char)*c);
+			if (hex) {
+				if (strlen(spec + 1) > 16)
+					return pmu__err(ctx, -EINVAL, "event '%s': raw code wider than 64 bits", name);
+				out->type = PERF_TYPE_RAW;
+				out->config = strtoull(spec + 1, NULL, 16);
+				out->source = PMU_SRC_RAW;
+				pmu__strlcpy(out->pmu, core_name(ctx), sizeof(out->pmu));
+				snprintf(out->origin, sizeof(out->origin), "raw: config 0x%llx for the core PMU",
+					 (unsigned long long)out->config);
+				out->desc = "raw event code";
+				goto done;
+			}
+		}
+		r = resolve_table(ctx, name, spec, out);
+		if (r == 0)
+			goto done;
+		if (r != -ENOENT || pmu__tables_find(ctx, spec))
+			return r;
+		if (pmu__generic_lookup(spec, &g) == 0) {
+			out->type = g.type;
+			out->config = g.config;
+			out->source = PMU_SRC_GENERIC;
+			out->desc = g.desc;
+			out->unit = g.unit;
+			if (g.type == PERF_TYPE_SOFTWARE) {
+				pmu__strlcpy(out->pmu, "software", sizeof(out->pmu));
+				out->flags |= PMU_EVF_SOFTWARE;
+			} else {
+				pmu__strlcpy(out->pmu, core_name(ctx), sizeof(out->pmu));
+			}
+			snprintf(out->origin, sizeof(out->origin), "kernel generic event: %s config 0x%llx",
+				 g.type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" :
+				 g.type == PERF_TYPE_SOFTWARE ? "PERF_TYPE_SOFTWARE" : "PERF_TYPE_HW_CACHE",
+				 (unsigned long long)g.config);
 			goto done;
 		}
-	}
-	if (pmu__generic_lookup(spec, &g) == 0) {
-		out->type = g.type;
-		out->config = g.config;
-		out->source = PMU_SRC_GENERIC;
-		out->desc = g.desc;
-		out->unit = g.unit;
-		if (g.type == PERF_TYPE_SOFTWARE) {
-			pmu__strlcpy(out->pmu, "software", sizeof(out->pmu));
-			out->flags |= PMU_EVF_SOFTWARE;
-		} else {
-			pmu__strlcpy(out->pmu, core_name(ctx), sizeof(out->pmu));
-		}
-		snprintf(out->origin, sizeof(out->origin), "kernel generic event: %s config 0x%llx",
-			 g.type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" :
-			 g.type == PERF_TYPE_SOFTWARE ? "PERF_TYPE_SOFTWARE" : "PERF_TYPE_HW_CACHE",
-			 (unsigned long long)g.config);
-		goto done;
-	}
-	for (size_t p = 0; p < ctx->n_pmus; p++) {
-		const struct pmu_dev *d = &ctx->pmus[p];
-		if (!d->is_core)
-			continue;
-		for (size_t i = 0; i < d->n_events; i++) {
-			if (strcasecmp(d->events[i].name, spec))
+		for (size_t p = 0; p < ctx->n_pmus; p++) {
+			const struct pmu_dev *d = &ctx->pmus[p];
+			if (!d->is_core)
 				continue;
-			pmu__strlcpy(out->pmu, d->name, sizeof(out->pmu));
-			out->type = d->type;
-			out->source = PMU_SRC_SYSFS;
-			snprintf(out->origin, sizeof(out->origin), "sysfs: %s/bus/event_source/devices/%s/events/%s",
-				 ctx->sysfs_root, d->name, d->events[i].name);
-			r = pmu__sysfs_encode(ctx, d, d->events[i].terms, name, out, 0);
-			if (r < 0)
-				return r;
-			goto done;
+			for (size_t i = 0; i < d->n_events; i++) {
+				if (strcasecmp(d->events[i].name, spec))
+					continue;
+				pmu__strlcpy(out->pmu, d->name, sizeof(out->pmu));
+				out->type = d->type;
+				out->source = PMU_SRC_SYSFS;
+				snprintf(out->origin, sizeof(out->origin), "sysfs: %s/bus/event_source/devices/%s/events/%s",
+					 ctx->sysfs_root, d->name, d->events[i].name);
+				r = pmu__sysfs_encode(ctx, d, d->events[i].terms, name, out, 0);
+				if (r < 0)
+					return r;
+				goto done;
+			}
 		}
 	}
+	r = pmu__pfm_resolve(ctx, spec, out);
+	if (r == 0)
+		goto done;
+	if (r != -ENOENT)
+		return r;
+	if (bad_mods)
+		return pmu__err(ctx, -EINVAL,
+				"event '%s': '%s' is not a modifier (use :u user, :k kernel, :h hypervisor) and "
+				"libpfm4 does not know '%s' either", name, bad_mods, spec);
 	return unknown(ctx, name, spec);
 done:
 	if ((r = apply_mods(ctx, name, mods, &out->flags)) < 0)
@@ -298,6 +396,7 @@ static int foreach_generic(const struct pmu_generic *g, void *data)
 	e.pmu = g->type == PERF_TYPE_SOFTWARE ? "software" : core_name(st->ctx);
 	e.desc = g->desc;
 	e.source = PMU_SRC_GENERIC;
+	e.kind = PMU_ENTRY_KERNEL;
 	e.usable = g->type == PERF_TYPE_SOFTWARE || st->ctx->caps.hw_pmu;
 	st->count++;
 	r = st->cb(&e, st->data);
@@ -313,6 +412,26 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 	pmu__err_clear();
 	if (!ctx || !cb)
 		return pmu__err(ctx, -EINVAL, "pmu_event_foreach: NULL context or callback");
+	if (pmu__tables_load(ctx) == 0) {
+		const struct pmu_tables *t = &ctx->tables;
+		for (size_t i = 0; i < t->n; i++) {
+			const struct pmu_tentry *te = t->v[i];
+			struct pmu_event_entry e;
+			if (!pmu__prefix(te->name, st.prefix) || pmu__tables_find(ctx, te->name) != te)
+				continue; /* not in the subtree, or shadowed by an earlier table */
+			e.name = te->name;
+			e.pmu = te->unit ? te->unit : te->kind == PMU_T_NATIVE ? core_name(ctx) : "";
+			e.desc = te->desc ? te->desc : "";
+			e.source = PMU_SRC_TABLE;
+			e.kind = te->kind == PMU_T_METRIC ? PMU_ENTRY_METRIC :
+				 te->kind == PMU_T_STANDARD ? PMU_ENTRY_STANDARD : PMU_ENTRY_NATIVE;
+			e.usable = te->kind == PMU_T_STANDARD ? std_countable(ctx, te) :
+				   te->kind == PMU_T_NATIVE ? (ctx->caps.hw_pmu && (!te->unit || pmu__pmu_by_name(ctx, te->unit))) : 1;
+			st.count++;
+			if ((r = cb(&e, data)))
+				return r;
+		}
+	}
 	if ((r = pmu__generic_foreach(foreach_generic, &st)))
 		return r;
 	for (size_t p = 0; p < ctx->n_pmus; p++) {
@@ -326,6 +445,7 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 			e.pmu = d->name;
 			e.desc = "named event of the PMU (sysfs)";
 			e.source = PMU_SRC_SYSFS;
+			e.kind = PMU_ENTRY_SYSFS;
 			e.usable = 1;
 			st.count++;
 			if ((r = cb(&e, data)))

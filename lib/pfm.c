@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libpfm4: the encoder of last resort for vendor event names
+ * ("MEM_LOAD_RETIRED:L3_MISS", "skx::MEM_LOAD_RETIRED:L3_MISS"), and the
+ * independent reference the table validator compares Intel encodings with.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "internal.h"
+#include "tables.h"
+
+/* table directory (perf's model name) -> libpfm4 PMU name */
+static const struct { const char *dir; const char *pfm; } pfm_models[] = {
+	{ "x86/ivybridge", "ivb" }, { "x86/ivytown", "ivb_ep" }, { "x86/haswell", "hsw" },
+	{ "x86/haswellx", "hsw_ep" }, { "x86/broadwell", "bdw" }, { "x86/broadwellx", "bdx" },
+	{ "x86/skylake", "skl" }, { "x86/skylakex", "skx" }, { "x86/cascadelakex", "clx" },
+	{ "x86/icelake", "icl" }, { "x86/icelakex", "icx" }, { "x86/sapphirerapids", "spr" },
+};
+
+const char *pmu__pfm_model(const char *dir)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pfm_models); i++)
+		if (dir && !strcmp(pfm_models[i].dir, dir))
+			return pfm_models[i].pfm;
+	return NULL;
+}
+
+#if HAVE_LIBPFM
+#include <perfmon/pfmlib_perf_event.h>
+
+static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
+static int pfm_status;
+
+static void pfm_setup(void)
+{
+	/* encode for PMUs other than this machine's too (PMU_CPUID, the
+	 * validator); the variable is read only here, then restored */
+	const char *old = getenv("LIBPFM_ENCODE_INACTIVE");
+	char *saved = old ? strdup(old) : NULL;
+
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	pfm_status = pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
+	if (saved) {
+		setenv("LIBPFM_ENCODE_INACTIVE", saved, 1);
+		free(saved);
+	} else {
+		unsetenv("LIBPFM_ENCODE_INACTIVE");
+	}
+}
+
+static int pfm_ready(void)
+{
+	pthread_once(&pfm_once, pfm_setup);
+	return pfm_status;
+}
+
+/* the core PMU libpfm4 detected on this machine, or NULL */
+static const char *pfm_host_core(void)
+{
+	pfm_pmu_info_t pi;
+	pfm_pmu_t p;
+
+	for (p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.is_present && pi.type == PFM_PMU_TYPE_CORE)
+			return pi.name;
+	}
+	return NULL;
+}
+
+static int pfm_encode(const char *str, struct perf_event_attr *attr, char **fstr)
+{
+	pfm_perf_encode_arg_t arg;
+
+	memset(&arg, 0, sizeof(arg));
+	memset(attr, 0, sizeof(*attr));
+	arg.attr = attr;
+	arg.fstr = fstr;
+	arg.size = sizeof(arg);
+	return pfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+}
+
+int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out)
+{
+	char buf[PMU_NAME_MAX * 2], *fstr = NULL;
+	struct perf_event_attr attr;
+	const char *pmu = NULL;
+	int r;
+
+	if (pfm_ready() < 0)
+		return -ENOENT;
+	if (!strstr(name, "::")) {
+		if (ctx->cpu.overridden) {
+			/* encode for the named CPU, not this one */
+			if (pmu__tables_load(ctx) < 0 || !(pmu = pmu__pfm_model(ctx->tables.cpu_dir)))
+				return -ENOENT;
+		} else {
+			pmu = pfm_host_core();
+		}
+		if (!pmu)
+			return -ENOENT;
+		snprintf(buf, sizeof(buf), "%s::%s", pmu, name);
+		name = buf;
+	}
+	r = pfm_encode(name, &attr, &fstr);
+	if (r != PFM_SUCCESS) {
+		free(fstr);
+		if (r == PFM_ERR_NOTFOUND || r == PFM_ERR_ATTR)
+			return -ENOENT;
+		return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 cannot encode it: %s", out->name, pfm_strerror(r));
+	}
+	out->type = attr.type;
+	out->config = attr.config;
+	out->config1 = attr.config1;
+	out->config2 = attr.config2;
+	out->source = PMU_SRC_LIBPFM;
+	if (attr.exclude_user)
+		out->flags |= PMU_EVF_EXCL_USER;
+	if (attr.exclude_kernel)
+		out->flags |= PMU_EVF_EXCL_KERNEL;
+	if (attr.exclude_hv)
+		out->flags |= PMU_EVF_EXCL_HV;
+	{
+		const struct pmu_dev *d = pmu__pmu_by_type(ctx, attr.type);
+		pmu__strlcpy(out->pmu, d ? d->name : attr.type == PERF_TYPE_RAW ? "cpu" : "?", sizeof(out->pmu));
+	}
+	snprintf(out->origin, sizeof(out->origin), "libpfm4: %s", fstr ? fstr : name);
+	out->desc = "vendor event encoded by libpfm4";
+	free(fstr);
+	return 0;
+}
+
+int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir,
+				pmu_problem_fn fn, void *data)
+{
+	const char *model = pmu__pfm_model(dir);
+	/* event, umask, edge, any, inv, cmask: the fields both sides define */
+	const uint64_t mask = 0xffa4ffffull;
+	int unknown = 0, compared = 0;
+
+	(void)ctx;
+	if (!model || pfm_ready() < 0)
+		return 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pmu_tentry *e = t->v[i];
+		char name[PMU_NAME_MAX * 2], *dot, msg[256];
+		struct perf_event_attr attr;
+		uint64_t ours, ours1 = 0;
+		if (e->kind != PMU_T_NATIVE || !(e->have & PMU_TF_EVENT) || (e->have & PMU_TF_CONFIG) || e->unit)
+			continue;
+		if (e->event == 0 && e->umask >= 0x80)
+			continue; /* topdown metric pseudo-events: not PERF_CTL encodings */
+		snprintf(name, sizeof(name), "%s::%s", model, e->name);
+		if ((dot = strchr(name + strlen(model) + 2, '.')))
+			*dot = ':';
+		if (pfm_encode(name, &attr, NULL) != PFM_SUCCESS) {
+			unknown++;
+			continue;
+		}
+		compared++;
+		ours = (e->event & 0xff) | (e->umask & 0xff) << 8 | (e->edge & 1) << 18 | (e->any & 1) << 21 |
+		       (e->inv & 1) << 23 | (e->cmask & 0xff) << 24;
+		if ((e->have & PMU_TF_MSR) && e->msr_value)
+			ours1 = e->msr_value;
+		if ((ours & mask) != (attr.config & mask) || (ours1 && ours1 != attr.config1)) {
+			snprintf(msg, sizeof(msg), "encoding config=0x%llx config1=0x%llx differs from libpfm4's %s: "
+				 "config=0x%llx config1=0x%llx", (unsigned long long)ours, (unsigned long long)ours1, name,
+				 (unsigned long long)(attr.config & mask), (unsigned long long)attr.config1);
+			if (fn)
+				fn(data, e->file, e->name, msg); /* counts the problem */
+		}
+	}
+	(void)unknown;
+	(void)compared;
+	return 0;
+}
+#else
+int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out)
+{
+	(void)ctx; (void)name; (void)out;
+	return -ENOENT;
+}
+
+int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir,
+				pmu_problem_fn fn, void *data)
+{
+	(void)ctx; (void)t; (void)dir; (void)fn; (void)data;
+	return 0;
+}
+#endif

@@ -1,0 +1,1115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event tables: the perf pmu-events JSON files of events/ (built in) and of
+ * the directories in PMU_EVENTS_PATH, loaded lazily for the detected CPU,
+ * indexed by name and alias, encoded to perf_event_attr fields.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <json-c/json.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include "internal.h"
+#include "tables.h"
+
+#define MAX_TABLE_FILE (64u << 20) /* larger files are refused, not parsed */
+
+typedef void (*problem_fn)(void *data, const char *file, const char *entry, const char *msg);
+
+/* ---------------------------------------------------------------- */
+/* entries                                                           */
+/* ---------------------------------------------------------------- */
+
+static void entry_free(struct pmu_tentry *e)
+{
+	if (!e)
+		return;
+	free(e->name); free(e->file); free(e->dir); free(e->desc); free(e->pdesc); free(e->notes);
+	free(e->stdnames); free(e->approx_note); free(e->topdown); free(e->aliases); free(e->generic);
+	free(e->source); free(e->unit); free(e->expr); free(e->group); free(e->scale_unit);
+	free(e->threshold); free(e->params); free(e->counter_csr);
+	free(e);
+}
+
+void pmu__tables_free(struct pmu_tables *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		entry_free(t->v[i]);
+	free(t->v);
+	free(t->names);
+	for (size_t i = 0; i < t->nalias; i++)
+		free(t->alias_store[i]);
+	free(t->alias_store);
+	free(t->cpu_dir);
+	free(t->cpu_dir_root);
+	memset(t, 0, sizeof(*t));
+}
+
+/* A field as text: strings as they are, numbers printed. NULL if absent. */
+static const char *field(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return NULL;
+	if (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int) ||
+	    json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_boolean))
+		return json_object_get_string(v);
+	return NULL;
+}
+
+static int dup_field(json_object *o, const char *key, char **out)
+{
+	const char *s = field(o, key);
+
+	if (!s || !*s)
+		return 0;
+	*out = strdup(s);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* First number of a field such as "0xB7, 0xBB" or "0x1a6,0x1a7". */
+static int num_field(json_object *o, const char *key, uint64_t *out, bool *present, char *why, size_t wl)
+{
+	const char *s = field(o, key);
+	char buf[64];
+	size_t n;
+
+	*present = false;
+	if (!s || !*s)
+		return 0;
+	n = strcspn(s, ",");
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n == 0 || n >= sizeof(buf)) {
+		snprintf(why, wl, "%s '%s' is not a number", key, s);
+		return -EINVAL;
+	}
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	if (pmu__parse_u64(buf, out) < 0) {
+		snprintf(why, wl, "%s '%s' is not a number", key, s);
+		return -EINVAL;
+	}
+	*present = true;
+	return 0;
+}
+
+static int add_entry(struct pmu_tables *t, struct pmu_tentry *e)
+{
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 256;
+		struct pmu_tentry **nv = realloc(t->v, nc * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		t->v = nv;
+		t->cap = nc;
+	}
+	t->v[t->n++] = e;
+	return 0;
+}
+
+/* Parse one object into an entry. Returns 0, -EINVAL (reported), -ENOMEM. */
+static int parse_entry(json_object *o, const char *file, const char *dir, struct pmu_tentry **out,
+		       problem_fn pf, void *pd)
+{
+	struct pmu_tentry *e = calloc(1, sizeof(*e));
+	char why[256] = "";
+	const char *en = field(o, "EventName"), *mn = field(o, "MetricName");
+	static const struct { const char *key; unsigned bit; size_t off; } nums[] = {
+		{ "EventCode", PMU_TF_EVENT, offsetof(struct pmu_tentry, event) },
+		{ "UMask", PMU_TF_UMASK, offsetof(struct pmu_tentry, umask) },
+		{ "CounterMask", PMU_TF_CMASK, offsetof(struct pmu_tentry, cmask) },
+		{ "Invert", PMU_TF_INV, offsetof(struct pmu_tentry, inv) },
+		{ "EdgeDetect", PMU_TF_EDGE, offsetof(struct pmu_tentry, edge) },
+		{ "AnyThread", PMU_TF_ANY, offsetof(struct pmu_tentry, any) },
+		{ "MSRIndex", PMU_TF_MSR, offsetof(struct pmu_tentry, msr_index) },
+		{ "ConfigCode", PMU_TF_CONFIG, offsetof(struct pmu_tentry, config_code) },
+	};
+	int r = 0;
+
+	if (!e)
+		return -ENOMEM;
+	if ((en && *en) == (mn && *mn)) {
+		if (pf)
+			pf(pd, file, en ? en : mn ? mn : "?",
+			   en ? "has both EventName and MetricName" : "has neither EventName nor MetricName");
+		free(e);
+		return -EINVAL;
+	}
+	e->kind = en ? (strcmp(dir, "standard") == 0 ? PMU_T_STANDARD : PMU_T_NATIVE) : PMU_T_METRIC;
+	if (!(e->name = strdup(en ? en : mn)) || !(e->file = strdup(file)) || !(e->dir = strdup(dir)))
+		goto nomem;
+	if (strlen(e->name) >= PMU_NAME_MAX || strpbrk(e->name, " \t\n,{}/")) {
+		snprintf(why, sizeof(why), "name must be under %d characters without spaces, ',', '{', '}', '/'",
+			 PMU_NAME_MAX);
+		goto bad;
+	}
+	if (dup_field(o, "BriefDescription", &e->desc) || dup_field(o, "PublicDescription", &e->pdesc) ||
+	    dup_field(o, "Notes", &e->notes) || dup_field(o, "StdNames", &e->stdnames) ||
+	    dup_field(o, "ApproxNote", &e->approx_note) || dup_field(o, "TopdownRole", &e->topdown) ||
+	    dup_field(o, "Aliases", &e->aliases) || dup_field(o, "Generic", &e->generic) ||
+	    dup_field(o, "Source", &e->source) || dup_field(o, "Unit", &e->unit) ||
+	    dup_field(o, "MetricExpr", &e->expr) || dup_field(o, "MetricGroup", &e->group) ||
+	    dup_field(o, "ScaleUnit", &e->scale_unit) || dup_field(o, "MetricThreshold", &e->threshold) ||
+	    dup_field(o, "MetricParams", &e->params) || dup_field(o, "CounterCSR", &e->counter_csr))
+		goto nomem;
+	if (!e->notes && dup_field(o, "Errata", &e->notes))
+		goto nomem;
+	if (e->notes && (!strcasecmp(e->notes, "null") || !strcasecmp(e->notes, "none")))
+		free(e->notes), e->notes = NULL;
+	{
+		const char *a = field(o, "Approximate");
+		e->approx = a && (!strcmp(a, "1") || !strcasecmp(a, "true"));
+	}
+	if (e->kind == PMU_T_NATIVE) {
+		for (size_t i = 0; i < ARRAY_SIZE(nums); i++) {
+			bool present;
+			if (num_field(o, nums[i].key, (uint64_t *)((char *)e + nums[i].off), &present, why,
+				      sizeof(why)) < 0)
+				goto bad;
+			if (present)
+				e->have |= nums[i].bit;
+		}
+		if (e->have & PMU_TF_MSR) {
+			bool present;
+			if (num_field(o, "MSRValue", &e->msr_value, &present, why, sizeof(why)) < 0)
+				goto bad;
+		}
+		if (!(e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) && !field(o, "ArchStdEvent")) {
+			snprintf(why, sizeof(why), "native event without EventCode or ConfigCode");
+			goto bad;
+		}
+	}
+	{
+		uint64_t v;
+		bool present;
+		if (num_field(o, "CounterWidth", &v, &present, why, sizeof(why)) < 0)
+			goto bad;
+		e->counter_width = present ? (int)v : 0;
+		if (present && (v == 0 || v > 64)) {
+			snprintf(why, sizeof(why), "CounterWidth %llu is not 1..64", (unsigned long long)v);
+			goto bad;
+		}
+		if (num_field(o, "MhpmeventBit", &v, &present, why, sizeof(why)) < 0)
+			goto bad;
+		e->mhpmevent_bit = present ? (int)v : -1;
+		if (present && v > 63) {
+			snprintf(why, sizeof(why), "MhpmeventBit %llu is not 0..63", (unsigned long long)v);
+			goto bad;
+		}
+	}
+	if (e->kind == PMU_T_METRIC && !e->expr) {
+		snprintf(why, sizeof(why), "metric without MetricExpr");
+		goto bad;
+	}
+	*out = e;
+	return r;
+bad:
+	if (pf)
+		pf(pd, file, e->name ? e->name : "?", why);
+	entry_free(e);
+	return -EINVAL;
+nomem:
+	entry_free(e);
+	return -ENOMEM;
+}
+
+/* Parse a JSON file's text and add its entries. Problems go to pf. */
+static int load_text(struct pmu_tables *t, const char *file, const char *dir, const char *text, size_t len,
+		     problem_fn pf, void *pd, int *problems)
+{
+	struct json_tokener *tok;
+	json_object *root;
+	enum json_tokener_error jerr;
+	char msg[256];
+	int r = 0;
+
+	if (len > MAX_TABLE_FILE) {
+		(*problems)++;
+		if (pf)
+			pf(pd, file, NULL, "file larger than 64 MiB; refused");
+		return 0;
+	}
+	if (memchr(text, 0, len)) {
+		(*problems)++;
+		if (pf)
+			pf(pd, file, NULL, "contains a NUL byte: not a JSON text file");
+		return 0;
+	}
+	tok = json_tokener_new_ex(64);
+	if (!tok)
+		return -ENOMEM;
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (!root || jerr != json_tokener_success) {
+		size_t off = json_tokener_get_parse_end(tok), line = 1;
+		for (size_t i = 0; i < off && i < len; i++)
+			line += text[i] == '\n';
+		snprintf(msg, sizeof(msg), "JSON syntax error at line %zu (offset %zu): %s", line, off,
+			 root ? "text after the value" : json_tokener_error_desc(jerr));
+		(*problems)++;
+		if (pf)
+			pf(pd, file, NULL, msg);
+		json_object_put(root);
+		json_tokener_free(tok);
+		return 0;
+	}
+	json_tokener_free(tok);
+	if (!json_object_is_type(root, json_type_array)) {
+		(*problems)++;
+		if (pf)
+			pf(pd, file, NULL, "top level is not an array of events/metrics");
+		json_object_put(root);
+		return 0;
+	}
+	for (size_t i = 0; i < json_object_array_length(root); i++) {
+		json_object *o = json_object_array_get_idx(root, i);
+		struct pmu_tentry *e = NULL;
+		if (!json_object_is_type(o, json_type_object)) {
+			snprintf(msg, sizeof(msg), "element %zu is not an object", i);
+			(*problems)++;
+			if (pf)
+				pf(pd, file, NULL, msg);
+			continue;
+		}
+		r = parse_entry(o, file, dir, &e, pf, pd);
+		if (r == -EINVAL) {
+			(*problems)++;
+			r = 0;
+			continue;
+		}
+		if (r < 0 || (r = add_entry(t, e)) < 0) {
+			entry_free(e);
+			break;
+		}
+	}
+	json_object_put(root);
+	return r;
+}
+
+static int read_whole(const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	char *buf;
+
+	if (!f)
+		return -errno;
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return -EINVAL;
+	}
+	if ((size_t)st.st_size > MAX_TABLE_FILE) {
+		fclose(f);
+		return -EFBIG;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	*len = fread(buf, 1, (size_t)st.st_size, f);
+	buf[*len] = 0;
+	fclose(f);
+	*out = buf;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Load every *.json of a disk directory (not recursive), in name order. */
+static int load_disk_dir(struct pmu_tables *t, const char *path, const char *dir, problem_fn pf, void *pd,
+			 int *problems)
+{
+	DIR *dh = opendir(path);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (!dh)
+		return -errno;
+	while ((de = readdir(dh))) {
+		size_t l = strlen(de->d_name);
+		char **nn;
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
+			continue;
+		nn = realloc(names, (n + 1) * sizeof(*nn));
+		if (!nn || !(nn[n] = strdup(de->d_name))) {
+			free(nn ? nn : names);
+			names = NULL;
+			r = -ENOMEM;
+			goto out;
+		}
+		names = nn;
+		n++;
+	}
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		char file[1024], *text;
+		size_t len;
+		if (pmu__path(file, sizeof(file), "%s/%s", path, names[i]) < 0)
+			continue;
+		r = read_whole(file, &text, &len);
+		if (r == -EFBIG) {
+			(*problems)++;
+			if (pf)
+				pf(pd, file, NULL, "file larger than 64 MiB; refused");
+			r = 0;
+			continue;
+		}
+		if (r < 0) {
+			(*problems)++;
+			if (pf)
+				pf(pd, file, NULL, strerror(-r));
+			r = 0;
+			continue;
+		}
+		r = load_text(t, file, dir, text, len, pf, pd, problems);
+		free(text);
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(dh);
+	return r;
+}
+
+/* Load the built-in files of a directory ("standard", "x86/skylakex"). */
+static int load_builtin_dir(struct pmu_tables *t, const char *dir, int *problems)
+{
+	size_t dl = strlen(dir);
+	int r = 0;
+
+	for (size_t i = 0; i < pmu__builtin_nfiles && r == 0; i++) {
+		const struct pmu_builtin_file *f = &pmu__builtin_files[i];
+		if (strncmp(f->path, dir, dl) || f->path[dl] != '/' || strchr(f->path + dl + 1, '/'))
+			continue;
+		if (strcmp(f->path + strlen(f->path) - 5, ".json"))
+			continue;
+		r = load_text(t, f->path, dir, f->data, f->len, NULL, NULL, problems);
+	}
+	return r;
+}
+
+/* ---------------------------------------------------------------- */
+/* index                                                             */
+/* ---------------------------------------------------------------- */
+
+static int cmp_tname(const void *a, const void *b)
+{
+	return strcasecmp(((const struct pmu_tname *)a)->name, ((const struct pmu_tname *)b)->name);
+}
+
+/* Index names and aliases. Duplicates (the first loaded wins) are reported. */
+static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *problems)
+{
+	size_t cap = t->n * 2 + 8, n = 0;
+	struct pmu_tname *v = malloc(cap * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		struct pmu_tentry *e = t->v[i];
+		char *save = NULL, *copy, *tok;
+		if (n == cap) {
+			struct pmu_tname *nv = realloc(v, (cap *= 2) * sizeof(*v));
+			if (!nv)
+				goto nomem;
+			v = nv;
+		}
+		v[n].name = e->name;
+		v[n++].e = e;
+		if (!e->aliases)
+			continue;
+		if (!(copy = strdup(e->aliases)))
+			goto nomem;
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			char **ns;
+			while (isspace((unsigned char)*tok))
+				tok++;
+			{
+				size_t l = strlen(tok);
+				while (l && isspace((unsigned char)tok[l - 1]))
+					tok[--l] = 0;
+			}
+			if (!*tok)
+				continue;
+			ns = realloc(t->alias_store, (t->nalias + 1) * sizeof(*ns));
+			if (!ns) {
+				free(copy);
+				goto nomem;
+			}
+			t->alias_store = ns;
+			if (!(ns[t->nalias] = strdup(tok))) {
+				free(copy);
+				goto nomem;
+			}
+			if (n == cap) {
+				struct pmu_tname *nv = realloc(v, (cap *= 2) * sizeof(*v));
+				if (!nv) {
+					free(ns[t->nalias]);
+					free(copy);
+					goto nomem;
+				}
+				v = nv;
+			}
+			v[n].name = ns[t->nalias++];
+			v[n++].e = e;
+		}
+		free(copy);
+	}
+	/* stable order: entries were added in load order; mergesort keeps it */
+	{
+		size_t w = 0;
+		/* insertion into a sorted array keeps "first loaded wins" among equals */
+		qsort(v, n, sizeof(*v), cmp_tname);
+		for (size_t i = 0; i < n; i++) {
+			if (w && !strcasecmp(v[w - 1].name, v[i].name)) {
+				/* keep the entry loaded first */
+				size_t a = 0, b = 0;
+				for (size_t k = 0; k < t->n; k++) {
+					if (t->v[k] == v[w - 1].e)
+						a = k;
+					if (t->v[k] == v[i].e)
+						b = k;
+				}
+				if (v[w - 1].e != v[i].e) {
+					char msg[PMU_NAME_MAX + 160];
+					snprintf(msg, sizeof(msg), "name '%s' is also defined in %s", v[i].name,
+						 (b < a ? v[w - 1].e : v[i].e)->file);
+					(*problems)++;
+					if (pf)
+						pf(pd, (b < a ? v[i].e : v[w - 1].e)->file, v[i].name, msg);
+				}
+				if (b < a)
+					v[w - 1] = v[i];
+				continue;
+			}
+			v[w++] = v[i];
+		}
+		n = w;
+	}
+	t->names = v;
+	t->nnames = n;
+	return 0;
+nomem:
+	free(v);
+	return -ENOMEM;
+}
+
+static const struct pmu_tentry *find_in(const struct pmu_tables *t, const char *name)
+{
+	struct pmu_tname key = { name, NULL }, *hit;
+
+	if (!t->names)
+		return NULL;
+	hit = bsearch(&key, t->names, t->nnames, sizeof(*t->names), cmp_tname);
+	return hit ? hit->e : NULL;
+}
+
+/* ---------------------------------------------------------------- */
+/* mapfile and CPU selection                                         */
+/* ---------------------------------------------------------------- */
+
+/* The identifiers a mapfile regex is matched against, most specific first. */
+static int cpu_keys(const struct pmu_cpu *c, char keys[2][64])
+{
+	switch (c->arch) {
+	case PMU_ARCH_X86:
+		snprintf(keys[0], 64, "%s-%u-%X-%X", c->vendor, c->family, c->model, c->stepping);
+		snprintf(keys[1], 64, "%s-%u-%X", c->vendor, c->family, c->model);
+		return 2;
+	case PMU_ARCH_ARM64:
+		/* perf compares implementer, architecture and part: variant and revision zeroed */
+		snprintf(keys[0], 64, "0x%016llx", (unsigned long long)(c->midr & ~0xf0000full));
+		return 1;
+	case PMU_ARCH_RISCV:
+		pmu__strlcpy(keys[0], c->cpuid, 64);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Find the directory for this CPU in a mapfile's text. Returns 1 and sets *dir. */
+static int map_match(struct pmu_ctx *ctx, const char *text, const char *mapname, char **dir)
+{
+	char keys[2][64];
+	int nk = cpu_keys(&ctx->cpu, keys);
+	const char *p = text;
+	int lineno = 0;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t ll = eol ? (size_t)(eol - p) : strlen(p);
+		char line[512], *cols[4] = { 0 }, *save = NULL;
+		int nc = 0;
+
+		lineno++;
+		if (ll && ll < sizeof(line) && *p != '#') {
+			memcpy(line, p, ll);
+			line[ll] = 0;
+			if (ll && line[ll - 1] == '\r')
+				line[ll - 1] = 0;
+			for (char *tok = strtok_r(line, ",", &save); tok && nc < 4; tok = strtok_r(NULL, ",", &save))
+				cols[nc++] = tok;
+			if (nc >= 3 && strcasecmp(cols[0], "Family-model") && strcasecmp(cols[0], "CPUID")) {
+				char anchored[300];
+				regex_t re;
+				snprintf(anchored, sizeof(anchored), "^(%s)$", cols[0]);
+				if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB | REG_ICASE) != 0) {
+					pmu__log(ctx, PMU_LOG_WARN, "%s line %d: bad CPU pattern '%s'", mapname, lineno,
+						 cols[0]);
+				} else {
+					for (int k = 0; k < nk; k++)
+						if (regexec(&re, keys[k], 0, NULL, 0) == 0) {
+							regfree(&re);
+							*dir = strdup(cols[2]);
+							return *dir ? 1 : -ENOMEM;
+						}
+					regfree(&re);
+				}
+			}
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return 0;
+}
+
+static const struct pmu_builtin_file *builtin(const char *path)
+{
+	for (size_t i = 0; i < pmu__builtin_nfiles; i++)
+		if (!strcmp(pmu__builtin_files[i].path, path))
+			return &pmu__builtin_files[i];
+	return NULL;
+}
+
+static int load_tables(struct pmu_ctx *ctx)
+{
+	struct pmu_tables *t = &ctx->tables;
+	char *paths = ctx->events_path ? strdup(ctx->events_path) : NULL, *save = NULL, *root;
+	int problems = 0, r = 0;
+
+	if (ctx->events_path && !paths)
+		return -ENOMEM;
+	/* 1. user directories first: they override the built-in tables */
+	for (root = paths ? strtok_r(paths, ":", &save) : NULL; root && r == 0; root = strtok_r(NULL, ":", &save)) {
+		char map[1024], *text, *dir = NULL;
+		size_t len;
+		if (!*root)
+			continue;
+		if (pmu__path(map, sizeof(map), "%s/mapfile.csv", root) == 0 && read_whole(map, &text, &len) == 0) {
+			r = map_match(ctx, text, map, &dir);
+			free(text);
+			if (r > 0) {
+				char sub[1024];
+				r = 0;
+				if (pmu__path(sub, sizeof(sub), "%s/%s", root, dir) == 0)
+					r = load_disk_dir(t, sub, dir, NULL, NULL, &problems);
+				if (r == 0 && !t->cpu_dir) {
+					t->cpu_dir = dir;
+					dir = NULL;
+					t->cpu_dir_root = strdup(root);
+				}
+				if (r < 0)
+					pmu__log(ctx, PMU_LOG_WARN, "tables: cannot read %s/%s: %s", root, dir ? dir : "",
+						 strerror(-r));
+				free(dir);
+				r = 0;
+			}
+			if (pmu__path(map, sizeof(map), "%s/standard", root) == 0)
+				load_disk_dir(t, map, "standard", NULL, NULL, &problems);
+		} else {
+			r = load_disk_dir(t, root, root, NULL, NULL, &problems);
+			if (r < 0)
+				pmu__log(ctx, PMU_LOG_WARN, "PMU_EVENTS_PATH: cannot read %s: %s", root, strerror(-r));
+			r = r == -ENOMEM ? r : 0;
+		}
+	}
+	free(paths);
+	/* 2. built-in: the CPU's directory, then the standard names */
+	if (r == 0) {
+		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
+		char *dir = NULL;
+		if (mf && (r = map_match(ctx, mf->data, "events/mapfile.csv", &dir)) > 0) {
+			r = load_builtin_dir(t, dir, &problems);
+			if (!t->cpu_dir) {
+				t->cpu_dir = dir;
+				dir = NULL;
+				t->cpu_dir_root = strdup("built-in");
+			}
+			free(dir);
+		}
+		if (r >= 0)
+			r = load_builtin_dir(t, "standard", &problems);
+	}
+	if (r >= 0)
+		r = build_index(t, NULL, NULL, &problems);
+	if (problems)
+		pmu__log(ctx, PMU_LOG_WARN, "event tables: %d problems while loading (run 'pmu check-tables DIR')",
+			 problems);
+	pmu__log(ctx, PMU_LOG_DEBUG, "tables: %zu entries, CPU table %s (%s)", t->n,
+		 t->cpu_dir ? t->cpu_dir : "none", t->cpu_dir_root ? t->cpu_dir_root : "-");
+	return r < 0 ? r : 0;
+}
+
+int pmu__tables_load(struct pmu_ctx *ctx)
+{
+	int r;
+
+	pthread_mutex_lock(&ctx->tables_lock);
+	if (!ctx->tables.loaded) {
+		r = load_tables(ctx);
+		if (r < 0) {
+			pmu__tables_free(&ctx->tables);
+			ctx->tables.status = r;
+		}
+		ctx->tables.loaded = true;
+	}
+	r = ctx->tables.status;
+	pthread_mutex_unlock(&ctx->tables_lock);
+	return r;
+}
+
+const struct pmu_tentry *pmu__tables_find(const struct pmu_ctx *ctx, const char *name)
+{
+	return find_in(&ctx->tables, name);
+}
+
+static bool list_has(const char *list, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+		const char *end = strchr(p, ',');
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+		while (l && isspace((unsigned char)p[l - 1]))
+			l--;
+		if (l == nl && !strncasecmp(p, name, l))
+			return true;
+		p = end;
+	}
+	return false;
+}
+
+const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname)
+{
+	const struct pmu_tables *t = &ctx->tables;
+	const struct pmu_tentry *std = find_in(t, stdname);
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pmu_tentry *e = t->v[i];
+		if (e->kind != PMU_T_NATIVE || !e->stdnames)
+			continue;
+		if (list_has(e->stdnames, stdname) || (std && list_has(e->stdnames, std->name)))
+			return e;
+		/* the table may name an alias of the standard entry */
+		if (std && std->aliases) {
+			char *copy = strdup(std->aliases), *save = NULL;
+			bool hit = false;
+			for (char *a = copy ? strtok_r(copy, ",", &save) : NULL; a && !hit; a = strtok_r(NULL, ",", &save)) {
+				while (isspace((unsigned char)*a))
+					a++;
+				hit = list_has(e->stdnames, a);
+			}
+			free(copy);
+			if (hit)
+				return e;
+		}
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- */
+/* encoding                                                          */
+/* ---------------------------------------------------------------- */
+
+static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
+{
+	if (e->unit && *e->unit)
+		return pmu__pmu_by_name(ctx, e->unit);
+	return pmu__core_pmu(ctx);
+}
+
+int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
+		       struct pmu_event_info *info)
+{
+	const struct pmu_dev *d = entry_pmu(ctx, e);
+	bool x86 = !strncmp(e->dir, "x86/", 4) || (ctx->cpu.arch == PMU_ARCH_X86 && strchr(e->dir, '/') == NULL);
+	int r;
+
+	if (e->unit && *e->unit && !d)
+		return pmu__err(ctx, -ENOENT, "event '%s' (%s) is counted by PMU '%s', which this machine does not have",
+				name, e->file, e->unit);
+	if (!(e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
+		return pmu__err(ctx, -EINVAL, "event '%s' in %s has no EventCode to encode (ArchStdEvent references "
+				"are not supported)", name, e->file);
+	info->type = d ? d->type : PERF_TYPE_RAW;
+	pmu__strlcpy(info->pmu, d ? d->name : "cpu", sizeof(info->pmu));
+	info->config = info->config1 = info->config2 = info->config3 = 0;
+	if (e->have & PMU_TF_CONFIG) {
+		info->config = e->config_code;
+	} else if (x86 && d && d->n_formats) {
+		/* the PMU's own format files say where each field goes */
+		char terms[256];
+		int n = snprintf(terms, sizeof(terms), "event=0x%llx", (unsigned long long)e->event);
+		if (e->have & PMU_TF_UMASK)
+			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",umask=0x%llx", (unsigned long long)e->umask);
+		if ((e->have & PMU_TF_CMASK) && e->cmask)
+			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",cmask=0x%llx", (unsigned long long)e->cmask);
+		if ((e->have & PMU_TF_INV) && e->inv)
+			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",inv=1");
+		if ((e->have & PMU_TF_EDGE) && e->edge)
+			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",edge=1");
+		if ((e->have & PMU_TF_ANY) && e->any)
+			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",any=1");
+		if ((e->have & PMU_TF_MSR) && e->msr_value) {
+			const char *t = e->msr_index == 0x3f6 ? "ldlat" : e->msr_index == 0x3f7 ? "frontend" : "offcore_rsp";
+			snprintf(terms + n, sizeof(terms) - (size_t)n, ",%s=0x%llx", t, (unsigned long long)e->msr_value);
+		}
+		if ((r = pmu__sysfs_encode(ctx, d, terms, name, info, 0)) < 0)
+			return r;
+	} else if (x86) {
+		/* architectural layout (Intel SDM / AMD APM PERF_CTL) */
+		info->config = (e->event & 0xff) | ((e->event >> 8) & 0xf) << 32 | (e->umask & 0xff) << 8 |
+			       (e->edge & 1) << 18 | (e->any & 1) << 21 | (e->inv & 1) << 23 | (e->cmask & 0xff) << 24;
+		if ((e->have & PMU_TF_MSR) && e->msr_value)
+			info->config1 = e->msr_value;
+	} else {
+		/* arm64 and RISC-V: the event number is the raw config */
+		info->config = e->event;
+	}
+	info->source = PMU_SRC_TABLE;
+	snprintf(info->origin, sizeof(info->origin), "table %s: %s", e->file, e->name);
+	info->desc = e->desc ? e->desc : "";
+	info->note = e->notes ? e->notes : "";
+	if (e->approx)
+		info->flags |= PMU_EVF_APPROX;
+	if (e->topdown) {
+		if (!strcmp(e->topdown, "slots"))
+			info->flags |= PMU_EVF_TOPDOWN_SLOTS;
+		else if (strchr(e->topdown, '.') == NULL)
+			info->flags |= PMU_EVF_TOPDOWN_METRIC;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* validation                                                        */
+/* ---------------------------------------------------------------- */
+
+#include "expr.h"
+
+static const char *const known_consts[] = {
+	"smt_on", "slots", "num_cpus", "num_cpus_online", "num_dies", "num_packages", "num_cores",
+	"system_tsc_freq", "core_wide",
+};
+
+struct check {
+	struct pmu_tables *t;
+	const struct pmu_tables *std;   /* standard names to accept in StdNames (may be t) */
+	const struct pmu_tentry *metric;
+	problem_fn pf;
+	void *pd;
+	int problems;
+};
+
+static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...) PMU_PRINTF(3, 4);
+static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->problems++;
+	if (c->pf)
+		c->pf(c->pd, e ? e->file : "", e ? e->name : NULL, msg);
+}
+
+static int check_name(const char *name, int is_const, void *data)
+{
+	struct check *c = data;
+	const struct pmu_tentry *m = c->metric;
+	struct pmu_generic g;
+
+	if (is_const) {
+		for (size_t i = 0; i < ARRAY_SIZE(known_consts); i++)
+			if (!strcmp(name, known_consts[i]))
+				return 0;
+		if (m->params) {
+			char key[PMU_NAME_MAX + 2];
+			snprintf(key, sizeof(key), "%s=", name);
+			for (const char *p = m->params; (p = strstr(p, key)); p++)
+				if (p == m->params || p[-1] == ',' || isspace((unsigned char)p[-1]))
+					return 0;
+		}
+		problem(c, m, "MetricExpr uses constant '#%s', which is neither a context constant nor in MetricParams",
+			name);
+		return 0;
+	}
+	if (find_in(c->t, name) || pmu__generic_lookup(name, &g) == 0 || !strcmp(name, "duration_time"))
+		return 0;
+	problem(c, m, "MetricExpr refers to '%s', which is not an event or metric of this table", name);
+	return 0;
+}
+
+/* depth-first walk over metric references; 1 = on stack, 2 = done */
+static bool metric_cycle(struct check *c, const struct pmu_tentry *m, unsigned char *mark, const struct pmu_tentry **path,
+			 int depth);
+
+struct cycle_ctx {
+	struct check *c;
+	unsigned char *mark;
+	const struct pmu_tentry **path;
+	int depth;
+	bool found;
+};
+
+static int cycle_visit(const char *name, int is_const, void *data)
+{
+	struct cycle_ctx *cc = data;
+	const struct pmu_tentry *e;
+
+	if (is_const || cc->found)
+		return 0;
+	e = find_in(cc->c->t, name);
+	if (e && e->kind == PMU_T_METRIC)
+		cc->found = metric_cycle(cc->c, e, cc->mark, cc->path, cc->depth + 1);
+	return 0;
+}
+
+static bool metric_cycle(struct check *c, const struct pmu_tentry *m, unsigned char *mark, const struct pmu_tentry **path,
+			 int depth)
+{
+	size_t idx = 0;
+	struct pmu_expr *ex;
+	char err[128];
+
+	for (size_t i = 0; i < c->t->n; i++)
+		if (c->t->v[i] == m)
+			idx = i;
+	if (mark[idx] == 2)
+		return false;
+	if (mark[idx] == 1 || depth >= 64) {
+		char chain[512];
+		size_t o = 0;
+		int start = 0;
+		for (int i = 0; i < depth; i++)
+			if (path[i] == m)
+				start = i;
+		for (int i = start; i < depth && o < sizeof(chain) - 2; i++)
+			o += (size_t)snprintf(chain + o, sizeof(chain) - o, "%s -> ", path[i]->name);
+		snprintf(chain + o, sizeof(chain) - o, "%s", m->name);
+		problem(c, m, "metrics refer to each other in a cycle: %s", chain);
+		return true;
+	}
+	mark[idx] = 1;
+	path[depth] = m;
+	ex = pmu__expr_parse(m->expr, err, sizeof(err));
+	if (ex) {
+		struct cycle_ctx cc = { c, mark, path, depth, false };
+		pmu__expr_names(ex, cycle_visit, &cc);
+		pmu__expr_free(ex);
+		if (cc.found)
+			return true;
+	}
+	mark[idx] = 2;
+	return false;
+}
+
+static void check_list_names(struct check *c, const struct pmu_tentry *e, const char *list, const char *key)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct pmu_tentry *s;
+		while (isspace((unsigned char)*tok))
+			tok++;
+		s = find_in(c->std, tok);
+		if (!s || s->kind != PMU_T_STANDARD)
+			problem(c, e, "%s names '%s', which is not a standard event", key, tok);
+	}
+	free(copy);
+}
+
+static void check_namespace(struct check *c)
+{
+	struct pmu_tables *t = c->t;
+	unsigned char *mark = calloc(t->n ? t->n : 1, 1);
+	const struct pmu_tentry **path = calloc(65, sizeof(*path));
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pmu_tentry *e = t->v[i];
+		struct pmu_generic g;
+		char err[256];
+
+		if (e->stdnames)
+			check_list_names(c, e, e->stdnames, "StdNames");
+		if (e->generic && pmu__generic_lookup(e->generic, &g) < 0)
+			problem(c, e, "Generic '%s' is not a kernel generic event name", e->generic);
+		if (e->approx && !e->approx_note)
+			problem(c, e, "Approximate without an ApproxNote saying how it differs");
+		if (e->aliases && e->kind != PMU_T_STANDARD)
+			problem(c, e, "Aliases are for standard events only");
+		if (e->kind == PMU_T_METRIC) {
+			struct pmu_expr *ex = pmu__expr_parse(e->expr, err, sizeof(err));
+			if (!ex) {
+				problem(c, e, "MetricExpr does not parse: %s: '%s'", err, e->expr);
+			} else {
+				c->metric = e;
+				pmu__expr_names(ex, check_name, c);
+				pmu__expr_free(ex);
+			}
+			if (e->threshold) {
+				ex = pmu__expr_parse(e->threshold, err, sizeof(err));
+				if (!ex)
+					problem(c, e, "MetricThreshold does not parse: %s", err);
+				pmu__expr_free(ex);
+			}
+		}
+	}
+	if (mark && path)
+		for (size_t i = 0; i < t->n; i++)
+			if (t->v[i]->kind == PMU_T_METRIC && !mark[i])
+				metric_cycle(c, t->v[i], mark, path, 0);
+	free(mark);
+	free(path);
+}
+
+static void forward_problem(void *data, const char *file, const char *entry, const char *msg)
+{
+	struct check *c = data;
+
+	c->problems++;
+	if (c->pf)
+		c->pf(c->pd, file, entry, msg);
+}
+
+/* Check one namespace: the standard directory plus one table directory. */
+static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, bool with_standard, struct check *c)
+{
+	struct pmu_tables t;
+	char path[1024];
+	int r, parse_problems = 0;
+	struct check sub = *c;
+
+	memset(&t, 0, sizeof(t));
+	sub.t = &t;
+	sub.std = &t;
+	sub.problems = 0;
+	if (pmu__path(path, sizeof(path), "%s/%s", root, dir) < 0)
+		return -ENAMETOOLONG;
+	r = load_disk_dir(&t, dir[0] ? path : root, dir[0] ? dir : "user", forward_problem, &sub, &parse_problems);
+	if (r == 0 && with_standard) {
+		char sp[1024];
+		if (pmu__path(sp, sizeof(sp), "%s/standard", root) == 0) {
+			struct stat st;
+			if (stat(sp, &st) == 0)
+				r = load_disk_dir(&t, sp, "standard", NULL, NULL, &parse_problems);
+			else
+				r = load_builtin_dir(&t, "standard", &parse_problems);
+		}
+	}
+	if (r == 0)
+		r = build_index(&t, forward_problem, &sub, &parse_problems);
+	if (r == 0)
+		check_namespace(&sub);
+	if (r == 0)
+		r = pmu__tables_check_encodings(ctx, &t, dir, forward_problem, &sub);
+	c->problems += sub.problems;
+	pmu__tables_free(&t);
+	return r;
+}
+
+int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, void *data)
+{
+	struct check c = { NULL, NULL, NULL, fn, data, 0 };
+	char map[1024], *text = NULL;
+	size_t len;
+	int r = 0;
+	struct stat st;
+
+	if (stat(root, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (pmu__path(map, sizeof(map), "%s/mapfile.csv", root) == 0 && read_whole(map, &text, &len) == 0) {
+		/* a tree: each directory the mapfile names, plus standard/ */
+		char **seen = NULL;
+		size_t nseen = 0;
+		const char *p = text;
+		while (p && *p && r >= 0) {
+			const char *eol = strchr(p, '\n');
+			size_t ll = eol ? (size_t)(eol - p) : strlen(p);
+			char line[512], *cols[4] = { 0 }, *save = NULL;
+			int nc = 0;
+			if (ll && ll < sizeof(line) && *p != '#') {
+				memcpy(line, p, ll);
+				line[ll] = 0;
+				if (line[ll - 1] == '\r')
+					line[ll - 1] = 0;
+				for (char *tok = strtok_r(line, ",", &save); tok && nc < 4; tok = strtok_r(NULL, ",", &save))
+					cols[nc++] = tok;
+				if (nc >= 3 && strcasecmp(cols[0], "Family-model") && strcasecmp(cols[0], "CPUID")) {
+					bool dup = false;
+					regex_t re;
+					char anchored[300];
+					snprintf(anchored, sizeof(anchored), "^(%s)$", cols[0]);
+					if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB) != 0) {
+						c.problems++;
+						if (fn)
+							fn(data, map, cols[0], "CPUID is not a valid extended regular expression");
+					} else {
+						regfree(&re);
+					}
+					for (size_t i = 0; i < nseen; i++)
+						dup |= !strcmp(seen[i], cols[2]);
+					if (!dup) {
+						char sub[1024], **ns;
+						if (pmu__path(sub, sizeof(sub), "%s/%s", root, cols[2]) < 0 || stat(sub, &st) < 0 ||
+						    !S_ISDIR(st.st_mode)) {
+							c.problems++;
+							if (fn)
+								fn(data, map, cols[2], "mapfile names a directory that does not exist");
+						} else if ((r = check_one(ctx, root, cols[2], true, &c)) < 0) {
+							break;
+						}
+						ns = realloc(seen, (nseen + 1) * sizeof(*ns));
+						if (!ns || !(ns[nseen] = strdup(cols[2]))) {
+							free(ns ? ns : seen);
+							seen = NULL;
+							nseen = 0;
+							r = -ENOMEM;
+							break;
+						}
+						seen = ns;
+						nseen++;
+					}
+				}
+			}
+			p = eol ? eol + 1 : NULL;
+		}
+		for (size_t i = 0; i < nseen; i++)
+			free(seen[i]);
+		free(seen);
+		free(text);
+		if (r >= 0 && pmu__path(map, sizeof(map), "%s/standard", root) == 0 && stat(map, &st) == 0)
+			r = check_one(ctx, root, "standard", false, &c);
+	} else {
+		r = check_one(ctx, root, "", true, &c);
+	}
+	return r < 0 ? r : c.problems;
+}

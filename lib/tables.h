@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* JSON event tables (perf pmu-events format): loading, lookup, encoding,
+ * validation. See events/README.md for the format. */
+#ifndef PMU_TABLES_H
+#define PMU_TABLES_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pmu_ctx;
+struct pmu_event_info;
+
+struct pmu_builtin_file {
+	const char *path;       /* relative to events/, '/'-separated */
+	const char *data;
+	size_t len;
+};
+extern const struct pmu_builtin_file pmu__builtin_files[];
+extern const size_t pmu__builtin_nfiles;
+
+enum pmu_tkind { PMU_T_NATIVE = 1, PMU_T_STANDARD, PMU_T_METRIC };
+
+/* encoding fields present in a native entry */
+enum {
+	PMU_TF_EVENT = 1u << 0, PMU_TF_UMASK = 1u << 1, PMU_TF_CMASK = 1u << 2, PMU_TF_INV = 1u << 3,
+	PMU_TF_EDGE = 1u << 4, PMU_TF_ANY = 1u << 5, PMU_TF_MSR = 1u << 6, PMU_TF_CONFIG = 1u << 7,
+};
+
+struct pmu_tentry {
+	int kind;               /* enum pmu_tkind */
+	char *name;             /* EventName or MetricName */
+	char *file;             /* table file it came from */
+	char *dir;              /* table directory ("x86/skylakex", "standard", a path) */
+	char *desc, *pdesc, *notes, *stdnames, *approx_note, *topdown, *aliases, *generic, *source;
+	char *unit;             /* Unit: the PMU of a native event */
+	char *expr, *group, *scale_unit, *threshold, *params;
+	char *counter_csr;
+	bool approx;
+	unsigned have;          /* PMU_TF_* */
+	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
+	int counter_width, mhpmevent_bit;
+};
+
+struct pmu_tname {
+	const char *name;       /* points into an entry (name or one of its aliases) */
+	struct pmu_tentry *e;
+};
+
+struct pmu_tables {
+	bool loaded;
+	int status;             /* 0, or the error the load hit */
+	char *cpu_dir;          /* the CPU's table directory, NULL if none matched */
+	char *cpu_dir_root;     /* "built-in" or the PMU_EVENTS_PATH directory it came from */
+	struct pmu_tentry **v;
+	size_t n, cap;
+	struct pmu_tname *names;
+	size_t nnames;
+	char **alias_store;     /* split alias strings, owned */
+	size_t nalias;
+};
+
+/* Load (once) the tables this context's CPU needs. Thread-safe. */
+int pmu__tables_load(struct pmu_ctx *ctx);
+void pmu__tables_free(struct pmu_tables *t);
+/* Entry by name or alias, case-insensitive; NULL if none. Needs a loaded context. */
+const struct pmu_tentry *pmu__tables_find(const struct pmu_ctx *ctx, const char *name);
+/* The CPU-table event whose StdNames lists @stdname, or NULL. */
+const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname);
+/* Encode a native entry into @info (type, config*, pmu, origin, desc, note, flags). */
+int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
+		       struct pmu_event_info *info);
+
+/* Validation of a table directory tree (or a flat directory of .json files).
+ * @fn gets one call per problem; returns the number of problems, or a
+ * negative errno if the directory cannot be read. */
+typedef void (*pmu_problem_fn)(void *data, const char *file, const char *entry, const char *msg);
+int pmu__tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_fn fn, void *data);
+#endif
