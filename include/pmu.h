@@ -120,12 +120,15 @@ struct pmu_caps {
 	int user_access;        /* arm64/riscv kernel.perf_user_access; PMU_UNKNOWN if absent */
 	int fast_read;          /* 1 if counters can be read from user space as configured */
 	int can_count_kernel;   /* 1 if kernel-mode counting is permitted */
+	char events_table[128]; /* event table chosen for the CPU ("x86/skylakex"), "" if none */
+	char events_table_root[256]; /* "built-in" or the PMU_EVENTS_PATH directory it came from */
 };
 
 #define PMU_UNKNOWN (-1000)
 
 /**
- * pmu_caps - fill @out with the context's view of the machine.
+ * pmu_caps - fill @out with the context's view of the machine. Loads the
+ * event tables on first use (to report which one applies).
  * Returns 0 or -EINVAL. Thread-safe.
  */
 int pmu_caps(struct pmu_ctx *ctx, struct pmu_caps *out);
@@ -231,6 +234,23 @@ typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);
  * the number of entries visited. Strings are valid during the call only.
  */
 int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data);
+
+/** Called once per problem found by pmu_tables_check(); @entry may be NULL. */
+typedef void (*pmu_problem_cb)(void *data, const char *file, const char *entry, const char *msg);
+
+/**
+ * pmu_tables_check - validate event tables before using them.
+ * @dir: a tree laid out like events/ (mapfile.csv + directories), or a flat
+ *       directory of perf-format .json files (checked together with the
+ *       built-in standard names).
+ *
+ * Checks: JSON syntax and structure, numbers, duplicate names and aliases,
+ * StdNames and Generic references, MetricExpr syntax, names and constants a
+ * metric uses, cycles between metrics, and (with libpfm4) that Intel
+ * encodings equal libpfm4's. Returns the number of problems (0 = clean) or a
+ * negative errno if @dir cannot be read.
+ */
+int pmu_tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_cb cb, void *data);
 
 /* ------------------------------------------------------------------ */
 /* Event sets                                                          */

@@ -139,7 +139,25 @@ PMU_EXPORT int pmu_caps(struct pmu_ctx *ctx, struct pmu_caps *out)
 	if (!ctx || !out)
 		return pmu__err(ctx, -EINVAL, "pmu_caps: NULL context or output");
 	*out = ctx->caps;
+	if (pmu__tables_load(ctx) == 0 && ctx->tables.cpu_dir) {
+		pmu__strlcpy(out->events_table, ctx->tables.cpu_dir, sizeof(out->events_table));
+		pmu__strlcpy(out->events_table_root, ctx->tables.cpu_dir_root ? ctx->tables.cpu_dir_root : "",
+			     sizeof(out->events_table_root));
+	}
 	return 0;
+}
+
+PMU_EXPORT int pmu_tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_cb cb, void *data)
+{
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !dir)
+		return pmu__err(ctx, -EINVAL, "pmu_tables_check: NULL context or directory");
+	r = pmu__tables_check(ctx, dir, cb, data);
+	if (r < 0)
+		return pmu__err(ctx, r, "cannot check tables in '%s': %s", dir, strerror(-r));
+	return r;
 }
 
 PMU_EXPORT size_t pmu_pmu_count(struct pmu_ctx *ctx)

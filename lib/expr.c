@@ -5,15 +5,16 @@
  *   expr    := or ['if' or 'else' expr]           (right-associative)
  *   or      := and { ('|' | '||') and }
  *   and     := cmp { ('&' | '&&') cmp }
- *   cmp     := add [ ('<' | '>' | '<=' | '>=' | '==' | '!=') add ]
+ *   cmp     := add { ('<' | '>' | '<=' | '>=' | '==' | '!=') add }
  *   add     := mul { ('+' | '-') mul }
  *   mul     := unary { ('*' | '/' | '%') unary }
  *   unary   := '-' unary | '!' unary | primary
  *   primary := NUMBER | NAME | '#' NAME | '@' any '@' | '(' expr ')'
  *            | ('min' | 'max' | 'd_ratio') '(' expr ',' expr ')'
  *
- * NAME: a letter or '_' then letters, digits, '_', '.', ':'; a backslash
- * makes the next character part of the name (perf writes topdown\-retiring).
+ * NAME: a letter or '_' then letters, digits, '_', '.', ':', '@'; a
+ * backslash makes the next character part of the name (perf writes
+ * topdown\-retiring, cpu_core@INST_RETIRED.ANY@).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -82,7 +83,8 @@ static int name_start(int c)
 
 static int name_char(int c)
 {
-	return isalnum(c) || c == '_' || c == '.' || c == ':' || c == '\\';
+	/* '@' as perf writes PMU-qualified names: cpu_core@INST_RETIRED.ANY@ */
+	return isalnum(c) || c == '_' || c == '.' || c == ':' || c == '@' || c == '\\';
 }
 
 /* Reads a NAME at ps->p (unescaping); returns a malloc'd string or NULL. */
@@ -363,13 +365,18 @@ static struct pmu_expr *parse_cmp(struct parser *ps)
 	};
 	struct pmu_expr *e = parse_add(ps);
 
-	if (!e)
-		return NULL;
-	skip(ps);
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		const char *at = ps->p;
-		if (punct(ps, ops[i].tok))
-			return binary(ps, ops[i].k, e, parse_add(ps), at);
+	while (e) {
+		size_t i;
+		skip(ps);
+		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+			const char *at = ps->p;
+			if (punct(ps, ops[i].tok)) {
+				e = binary(ps, ops[i].k, e, parse_add(ps), at);
+				break;
+			}
+		}
+		if (i == sizeof(ops) / sizeof(ops[0]))
+			break;
 	}
 	return e;
 }

@@ -118,7 +118,7 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 {
 	struct pmu_tentry *e = calloc(1, sizeof(*e));
 	char why[256] = "";
-	const char *en = field(o, "EventName"), *mn = field(o, "MetricName");
+	const char *en = field(o, "EventName"), *mn = field(o, "MetricName"), *as = field(o, "ArchStdEvent");
 	static const struct { const char *key; unsigned bit; size_t off; } nums[] = {
 		{ "EventCode", PMU_TF_EVENT, offsetof(struct pmu_tentry, event) },
 		{ "UMask", PMU_TF_UMASK, offsetof(struct pmu_tentry, umask) },
@@ -133,6 +133,8 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 
 	if (!e)
 		return -ENOMEM;
+	if (!en && !mn && as && *as)
+		en = as; /* perf's reference to an architecture-level event, filled in after loading */
 	if ((en && *en) == (mn && *mn)) {
 		if (pf)
 			pf(pd, file, en ? en : mn ? mn : "?",
@@ -179,7 +181,8 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 			if (num_field(o, "MSRValue", &e->msr_value, &present, why, sizeof(why)) < 0)
 				goto bad;
 		}
-		if (!(e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) && !field(o, "ArchStdEvent")) {
+		e->archstd = as && *as;
+		if (!(e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) && !e->archstd) {
 			snprintf(why, sizeof(why), "native event without EventCode or ConfigCode");
 			goto bad;
 		}
@@ -250,7 +253,9 @@ static int load_text(struct pmu_tables *t, const char *file, const char *dir, co
 		for (size_t i = 0; i < off && i < len; i++)
 			line += text[i] == '\n';
 		snprintf(msg, sizeof(msg), "JSON syntax error at line %zu (offset %zu): %s", line, off,
-			 root ? "text after the value" : json_tokener_error_desc(jerr));
+			 root ? "text after the value" :
+			 jerr == json_tokener_continue ? "the file ends inside an array or object" :
+			 json_tokener_error_desc(jerr));
 		(*problems)++;
 		if (pf)
 			pf(pd, file, NULL, msg);
@@ -259,6 +264,15 @@ static int load_text(struct pmu_tables *t, const char *file, const char *dir, co
 		return 0;
 	}
 	json_tokener_free(tok);
+	if (json_object_is_type(root, json_type_object)) {
+		/* Intel perfmon files: {"Header": {...}, "Events": [...]} */
+		json_object *events;
+		if (json_object_object_get_ex(root, "Events", &events) && json_object_is_type(events, json_type_array)) {
+			json_object_get(events);
+			json_object_put(root);
+			root = events;
+		}
+	}
 	if (!json_object_is_type(root, json_type_array)) {
 		(*problems)++;
 		if (pf)
@@ -398,6 +412,83 @@ static int load_builtin_dir(struct pmu_tables *t, const char *dir, int *problems
 		r = load_text(t, f->path, dir, f->data, f->len, NULL, NULL, problems);
 	}
 	return r;
+}
+
+
+/* ---------------------------------------------------------------- */
+/* ArchStdEvent: perf's references to architecture-level events       */
+/* ---------------------------------------------------------------- */
+
+static char *xstrdup_or(char *cur, const char *from)
+{
+	return cur ? cur : from ? strdup(from) : NULL;
+}
+
+/* Fill the entries [first, t->n) that are ArchStdEvent references from the
+ * events of @arch (the .json files of the CPU directory's ancestors). */
+static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_tables *arch, problem_fn pf,
+			 void *pd, int *problems)
+{
+	for (size_t i = first; i < t->n; i++) {
+		struct pmu_tentry *e = t->v[i];
+		const struct pmu_tentry *a = NULL;
+		if (!e->archstd || (e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
+			continue;
+		for (size_t k = 0; k < arch->n && !a; k++)
+			if (!strcasecmp(arch->v[k]->name, e->name) && (arch->v[k]->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
+				a = arch->v[k];
+		if (!a) {
+			(*problems)++;
+			if (pf)
+				pf(pd, e->file, e->name, "ArchStdEvent is not defined by the architecture-level files");
+			continue;
+		}
+		e->have |= a->have;
+		e->event = a->event;
+		e->umask = a->umask;
+		e->cmask = a->cmask;
+		e->inv = a->inv;
+		e->edge = a->edge;
+		e->any = a->any;
+		e->msr_index = a->msr_index;
+		e->msr_value = a->msr_value;
+		e->config_code = a->config_code;
+		e->desc = xstrdup_or(e->desc, a->desc);
+		e->pdesc = xstrdup_or(e->pdesc, a->pdesc);
+		e->stdnames = xstrdup_or(e->stdnames, a->stdnames);
+	}
+}
+
+/* Load the .json files of every ancestor of @dir inside @root (disk) into @arch. */
+static void load_ancestors_disk(struct pmu_tables *arch, const char *root, const char *dir)
+{
+	char rel[512], path[1024];
+	int ignored = 0;
+
+	pmu__strlcpy(rel, dir, sizeof(rel));
+	for (;;) {
+		char *slash = strrchr(rel, '/');
+		if (slash)
+			*slash = 0;
+		else
+			rel[0] = 0;
+		if (pmu__path(path, sizeof(path), "%s%s%s", root, rel[0] ? "/" : "", rel) == 0)
+			load_disk_dir(arch, path, rel[0] ? rel : "arch", NULL, NULL, &ignored);
+		if (!rel[0])
+			break;
+	}
+}
+
+static void load_ancestors_builtin(struct pmu_tables *arch, const char *dir)
+{
+	char rel[512];
+	int ignored = 0;
+
+	pmu__strlcpy(rel, dir, sizeof(rel));
+	while (strrchr(rel, '/')) {
+		*strrchr(rel, '/') = 0;
+		load_builtin_dir(arch, rel, &ignored);
+	}
 }
 
 /* ---------------------------------------------------------------- */
@@ -562,7 +653,7 @@ static int map_match(struct pmu_ctx *ctx, const char *text, const char *mapname,
 				line[ll - 1] = 0;
 			for (char *tok = strtok_r(line, ",", &save); tok && nc < 4; tok = strtok_r(NULL, ",", &save))
 				cols[nc++] = tok;
-			if (nc >= 3 && strcasecmp(cols[0], "Family-model") && strcasecmp(cols[0], "CPUID")) {
+			if (nc >= 3 && strcasecmp(cols[1], "Version")) { /* the header says "Version" */
 				char anchored[300];
 				regex_t re;
 				snprintf(anchored, sizeof(anchored), "^(%s)$", cols[0]);
@@ -613,8 +704,16 @@ static int load_tables(struct pmu_ctx *ctx)
 			if (r > 0) {
 				char sub[1024];
 				r = 0;
+				size_t first = t->n;
 				if (pmu__path(sub, sizeof(sub), "%s/%s", root, dir) == 0)
 					r = load_disk_dir(t, sub, dir, NULL, NULL, &problems);
+				if (r == 0) {
+					struct pmu_tables arch;
+					memset(&arch, 0, sizeof(arch));
+					load_ancestors_disk(&arch, root, dir);
+					fill_archstd(t, first, &arch, NULL, NULL, &problems);
+					pmu__tables_free(&arch);
+				}
 				if (r == 0 && !t->cpu_dir) {
 					t->cpu_dir = dir;
 					dir = NULL;
@@ -641,7 +740,15 @@ static int load_tables(struct pmu_ctx *ctx)
 		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
 		char *dir = NULL;
 		if (mf && (r = map_match(ctx, mf->data, "events/mapfile.csv", &dir)) > 0) {
+			size_t first = t->n;
 			r = load_builtin_dir(t, dir, &problems);
+			if (r == 0) {
+				struct pmu_tables arch;
+				memset(&arch, 0, sizeof(arch));
+				load_ancestors_builtin(&arch, dir);
+				fill_archstd(t, first, &arch, NULL, NULL, &problems);
+				pmu__tables_free(&arch);
+			}
 			if (!t->cpu_dir) {
 				t->cpu_dir = dir;
 				dir = NULL;
@@ -746,7 +853,9 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 		       struct pmu_event_info *info)
 {
 	const struct pmu_dev *d = entry_pmu(ctx, e);
-	bool x86 = !strncmp(e->dir, "x86/", 4) || (ctx->cpu.arch == PMU_ARCH_X86 && strchr(e->dir, '/') == NULL);
+	/* the layout follows the table's architecture directory, else the CPU's */
+	bool x86 = !strncmp(e->dir, "x86/", 4) ||
+		   (ctx->cpu.arch == PMU_ARCH_X86 && strncmp(e->dir, "arm64/", 6) && strncmp(e->dir, "riscv/", 6));
 	int r;
 
 	if (e->unit && *e->unit && !d)
@@ -1013,6 +1122,13 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 	if (pmu__path(path, sizeof(path), "%s/%s", root, dir) < 0)
 		return -ENAMETOOLONG;
 	r = load_disk_dir(&t, dir[0] ? path : root, dir[0] ? dir : "user", forward_problem, &sub, &parse_problems);
+	if (r == 0 && dir[0] && strcmp(dir, "standard")) {
+		struct pmu_tables arch;
+		memset(&arch, 0, sizeof(arch));
+		load_ancestors_disk(&arch, root, dir);
+		fill_archstd(&t, 0, &arch, forward_problem, &sub, &parse_problems);
+		pmu__tables_free(&arch);
+	}
 	if (r == 0 && with_standard) {
 		char sp[1024];
 		if (pmu__path(sp, sizeof(sp), "%s/standard", root) == 0) {
@@ -1063,7 +1179,7 @@ int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, 
 					line[ll - 1] = 0;
 				for (char *tok = strtok_r(line, ",", &save); tok && nc < 4; tok = strtok_r(NULL, ",", &save))
 					cols[nc++] = tok;
-				if (nc >= 3 && strcasecmp(cols[0], "Family-model") && strcasecmp(cols[0], "CPUID")) {
+				if (nc >= 3 && strcasecmp(cols[1], "Version")) {
 					bool dup = false;
 					regex_t re;
 					char anchored[300];

@@ -36,6 +36,7 @@ struct pmu_tentry {
 	char *expr, *group, *scale_unit, *threshold, *params;
 	char *counter_csr;
 	bool approx;
+	bool archstd;           /* ArchStdEvent reference (fields from the arch-level files) */
 	unsigned have;          /* PMU_TF_* */
 	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
 	int counter_width, mhpmevent_bit;

@@ -35,6 +35,7 @@ static void usage(FILE *f)
 		"  stat [-e EVENTS] [--json] [-o FILE] -- CMD [ARGS...]\n"
 		"                                   count events while CMD runs\n"
 		"  report FILE.json...              print saved 'pmu stat --json' results (summed)\n"
+		"  check-tables DIR                 validate event tables (perf JSON format)\n"
 		"Environment: PMU_CPUID, PMU_SYSFS_ROOT, PMU_PROCFS_ROOT, PMU_EVENTS_PATH.\n");
 }
 
@@ -72,6 +73,18 @@ static const char *source_name(int s)
 	case PMU_SRC_TABLE: return "table";
 	case PMU_SRC_LIBPFM: return "libpfm4";
 	default: return "unknown";
+	}
+}
+
+static const char *kind_name(int k)
+{
+	switch (k) {
+	case PMU_ENTRY_KERNEL: return "kernel";
+	case PMU_ENTRY_SYSFS: return "sysfs";
+	case PMU_ENTRY_STANDARD: return "standard";
+	case PMU_ENTRY_NATIVE: return "native";
+	case PMU_ENTRY_METRIC: return "metric";
+	default: return "?";
 	}
 }
 
@@ -127,6 +140,7 @@ static int cmd_info(int argc, char **argv)
 		json_object_object_add(o, "perf_user_access", jint_or_null(c.user_access));
 		json_object_object_add(o, "fast_read", json_object_new_boolean(c.fast_read));
 		json_object_object_add(o, "can_count_kernel", json_object_new_boolean(c.can_count_kernel));
+		json_object_object_add(o, "events_table", json_object_new_string(c.events_table));
 		for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
 			struct pmu_pmu_info p;
 			json_object *e = json_object_new_object();
@@ -165,7 +179,10 @@ static int cmd_info(int argc, char **argv)
 			printf(", rdpmc=%d", c.rdpmc_mode);
 		if (c.user_access != PMU_UNKNOWN)
 			printf(", perf_user_access=%d", c.user_access);
-		printf("\nFast reads:   %s\n\n", c.fast_read ? "yes (user space)" : "no (read(2) system call)");
+		printf("\nFast reads:   %s\n", c.fast_read ? "yes (user space)" : "no (read(2) system call)");
+		printf("Event table:  %s%s%s%s\n\n", c.events_table[0] ? c.events_table : "none for this CPU (standard names "
+		       "resolve through kernel generic events)", c.events_table[0] ? " (" : "", c.events_table_root,
+		       c.events_table[0] ? ")" : "");
 		fputs(advice, stdout);
 	}
 	pmu_ctx_free(ctx);
@@ -188,12 +205,17 @@ static int list_cb(const struct pmu_event_entry *e, void *data)
 		json_object_object_add(o, "name", json_object_new_string(e->name));
 		json_object_object_add(o, "pmu", json_object_new_string(e->pmu));
 		json_object_object_add(o, "source", json_object_new_string(source_name(e->source)));
+		json_object_object_add(o, "kind", json_object_new_string(kind_name(e->kind)));
 		json_object_object_add(o, "usable", json_object_new_boolean(e->usable));
 		json_object_object_add(o, "desc", json_object_new_string(e->desc ? e->desc : ""));
 		json_object_array_add(st->arr, o);
 	} else {
-		printf("  %-36s %-10s %s%s\n", e->name, source_name(e->source), e->desc ? e->desc : "",
-		       e->usable ? "" : " [no PMU for it here]");
+		int depth = 0;
+		if (e->kind == PMU_ENTRY_STANDARD)
+			for (const char *p = e->name; *p; p++)
+				depth += *p == '.';
+		printf("  %*s%-*s %-9s %s%s\n", 2 * depth, "", 44 - 2 * depth, e->name, kind_name(e->kind),
+		       e->desc ? e->desc : "", e->usable ? "" : " [not countable here]");
 	}
 	return 0;
 }
@@ -221,7 +243,7 @@ static int cmd_list(int argc, char **argv)
 	if (json)
 		st.arr = json_object_new_array();
 	else
-		printf("Events%s%s%s (name, source, description):\n", prefix ? " starting with '" : "",
+		printf("Events%s%s%s (name, kind, description):\n", prefix ? " starting with '" : "",
 		       prefix ? prefix : "", prefix ? "'" : "");
 	n = pmu_event_foreach(ctx, prefix, list_cb, &st);
 	if (json) {
@@ -644,6 +666,42 @@ out:
 	return code;
 }
 
+/* ---------------- check-tables ---------------- */
+
+static void print_problem(void *data, const char *file, const char *entry, const char *msg)
+{
+	(void)data;
+	printf("%s%s%s: %s\n", file, entry ? ": " : "", entry ? entry : "", msg);
+}
+
+static int cmd_check_tables(int argc, char **argv)
+{
+	struct pmu_ctx *ctx;
+	int total = 0, bad = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "pmu check-tables: name one or more table directories\n");
+		return 2;
+	}
+	if (open_ctx(&ctx) < 0)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		int r = pmu_tables_check(ctx, argv[i], print_problem, NULL);
+		if (r < 0) {
+			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+			bad = 1;
+			continue;
+		}
+		total += r;
+	}
+	pmu_ctx_free(ctx);
+	if (total)
+		printf("%d problem%s found\n", total, total == 1 ? "" : "s");
+	else if (!bad)
+		printf("no problems found\n");
+	return total || bad ? 1 : 0;
+}
+
 /* ---------------- report ---------------- */
 
 static int cmd_report(int argc, char **argv)
@@ -749,6 +807,8 @@ int main(int argc, char **argv)
 		return cmd_stat(argc - a, argv + a);
 	if (!strcmp(argv[a], "report"))
 		return cmd_report(argc - a, argv + a);
+	if (!strcmp(argv[a], "check-tables"))
+		return cmd_check_tables(argc - a, argv + a);
 	fprintf(stderr, "pmu: unknown command '%s'\n", argv[a]);
 	usage(stderr);
 	return 2;

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* The MetricExpr parser and evaluator: hand-computed vectors and errors with positions. */
+#include <math.h>
+#include <string.h>
+#include "internal.h"
+#include "expr.h"
+#include "harness.h"
+
+static int lookup(const char *name, int is_const, void *data, double *out)
+{
+	(void)data;
+	static const struct { const char *n; int c; double v; } vars[] = {
+		{ "INST_RETIRED.ANY", 0, 1000 }, { "CPU_CLK_UNHALTED.THREAD", 0, 400 }, { "a", 0, 3 }, { "b", 0, 4 },
+		{ "zero", 0, 0 }, { "topdown-retiring", 0, 7 }, { "cpu_core@x@", 0, 0 }, { "slots", 1, 4 },
+		{ "smt_on", 1, 1 }, { "MEM_LOAD_RETIRED.L3_MISS", 0, 12 },
+	};
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (!strcmp(vars[i].n, name) && vars[i].c == is_const) {
+			*out = vars[i].v;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static void val(const char *src, double want)
+{
+	char err[128];
+	double got = -12345;
+	const char *bad = NULL;
+	struct pmu_expr *e = pmu__expr_parse(src, err, sizeof(err));
+	CHECK(e != NULL, "'%s' does not parse: %s", src, err);
+	if (!e)
+		return;
+	CHECK(pmu__expr_eval(e, lookup, NULL, &got, &bad) == 0, "'%s' does not evaluate (%s)", src, bad ? bad : "");
+	CHECK((isnan(want) && isnan(got)) || fabs(got - want) < 1e-9, "'%s' = %g, expected %g", src, got, want);
+	pmu__expr_free(e);
+}
+
+static void bad(const char *src, const char *words)
+{
+	char err[128];
+	struct pmu_expr *e = pmu__expr_parse(src, err, sizeof(err));
+	CHECK(e == NULL, "'%s' should not parse", src);
+	CHECK(strstr(err, words) != NULL, "'%s': error '%s' lacks '%s'", src, err, words);
+	pmu__expr_free(e);
+}
+
+static int count_names(const char *name, int is_const, void *data)
+{
+	(void)name;
+	(void)is_const;
+	(*(int *)data)++;
+	return 0;
+}
+
+int main(void)
+{
+	val("1 + 2 * 3", 7);
+	val("(1 + 2) * 3", 9);
+	val("10 - 4 - 3", 3);
+	val("2e3 / 4", 500);
+	val("1.5e-1 * 10", 1.5);
+	val(".5 + .25", 0.75);
+	val("-a + b", 1);
+	val("--a", 3);
+	val("7 % 4", 3);
+	val("INST_RETIRED.ANY / CPU_CLK_UNHALTED.THREAD", 2.5);
+	val("1e3 * MEM_LOAD_RETIRED.L3_MISS / INST_RETIRED.ANY", 12);
+	val("topdown\\-retiring * 2", 14);
+	val("cpu_core@x@ + 1", 1);
+	val("@MEM_LOAD_RETIRED.L3_MISS@ * 2", 24);
+	val("#slots * #smt_on", 4);
+	val("a / zero", NAN);
+	val("d_ratio(a, zero)", 0);
+	val("d_ratio(b, 2)", 2);
+	val("min(a, b) + max(a, b) * 10", 43);
+	val("a if a > b else b", 4);
+	val("a if a < b else b", 3);
+	val("1 if zero else 2 if a == 3 else 5", 2);
+	val("a <= 3 & b >= 4", 1);
+	val("a != 3 | zero", 0);
+	val("!zero", 1);
+	val("a < b < 2", 1); /* (a < b) < 2 */
+	/* only the chosen branch is evaluated: an unknown name in the other is fine */
+	val("1 if a else UNKNOWN.EVENT", 1);
+
+	bad("1 +", "position 3");
+	bad("(1 + 2", "expected ')'");
+	bad("1 2", "after a complete expression");
+	bad("a if b", "'if' without 'else'");
+	bad("foo(1, 2)", "unknown function 'foo'");
+	bad("min(1)", "expected ','");
+	bad("#", "constant name");
+	bad("@abc", "closing '@'");
+	bad("1 + * 2", "unexpected '*'");
+	bad("", "ends where a value was expected");
+	bad("3abc", "malformed number");
+	{
+		char deep[2000] = "";
+		for (int i = 0; i < 400; i++)
+			strcat(deep, "(");
+		bad(deep, "nested too deeply");
+	}
+	{
+		char err[128];
+		double v;
+		const char *badname = NULL;
+		struct pmu_expr *e = pmu__expr_parse("a + NOPE.X * 2", err, sizeof(err));
+		int n = 0;
+		CHECK(e && pmu__expr_eval(e, lookup, NULL, &v, &badname) == -ENOENT && badname &&
+		      !strcmp(badname, "NOPE.X"), "unknown name reported");
+		pmu__expr_names(e, count_names, &n);
+		CHECK(n == 2, "two names, got %d", n);
+		pmu__expr_free(e);
+	}
+	return test_done("test-expr");
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event tables: the shipped tables validate clean; files in the structure of
+ * perf's x86 and RISC-V trees and of Intel's perfmon files load unchanged and
+ * resolve to the codes they state; every deliberately broken table in
+ * tests/tables/broken/ is caught with the problem named (EXPECT).
+ */
+#include <dirent.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <pmu.h>
+#include "harness.h"
+
+static char src[512];
+
+struct probs {
+	int n;
+	char text[8192];
+};
+
+static void collect(void *data, const char *file, const char *entry, const char *msg)
+{
+	struct probs *p = data;
+	size_t l = strlen(p->text);
+	p->n++;
+	snprintf(p->text + l, sizeof(p->text) - l, "%s: %s: %s\n", file, entry ? entry : "-", msg);
+}
+
+static struct pmu_ctx *ctx_for(const char *cpuid, const char *events_path)
+{
+	struct pmu_ctx_opts o;
+	struct pmu_ctx *ctx = NULL;
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.cpuid = cpuid;
+	o.events_path = events_path;
+	if (pmu_ctx_new(&ctx, &o) < 0)
+		return NULL;
+	return ctx;
+}
+
+static void resolves(struct pmu_ctx *ctx, const char *name, uint64_t config, uint64_t config1, int source)
+{
+	struct pmu_event_info e;
+	int r = pmu_event_resolve(ctx, name, &e);
+	CHECK(r == 0, "'%s': %s", name, pmu_strerror(r));
+	if (r)
+		return;
+	CHECK(e.config == config && e.config1 == config1 && e.source == source,
+	      "'%s': config 0x%llx config1 0x%llx source %d (%s), expected 0x%llx 0x%llx %d", name,
+	      (unsigned long long)e.config, (unsigned long long)e.config1, e.source, e.origin,
+	      (unsigned long long)config, (unsigned long long)config1, source);
+}
+
+static int read_expect(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 1;
+}
+
+int main(void)
+{
+	char path[1024];
+	struct pmu_ctx *ctx;
+	struct probs p;
+	const char *s = getenv("PMU_TEST_SRCDIR");
+	int r;
+
+	snprintf(src, sizeof(src), "%s", s ? s : ".");
+	ctx = ctx_for(NULL, NULL);
+	if (!ctx)
+		return 1;
+
+	/* 1. the shipped tables are clean */
+	memset(&p, 0, sizeof(p));
+	snprintf(path, sizeof(path), "%s/events", src);
+	r = pmu_tables_check(ctx, path, collect, &p);
+	CHECK(r == 0, "shipped tables: %d problems:\n%s", r, p.text);
+
+	/* 2. perf / perfmon structures validate and load unchanged */
+	const char *fixtures[] = { "perf-x86", "perf-riscv", "intel-perfmon" };
+	for (size_t i = 0; i < 3; i++) {
+		memset(&p, 0, sizeof(p));
+		snprintf(path, sizeof(path), "%s/tests/tables/%s", src, fixtures[i]);
+		r = pmu_tables_check(ctx, path, collect, &p);
+		CHECK(r == 0, "%s: %d problems:\n%s", fixtures[i], r, p.text);
+	}
+	pmu_ctx_free(ctx);
+
+	snprintf(path, sizeof(path), "%s/tests/tables/perf-x86", src);
+	if ((ctx = ctx_for("GenuineIntel-6-55-4", path))) {
+		struct pmu_caps c;
+		pmu_caps(ctx, &c);
+		CHECK(!strcmp(c.events_table, "skylakex") && !strcmp(c.events_table_root, path),
+		      "perf-x86 chosen for 6-55-4: '%s' from '%s'", c.events_table, c.events_table_root);
+		/* Intel layout: event | umask << 8 | cmask << 24; offcore MSR value in config1 */
+		resolves(ctx, "MEM_LOAD_RETIRED.L1_HIT", 0x01d1, 0, PMU_SRC_TABLE);
+		resolves(ctx, "mem_load_retired.l3_miss", 0x20d1, 0, PMU_SRC_TABLE);
+		resolves(ctx, "L1D_PEND_MISS.PENDING_CYCLES", 0x1000148, 0, PMU_SRC_TABLE);
+		resolves(ctx, "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.ANY_SNOOP", 0x01b7, 0x3FC01C0001ull, PMU_SRC_TABLE);
+		{
+			struct pmu_event_info e;
+			r = pmu_event_resolve(ctx, "fixture_l1_share", &e);
+			CHECK(r == -EINVAL && strstr(pmu_strerror(r), "is a metric"), "metric used as an event: %s",
+			      pmu_strerror(r));
+		}
+		pmu_ctx_free(ctx);
+	}
+	/* a stepping the mapfile does not list selects nothing */
+	if ((ctx = ctx_for("GenuineIntel-6-55-7", path))) {
+		struct pmu_caps c;
+		pmu_caps(ctx, &c);
+		CHECK(strcmp(c.events_table, "skylakex") != 0, "6-55-7 must not match [01234]");
+		pmu_ctx_free(ctx);
+	}
+	snprintf(path, sizeof(path), "%s/tests/tables/perf-riscv", src);
+	if ((ctx = ctx_for("0x489-0x8000000000000007-0x4210427", path))) {
+		resolves(ctx, "INTEGER_LOAD_RETIRED", 0x200, 0, PMU_SRC_TABLE);
+		/* ArchStdEvent filled from the architecture-level file */
+		resolves(ctx, "FW_MISALIGNED_STORE", 0x8000000000000001ull, 0, PMU_SRC_TABLE);
+		pmu_ctx_free(ctx);
+	}
+	snprintf(path, sizeof(path), "%s/tests/tables/intel-perfmon", src);
+	if ((ctx = ctx_for("GenuineIntel-6-55-4", path))) {
+		/* a flat directory applies to every CPU */
+		resolves(ctx, "MEM_LOAD_RETIRED.L1_MISS", 0x08d1, 0, PMU_SRC_TABLE);
+		pmu_ctx_free(ctx);
+	}
+
+	/* 3. broken tables: each problem found and named */
+	ctx = ctx_for(NULL, NULL);
+	snprintf(path, sizeof(path), "%s/tests/tables/broken", src);
+	{
+		DIR *d = opendir(path);
+		struct dirent *de;
+		int cases = 0;
+		CHECK(d != NULL, "no %s", path);
+		while (d && (de = readdir(d))) {
+			char dir[1200], exp[256], f[1300];
+			int libpfm_only = 0;
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(dir, sizeof(dir), "%s/%s", path, de->d_name);
+			snprintf(f, sizeof(f), "%s/EXPECT", dir);
+			if (!read_expect(f, exp, sizeof(exp))) {
+				snprintf(f, sizeof(f), "%s/EXPECT_LIBPFM", dir);
+				if (!read_expect(f, exp, sizeof(exp)))
+					continue;
+				libpfm_only = 1;
+			}
+			memset(&p, 0, sizeof(p));
+			r = pmu_tables_check(ctx, dir, collect, &p);
+#if !HAVE_LIBPFM
+			if (libpfm_only) {
+				printf("%s: skipped (built without libpfm4)\n", de->d_name);
+				continue;
+			}
+#else
+			(void)libpfm_only;
+#endif
+			cases++;
+			CHECK(r >= 1, "broken/%s: no problem found", de->d_name);
+			CHECK(strstr(p.text, exp) != NULL, "broken/%s: problems do not mention '%s':\n%s", de->d_name, exp,
+			      p.text);
+			printf("broken/%-28s %s", de->d_name, p.text);
+		}
+		if (d)
+			closedir(d);
+		CHECK(cases >= 18, "only %d broken cases ran", cases);
+	}
+	CHECK(pmu_tables_check(ctx, "/nonexistent/dir", NULL, NULL) == -ENOENT, "missing directory");
+	pmu_ctx_free(ctx);
+	return test_done("test-tables");
+}
