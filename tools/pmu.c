@@ -214,7 +214,8 @@ static int list_cb(const struct pmu_event_entry *e, void *data)
 		if (e->kind == PMU_ENTRY_STANDARD)
 			for (const char *p = e->name; *p; p++)
 				depth += *p == '.';
-		printf("  %*s%-*s %-9s %s%s\n", 2 * depth, "", 44 - 2 * depth, e->name, kind_name(e->kind),
+		int w = 2 * depth + (int)strlen(e->name);
+		printf("  %*s%s%*s  %-8s %s%s\n", 2 * depth, "", e->name, w < 52 ? 52 - w : 0, "", kind_name(e->kind),
 		       e->desc ? e->desc : "", e->usable ? "" : " [not countable here]");
 	}
 	return 0;
