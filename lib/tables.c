@@ -30,7 +30,7 @@ static void entry_free(struct pmu_tentry *e)
 	free(e->name); free(e->file); free(e->dir); free(e->desc); free(e->pdesc); free(e->notes);
 	free(e->stdnames); free(e->approx_note); free(e->topdown); free(e->aliases); free(e->generic);
 	free(e->source); free(e->unit); free(e->expr); free(e->group); free(e->scale_unit);
-	free(e->threshold); free(e->params); free(e->counter_csr);
+	free(e->threshold); free(e->params); free(e->counter_csr); free(e->pfm_name);
 	free(e);
 }
 
@@ -157,7 +157,8 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 	    dup_field(o, "Source", &e->source) || dup_field(o, "Unit", &e->unit) ||
 	    dup_field(o, "MetricExpr", &e->expr) || dup_field(o, "MetricGroup", &e->group) ||
 	    dup_field(o, "ScaleUnit", &e->scale_unit) || dup_field(o, "MetricThreshold", &e->threshold) ||
-	    dup_field(o, "MetricParams", &e->params) || dup_field(o, "CounterCSR", &e->counter_csr))
+	    dup_field(o, "MetricParams", &e->params) || dup_field(o, "CounterCSR", &e->counter_csr) ||
+	    dup_field(o, "PfmName", &e->pfm_name))
 		goto nomem;
 	if (!e->notes && dup_field(o, "Errata", &e->notes))
 		goto nomem;

@@ -35,6 +35,7 @@ struct pmu_tentry {
 	char *unit;             /* Unit: the PMU of a native event */
 	char *expr, *group, *scale_unit, *threshold, *params;
 	char *counter_csr;
+	char *pfm_name;         /* PfmName: the equivalent libpfm4 event, for the validator */
 	bool approx;
 	bool archstd;           /* ArchStdEvent reference (fields from the arch-level files) */
 	unsigned have;          /* PMU_TF_* */

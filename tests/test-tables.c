@@ -133,7 +133,50 @@ int main(void)
 		pmu_ctx_free(ctx);
 	}
 
-	/* 3. broken tables: each problem found and named */
+	/* 3. every Intel encoding equals the libpfm4 reference recorded in
+	 *    tests/tables/intel/expected-encodings.txt (made by make-expected.sh) */
+	{
+		static const struct { const char *dir, *cpuid; } models[] = {
+			{ "ivybridge", "GenuineIntel-6-3A-9" }, { "haswell", "GenuineIntel-6-3C-3" },
+			{ "broadwell", "GenuineIntel-6-3D-4" }, { "skylake", "GenuineIntel-6-5E-3" },
+			{ "skylakex", "GenuineIntel-6-55-4" }, { "icelake", "GenuineIntel-6-7E-5" },
+			{ "icelakex", "GenuineIntel-6-6A-6" }, { "sapphirerapids", "GenuineIntel-6-8F-8" },
+		};
+		char line[512];
+		FILE *f;
+		int lines = 0;
+		snprintf(path, sizeof(path), "%s/tests/tables/intel/expected-encodings.txt", src);
+		f = fopen(path, "r");
+		CHECK(f != NULL, "no %s", path);
+		while (f && fgets(line, sizeof(line), f)) {
+			char dir[64], ev[160];
+			unsigned long long cfg;
+			const char *cpuid = NULL;
+			if (line[0] == '#' || sscanf(line, "%63s %159s config=%llx", dir, ev, &cfg) != 3)
+				continue;
+			for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+				if (!strcmp(models[i].dir, dir))
+					cpuid = models[i].cpuid;
+			CHECK(cpuid != NULL, "unknown directory %s", dir);
+			if (!cpuid)
+				continue;
+			if ((ctx = ctx_for(cpuid, NULL))) {
+				struct pmu_event_info e;
+				r = pmu_event_resolve(ctx, ev, &e);
+				CHECK(r == 0 && e.source == PMU_SRC_TABLE && e.config == cfg,
+				      "%s %s: %s config 0x%llx (%s), libpfm4 says 0x%llx", dir, ev, r ? pmu_strerror(r) : "",
+				      (unsigned long long)e.config, e.origin, cfg);
+				pmu_ctx_free(ctx);
+				lines++;
+			}
+		}
+		if (f)
+			fclose(f);
+		CHECK(lines >= 140, "only %d reference encodings checked", lines);
+		printf("%d Intel encodings equal the libpfm4 reference\n", lines);
+	}
+
+	/* 4. broken tables: each problem found and named */
 	ctx = ctx_for(NULL, NULL);
 	snprintf(path, sizeof(path), "%s/tests/tables/broken", src);
 	{
