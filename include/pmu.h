@@ -192,6 +192,7 @@ struct pmu_event_info {
 	const char *desc;         /* description; static or owned by the context */
 	const char *unit;         /* unit of the value ("ns" for task-clock) or "" */
 	const char *note;         /* errata or caveat to show the user, or "" */
+	const char *approx_note;  /* with PMU_EVF_APPROX: how it differs from the name's meaning, or "" */
 };
 
 /**

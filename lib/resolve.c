@@ -237,9 +237,11 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 		out->source = PMU_SRC_GENERIC;
 		out->desc = e->desc ? e->desc : g.desc;
 		out->unit = g.unit;
-		out->note = e->approx && e->approx_note ? e->approx_note : e->notes ? e->notes : "";
-		if (e->approx)
+		out->note = e->notes ? e->notes : "";
+		if (e->approx) {
 			out->flags |= PMU_EVF_APPROX;
+			out->approx_note = e->approx_note ? e->approx_note : "";
+		}
 		pmu__strlcpy(out->pmu, g.type == PERF_TYPE_SOFTWARE ? "software" : core_name(ctx), sizeof(out->pmu));
 		snprintf(out->origin, sizeof(out->origin), "standard %s (%s) -> kernel generic event %s", e->name,
 			 e->file, e->generic);
@@ -271,6 +273,7 @@ int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 	out->desc = "";
 	out->unit = "";
 	out->note = "";
+	out->approx_note = "";
 
 	if (strchr(spec, '/')) {
 		r = resolve_sysfs_syntax(ctx, name, spec, out, &mods);

@@ -328,6 +328,8 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			}
 			if (leader)
 				g->leader_fd = e->fd;
+			if (e->info.note && *e->info.note)
+				pmu__log(ctx, PMU_LOG_INFO, "'%s': %s", e->info.name, e->info.note);
 			if (e->info.flags & PMU_EVF_SOFTWARE)
 				fast = false;
 		}

@@ -904,8 +904,11 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 	snprintf(info->origin, sizeof(info->origin), "table %s: %s", e->file, e->name);
 	info->desc = e->desc ? e->desc : "";
 	info->note = e->notes ? e->notes : "";
-	if (e->approx)
+	info->approx_note = "";
+	if (e->approx) {
 		info->flags |= PMU_EVF_APPROX;
+		info->approx_note = e->approx_note ? e->approx_note : "";
+	}
 	if (e->topdown) {
 		if (!strcmp(e->topdown, "slots"))
 			info->flags |= PMU_EVF_TOPDOWN_SLOTS;

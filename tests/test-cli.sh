@@ -60,6 +60,30 @@ if [ -d "$fx/sys" ]; then
 	check "fixture info names the core PMU" has "$tmp/o" "Hardware PMU: cpu"
 fi
 
+# tables: native names of a chosen CPU, and the standard name for the same event
+PMU_CPUID=GenuineIntel-6-55-4 run 0 "$tmp/o" "$tmp/e" resolve MEM_LOAD_RETIRED.L3_MISS INST.LOAD.DSRC.L3.MISS.RET --json
+check "skylakex L3_MISS and its standard name" json "$tmp/o" "d[0]['config']=='0x20d1' and d[0]['source']=='table' and 'skylakex' in d[0]['origin'] and d[1]['config']==d[0]['config'] and d[1]['origin'].startswith('standard INST.LOAD.DSRC.L3.MISS.RET')"
+PMU_CPUID=GenuineIntel-6-3C-3 run 0 "$tmp/o" "$tmp/e" resolve MEM_LOAD_UOPS_RETIRED.L3_MISS INST.LOAD.DSRC.L3.MISS.RET --json
+check "haswell L3_MISS and its standard name" json "$tmp/o" "d[0]['config']=='0x20d1' and 'haswell' in d[0]['origin'] and d[1]['config']=='0x20d1' and 'approximate' in d[1]['flags'] and d[1]['approx_note']"
+PMU_CPUID=GenuineIntel-6-3C-3 run 0 "$tmp/o" "$tmp/e" resolve MEM_LOAD_UOPS_RETIRED.HIT_LFB
+check "errata shown" has "$tmp/o" "note: Errata HSD29"
+for id in GenuineIntel-6-55-4 AuthenticAMD-25-1-1 0x00000000413fd0c1 0x00000000000f0510 0x489-0x8000000000000007-0x4210427 0x0-0x70216-0x70216; do
+	PMU_CPUID=$id run 0 "$tmp/o" "$tmp/e" resolve INST.RET GEN.CYCLES INST.MISPRED.RET CACHE.L1D.RD.MISS --json
+	check "standard names on $id" json "$tmp/o" "len(d)==4 and all(e['origin'].startswith('standard') for e in d)"
+done
+PMU_CPUID=0x00000000413fd0c1 run 0 "$tmp/o" "$tmp/e" resolve INST.RET --json
+check "N1 native INST_RETIRED" json "$tmp/o" "d[0]['config']=='0x8' and 'neoverse-n1' in d[0]['origin']"
+PMU_CPUID=GenuineIntel-6-55-4 run 1 "$tmp/o" "$tmp/e" resolve INST.BRJMP.IND.CALL.RET
+check "uncountable standard name explained" has "$tmp/e" "cannot count it.*Countable here: INST"
+run 0 "$tmp/o" "$tmp/e" resolve retired.inst
+check "alias from the other document, any case" has "$tmp/o" "standard INST.RET"
+run 0 "$tmp/o" "$tmp/e" list TOPDOWN
+check "list shows the TOPDOWN hierarchy" has "$tmp/o" "^ *TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS"
+run 0 "$tmp/o" "$tmp/e" check-tables "$SRC/events"
+check "shipped tables clean" has "$tmp/o" "no problems found"
+run 1 "$tmp/o" "$tmp/e" check-tables "$SRC/tests/tables/broken/metric-cycle"
+check "check-tables reports a cycle" has "$tmp/o" "cycle: m1 -> m2 -> m1"
+
 # list
 run 0 "$tmp/o" "$tmp/e" list task
 check "list prefix" has "$tmp/o" "task-clock"

@@ -275,6 +275,7 @@ static json_object *event_json(const struct pmu_event_info *e)
 	json_object_object_add(o, "desc", json_object_new_string(e->desc ? e->desc : ""));
 	json_object_object_add(o, "unit", json_object_new_string(e->unit ? e->unit : ""));
 	json_object_object_add(o, "note", json_object_new_string(e->note ? e->note : ""));
+	json_object_object_add(o, "approx_note", json_object_new_string(e->approx_note ? e->approx_note : ""));
 	if (e->flags & PMU_EVF_SOFTWARE)
 		json_object_array_add(fl, json_object_new_string("software"));
 	if (e->flags & PMU_EVF_TOPDOWN_SLOTS)
@@ -334,6 +335,8 @@ static int cmd_resolve(int argc, char **argv)
 			printf("\n  from %s\n", e.origin);
 			if (e.desc && *e.desc)
 				printf("  %s\n", e.desc);
+			if (e.flags & PMU_EVF_APPROX)
+				printf("  approximate: %s\n", e.approx_note && *e.approx_note ? e.approx_note : "(no detail)");
 			if (e.note && *e.note)
 				printf("  note: %s\n", e.note);
 		}
@@ -447,6 +450,12 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 	fprintf(f, "\n   %18.9f seconds time elapsed\n\n", elapsed_ns / 1e9);
 	if (note && *note)
 		fprintf(f, " note: %s\n\n", note);
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].info.note && *rows[i].info.note)
+			fprintf(f, " note on %s: %s\n", rows[i].info.name, rows[i].info.note);
+		if ((rows[i].info.flags & PMU_EVF_APPROX) && rows[i].info.approx_note)
+			fprintf(f, " %s is approximate: %s\n", rows[i].info.name, rows[i].info.approx_note);
+	}
 }
 
 static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows, size_t n,
@@ -483,6 +492,12 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 	json_object_object_add(o, "events", ev);
 	if (note && *note)
 		json_object_array_add(notes, json_object_new_string(note));
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].info.note && *rows[i].info.note) {
+			char buf[1024];
+			snprintf(buf, sizeof(buf), "%s: %s", rows[i].info.name, rows[i].info.note);
+			json_object_array_add(notes, json_object_new_string(buf));
+		}
 	json_object_object_add(o, "notes", notes);
 	return o;
 }
@@ -754,6 +769,7 @@ static int cmd_report(int argc, char **argv)
 				snprintf(rows[n].info.name, sizeof(rows[n].info.name), "%s", name);
 				rows[n].info.unit = !strcmp(name, "task-clock") ? "ns" : "";
 				rows[n].info.desc = "";
+				rows[n].info.note = "";
 				rows[n].supported = true;
 				if (json_object_object_get_ex(e, "pmu", &f))
 					snprintf(rows[n].info.pmu, sizeof(rows[n].info.pmu), "%s", json_object_get_string(f));
