@@ -37,7 +37,8 @@ static void entry_free(struct pmu_tentry *e)
 void pmu__tables_free(struct pmu_tables *t)
 {
 	for (size_t i = 0; i < t->n; i++)
-		entry_free(t->v[i]);
+		if (!t->v[i]->shared)
+			entry_free(t->v[i]);
 	free(t->v);
 	free(t->names);
 	for (size_t i = 0; i < t->nalias; i++)
@@ -685,6 +686,68 @@ static const struct pmu_builtin_file *builtin(const char *path)
 	return NULL;
 }
 
+/* Built-in directories are parsed once per process and shared by every
+ * context (they never change); entries are marked shared and never freed
+ * by a context. */
+struct builtin_cache {
+	char dir[96];
+	struct pmu_tables t;
+	int status;
+};
+static struct builtin_cache *bcache;
+static size_t bcache_n;
+static pthread_mutex_t bcache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+__attribute__((destructor)) static void bcache_free(void)
+{
+	for (size_t i = 0; i < bcache_n; i++) {
+		for (size_t k = 0; k < bcache[i].t.n; k++)
+			bcache[i].t.v[k]->shared = false;
+		pmu__tables_free(&bcache[i].t);
+	}
+	free(bcache);
+	bcache = NULL;
+	bcache_n = 0;
+}
+
+/* Append the (cached) entries of built-in directory @dir to @t. */
+static int add_builtin_dir(struct pmu_tables *t, const char *dir, int *problems)
+{
+	struct builtin_cache *c = NULL;
+	int r = 0;
+
+	pthread_mutex_lock(&bcache_lock);
+	for (size_t i = 0; i < bcache_n; i++)
+		if (!strcmp(bcache[i].dir, dir))
+			c = &bcache[i];
+	if (!c) {
+		struct builtin_cache *nc = realloc(bcache, (bcache_n + 1) * sizeof(*nc));
+		if (!nc) {
+			pthread_mutex_unlock(&bcache_lock);
+			return -ENOMEM;
+		}
+		bcache = nc;
+		c = &bcache[bcache_n++];
+		memset(c, 0, sizeof(*c));
+		pmu__strlcpy(c->dir, dir, sizeof(c->dir));
+		c->status = load_builtin_dir(&c->t, dir, problems);
+		if (c->status == 0 && strcmp(dir, "standard")) {
+			struct pmu_tables arch;
+			memset(&arch, 0, sizeof(arch));
+			load_ancestors_builtin(&arch, dir);
+			fill_archstd(&c->t, 0, &arch, NULL, NULL, problems);
+			pmu__tables_free(&arch);
+		}
+		for (size_t k = 0; k < c->t.n; k++)
+			c->t.v[k]->shared = true;
+	}
+	r = c->status;
+	for (size_t k = 0; r == 0 && k < c->t.n; k++)
+		r = add_entry(t, c->t.v[k]);
+	pthread_mutex_unlock(&bcache_lock);
+	return r;
+}
+
 static int load_tables(struct pmu_ctx *ctx)
 {
 	struct pmu_tables *t = &ctx->tables;
@@ -741,15 +804,7 @@ static int load_tables(struct pmu_ctx *ctx)
 		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
 		char *dir = NULL;
 		if (mf && (r = map_match(ctx, mf->data, "events/mapfile.csv", &dir)) > 0) {
-			size_t first = t->n;
-			r = load_builtin_dir(t, dir, &problems);
-			if (r == 0) {
-				struct pmu_tables arch;
-				memset(&arch, 0, sizeof(arch));
-				load_ancestors_builtin(&arch, dir);
-				fill_archstd(t, first, &arch, NULL, NULL, &problems);
-				pmu__tables_free(&arch);
-			}
+			r = add_builtin_dir(t, dir, &problems);
 			if (!t->cpu_dir) {
 				t->cpu_dir = dir;
 				dir = NULL;
@@ -758,7 +813,7 @@ static int load_tables(struct pmu_ctx *ctx)
 			free(dir);
 		}
 		if (r >= 0)
-			r = load_builtin_dir(t, "standard", &problems);
+			r = add_builtin_dir(t, "standard", &problems);
 	}
 	if (r >= 0)
 		r = build_index(t, NULL, NULL, &problems);

@@ -38,6 +38,7 @@ struct pmu_tentry {
 	char *pfm_name;         /* PfmName: the equivalent libpfm4 event, for the validator */
 	bool approx;
 	bool archstd;           /* ArchStdEvent reference (fields from the arch-level files) */
+	bool shared;            /* owned by the process-wide cache of built-in tables */
 	unsigned have;          /* PMU_TF_* */
 	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
 	int counter_width, mhpmevent_bit;

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/startup: wall time of getting from nothing to encoded events.
+ *   libpmu: pmu_ctx_new (CPU detection, sysfs scan) + 10 resolutions (the
+ *           first loads the event tables) + pmu_ctx_free, for a chosen CPU;
+ *   libpmu, large table: the same with an extra Intel-size table directory
+ *           (PMU_EVENTS_PATH) that must be parsed before the first lookup;
+ *   libpfm4 (baseline, same run): pfm_initialize + encoding 10 events +
+ *           pfm_terminate.
+ * "First in a process" runs each variant in a freshly forked child (before
+ * the parent has created any context, so nothing is cached); the others
+ * repeat in one process, where libpmu keeps the parsed built-in tables.
+ * Each variant runs ROUNDS times interleaved; medians and the ratio of
+ * medians are printed. usage: startup LARGE_TABLE_DIR
+ */
+#include <pmu.h> /* before libpfm4's header: it defers to <linux/perf_event.h> only in this order */
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ROUNDS 201
+
+static const char *names[10] = {
+	"INST.RET", "GEN.CYCLES", "INST.MISPRED.RET", "CACHE.L1D.RD.MISS", "MEM_LOAD_RETIRED.L3_MISS",
+	"MEM_LOAD_RETIRED.L1_HIT", "INST.LOAD.DSRC.L2.RET", "task-clock", "cycles", "L1-dcache-load-misses",
+};
+static const char *pfm_names[10] = {
+	"skx::INST_RETIRED:ANY_P", "skx::UNHALTED_CORE_CYCLES", "skx::BR_MISP_RETIRED:ALL_BRANCHES",
+	"skx::L1D:REPLACEMENT", "skx::MEM_LOAD_RETIRED:L3_MISS", "skx::MEM_LOAD_RETIRED:L1_HIT",
+	"skx::MEM_LOAD_RETIRED:L2_HIT", "perf::TASK-CLOCK", "perf::CYCLES", "perf::L1-DCACHE-LOAD-MISSES",
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static double libpmu_once(const char *events_path)
+{
+	struct pmu_ctx_opts o;
+	struct pmu_ctx *ctx;
+	struct pmu_event_info e;
+	double t0 = now();
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.cpuid = "GenuineIntel-6-55-4";
+	o.events_path = events_path;
+	if (pmu_ctx_new(&ctx, &o) < 0)
+		exit(1);
+	for (int i = 0; i < 10; i++)
+		if (pmu_event_resolve(ctx, names[i], &e) < 0) {
+			fprintf(stderr, "startup: %s: %s\n", names[i], pmu_strerror(-1));
+			exit(1);
+		}
+	pmu_ctx_free(ctx);
+	return now() - t0;
+}
+
+static double pfm_once(void)
+{
+	double t0 = now();
+	struct perf_event_attr attr;
+	pfm_perf_encode_arg_t arg;
+	if (pfm_initialize() != PFM_SUCCESS)
+		exit(1);
+	for (int i = 0; i < 10; i++) {
+		memset(&arg, 0, sizeof(arg));
+		memset(&attr, 0, sizeof(attr));
+		arg.attr = &attr;
+		arg.size = sizeof(arg);
+		if (pfm_get_os_event_encoding(pfm_names[i], PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg) != PFM_SUCCESS) {
+			fprintf(stderr, "startup: libpfm4 cannot encode %s\n", pfm_names[i]);
+			exit(1);
+		}
+	}
+	pfm_terminate();
+	return now() - t0;
+}
+
+/* run f in a fresh child process and return the time it measured */
+static double in_child(double (*f)(const char *), const char *arg)
+{
+	int p[2];
+	double t = -1;
+	pid_t pid;
+	if (pipe(p) < 0)
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		t = f(arg);
+		if (write(p[1], &t, sizeof(t)) != sizeof(t))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &t, sizeof(t)) != sizeof(t))
+		exit(1);
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	return t;
+}
+
+static double pfm_once_arg(const char *unused)
+{
+	(void)unused;
+	return pfm_once();
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	static double a[ROUNDS], b[ROUNDS], c[ROUNDS], ca[ROUNDS], cc[ROUNDS];
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	if (argc < 2) {
+		fprintf(stderr, "usage: startup LARGE_TABLE_DIR\n");
+		return 2;
+	}
+	for (int i = 0; i < ROUNDS; i++) {
+		ca[i] = in_child(libpmu_once, NULL);
+		cc[i] = in_child(pfm_once_arg, NULL);
+	}
+	for (int i = 0; i < ROUNDS; i++) {
+		a[i] = libpmu_once(NULL);
+		b[i] = libpmu_once(argv[1]);
+		c[i] = pfm_once();
+	}
+	qsort(a, ROUNDS, sizeof(double), cmp);
+	qsort(b, ROUNDS, sizeof(double), cmp);
+	qsort(c, ROUNDS, sizeof(double), cmp);
+	qsort(ca, ROUNDS, sizeof(double), cmp);
+	qsort(cc, ROUNDS, sizeof(double), cmp);
+	printf("| variant | median (us) | p10 (us) | p90 (us) | ratio to libpfm4 |\n|---|---|---|---|---|\n");
+	printf("| first in a process: libpmu ctx + 10 resolutions | %.0f | %.0f | %.0f | %.2f |\n", ca[ROUNDS / 2],
+	       ca[ROUNDS / 10], ca[ROUNDS * 9 / 10], ca[ROUNDS / 2] / cc[ROUNDS / 2]);
+	printf("| first in a process: libpfm4 init + 10 encodings | %.0f | %.0f | %.0f | 1.00 |\n", cc[ROUNDS / 2],
+	       cc[ROUNDS / 10], cc[ROUNDS * 9 / 10]);
+	printf("| libpmu: ctx + 10 resolutions (built-in tables) | %.0f | %.0f | %.0f | %.2f |\n", a[ROUNDS / 2],
+	       a[ROUNDS / 10], a[ROUNDS * 9 / 10], a[ROUNDS / 2] / c[ROUNDS / 2]);
+	printf("| libpmu: same + an Intel-size table directory | %.0f | %.0f | %.0f | %.2f |\n", b[ROUNDS / 2],
+	       b[ROUNDS / 10], b[ROUNDS * 9 / 10], b[ROUNDS / 2] / c[ROUNDS / 2]);
+	printf("| libpfm4: pfm_initialize + 10 encodings | %.0f | %.0f | %.0f | 1.00 |\n", c[ROUNDS / 2],
+	       c[ROUNDS / 10], c[ROUNDS * 9 / 10]);
+	return 0;
+}
