@@ -396,6 +396,157 @@ int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out);
 /** Exported twin of pmu_page_read(). */
 int pmu_page_read_fn(const struct perf_event_mmap_page *pc, struct pmu_value *out);
 
+/* ------------------------------------------------------------------ */
+/* Metrics (perf's MetricExpr language)                                 */
+/* ------------------------------------------------------------------ */
+
+/** A value for a name used in a metric (an event name, or any name). */
+struct pmu_named_value {
+	const char *name;
+	double value;
+};
+
+/** A metric of the tables. Strings are owned by the context. */
+struct pmu_metric_info {
+	const char *name, *expr, *desc, *group;
+	const char *scale_unit;  /* perf's ScaleUnit: "100%" = multiply by 100, show "%" */
+	const char *threshold;   /* MetricThreshold expression or "" */
+	const char *params;      /* MetricParams "name=default,..." or "" */
+	const char *file;        /* the table it came from */
+};
+
+/**
+ * pmu_metric_eval - evaluate a metric of the tables, or an expression in
+ * perf's MetricExpr language ("1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET"),
+ * over named values. A name is matched against @vals by name
+ * (case-insensitive), then as a metric (evaluated recursively), then by
+ * encoding (a value counted as "instructions" satisfies "INST.RET" where
+ * that maps to it). #constants: pmu_ctx_set_param(), the metric's
+ * MetricParams defaults, then the machine (#smt_on, #num_cpus,
+ * #num_cpus_online, #num_packages, #num_cores, #slots where known).
+ * Division by zero gives NaN; d_ratio() gives 0.
+ * Returns 0, -ENOENT (the message lists every value that was missing),
+ * -EINVAL (syntax: the message gives the position), -ELOOP (metrics refer to
+ * each other in a cycle). Thread-safe for a shared context.
+ */
+int pmu_metric_eval(struct pmu_ctx *ctx, const char *metric_or_expr, const struct pmu_named_value *vals,
+		    size_t n, double *out);
+
+/**
+ * pmu_metric_eval_set - pmu_metric_eval() over a set's values (one per
+ * event, typically deltas; each is scaled with pmu_scale()).
+ */
+int pmu_metric_eval_set(struct pmu_ctx *ctx, const char *metric_or_expr, struct pmu_set *s,
+			const struct pmu_value *vals, double *out);
+
+/**
+ * pmu_metric_threshold - evaluate the metric's MetricThreshold: *crossed = 1
+ * when it holds (perf shows such metrics highlighted). Returns 0, -ENODATA
+ * (no threshold), or as pmu_metric_eval().
+ */
+int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct pmu_named_value *vals, size_t n,
+			 int *crossed);
+
+/**
+ * pmu_metric_events - the events a metric (or expression) needs, comma
+ * separated and deduplicated, metric references expanded: a list to pass to
+ * pmu_set_open(). Returns the length (like snprintf, even when @len is too
+ * small: then -ENOSPC with nothing written) or a negative errno.
+ */
+int pmu_metric_events(struct pmu_ctx *ctx, const char *metric_or_expr, char *buf, size_t len);
+
+/** pmu_metric_info - describe a metric of the tables. Returns 0 or -ENOENT. */
+int pmu_metric_info(struct pmu_ctx *ctx, const char *name, struct pmu_metric_info *out);
+
+/**
+ * pmu_ctx_set_param - set a #constant for metric evaluation (MetricParams
+ * such as the cache-rate parameters "a" and "b", or overrides of machine
+ * constants such as "slots"). Not thread-safe against concurrent evaluation
+ * on the same context. Returns 0, -EINVAL, -ENOSPC (more than 32).
+ */
+int pmu_ctx_set_param(struct pmu_ctx *ctx, const char *name, double value);
+
+/* ------------------------------------------------------------------ */
+/* Topdown (Intel SLOTS + PERF_METRICS, and the standard TOPDOWN events) */
+/* ------------------------------------------------------------------ */
+
+/**
+ * Fractions of pipeline slots in a period. Level 1 always; level 2 (Sapphire
+ * Rapids and later, or standard events that express it) when level == 2,
+ * else those fields are NaN. The four derived level-2 values are differences
+ * (light_ops = retiring - heavy_ops, machine_clears = bad_spec -
+ * br_mispredict, fetch_bw = fe_bound - fetch_lat, core_bound = be_bound -
+ * mem_bound) and are not clamped: 8-bit rounding can make them slightly
+ * negative.
+ */
+struct pmu_topdown {
+	double retiring, bad_spec, fe_bound, be_bound;
+	double heavy_ops, light_ops, br_mispredict, machine_clears;
+	double fetch_lat, fetch_bw, mem_bound, core_bound;
+	uint64_t slots;         /* slots in the period */
+	int level;              /* 1 or 2 */
+	unsigned flags;         /* PMU_TOPDOWN_* */
+};
+
+#define PMU_TOPDOWN_RESET 1u /* the counters were reset between the samples: the
+                                values cover the time since that reset only */
+
+/**
+ * A raw user-space topdown reading: the SLOTS fixed counter and the
+ * PERF_METRICS register read together (rdpmc), with the slots user page's
+ * offset, which changes whenever the kernel folds and resets the counters.
+ */
+struct pmu_topdown_sample {
+	uint64_t slots;         /* raw SLOTS counter since the last kernel reset */
+	uint64_t metrics;       /* raw PERF_METRICS: eight 8-bit fractions of 0xff */
+	uint64_t epoch;         /* slots page offset when read */
+};
+
+/** Slot counts of a period (deltas), e.g. from read(2) of the topdown events. */
+struct pmu_topdown_counts {
+	uint64_t slots, retiring, bad_spec, fe_bound, be_bound;
+	uint64_t heavy_ops, br_mispredict, fetch_lat, mem_bound;
+	int level;              /* 1: only the first five are set; 2: all */
+};
+
+/**
+ * pmu_topdown_sample - read SLOTS and PERF_METRICS from user space for the
+ * set's topdown group (x86 with rdpmc; the set opened for this thread).
+ * Returns 0, -EOPNOTSUPP (no such group, not x86, or not readable from user
+ * space right now: use pmu_set_read() and pmu_topdown_from_set() instead).
+ */
+int pmu_topdown_sample(struct pmu_set *s, struct pmu_topdown_sample *out);
+
+/**
+ * pmu_topdown_decode - the fractions for the period between two samples,
+ * slot-weighted: part_i = fraction_i * slots / 0xff at each sample, then
+ * (part_i(b) - part_i(a)) / (slots(b) - slots(a)). @level 1 or 2 (2 reads the
+ * upper four fields). If the counters were reset in between (epoch changed
+ * or slots went down) the result covers b alone and has PMU_TOPDOWN_RESET.
+ * Returns 0, -ENODATA (no slots elapsed) or -EINVAL.
+ *
+ * The fractions are 8 bits wide, so precision drops as slots accumulate:
+ * for runs longer than a few seconds call pmu_set_reset() periodically
+ * (it opens a new period; the next decode then reports PMU_TOPDOWN_RESET).
+ */
+int pmu_topdown_decode(const struct pmu_topdown_sample *a, const struct pmu_topdown_sample *b, int level,
+		       struct pmu_topdown *out);
+
+/** pmu_topdown_from_counts - fractions from slot counts. Returns 0, -ENODATA (slots 0), -EINVAL. */
+int pmu_topdown_from_counts(const struct pmu_topdown_counts *c, struct pmu_topdown *out);
+
+/**
+ * pmu_topdown_from_set - fractions from a set's values (typically deltas of
+ * two pmu_set_read() calls), finding the slots and metric events by their
+ * roles (Intel slots/topdown-* events, or the standard TOPDOWN.*.SLOTS
+ * events). Values are scaled with pmu_scale(). Returns 0, -ENOENT (the set
+ * has no topdown events), -ENODATA (no slots elapsed).
+ */
+int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out);
+
+/** Exported twin of pmu_topdown_page_sample(). */
+int pmu_topdown_page_sample_fn(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out);
+
 #include <pmu/fast.h>
 
 #ifdef __cplusplus

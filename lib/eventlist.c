@@ -3,6 +3,7 @@
  * PMU/.../ spec do not separate events; braces make a group. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "internal.h"
 
 void pmu__speclist_free(struct pmu_speclist *l)
@@ -76,8 +77,22 @@ int pmu__speclist_parse(struct pmu_ctx *ctx, const char *events, struct pmu_spec
 				     events);
 			goto fail;
 		}
-		if ((r = push(out, start, (size_t)(p - start), group)) < 0)
+		if ((size_t)(p - start) >= 7 && !strncasecmp(start, "TOPDOWN", 7) &&
+		    (p - start == 7 || start[7] == ':')) {
+			/* the TOPDOWN keyword: this CPU's topdown events, as one group */
+			char names[1024];
+			int g = group >= 0 ? group : out->ngroups_explicit++;
+			if ((r = pmu__topdown_events(ctx, names, sizeof(names))) < 0)
+				goto fail;
+			for (char *save = NULL, *tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				char item[PMU_NAME_MAX];
+				snprintf(item, sizeof(item), "%s%.*s", tok, (int)(p - start - 7), start + 7);
+				if ((r = push(out, item, strlen(item), g)) < 0)
+					goto fail;
+			}
+		} else if ((r = push(out, start, (size_t)(p - start), group)) < 0) {
 			goto fail;
+		}
 		if (*p == '}') {
 			if (group < 0) {
 				r = pmu__err(ctx, -EINVAL, "event list '%s': '}' without '{'", events);

@@ -63,6 +63,8 @@ struct pmu_ctx {
 	struct pmu_dev *pmus;
 	size_t n_pmus;
 	struct pmu_caps caps;
+	struct { char name[64]; double value; } params[32]; /* pmu_ctx_set_param */
+	size_t nparams;
 	pthread_mutex_t tables_lock;
 	struct pmu_tables tables;   /* loaded on first use (pmu__tables_load) */
 };
@@ -139,6 +141,12 @@ const char *pmu__pfm_model(const char *dir);
 /* Compare a loaded table's Intel encodings with libpfm4's; problems to fn. */
 int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir,
 				pmu_problem_fn fn, void *data);
+
+/* ---- topdown (topdown.c) ---- */
+/* 0 slots, 1..8 PERF_METRICS field + 1, -1 not a topdown event */
+int pmu__topdown_role(const struct pmu_event_info *e);
+/* The events the TOPDOWN keyword stands for on this CPU, comma separated. */
+int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
 
 /* ---- event lists (eventlist.c) ---- */
 struct pmu_spec {

@@ -86,6 +86,11 @@ PMU_EXPORT int pmu_page_read_fn(const struct perf_event_mmap_page *pc, struct pm
 	return pmu_page_read(pc, out);
 }
 
+PMU_EXPORT int pmu_topdown_page_sample_fn(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out)
+{
+	return pmu_topdown_page_sample(pc, out);
+}
+
 PMU_EXPORT int pmu_set_read(struct pmu_set *s, struct pmu_value *out)
 {
 	if (!s || !out)

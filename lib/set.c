@@ -239,14 +239,189 @@ static int build_groups(struct pmu_set *s, const struct pmu_speclist *l)
 	return 0;
 }
 
+/*
+ * Intel topdown: the SLOTS event must lead a group holding every metric
+ * event (seed: Linux topdown.txt). Wherever the user put them, collect the
+ * slots and metric events into one group, led by slots (added if missing),
+ * at the place of the first of them; other events that shared a brace group
+ * with them get groups of their own.
+ */
+static int arrange_topdown(struct pmu_set *s, struct pmu_speclist *l)
+{
+	const unsigned td = PMU_EVF_TOPDOWN_SLOTS | PMU_EVF_TOPDOWN_METRIC;
+	size_t nslots = 0, nmetric = 0, first = SIZE_MAX, k = 0;
+	struct pmu_ev *nev;
+	struct pmu_spec *nspec;
+	int tdgroup, *touched;
+
+	for (size_t i = 0; i < s->n; i++) {
+		unsigned f = s->ev[i].info.flags;
+		if (!(f & td))
+			continue;
+		if (first == SIZE_MAX)
+			first = i;
+		nslots += !!(f & PMU_EVF_TOPDOWN_SLOTS);
+		nmetric += !!(f & PMU_EVF_TOPDOWN_METRIC);
+	}
+	if (first == SIZE_MAX)
+		return 0;
+	if (nslots > 1)
+		return pmu__err(s->ctx, -EINVAL, "the event list names the topdown SLOTS event %zu times; name it once",
+				nslots);
+	for (size_t i = 0; i < s->n; i++)
+		if ((s->ev[i].info.flags & td) && s->ev[i].info.type != s->ev[first].info.type)
+			return pmu__err(s->ctx, -EINVAL,
+					"topdown events of different PMUs ('%s' on %s, '%s' on %s) cannot share a group: "
+					"count one core type at a time (hybrid CPU)", s->ev[first].info.name,
+					s->ev[first].info.pmu, s->ev[i].info.name, s->ev[i].info.pmu);
+	nev = calloc(s->n + 1, sizeof(*nev));
+	nspec = calloc(s->n + 1, sizeof(*nspec));
+	touched = calloc((size_t)l->ngroups_explicit + 2, sizeof(*touched));
+	if (!nev || !nspec || !touched) {
+		free(nev);
+		free(nspec);
+		free(touched);
+		return pmu__err(s->ctx, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if ((s->ev[i].info.flags & td) && l->v[i].group >= 0)
+			touched[l->v[i].group] = 1;
+	tdgroup = l->ngroups_explicit++;
+	for (size_t i = 0; i < s->n; i++) {
+		if (i == first) {
+			/* slots first, then the metric events in the order given */
+			if (!nslots) {
+				struct pmu_event_info slots;
+				int r;
+				pmu__err_quiet(true);
+				r = pmu__resolve(s->ctx, "slots", NULL, &slots);
+				pmu__err_quiet(false);
+				if (r < 0 || !(slots.flags & PMU_EVF_TOPDOWN_SLOTS) || slots.type != s->ev[first].info.type) {
+					free(nev);
+					free(nspec);
+					free(touched);
+					return pmu__err(s->ctx, -EINVAL,
+							"'%s' is a topdown metric event and needs the SLOTS event in its "
+							"group, which this CPU (%s) does not have", s->ev[first].info.name,
+							s->ctx->cpu.cpuid);
+				}
+				nev[k].info = slots;
+				nev[k].fd = -1;
+				nspec[k].name = strdup("slots");
+				nspec[k].group = tdgroup;
+				if (!nspec[k].name) {
+					free(nev);
+					free(nspec);
+					free(touched);
+					return pmu__err(s->ctx, -ENOMEM, "out of memory");
+				}
+				k++;
+				pmu__log(s->ctx, PMU_LOG_DEBUG, "topdown: added the slots event to lead the group");
+			}
+			for (size_t j = first; j < s->n; j++)
+				if (s->ev[j].info.flags & PMU_EVF_TOPDOWN_SLOTS) {
+					nev[k] = s->ev[j];
+					nspec[k] = l->v[j];
+					nspec[k++].group = tdgroup;
+				}
+			for (size_t j = first; j < s->n; j++)
+				if (s->ev[j].info.flags & PMU_EVF_TOPDOWN_METRIC) {
+					nev[k] = s->ev[j];
+					nspec[k] = l->v[j];
+					nspec[k++].group = tdgroup;
+				}
+			if (!(s->ev[first].info.flags & PMU_EVF_TOPDOWN_SLOTS))
+				pmu__log(s->ctx, PMU_LOG_DEBUG, "topdown: moved slots to lead the group");
+		}
+		if (s->ev[i].info.flags & td)
+			continue;
+		nev[k] = s->ev[i];
+		nspec[k] = l->v[i];
+		if (nspec[k].group >= 0 && touched[nspec[k].group]) {
+			pmu__log(s->ctx, PMU_LOG_DEBUG, "topdown: '%s' left the topdown group for a group of its own",
+				 s->ev[i].info.name);
+			nspec[k].group = -1;
+		}
+		k++;
+	}
+	free(s->ev);
+	free(l->v);
+	s->ev = nev;
+	l->v = nspec;
+	s->n = l->n = k;
+	free(touched);
+	/* the read plan arrays are sized by n: grow them */
+	{
+		struct perf_event_mmap_page **np = realloc(s->pages, (k ? k : 1) * sizeof(*np));
+		struct pmu_fast_group *nf = realloc(s->fgroups, (k ? k : 1) * sizeof(*nf));
+		if (np)
+			s->pages = np;
+		if (nf)
+			s->fgroups = nf;
+		if (!np || !nf)
+			return pmu__err(s->ctx, -ENOMEM, "out of memory");
+		memset(s->pages, 0, k * sizeof(*np));
+	}
+	return 0;
+}
+
+/* Parse, resolve, arrange and group, without opening anything. */
+int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out)
+{
+	struct pmu_speclist l;
+	struct pmu_set *s;
+	int r;
+
+	if ((r = pmu__speclist_parse(ctx, events, &l)) < 0)
+		return r;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		pmu__speclist_free(&l);
+		return pmu__err(ctx, -ENOMEM, "out of memory opening a set");
+	}
+	s->ctx = ctx;
+	s->flags = o->flags;
+	s->pid = (o->flags & PMU_SET_PID) ? o->pid : (o->flags & PMU_SET_CPU) ? -1 : 0;
+	s->cpu = (o->flags & PMU_SET_CPU) ? o->cpu : -1;
+	s->n = l.n;
+	s->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	s->ev = calloc(l.n, sizeof(*s->ev));
+	s->pages = calloc(l.n, sizeof(*s->pages));
+	s->fgroups = calloc(l.n, sizeof(*s->fgroups));
+	if (!s->ev || !s->pages || !s->fgroups) {
+		r = pmu__err(ctx, -ENOMEM, "out of memory opening a set");
+		goto fail;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		s->ev[i].fd = -1;
+	for (size_t i = 0; i < l.n; i++)
+		if ((r = pmu__resolve(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info)) < 0)
+			goto fail;
+	if ((r = arrange_topdown(s, &l)) < 0)
+		goto fail;
+	for (size_t i = 0; i < s->n; i++) {
+		s->ev[i].fd = -1;
+		fill_attr(s, &s->ev[i]);
+	}
+	if ((r = build_groups(s, &l)) < 0) {
+		r = pmu__err(ctx, r, "out of memory opening a set");
+		goto fail;
+	}
+	pmu__speclist_free(&l);
+	*out = s;
+	return 0;
+fail:
+	pmu__speclist_free(&l);
+	pmu_set_close(s);
+	return r;
+}
+
 PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
 			    struct pmu_set **out)
 {
 	struct pmu_set_opts o = { sizeof(o), 0, 0, -1 };
-	struct pmu_speclist l;
 	struct pmu_set *s;
-	pid_t pid = 0;
-	int cpu = -1, r;
+	int r;
 
 	pmu__err_clear();
 	pmu__global_init();
@@ -259,47 +434,12 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 					opts->size);
 		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
 	}
-	if (o.flags & PMU_SET_PID)
-		pid = o.pid;
-	else if (o.flags & PMU_SET_CPU)
-		pid = -1;
-	if (o.flags & PMU_SET_CPU) {
-		if (o.cpu < 0)
-			return pmu__err(ctx, -EINVAL, "pmu_set_open: PMU_SET_CPU with cpu %d", o.cpu);
-		cpu = o.cpu;
-	}
-	if (pid == -1 && cpu < 0)
+	if ((o.flags & PMU_SET_CPU) && o.cpu < 0)
+		return pmu__err(ctx, -EINVAL, "pmu_set_open: PMU_SET_CPU with cpu %d", o.cpu);
+	if ((o.flags & PMU_SET_PID) && o.pid == -1 && !(o.flags & PMU_SET_CPU))
 		return pmu__err(ctx, -EINVAL, "pmu_set_open: pid -1 (all tasks) needs PMU_SET_CPU");
-	if ((r = pmu__speclist_parse(ctx, events, &l)) < 0)
+	if ((r = pmu__set_plan(ctx, events, &o, &s)) < 0)
 		return r;
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		pmu__speclist_free(&l);
-		return pmu__err(ctx, -ENOMEM, "out of memory opening a set");
-	}
-	s->ctx = ctx;
-	s->flags = o.flags;
-	s->pid = pid;
-	s->n = l.n;
-	s->page_size = (size_t)sysconf(_SC_PAGESIZE);
-	s->ev = calloc(l.n, sizeof(*s->ev));
-	s->pages = calloc(l.n, sizeof(*s->pages));
-	s->fgroups = calloc(l.n, sizeof(*s->fgroups));
-	if (!s->ev || !s->pages || !s->fgroups) {
-		r = pmu__err(ctx, -ENOMEM, "out of memory opening a set");
-		goto fail;
-	}
-	for (size_t i = 0; i < l.n; i++)
-		s->ev[i].fd = -1;
-	for (size_t i = 0; i < l.n; i++) {
-		if ((r = pmu__resolve(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info)) < 0)
-			goto fail;
-		fill_attr(s, &s->ev[i]);
-	}
-	if ((r = build_groups(s, &l)) < 0) {
-		r = pmu__err(ctx, r, "out of memory opening a set");
-		goto fail;
-	}
 	s->fast.owner_valid = !(o.flags & (PMU_SET_PID | PMU_SET_CPU)) && !(o.flags & PMU_SET_NO_FAST) &&
 			      PMU_ARCH_FAST;
 	s->fast.owner = pthread_self();
@@ -312,17 +452,19 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			e->attr.disabled = leader && !(o.flags & PMU_SET_ENABLE);
 			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC);
 			pmu__err_quiet(true);
-			r = open_one(s, e, pid, cpu, leader ? -1 : g->leader_fd, !leader && g->explicit_group);
+			r = open_one(s, e, s->pid, s->cpu, leader ? -1 : g->leader_fd, !leader && g->explicit_group);
 			pmu__err_quiet(false);
 			if (r < 0) {
-				if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED) || g->n != 1 ||
+				if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED) || !leader ||
 				    (r != -ENOENT && r != -EOPNOTSUPP && r != -ENODEV)) {
 					pmu__err_emit(ctx, PMU_LOG_ERR);
 					goto fail;
 				}
+				/* the kernel cannot count the leader here: the whole group is unsupported */
 				pmu__err_emit(ctx, PMU_LOG_WARN);
 				pmu__err_clear();
-				e->info.flags |= PMU_EVF_UNSUPPORTED;
+				for (uint32_t m = 0; m < g->n; m++)
+					s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
 				fast = false;
 				break;
 			}
@@ -349,12 +491,10 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 	s->fast.set = s;
 	s->fast.gen = pmu__fork_gen;
 	s->fast.fork_gen = &pmu__fork_gen;
-	pmu__speclist_free(&l);
 	pmu__log(ctx, PMU_LOG_DEBUG, "opened %zu events in %zu groups", s->n, s->ngroups);
 	*out = s;
 	return 0;
 fail:
-	pmu__speclist_free(&l);
 	pmu_set_close(s);
 	return r;
 }

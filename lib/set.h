@@ -24,6 +24,7 @@ struct pmu_set {
 	struct pmu_ctx *ctx;
 	unsigned flags;
 	pid_t pid;
+	int cpu;
 	size_t n;
 	struct pmu_ev *ev;
 	size_t ngroups;
@@ -34,4 +35,6 @@ struct pmu_set {
 	size_t page_size;
 };
 
+/* Parse, resolve, arrange topdown and group @events without opening (tests use it). */
+int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out);
 #endif

@@ -178,4 +178,36 @@ static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 	return 0;
 }
 
+/**
+ * pmu_topdown_page_sample_with - read the SLOTS fixed counter (through the
+ * slots event's user page, @pc) and the PERF_METRICS register under one
+ * seqlock round (x86 topdown, seed: Linux topdown.txt). Returns 0, or 1 when
+ * the page does not allow a user-space read now.
+ */
+static inline int pmu_topdown_page_sample_with(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
+					       void *arg, struct pmu_topdown_sample *out)
+{
+	const volatile struct perf_event_mmap_page *p = pc;
+	uint32_t seq, idx;
+
+	do {
+		seq = p->lock;
+		__asm__ __volatile__("" ::: "memory");
+		idx = p->index;
+		if (!p->cap_user_rdpmc || idx == 0)
+			return 1;
+		out->epoch = p->offset;
+		out->slots = counter(arg, idx); /* raw: slots since the kernel last reset it */
+		out->metrics = counter(arg, pmu_x86_rdpmc_metrics(0) + 1);
+		__asm__ __volatile__("" ::: "memory");
+	} while (p->lock != seq);
+	return 0;
+}
+
+/** pmu_topdown_page_sample - pmu_topdown_page_sample_with() on this CPU (rdpmc). */
+static inline int pmu_topdown_page_sample(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out)
+{
+	return pmu_topdown_page_sample_with(pc, pmu_arch_counter, (void *)0, out);
+}
+
 #endif /* PMU_FAST_H */

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Metrics: evaluating MetricExpr (a table's metric or an expression typed by
+ * the user) over counted values. A name in an expression is looked up as
+ *   1. a value of that name (case-insensitive),
+ *   2. a metric of the tables (evaluated recursively; cycles are errors),
+ *   3. a value whose event has the same encoding (so INST.RET is satisfied
+ *      by a counted "instructions" where INST.RET maps to it),
+ * and #constants come from pmu_ctx_set_param(), the metric's MetricParams,
+ * or the machine (smt_on, num_cpus, ...).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include "expr.h"
+#include "set.h"
+
+#define MAX_METRIC_DEPTH 32
+
+struct eval {
+	struct pmu_ctx *ctx;
+	const struct pmu_named_value *vals;
+	size_t n;
+	struct pmu_event_info *val_info; /* resolved encodings of vals, lazily */
+	signed char *val_ok;             /* 1 resolved, 0 not, -1 not tried */
+	const struct pmu_tentry *stack[MAX_METRIC_DEPTH];
+	int depth;
+	char missing[768];
+	int nmissing;
+	int err;
+	char errmsg[512];
+};
+
+PMU_EXPORT int pmu_ctx_set_param(struct pmu_ctx *ctx, const char *name, double value)
+{
+	pmu__err_clear();
+	if (!ctx || !name || !*name || strlen(name) >= sizeof(ctx->params[0].name))
+		return pmu__err(ctx, -EINVAL, "pmu_ctx_set_param: bad name");
+	for (size_t i = 0; i < ctx->nparams; i++)
+		if (!strcmp(ctx->params[i].name, name)) {
+			ctx->params[i].value = value;
+			return 0;
+		}
+	if (ctx->nparams == ARRAY_SIZE(ctx->params))
+		return pmu__err(ctx, -ENOSPC, "pmu_ctx_set_param: at most %zu parameters", ARRAY_SIZE(ctx->params));
+	pmu__strlcpy(ctx->params[ctx->nparams].name, name, sizeof(ctx->params[0].name));
+	ctx->params[ctx->nparams++].value = value;
+	return 0;
+}
+
+static int count_packages(const struct pmu_ctx *ctx)
+{
+	char path[512], buf[32];
+	long long seen[256];
+	int n = 0;
+	for (int cpu = 0; cpu < 4096; cpu++) {
+		long long id;
+		bool dup = false;
+		if (pmu__path(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/physical_package_id",
+			      ctx->sysfs_root, cpu) < 0 || pmu__read_file(path, buf, sizeof(buf)) < 0)
+			break;
+		id = strtoll(buf, NULL, 10);
+		for (int i = 0; i < n; i++)
+			dup |= seen[i] == id;
+		if (!dup && n < 256)
+			seen[n++] = id;
+	}
+	return n ? n : 1;
+}
+
+/* Machine constants perf's metrics use. Returns 0 or -ENOENT. */
+static int machine_const(struct eval *ev, const char *name, double *out)
+{
+	struct pmu_ctx *ctx = ev->ctx;
+	char path[512];
+	long long v;
+
+	if (!strcmp(name, "smt_on")) {
+		*out = pmu__path(path, sizeof(path), "%s/devices/system/cpu/smt/active", ctx->sysfs_root) == 0 &&
+		       pmu__read_int(path, &v) == 0 && v > 0;
+		return 0;
+	}
+	if (!strcmp(name, "num_cpus")) {
+		*out = (double)sysconf(_SC_NPROCESSORS_CONF);
+		return 0;
+	}
+	if (!strcmp(name, "num_cpus_online")) {
+		*out = (double)sysconf(_SC_NPROCESSORS_ONLN);
+		return 0;
+	}
+	if (!strcmp(name, "num_packages") || !strcmp(name, "num_dies")) {
+		*out = count_packages(ctx);
+		return 0;
+	}
+	if (!strcmp(name, "num_cores")) {
+		double smt = 0;
+		machine_const(ev, "smt_on", &smt);
+		*out = (double)sysconf(_SC_NPROCESSORS_CONF) / (smt > 0 ? 2 : 1);
+		return 0;
+	}
+	if (!strcmp(name, "core_wide")) {
+		*out = 0; /* per-thread counting */
+		return 0;
+	}
+	if (!strcmp(name, "slots")) {
+		const struct pmu_dev *core = pmu__core_pmu(ctx);
+		if (core && pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/caps/slots", ctx->sysfs_root,
+				      core->name) == 0 && pmu__read_int(path, &v) == 0 && v > 0) {
+			*out = (double)v;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int param_default(const struct pmu_tentry *m, const char *name, double *out)
+{
+	size_t l = strlen(name);
+
+	for (const char *p = m && m->params ? m->params : ""; *p;) {
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+		if (!strncmp(p, name, l) && p[l] == '=') {
+			char *end;
+			double v = strtod(p + l + 1, &end);
+			if (end != p + l + 1) {
+				*out = v;
+				return 0;
+			}
+		}
+		p = strchr(p, ',') ? strchr(p, ',') : p + strlen(p);
+	}
+	return -ENOENT;
+}
+
+static void note_missing(struct eval *ev, const char *name, bool is_const)
+{
+	size_t o = strlen(ev->missing);
+	char item[PMU_NAME_MAX + 2];
+
+	snprintf(item, sizeof(item), "%s%s", is_const ? "#" : "", name);
+	/* once per name */
+	for (const char *p = ev->missing; (p = strstr(p, item)); p++)
+		if ((p == ev->missing || p[-1] == ' ') && (p[strlen(item)] == ',' || !p[strlen(item)]))
+			return;
+	snprintf(ev->missing + o, sizeof(ev->missing) - o, "%s%s", o ? ", " : "", item);
+	ev->nmissing++;
+}
+
+static bool same_encoding(const struct pmu_event_info *a, const struct pmu_event_info *b)
+{
+	return a->type == b->type && a->config == b->config && a->config1 == b->config1 && a->config2 == b->config2;
+}
+
+static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *expr, double *out);
+
+static int lookup(const char *name, int is_const, void *data, double *out)
+{
+	struct eval *ev = data;
+	const struct pmu_tentry *e;
+
+	if (is_const) {
+		for (size_t i = 0; i < ev->ctx->nparams; i++)
+			if (!strcmp(ev->ctx->params[i].name, name)) {
+				*out = ev->ctx->params[i].value;
+				return 0;
+			}
+		for (int d = ev->depth - 1; d >= 0; d--)
+			if (param_default(ev->stack[d], name, out) == 0)
+				return 0;
+		if (machine_const(ev, name, out) == 0)
+			return 0;
+		note_missing(ev, name, true);
+		*out = NAN;
+		return 0;
+	}
+	for (size_t i = 0; i < ev->n; i++)
+		if (!strcasecmp(ev->vals[i].name, name)) {
+			*out = ev->vals[i].value;
+			return 0;
+		}
+	e = pmu__tables_load(ev->ctx) == 0 ? pmu__tables_find(ev->ctx, name) : NULL;
+	if (e && e->kind == PMU_T_METRIC)
+		return eval_metric(ev, e, e->expr, out);
+	/* match by encoding */
+	{
+		struct pmu_event_info want;
+		int r;
+		pmu__err_quiet(true);
+		r = pmu__resolve(ev->ctx, name, NULL, &want);
+		for (size_t i = 0; r == 0 && i < ev->n; i++) {
+			if (ev->val_ok[i] < 0)
+				ev->val_ok[i] = pmu__resolve(ev->ctx, ev->vals[i].name, NULL, &ev->val_info[i]) == 0;
+			if (ev->val_ok[i] && same_encoding(&want, &ev->val_info[i])) {
+				pmu__err_quiet(false);
+				*out = ev->vals[i].value;
+				return 0;
+			}
+		}
+		pmu__err_quiet(false);
+		pmu__err_clear();
+	}
+	note_missing(ev, name, false);
+	*out = NAN;
+	return 0;
+}
+
+static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *expr, double *out)
+{
+	char err[160];
+	const char *bad = NULL;
+	struct pmu_expr *ex;
+	int r;
+
+	for (int d = 0; m && d < ev->depth; d++)
+		if (ev->stack[d] == m) {
+			size_t o = 0;
+			for (int k = d; k < ev->depth && o < sizeof(ev->errmsg) - 2; k++)
+				o += (size_t)snprintf(ev->errmsg + o, sizeof(ev->errmsg) - o, "%s -> ", ev->stack[k]->name);
+			snprintf(ev->errmsg + o, sizeof(ev->errmsg) - o, "%s", m->name);
+			ev->err = -ELOOP;
+			return -ELOOP;
+		}
+	if (ev->depth == MAX_METRIC_DEPTH) {
+		snprintf(ev->errmsg, sizeof(ev->errmsg), "metrics nested deeper than %d", MAX_METRIC_DEPTH);
+		ev->err = -ELOOP;
+		return -ELOOP;
+	}
+	ex = pmu__expr_parse(expr, err, sizeof(err));
+	if (!ex) {
+		snprintf(ev->errmsg, sizeof(ev->errmsg), "%s '%s' does not parse: %s", m ? "metric" : "expression",
+			 m ? m->name : expr, err);
+		ev->err = -EINVAL;
+		return -EINVAL;
+	}
+	ev->stack[ev->depth++] = m;
+	r = pmu__expr_eval(ex, lookup, ev, out, &bad);
+	ev->depth--;
+	pmu__expr_free(ex);
+	return r;
+}
+
+static int eval_common(struct pmu_ctx *ctx, const char *what, const char *expr_override,
+		       const struct pmu_named_value *vals, size_t n, double *out)
+{
+	const struct pmu_tentry *m = NULL;
+	struct eval *ev;
+	int r;
+
+	if (!ctx || !what || !out || (n && !vals))
+		return pmu__err(ctx, -EINVAL, "pmu_metric_eval: NULL argument");
+	if (pmu__tables_load(ctx) == 0) {
+		m = pmu__tables_find(ctx, what);
+		if (m && m->kind != PMU_T_METRIC)
+			m = NULL;
+	}
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return pmu__err(ctx, -ENOMEM, "out of memory");
+	ev->ctx = ctx;
+	ev->vals = vals;
+	ev->n = n;
+	ev->val_info = calloc(n ? n : 1, sizeof(*ev->val_info));
+	ev->val_ok = malloc(n ? n : 1);
+	if (!ev->val_info || !ev->val_ok) {
+		free(ev->val_info);
+		free(ev->val_ok);
+		free(ev);
+		return pmu__err(ctx, -ENOMEM, "out of memory");
+	}
+	memset(ev->val_ok, -1, n ? n : 1);
+	r = eval_metric(ev, m, expr_override ? expr_override : m ? m->expr : what, out);
+	if (r == 0 && ev->err)
+		r = ev->err;
+	if (r == -ELOOP)
+		r = pmu__err(ctx, -ELOOP, "metric '%s': metrics refer to each other in a cycle: %s", what, ev->errmsg);
+	else if (r == -EINVAL)
+		r = pmu__err(ctx, -EINVAL, "%s", ev->errmsg);
+	else if (r == 0 && ev->nmissing)
+		r = pmu__err(ctx, -ENOENT, "%s '%s' needs values that were not counted or set: %s%s",
+			     m ? "metric" : "expression", what, ev->missing,
+			     strchr(ev->missing, '#') ? " (set #constants with pmu_ctx_set_param or -D NAME=VALUE)" : "");
+	free(ev->val_info);
+	free(ev->val_ok);
+	free(ev);
+	return r;
+}
+
+PMU_EXPORT int pmu_metric_eval(struct pmu_ctx *ctx, const char *metric_or_expr, const struct pmu_named_value *vals,
+			       size_t n, double *out)
+{
+	pmu__err_clear();
+	return eval_common(ctx, metric_or_expr, NULL, vals, n, out);
+}
+
+PMU_EXPORT int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct pmu_named_value *vals,
+				    size_t n, int *crossed)
+{
+	const struct pmu_tentry *m;
+	double v;
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !metric || !crossed)
+		return pmu__err(ctx, -EINVAL, "pmu_metric_threshold: NULL argument");
+	if (pmu__tables_load(ctx) < 0 || !(m = pmu__tables_find(ctx, metric)) || m->kind != PMU_T_METRIC)
+		return pmu__err(ctx, -ENOENT, "no metric named '%s'", metric);
+	if (!m->threshold)
+		return pmu__err(ctx, -ENODATA, "metric '%s' has no threshold", metric);
+	r = eval_common(ctx, metric, m->threshold, vals, n, &v);
+	if (r == 0)
+		*crossed = v != 0 && !isnan(v);
+	return r;
+}
+
+PMU_EXPORT int pmu_metric_eval_set(struct pmu_ctx *ctx, const char *metric_or_expr, struct pmu_set *s,
+				   const struct pmu_value *vals, double *out)
+{
+	struct pmu_named_value *nv;
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !s || !vals)
+		return pmu__err(ctx, -EINVAL, "pmu_metric_eval_set: NULL argument");
+	nv = calloc(s->n ? s->n : 1, sizeof(*nv));
+	if (!nv)
+		return pmu__err(ctx, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->n; i++) {
+		nv[i].name = s->ev[i].info.name;
+		nv[i].value = (s->ev[i].info.flags & PMU_EVF_UNSUPPORTED) ? NAN : (double)pmu_scale(&vals[i]);
+	}
+	r = eval_common(ctx, metric_or_expr, NULL, nv, s->n, out);
+	free(nv);
+	return r;
+}
+
+/* ---- the events a metric needs ---- */
+
+struct collect {
+	struct pmu_ctx *ctx;
+	char *buf;
+	size_t len, used;
+	int depth;
+	int err;
+};
+
+static int collect_names(const char *name, int is_const, void *data);
+
+static void collect_expr(struct collect *c, const char *expr)
+{
+	char err[160];
+	struct pmu_expr *ex = pmu__expr_parse(expr, err, sizeof(err));
+
+	if (!ex) {
+		c->err = pmu__err(c->ctx, -EINVAL, "expression '%s' does not parse: %s", expr, err);
+		return;
+	}
+	pmu__expr_names(ex, collect_names, c);
+	pmu__expr_free(ex);
+}
+
+static bool listed(const char *buf, size_t used, const char *name)
+{
+	size_t l = strlen(name);
+	for (const char *p = buf; p && p < buf + used;) {
+		const char *end = memchr(p, ',', (size_t)(buf + used - p));
+		size_t n = end ? (size_t)(end - p) : (size_t)(buf + used - p);
+		if (n == l && !strncasecmp(p, name, l))
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+static int collect_names(const char *name, int is_const, void *data)
+{
+	struct collect *c = data;
+	const struct pmu_tentry *e;
+
+	if (is_const || c->err)
+		return 0;
+	e = pmu__tables_find(c->ctx, name);
+	if (e && e->kind == PMU_T_METRIC) {
+		if (++c->depth > MAX_METRIC_DEPTH) {
+			c->err = pmu__err(c->ctx, -ELOOP, "metric '%s': references nest too deeply (a cycle?)", name);
+			return 1;
+		}
+		collect_expr(c, e->expr);
+		c->depth--;
+		return 0;
+	}
+	if (!strcmp(name, "duration_time") || (c->buf && listed(c->buf, c->used, name)))
+		return 0;
+	{
+		size_t l = strlen(name);
+		if (c->buf && c->used + l + 2 <= c->len) {
+			if (c->used)
+				c->buf[c->used] = ',';
+			memcpy(c->buf + c->used + (c->used ? 1 : 0), name, l);
+			c->buf[c->used + l + (c->used ? 1 : 0)] = 0;
+		}
+		c->used += l + (c->used ? 1 : 0);
+	}
+	return 0;
+}
+
+PMU_EXPORT int pmu_metric_events(struct pmu_ctx *ctx, const char *metric_or_expr, char *buf, size_t len)
+{
+	const struct pmu_tentry *m = NULL;
+	struct collect c = { ctx, buf, len, 0, 0, 0 };
+
+	pmu__err_clear();
+	if (!ctx || !metric_or_expr || (!buf && len))
+		return pmu__err(ctx, -EINVAL, "pmu_metric_events: NULL argument");
+	if (len)
+		buf[0] = 0;
+	if (pmu__tables_load(ctx) == 0) {
+		m = pmu__tables_find(ctx, metric_or_expr);
+		if (m && m->kind != PMU_T_METRIC)
+			m = NULL;
+	}
+	collect_expr(&c, m ? m->expr : metric_or_expr);
+	if (c.err)
+		return c.err;
+	if (c.used + 1 > len && len)
+		return pmu__err(ctx, -ENOSPC, "pmu_metric_events: %zu bytes needed", c.used + 1);
+	return (int)c.used;
+}
+
+PMU_EXPORT int pmu_metric_info(struct pmu_ctx *ctx, const char *name, struct pmu_metric_info *out)
+{
+	const struct pmu_tentry *m;
+
+	pmu__err_clear();
+	if (!ctx || !name || !out)
+		return pmu__err(ctx, -EINVAL, "pmu_metric_info: NULL argument");
+	if (pmu__tables_load(ctx) < 0 || !(m = pmu__tables_find(ctx, name)) || m->kind != PMU_T_METRIC)
+		return pmu__err(ctx, -ENOENT, "no metric named '%s' for this CPU ('pmu list' shows the metrics)", name);
+	memset(out, 0, sizeof(*out));
+	out->name = m->name;
+	out->expr = m->expr;
+	out->desc = m->desc ? m->desc : "";
+	out->group = m->group ? m->group : "";
+	out->scale_unit = m->scale_unit ? m->scale_unit : "";
+	out->threshold = m->threshold ? m->threshold : "";
+	out->params = m->params ? m->params : "";
+	out->file = m->file;
+	return 0;
+}

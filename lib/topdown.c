@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Topdown: decoding Intel's PERF_METRICS (eight 8-bit fractions of the SLOTS
+ * counter, level 1 in the low half, level 2 in the high half on Sapphire
+ * Rapids) and the slot counts the kernel reports through read(2), into the
+ * level-1 and level-2 fractions of the topdown method.
+ */
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+#include "set.h"
+
+static double field(uint64_t metrics, int i)
+{
+	return (double)((metrics >> (8 * i)) & 0xff);
+}
+
+static void derive(struct pmu_topdown *t)
+{
+	if (t->level < 2) {
+		t->heavy_ops = t->light_ops = t->br_mispredict = t->machine_clears = NAN;
+		t->fetch_lat = t->fetch_bw = t->mem_bound = t->core_bound = NAN;
+		return;
+	}
+	t->light_ops = t->retiring - t->heavy_ops;
+	t->machine_clears = t->bad_spec - t->br_mispredict;
+	t->fetch_bw = t->fe_bound - t->fetch_lat;
+	t->core_bound = t->be_bound - t->mem_bound;
+}
+
+PMU_EXPORT int pmu_topdown_decode(const struct pmu_topdown_sample *a, const struct pmu_topdown_sample *b,
+				  int level, struct pmu_topdown *out)
+{
+	double *l1[4], *l2[4];
+
+	pmu__err_clear();
+	if (!a || !b || !out || (level != 1 && level != 2))
+		return pmu__err(NULL, -EINVAL, "pmu_topdown_decode: NULL sample/output or level %d (1 or 2)", level);
+	memset(out, 0, sizeof(*out));
+	out->level = level;
+	l1[0] = &out->retiring; l1[1] = &out->bad_spec; l1[2] = &out->fe_bound; l1[3] = &out->be_bound;
+	l2[0] = &out->heavy_ops; l2[1] = &out->br_mispredict; l2[2] = &out->fetch_lat; l2[3] = &out->mem_bound;
+	if (b->epoch != a->epoch || b->slots < a->slots) {
+		/* a reset in between: only b's period is known */
+		if (b->slots == 0)
+			return pmu__err(NULL, -ENODATA, "topdown: no slots since the counters were reset");
+		out->flags |= PMU_TOPDOWN_RESET;
+		out->slots = b->slots;
+		for (int i = 0; i < 4; i++) {
+			*l1[i] = field(b->metrics, i) / 255.0;
+			if (level == 2)
+				*l2[i] = field(b->metrics, 4 + i) / 255.0;
+		}
+	} else {
+		uint64_t ds = b->slots - a->slots;
+		if (ds == 0)
+			return pmu__err(NULL, -ENODATA, "topdown: no slots elapsed between the two samples");
+		out->slots = ds;
+		for (int i = 0; i < 4; i++) {
+			/* slot-weighted: each sample's fraction applies to all its slots */
+			double pa = field(a->metrics, i) * (double)a->slots / 255.0;
+			double pb = field(b->metrics, i) * (double)b->slots / 255.0;
+			*l1[i] = (pb - pa) / (double)ds;
+			if (level == 2) {
+				pa = field(a->metrics, 4 + i) * (double)a->slots / 255.0;
+				pb = field(b->metrics, 4 + i) * (double)b->slots / 255.0;
+				*l2[i] = (pb - pa) / (double)ds;
+			}
+		}
+	}
+	derive(out);
+	return 0;
+}
+
+PMU_EXPORT int pmu_topdown_from_counts(const struct pmu_topdown_counts *c, struct pmu_topdown *out)
+{
+	double s;
+
+	pmu__err_clear();
+	if (!c || !out || (c->level != 1 && c->level != 2))
+		return pmu__err(NULL, -EINVAL, "pmu_topdown_from_counts: NULL argument or level not 1/2");
+	memset(out, 0, sizeof(*out));
+	if (c->slots == 0)
+		return pmu__err(NULL, -ENODATA, "topdown: no slots counted in the period");
+	s = (double)c->slots;
+	out->slots = c->slots;
+	out->level = c->level;
+	out->retiring = c->retiring / s;
+	out->bad_spec = c->bad_spec / s;
+	out->fe_bound = c->fe_bound / s;
+	out->be_bound = c->be_bound / s;
+	if (c->level == 2) {
+		out->heavy_ops = c->heavy_ops / s;
+		out->br_mispredict = c->br_mispredict / s;
+		out->fetch_lat = c->fetch_lat / s;
+		out->mem_bound = c->mem_bound / s;
+	}
+	derive(out);
+	return 0;
+}
+
+/* role of an event in topdown: 0 slots, 1..8 the PERF_METRICS fields + 1, -1 none */
+int pmu__topdown_role(const struct pmu_event_info *e)
+{
+	static const char *const std[] = {
+		"TOPDOWN.SLOTS", "TOPDOWN.RETIRING.SLOTS", "TOPDOWN.BAD_SPECULATION.SLOTS",
+		"TOPDOWN.FRONTEND_BOUND.SLOTS", "TOPDOWN.BACKEND_BOUND.SLOTS", "TOPDOWN.RETIRING.HEAVY_OPS.SLOTS",
+		"TOPDOWN.BAD_SPECULATION.CONTROL_FLOW.SLOTS", "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS",
+		"TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS",
+	};
+	if (e->flags & PMU_EVF_TOPDOWN_SLOTS)
+		return 0;
+	if (e->flags & PMU_EVF_TOPDOWN_METRIC) {
+		unsigned umask = (unsigned)(e->config >> 8) & 0xff;
+		return umask >= 0x80 && umask <= 0x87 ? (int)(umask - 0x80) + 1 : -1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(std); i++) {
+		size_t l = strlen(std[i]);
+		if (!strncasecmp(e->name, std[i], l) && (e->name[l] == 0 || e->name[l] == ':'))
+			return (int)i;
+	}
+	return -1;
+}
+
+PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out)
+{
+	uint64_t v[9] = { 0 };
+	bool have[9] = { false };
+	struct pmu_topdown_counts c;
+
+	pmu__err_clear();
+	if (!s || !vals || !out)
+		return pmu__err(NULL, -EINVAL, "pmu_topdown_from_set: NULL argument");
+	for (size_t i = 0; i < s->n; i++) {
+		int role = pmu__topdown_role(&s->ev[i].info);
+		if (role >= 0 && !have[role]) {
+			v[role] = pmu_scale(&vals[i]);
+			have[role] = true;
+		}
+	}
+	if (!have[0] || !have[1] || !have[2] || !have[3] || !have[4])
+		return pmu__err(s->ctx, -ENOENT, "the set has no complete level-1 topdown group (slots and the "
+				"retiring, bad-spec, fe-bound and be-bound events); open it with the TOPDOWN keyword");
+	memset(&c, 0, sizeof(c));
+	c.slots = v[0];
+	c.retiring = v[1];
+	c.bad_spec = v[2];
+	c.fe_bound = v[3];
+	c.be_bound = v[4];
+	c.level = have[5] && have[6] && have[7] && have[8] ? 2 : 1;
+	c.heavy_ops = v[5];
+	c.br_mispredict = v[6];
+	c.fetch_lat = v[7];
+	c.mem_bound = v[8];
+	return pmu_topdown_from_counts(&c, out);
+}
+
+PMU_EXPORT int pmu_topdown_sample(struct pmu_set *s, struct pmu_topdown_sample *out)
+{
+	pmu__err_clear();
+	if (!s || !out)
+		return pmu__err(NULL, -EINVAL, "pmu_topdown_sample: NULL argument");
+#if defined(__x86_64__) || defined(__i386__)
+	for (size_t i = 0; i < s->n; i++) {
+		const struct perf_event_mmap_page *pg = s->pages[i];
+		if (!(s->ev[i].info.flags & PMU_EVF_TOPDOWN_SLOTS) || !pg || !s->fast.owner_valid ||
+		    !pthread_equal(pthread_self(), s->fast.owner))
+			continue;
+		if (pmu_topdown_page_sample(pg, out) == 0)
+			return 0;
+	}
+#endif
+	return pmu__err(s->ctx, -EOPNOTSUPP,
+			"no user-space topdown reading here (needs x86 with rdpmc and a slots event opened by this "
+			"thread); read the set with pmu_set_read() and decode with pmu_topdown_from_set()");
+}
+
+/* Level-1 (and level-2 where present) topdown events for the TOPDOWN keyword:
+ * the CPU table's events with a topdown role, else the core PMU's sysfs
+ * events of the same names, else the standard TOPDOWN.*.SLOTS events the
+ * CPU can count. */
+int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
+{
+	static const char *const roles[] = { "slots", "retiring", "bad-spec", "fe-bound", "be-bound",
+					     "heavy-ops", "br-mispredict", "fetch-lat", "mem-bound" };
+	static const char *const std[] = { "TOPDOWN.SLOTS", "TOPDOWN.RETIRING.SLOTS", "TOPDOWN.BAD_SPECULATION.SLOTS",
+					   "TOPDOWN.FRONTEND_BOUND.SLOTS", "TOPDOWN.BACKEND_BOUND.SLOTS" };
+	const char *found[9] = { 0 };
+	size_t o = 0;
+	int n = 0;
+
+	buf[0] = 0;
+	if (pmu__tables_load(ctx) == 0) {
+		const struct pmu_tables *t = &ctx->tables;
+		for (size_t r = 0; r < ARRAY_SIZE(roles); r++)
+			for (size_t i = 0; i < t->n && !found[r]; i++) {
+				const struct pmu_tentry *e = t->v[i];
+				/* prefer perf's spellings (slots, topdown-*) when a role has several */
+				if (e->kind == PMU_T_NATIVE && e->topdown && !strcmp(e->topdown, roles[r]) &&
+				    (r == 0 || !strncmp(e->name, "topdown-", 8)))
+					found[r] = e->name;
+			}
+	}
+	if (!found[0]) {
+		const struct pmu_dev *core = pmu__core_pmu(ctx);
+		static const char *const sysfs[] = { "slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound",
+						     "topdown-be-bound", "topdown-heavy-ops", "topdown-br-mispredict",
+						     "topdown-fetch-lat", "topdown-mem-bound" };
+		for (size_t r = 0; core && r < ARRAY_SIZE(sysfs); r++)
+			for (size_t i = 0; i < core->n_events; i++)
+				if (!strcmp(core->events[i].name, sysfs[r]))
+					found[r] = sysfs[r];
+	}
+	if (found[0] && found[1] && found[2] && found[3] && found[4]) {
+		int level2 = found[5] && found[6] && found[7] && found[8];
+		for (int r = 0; r < (level2 ? 9 : 5); r++)
+			o += (size_t)snprintf(buf + o, len > o ? len - o : 0, "%s%s", r ? "," : "", found[r]);
+		n = level2 ? 9 : 5;
+	} else {
+		/* the standard events, where this CPU's table implements them */
+		int ok = 1;
+		for (size_t r = 0; r < ARRAY_SIZE(std) && ok; r++)
+			ok = pmu__tables_native_for(ctx, std[r]) != NULL;
+		if (ok) {
+			for (size_t r = 0; r < ARRAY_SIZE(std); r++)
+				o += (size_t)snprintf(buf + o, len > o ? len - o : 0, "%s%s", r ? "," : "", std[r]);
+			n = 5;
+		}
+	}
+	if (!n)
+		return pmu__err(ctx, -ENOENT,
+				"topdown analysis is not available on this CPU (%s): it has no SLOTS/PERF_METRICS events "
+				"(Intel Ice Lake and later) and its table implements no standard TOPDOWN events",
+				ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified");
+	if (o >= len)
+		return pmu__err(ctx, -ENOSPC, "topdown event list too long");
+	return n;
+}
