@@ -29,6 +29,7 @@ struct eval {
 	signed char *val_ok;             /* 1 resolved, 0 not, -1 not tried */
 	const struct pmu_tentry *stack[MAX_METRIC_DEPTH];
 	int depth;
+	const struct pmu_tentry *base;   /* metric whose MetricParams apply to a threshold */
 	char missing[768];
 	int nmissing;
 	int err;
@@ -172,6 +173,8 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 		for (int d = ev->depth - 1; d >= 0; d--)
 			if (param_default(ev->stack[d], name, out) == 0)
 				return 0;
+		if (param_default(ev->base, name, out) == 0)
+			return 0;
 		if (machine_const(ev, name, out) == 0)
 			return 0;
 		note_missing(ev, name, true);
@@ -273,7 +276,9 @@ static int eval_common(struct pmu_ctx *ctx, const char *what, const char *expr_o
 		return pmu__err(ctx, -ENOMEM, "out of memory");
 	}
 	memset(ev->val_ok, -1, n ? n : 1);
-	r = eval_metric(ev, m, expr_override ? expr_override : m ? m->expr : what, out);
+	/* a threshold is an expression over the metric (by name), not the metric itself */
+	ev->base = m;
+	r = eval_metric(ev, expr_override ? NULL : m, expr_override ? expr_override : m ? m->expr : what, out);
 	if (r == 0 && ev->err)
 		r = ev->err;
 	if (r == -ELOOP)

@@ -820,6 +820,22 @@ static void case4(void)
 	       rc, U(v.enabled), U(v.running));
 	EXPECT(s.time_calls == 0, "clock read %lu times", s.time_calls);
 	end();
+
+	begin("never multiplexed (enabled == running): no extrapolation, clock not read, ratio exact");
+	page_init(&pc, 2, 48, 0);
+	pc.cap_user_time = 1;
+	pc.time_enabled = 5555;
+	pc.time_running = 5555;
+	pc.time_mult = 12345;
+	pc.time_shift = 3;
+	pc.time_offset = 999;
+	s.time_calls = 0;
+	s.tsc = 0xffffffffffull;
+	rc = pmu_page_read_with(&pc, src_counter, src_time, &s, &v);
+	EXPECT(rc == 0 && v.enabled == 5555 && v.running == 5555, "rc %d enabled %llu running %llu", rc,
+	       U(v.enabled), U(v.running));
+	EXPECT(s.time_calls == 0, "clock read %lu times", s.time_calls);
+	end();
 }
 
 /* ================================================================== */

@@ -8,6 +8,13 @@
 #ifndef PMU_ARCH_H
 #define PMU_ARCH_H
 
+/* The hot path must not become calls: force inlining where the compiler allows it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PMU_HOT static inline __attribute__((always_inline))
+#else
+#define PMU_HOT static inline
+#endif
+
 #if defined(PMU_ARCH_CUSTOM)
 /* Test hook: the includer defines PMU_ARCH_FAST, pmu_arch_counter() and
  * pmu_arch_time() itself before including <pmu.h> (a simulated PMU). */

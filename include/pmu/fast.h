@@ -43,7 +43,7 @@ typedef uint64_t (*pmu_time_fn)(void *arg);
  * time fields (for group members, whose times are their leader's). Callers
  * pass constants, so each use compiles to a straight-line loop.
  */
-static inline int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
+PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
 				 pmu_time_fn time, void *arg, int with_time, struct pmu_value *out)
 {
 	const volatile struct perf_event_mmap_page *p = pc;
@@ -60,7 +60,10 @@ static inline int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_coun
 		if (with_time) {
 			enabled = p->time_enabled;
 			running = p->time_running;
-			if (p->cap_user_time) {
+			/* extrapolating only matters for scaling, i.e. once the event
+			 * has been multiplexed (enabled != running); otherwise both
+			 * times are as of the last sched-in and their ratio is 1 */
+			if (enabled != running && p->cap_user_time) {
 				uint64_t cyc = time(arg), quot, rem, delta;
 				uint16_t shift = p->time_shift;
 				uint32_t mult = p->time_mult;
@@ -74,13 +77,10 @@ static inline int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_coun
 			}
 		}
 		{
-			uint16_t width = p->pmc_width;
+			/* sign-extend from pmc_width bits (64 - width is 0 for 64-bit counters) */
+			unsigned shift = (64u - p->pmc_width) & 63u;
 			uint64_t pmc = counter(arg, idx);
-			if (width && width < 64) {
-				pmc <<= 64 - width;
-				pmc = (uint64_t)((int64_t)pmc >> (64 - width));
-			}
-			count += pmc;
+			count += (uint64_t)((int64_t)(pmc << shift) >> shift);
 		}
 		__asm__ __volatile__("" ::: "memory");
 	} while (p->lock != seq);
@@ -102,9 +102,11 @@ static inline int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_coun
  * Returns 0 when @out was filled from user space, 1 when the kernel does not
  * currently allow it (index 0: the event is not on a counter, e.g. disabled
  * or multiplexed out; or cap_user_rdpmc clear) and the caller must use
- * read(2). Without cap_user_time, enabled/running are the page's values as of
- * the last time the kernel scheduled the event in: their ratio is right,
- * their absolute values lag.
+ * read(2). enabled/running are extrapolated to now (cap_user_time) when the
+ * event has been multiplexed (they differ), which is when scaling needs it;
+ * otherwise, and without cap_user_time, they are the page's values as of
+ * the last time the kernel scheduled the event in: equal, so the ratio is
+ * exact, but their absolute values lag.
  */
 static inline int pmu_page_read_with(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
 				     pmu_time_fn time, void *arg, struct pmu_value *out)
@@ -113,7 +115,7 @@ static inline int pmu_page_read_with(const struct perf_event_mmap_page *pc, pmu_
 }
 
 /** pmu_page_read - pmu_page_read_with() using this CPU's counters and clock. */
-static inline int pmu_page_read(const struct perf_event_mmap_page *pc, struct pmu_value *out)
+PMU_HOT int pmu_page_read(const struct perf_event_mmap_page *pc, struct pmu_value *out)
 {
 	return pmu_page_read_with(pc, pmu_arch_counter, pmu_arch_time, (void *)0, out);
 }
@@ -150,24 +152,32 @@ struct pmu_fast {
  */
 static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 {
-	unsigned g;
+	struct perf_event_mmap_page *const *pages = f->pages;
+	unsigned g, ngroups = f->ngroups;
 	int mine;
 
 	if (*f->fork_gen != f->gen)
 		return pmu_fast_forked(f);
 	mine = f->owner_valid && pthread_equal(pthread_self(), f->owner);
-	for (g = 0; g < f->ngroups; g++) {
+	for (g = 0; g < ngroups; g++) {
 		const struct pmu_fast_group *gr = &f->groups[g];
+		uint32_t i, first = gr->first, end = first + gr->count;
 		int slow = !(mine && gr->fast);
-		uint32_t i;
 
 		/* the leader's page gives the group's times; members only their counts */
 		if (!slow)
-			slow = pmu_page_read(f->pages[gr->first], &out[gr->first]);
-		for (i = gr->first + 1; !slow && i < gr->first + gr->count; i++) {
-			slow = pmu__page_read(f->pages[i], pmu_arch_counter, pmu_arch_time, (void *)0, 0, &out[i]);
-			out[i].enabled = out[gr->first].enabled;
-			out[i].running = out[gr->first].running;
+			slow = pmu_page_read(pages[first], &out[first]);
+		if (!slow) {
+			uint64_t enabled = out[first].enabled, running = out[first].running;
+			for (i = first + 1; i < end; i++) {
+				struct pmu_value *o = &out[i];
+				if (pmu__page_read(pages[i], pmu_arch_counter, pmu_arch_time, (void *)0, 0, o)) {
+					slow = 1;
+					break;
+				}
+				o->enabled = enabled;
+				o->running = running;
+			}
 		}
 		if (slow) {
 			int r = pmu_set_read_group(f->set, g, out);

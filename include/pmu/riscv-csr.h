@@ -6,6 +6,9 @@
  * Header only, no allocation, no libc (only <stdint.h>), C99 and C++,
  * RV32 and RV64. It is not part of libpmu.so: machine-mode CSRs cannot be
  * reached from Linux user space, so these functions have no exported twins.
+ * Build firmware with -ffreestanding where the toolchain has no C library
+ * for the target (e.g. Debian's riscv64-linux-gnu-gcc with -march=rv32...),
+ * so that <stdint.h> is the compiler's own; nothing here needs libgcc.
  *
  * Counters are named by their index n, as in mcountinhibit:
  *   0      mcycle        (CSR 0xB00, RV32 high half mcycleh 0xB80)
@@ -65,6 +68,13 @@ typedef uint32_t pmu_csr_reg_t; /**< one CSR: XLEN bits */
 #error "<pmu/riscv-csr.h>: unsupported XLEN"
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PMU_CSR__INLINE static inline __attribute__((always_inline))
+#define PMU_CSR__CONSTANT(x) __builtin_constant_p(x)
+#else
+#define PMU_CSR__INLINE static inline
+#define PMU_CSR__CONSTANT(x) 0
+#endif
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
 /* out of line and never specialised for a call site (cloned or given a
  * custom register convention), so every call costs the same instructions */
@@ -118,9 +128,10 @@ void pmu_csr_sim_write(unsigned csr, pmu_csr_reg_t value);
 
 /*
  * Reads CSR @csr, one of 0xB00..0xB1F, 0xB80..0xB9F (RV32) or 0x320..0x33F;
- * any other number reads 0. A constant @csr compiles to one csrr.
+ * any other number reads 0. Always inlined: a constant @csr compiles to one
+ * csrr; pmu_csr__rd() sends the others to one out-of-line copy.
  */
-static inline pmu_csr_reg_t pmu_csr__read(unsigned csr)
+PMU_CSR__INLINE pmu_csr_reg_t pmu_csr__read(unsigned csr)
 {
 #ifdef PMU_CSR_SIM
 	return pmu_csr_sim_read(csr);
@@ -139,7 +150,7 @@ static inline pmu_csr_reg_t pmu_csr__read(unsigned csr)
 }
 
 /* Writes @v to CSR @csr (same numbers as pmu_csr__read; others: nothing). */
-static inline void pmu_csr__write(unsigned csr, pmu_csr_reg_t v)
+PMU_CSR__INLINE void pmu_csr__write(unsigned csr, pmu_csr_reg_t v)
 {
 #ifdef PMU_CSR_SIM
 	pmu_csr_sim_write(csr, v);
@@ -153,6 +164,35 @@ static inline void pmu_csr__write(unsigned csr, pmu_csr_reg_t v)
 	default: break;
 	}
 #endif
+}
+
+/* The switch of pmu_csr__read() once, out of line, for CSR numbers known
+ * only at run time (a jump table). */
+PMU_CSR__OUTOFLINE pmu_csr_reg_t pmu_csr__read_any(unsigned csr)
+{
+	return pmu_csr__read(csr);
+}
+
+/* The same for pmu_csr__write(). */
+PMU_CSR__OUTOFLINE void pmu_csr__write_any(unsigned csr, pmu_csr_reg_t v)
+{
+	pmu_csr__write(csr, v);
+}
+
+/* Reads CSR @csr: inline csrr when @csr is a compile-time constant (after
+ * inlining), else a call to pmu_csr__read_any(). */
+PMU_CSR__INLINE pmu_csr_reg_t pmu_csr__rd(unsigned csr)
+{
+	return PMU_CSR__CONSTANT(csr) ? pmu_csr__read(csr) : pmu_csr__read_any(csr);
+}
+
+/* Writes CSR @csr, as pmu_csr__rd() reads it. */
+PMU_CSR__INLINE void pmu_csr__wr(unsigned csr, pmu_csr_reg_t v)
+{
+	if (PMU_CSR__CONSTANT(csr))
+		pmu_csr__write(csr, v);
+	else
+		pmu_csr__write_any(csr, v);
 }
 
 /* ----------------------------------------------------------- counters --- */
@@ -186,18 +226,18 @@ static inline int pmu_csr_counter_valid(unsigned n)
  * this counter between the reads can make the result mix its old and new
  * halves; other harts cannot affect it.
  */
-static inline uint64_t pmu_csr_counter_read(unsigned n)
+PMU_CSR__INLINE uint64_t pmu_csr_counter_read(unsigned n)
 {
 	if (!pmu_csr_counter_valid(n))
 		return 0;
 #if PMU_CSR_XLEN == 64
-	return pmu_csr__read(PMU_CSR_COUNTER_BASE + n);
+	return pmu_csr__rd(PMU_CSR_COUNTER_BASE + n);
 #else
 	{
-		uint32_t hi = pmu_csr__read(PMU_CSR_COUNTERH_BASE + n), hi2, lo;
+		uint32_t hi = pmu_csr__rd(PMU_CSR_COUNTERH_BASE + n), hi2, lo;
 		for (;;) {
-			lo = pmu_csr__read(PMU_CSR_COUNTER_BASE + n);
-			hi2 = pmu_csr__read(PMU_CSR_COUNTERH_BASE + n);
+			lo = pmu_csr__rd(PMU_CSR_COUNTER_BASE + n);
+			hi2 = pmu_csr__rd(PMU_CSR_COUNTERH_BASE + n);
 			if (hi2 == hi)
 				break;
 			hi = hi2;
@@ -222,32 +262,37 @@ static inline uint64_t pmu_csr_counter_read(unsigned n)
  * Same safety as pmu_csr_counter_read(): an interrupt handler that writes the
  * same counter in between leaves a mix of both writes.
  */
-static inline void pmu_csr_counter_write(unsigned n, uint64_t value)
+PMU_CSR__INLINE void pmu_csr_counter_write(unsigned n, uint64_t value)
 {
 	if (!pmu_csr_counter_valid(n))
 		return;
 #if PMU_CSR_XLEN == 64
-	pmu_csr__write(PMU_CSR_COUNTER_BASE + n, value);
+	pmu_csr__wr(PMU_CSR_COUNTER_BASE + n, value);
 #else
-	pmu_csr__write(PMU_CSR_COUNTER_BASE + n, 0);
-	pmu_csr__write(PMU_CSR_COUNTERH_BASE + n, (uint32_t)(value >> 32));
-	pmu_csr__write(PMU_CSR_COUNTER_BASE + n, (uint32_t)value);
+	pmu_csr__wr(PMU_CSR_COUNTER_BASE + n, 0);
+	pmu_csr__wr(PMU_CSR_COUNTERH_BASE + n, (uint32_t)(value >> 32));
+	pmu_csr__wr(PMU_CSR_COUNTER_BASE + n, (uint32_t)value);
 #endif
 }
 
 /** pmu_csr_counter_write(@n, 0): zeroes counter @n. Same rules and safety. */
-static inline void pmu_csr_counter_zero(unsigned n)
+PMU_CSR__INLINE void pmu_csr_counter_zero(unsigned n)
 {
 	pmu_csr_counter_write(n, 0);
 }
 
 /**
  * The mask of a @width-bit counter: 2^width - 1; width 0 or >= 64 gives all
- * 64 bits. Pure.
+ * 64 bits. Pure. (Built from 32-bit shifts: on RV32 a variable 64-bit shift
+ * can become a libgcc call, and firmware may have no libgcc.)
  */
 static inline uint64_t pmu_csr_width_mask(unsigned width)
 {
-	return width == 0 || width >= 64 ? ~(uint64_t)0 : ~(uint64_t)0 >> (64 - width);
+	if (width == 0 || width >= 64)
+		return ~(uint64_t)0;
+	if (width > 32)
+		return (uint64_t)(0xffffffffu >> (64 - width)) << 32 | 0xffffffffu;
+	return 0xffffffffu >> (32 - width);
 }
 
 /**
@@ -270,11 +315,11 @@ static inline uint64_t pmu_csr_delta(uint64_t a, uint64_t b, unsigned width)
  *
  * Returns the selector (XLEN bits), or 0 for @n outside 3..31 (no access).
  */
-static inline pmu_csr_reg_t pmu_csr_event_read(unsigned n)
+PMU_CSR__INLINE pmu_csr_reg_t pmu_csr_event_read(unsigned n)
 {
 	if (n < PMU_CSR_HPM_FIRST || n > PMU_CSR_HPM_LAST)
 		return 0;
-	return pmu_csr__read(PMU_CSR_EVENT_BASE + n);
+	return pmu_csr__rd(PMU_CSR_EVENT_BASE + n);
 }
 
 /**
@@ -286,11 +331,11 @@ static inline pmu_csr_reg_t pmu_csr_event_read(unsigned n)
  *
  * @n outside 3..31 is ignored.
  */
-static inline void pmu_csr_event_write(unsigned n, pmu_csr_reg_t value)
+PMU_CSR__INLINE void pmu_csr_event_write(unsigned n, pmu_csr_reg_t value)
 {
 	if (n < PMU_CSR_HPM_FIRST || n > PMU_CSR_HPM_LAST)
 		return;
-	pmu_csr__write(PMU_CSR_EVENT_BASE + n, value);
+	pmu_csr__wr(PMU_CSR_EVENT_BASE + n, value);
 }
 
 /**
@@ -301,7 +346,7 @@ static inline void pmu_csr_event_write(unsigned n, pmu_csr_reg_t value)
  * counts event bit n, or a legalised value); PMU_CSR_EINVAL for @n outside
  * 3..31.
  */
-static inline int pmu_csr_event_program(unsigned n, pmu_csr_reg_t value)
+PMU_CSR__INLINE int pmu_csr_event_program(unsigned n, pmu_csr_reg_t value)
 {
 	if (n < PMU_CSR_HPM_FIRST || n > PMU_CSR_HPM_LAST)
 		return PMU_CSR_EINVAL;
@@ -492,11 +537,14 @@ static inline void pmu_csr_region_reset(struct pmu_csr_region *r)
  * counter as its overhead[], then zeroes totals and calls. From then on each
  * end subtracts what the pair itself costs, so a region's minstret total is
  * the instructions of the code between begin and end, exactly, when the
- * caller passes the region pointer to pmu_csr_region_end() with one
- * instruction as the calibration loop does (a pointer kept in a register,
- * `mv`, or a stack or gp-relative region, `addi`; the address of a global
- * built with `lui`+`addi` counts one instruction more). Cycle counts keep
- * their pipeline variation: the minimum is subtracted.
+ * caller passes the region pointer to pmu_csr_region_end() in one
+ * instruction as the calibration loop does: a pointer in a register (`mv`),
+ * a region on the stack (`addi sp`) or a global whose upper address bits the
+ * compiler keeps in a register (`addi`), which is what optimised code does.
+ * Each extra instruction of the call site counts: unoptimised code (-O0,
+ * `addi` then `mv`) counts 1 more per pass; a global address rebuilt with
+ * `lui`+`addi` would too. Cycle counts keep their pipeline variation: the
+ * minimum is subtracted.
  *
  * Out of line; not reentrant for the same @r; the region's counters must be
  * running (not inhibited).

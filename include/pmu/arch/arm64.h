@@ -10,7 +10,7 @@
 #define PMU__EVCNTR(n) \
 	case n: __asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); return v;
 
-static inline uint64_t pmu_arch_counter(void *arg, uint32_t index)
+PMU_HOT uint64_t pmu_arch_counter(void *arg, uint32_t index)
 {
 	uint64_t v = 0;
 	(void)arg;
@@ -28,7 +28,7 @@ static inline uint64_t pmu_arch_counter(void *arg, uint32_t index)
 }
 #undef PMU__EVCNTR
 
-static inline uint64_t pmu_arch_time(void *arg)
+PMU_HOT uint64_t pmu_arch_time(void *arg)
 {
 	uint64_t v;
 	(void)arg;

@@ -11,7 +11,7 @@
 #define PMU__CSR(n) \
 	case n: __asm__ __volatile__("csrr %0, " #n : "=r"(v)); return v;
 
-static inline uint64_t pmu_arch_counter(void *arg, uint32_t index)
+PMU_HOT uint64_t pmu_arch_counter(void *arg, uint32_t index)
 {
 	uint64_t v = 0;
 	(void)arg;
@@ -29,7 +29,7 @@ static inline uint64_t pmu_arch_counter(void *arg, uint32_t index)
 }
 #undef PMU__CSR
 
-static inline uint64_t pmu_arch_time(void *arg)
+PMU_HOT uint64_t pmu_arch_time(void *arg)
 {
 	uint64_t v;
 	(void)arg;

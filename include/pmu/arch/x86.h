@@ -5,7 +5,7 @@
 #define PMU_ARCH_X86_H
 #define PMU_ARCH_FAST 1
 
-static inline uint64_t pmu_arch_counter(void *arg, uint32_t index)
+PMU_HOT uint64_t pmu_arch_counter(void *arg, uint32_t index)
 {
 	uint32_t lo, hi;
 	(void)arg;
@@ -13,7 +13,7 @@ static inline uint64_t pmu_arch_counter(void *arg, uint32_t index)
 	return lo | ((uint64_t)hi << 32);
 }
 
-static inline uint64_t pmu_arch_time(void *arg)
+PMU_HOT uint64_t pmu_arch_time(void *arg)
 {
 	uint32_t lo, hi;
 	(void)arg;

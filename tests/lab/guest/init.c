@@ -16,10 +16,12 @@
  *
  * Settings come from the kernel command line (unknown NAME=VALUE parameters
  * end up in init's environment):
- *   LAB_TIMEOUT=<seconds>  per-test limit (guest time; default 120)
+ *   LAB_TIMEOUT=<seconds>  per-test limit (guest time; default 30)
  *   LAB_ONLY=a,b,c         run only these tests (in list order)
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,13 +36,14 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #define LIST_PATH "/tests/list"
 #define TESTS_DIR "/tests"
 #define USER_ACCESS "/proc/sys/kernel/perf_user_access"
-#define DEFAULT_TIMEOUT 120
+#define DEFAULT_TIMEOUT 30
 
 /* Unbuffered console output: everything goes out with write(2) so that
  * nothing is lost when the machine powers off. */
@@ -222,6 +225,40 @@ static int in_only_list(const char *only, const char *name)
 	return 0;
 }
 
+/*
+ * The test's stdout/stderr: a pseudo-terminal when possible, so that stdio
+ * in the test is line-buffered as on a console (output printed just before a
+ * crash is not lost), else a pipe. Returns 0 with *rd (ours) and *wr (the
+ * test's), or -1.
+ */
+static int open_output(int *rd, int *wr)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0) {
+		const char *name = ptsname(m);
+		int s = name ? open(name, O_RDWR | O_NOCTTY | O_CLOEXEC) : -1;
+		if (s >= 0) {
+			struct termios t;
+			if (tcgetattr(s, &t) == 0) {
+				t.c_oflag &= ~(tcflag_t)ONLCR; /* no \r\n */
+				t.c_lflag &= ~(tcflag_t)ECHO;
+				tcsetattr(s, TCSANOW, &t);
+			}
+			*rd = m;
+			*wr = s;
+			return 0;
+		}
+	}
+	if (m >= 0)
+		close(m);
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		return -1;
+	*rd = pfd[0];
+	*wr = pfd[1];
+	return 0;
+}
+
 /* Runs one test and prints its LAB-RESULT line. */
 static void run_test(const char *name, int timeout_s)
 {
@@ -232,8 +269,8 @@ static void run_test(const char *name, int timeout_s)
 	grant_user_access(0);
 	out("LAB-RUN %s\n", name);
 
-	if (pipe2(pfd, O_CLOEXEC) != 0) {
-		out("LAB-NOTE %s pipe: %s\n", name, strerror(errno));
+	if (open_output(&pfd[0], &pfd[1]) != 0) {
+		out("LAB-NOTE %s pty/pipe: %s\n", name, strerror(errno));
 		out("LAB-RESULT %s FAIL 125\n", name);
 		return;
 	}
@@ -299,6 +336,7 @@ static void run_test(const char *name, int timeout_s)
 				last_nl = buf[n - 1] == '\n';
 				continue;
 			}
+			/* a pty master reads EIO once the test's side is closed */
 			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
 				eof = 1;
 		} else if (r == 0 && exited) {
@@ -367,6 +405,7 @@ int main(void)
 	do_mount("proc", "/proc", "proc");
 	do_mount("sysfs", "/sys", "sysfs");
 	do_mount("devtmpfs", "/dev", "devtmpfs");
+	do_mount("devpts", "/dev/pts", "devpts");
 	setup_console();
 	mkdir("/tmp", 01777);
 	setenv("PATH", "/bin:/tests", 1);

@@ -12,7 +12,9 @@
  *
  * Exit: 0 PASS, 1 FAIL, 77 SKIP (not an arm64/riscv64 guest).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
@@ -76,7 +78,7 @@ static const char *counter_name(unsigned int n, char *buf, size_t size)
 	return buf;
 }
 
-/* 1 + 2 * iterations instructions, user mode only */
+/* 2 * iterations instructions (the loop itself), user mode only */
 static void known_loop(uint64_t iterations)
 {
 	uint64_t n = iterations;
@@ -201,7 +203,7 @@ static int slow_read(struct counter *c, uint64_t *value)
 }
 
 static int open_counter(struct counter *c, const char *name, uint64_t config,
-			uint64_t config1)
+			uint64_t config1, int required)
 {
 	struct perf_event_attr a;
 
@@ -218,14 +220,16 @@ static int open_counter(struct counter *c, const char *name, uint64_t config,
 	c->pg = NULL;
 	c->fd = perf_open(&a);
 	if (c->fd < 0) {
-		printf("FAIL: perf_event_open(%s, config1=0x%" PRIx64 "): %s\n",
-		       name, config1, strerror(errno));
+		printf("%sperf_event_open(%s, config1=0x%" PRIx64 "): %s\n",
+		       required ? "FAIL: " : "", name, config1,
+		       strerror(errno));
 		return -1;
 	}
 	void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ,
 		       MAP_SHARED, c->fd, 0);
 	if (p == MAP_FAILED) {
-		printf("FAIL: mmap(%s): %s\n", name, strerror(errno));
+		printf("%smmap(%s): %s\n", required ? "FAIL: " : "", name,
+		       strerror(errno));
 		close(c->fd);
 		c->fd = -1;
 		return -1;
@@ -234,6 +238,17 @@ static int open_counter(struct counter *c, const char *name, uint64_t config,
 	ioctl(c->fd, PERF_EVENT_IOC_RESET, 0);
 	ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
 	return 0;
+}
+
+/* Unmap too: the mapping keeps the event (and its hardware counter) alive. */
+static void close_counter(struct counter *c)
+{
+	if (c->pg)
+		munmap(c->pg, (size_t)sysconf(_SC_PAGESIZE));
+	if (c->fd >= 0)
+		close(c->fd);
+	c->pg = NULL;
+	c->fd = -1;
 }
 
 static void show_page(struct counter *c)
@@ -269,7 +284,7 @@ static int compare(struct counter *c)
 	/* User-mode instructions between two reads are a few hundred at
 	 * most; cycles under -icount are similar. Allow generous slack. */
 	const uint64_t bound = 20000;
-	uint64_t f1, s, f2;
+	uint64_t f1 = 0, s, f2 = 0, first = 0;
 	uint32_t idx;
 	int bad = 0;
 
@@ -288,6 +303,8 @@ static int compare(struct counter *c)
 		}
 		if (fast_read(c, &f2, NULL) != 0)
 			return -1;
+		if (i == 0)
+			first = f1;
 		int ok = f1 <= s && s <= f2 && s - f1 <= bound &&
 			 f2 - s <= bound;
 		printf("%s: fast=%" PRIu64 " read(2)=%" PRIu64 " fast=%" PRIu64
@@ -296,6 +313,13 @@ static int compare(struct counter *c)
 		       ok ? "ok" : "MISMATCH");
 		if (!ok)
 			bad = 1;
+	}
+	if (!bad && f2 == first) {
+		/* thousands of user instructions (printf) ran meanwhile */
+		printf("FAIL: %s: the counter does not count (stuck at %" PRIu64
+		       ")\n",
+		       c->name, f2);
+		return -1;
 	}
 	if (bad) {
 		printf("FAIL: %s: user-space value and read(2) disagree "
@@ -353,60 +377,150 @@ static int check_user_access(void)
 	return v;
 }
 
+/*
+ * Opens one event and checks it. A "required" event must offer user-space
+ * reads that match read(2); an optional one (a variant whose availability
+ * depends on the CPU model) is only reported, unless it does offer user
+ * reads, which must then be right. Returns 0 if fine.
+ */
+static int check_event(const char *name, uint64_t config, uint64_t config1,
+		       int required, int count_loop)
+{
+	struct counter c;
+	int rc = 0;
+
+	printf("--- %s (config=%" PRIu64 " config1=0x%" PRIx64 ")%s\n", name,
+	       config, config1, required ? "" : " [optional]");
+	if (open_counter(&c, name, config, config1, required) != 0)
+		return required ? -1 : 0;
+	show_page(&c);
+	if (!c.pg->cap_user_rdpmc || c.pg->index == 0) {
+		if (required) {
+			printf("FAIL: %s: no user-space access "
+			       "(cap_user_rdpmc=%u index=%u)\n",
+			       name, (unsigned)c.pg->cap_user_rdpmc,
+			       c.pg->index);
+			rc = -1;
+		} else {
+			printf("%s: no user-space access on this CPU model\n",
+			       name);
+		}
+	} else {
+		rc = compare(&c);
+		if (count_loop)
+			known_count(&c);
+	}
+	close_counter(&c);
+	return rc;
+}
+
+/*
+ * Informational: does the emulated PMU honour privilege-mode filtering? A
+ * kernel-only counter (exclude_user) should not see a user-mode loop.
+ */
+static void mode_filter_check(void)
+{
+	const uint64_t it = 1000000;
+	struct perf_event_attr a;
+	uint64_t v0, v1;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.exclude_user = 1;
+	a.exclude_hv = 1;
+	printf("--- mode filtering (kernel-only instructions around a user loop)\n");
+	int fd = perf_open(&a);
+	if (fd < 0) {
+		printf("mode filtering: perf_event_open(exclude_user=1): %s\n",
+		       strerror(errno));
+		return;
+	}
+	struct counter c = { "kernel-instructions", fd, NULL };
+	if (slow_read(&c, &v0) == 0) {
+		known_loop(it);
+		if (slow_read(&c, &v1) == 0)
+			printf("mode filtering: kernel-only counter advanced by "
+			       "%" PRIu64 " over a %" PRIu64
+			       "-instruction user loop: %s\n",
+			       v1 - v0, (uint64_t)LOOP_INSNS(it),
+			       v1 == v0 ? "inconclusive (the counter did not count)"
+			       : v1 - v0 < LOOP_INSNS(it) / 2
+				       ? "honoured"
+				       : "NOT honoured (user instructions counted)");
+	}
+	close(fd);
+}
+
+/*
+ * Informational: do two events of the same type count at the same time?
+ * (QEMU 7.2's riscv PMU maps each event type to a single counter.)
+ */
+static void duplicate_check(uint64_t config1)
+{
+	const uint64_t it = 100000;
+	struct counter a, b;
+	uint64_t a0, a1, b0, b1;
+
+	printf("--- two instructions events at once\n");
+	if (open_counter(&a, "instructions#1", PERF_COUNT_HW_INSTRUCTIONS,
+			 config1, 0) != 0)
+		return;
+	if (open_counter(&b, "instructions#2", PERF_COUNT_HW_INSTRUCTIONS,
+			 config1, 0) != 0) {
+		close_counter(&a);
+		return;
+	}
+	if (slow_read(&a, &a0) == 0 && slow_read(&b, &b0) == 0) {
+		known_loop(it);
+		if (slow_read(&a, &a1) == 0 && slow_read(&b, &b1) == 0)
+			printf("two events: #1 (index %u) advanced by %" PRIu64
+			       ", #2 (index %u) by %" PRIu64 " over a %" PRIu64
+			       "-instruction loop: %s\n",
+			       a.pg->index, a1 - a0, b.pg->index, b1 - b0,
+			       (uint64_t)LOOP_INSNS(it),
+			       a1 - a0 >= LOOP_INSNS(it) &&
+					       b1 - b0 >= LOOP_INSNS(it)
+				       ? "both count"
+				       : "NOT both counting");
+	}
+	close_counter(&b);
+	close_counter(&a);
+}
+
 int main(void)
 {
 #if defined(__aarch64__)
 	/* config1 bit 1 requests user access; bit 0 a 64-bit counter. */
 	const uint64_t rdpmc = 0x2, longc = 0x1;
 #else
-	const uint64_t rdpmc = 0, longc = 0;
+	const uint64_t rdpmc = 0;
 #endif
-	struct counter ins, cyc, cyc64;
 	int fail = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("lab-smoke on %s\n", ARCH_NAME);
 	check_user_access();
 
-	if (open_counter(&ins, "instructions", PERF_COUNT_HW_INSTRUCTIONS,
-			 rdpmc) != 0)
-		return 1;
-	show_page(&ins);
-	if (!ins.pg->cap_user_rdpmc || ins.pg->index == 0) {
-		printf("FAIL: instructions: no user-space access "
-		       "(cap_user_rdpmc=%u index=%u)\n",
-		       (unsigned)ins.pg->cap_user_rdpmc, ins.pg->index);
-		return 1;
-	}
-	if (compare(&ins) != 0)
+	if (check_event("instructions", PERF_COUNT_HW_INSTRUCTIONS, rdpmc, 1, 1))
 		fail = 1;
-	known_count(&ins);
-	close(ins.fd);
-
-	/* Cycles: a second counter and, on arm64, the dedicated cycle
-	 * counter (index 32) when the event is 64-bit. */
-	if (open_counter(&cyc, "cycles", PERF_COUNT_HW_CPU_CYCLES, rdpmc) == 0) {
-		show_page(&cyc);
-		if (compare(&cyc) != 0)
-			fail = 1;
-		close(cyc.fd);
-	} else {
+	if (check_event("cycles", PERF_COUNT_HW_CPU_CYCLES, rdpmc, 1, 0))
 		fail = 1;
-	}
 #if defined(__aarch64__)
-	if (open_counter(&cyc64, "cycles-64bit", PERF_COUNT_HW_CPU_CYCLES,
-			 rdpmc | longc) == 0) {
-		show_page(&cyc64);
-		if (compare(&cyc64) != 0)
-			fail = 1;
-		close(cyc64.fd);
-	} else {
+	/* 64-bit variants: the cycle counter is 64-bit on every PMUv3; 64-bit
+	 * event counters need PMUv3p5 (else a chained pair, which the kernel
+	 * may not let user space read). */
+	if (check_event("cycles-64bit", PERF_COUNT_HW_CPU_CYCLES, rdpmc | longc,
+			1, 0))
 		fail = 1;
-	}
-#else
-	(void)cyc64;
-	(void)longc;
+	if (check_event("instructions-64bit", PERF_COUNT_HW_INSTRUCTIONS,
+			rdpmc | longc, 0, 0))
+		fail = 1;
 #endif
+
+	mode_filter_check();
+	duplicate_check(rdpmc);
 
 	printf("%s\n", fail ? "lab-smoke: FAILED (see the FAIL lines above)"
 			  : "lab-smoke: PASS: user-space reads match read(2)");
