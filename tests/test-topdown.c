@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Topdown: decoding with hand-computed vectors (slot weighting, rounding of
+ * the 8-bit fields, zero deltas, a reset between readings, level 2 and its
+ * derived values), decoding kernel-scaled counts, the user-space sample
+ * against a simulated page, and how a set arranges topdown events (SLOTS
+ * leads, metric events join it, other events leave), planned for an Ice Lake
+ * server and a Sapphire Rapids from fixture trees without opening anything.
+ */
+#include <math.h>
+#include <string.h>
+#define PMU_ARCH_CUSTOM
+#define PMU_ARCH_FAST 1
+#include <stdint.h>
+static uint64_t sim_slots, sim_metrics;
+static uint32_t seen_idx[4];
+static int nseen;
+static inline uint64_t pmu_arch_counter(void *arg, uint32_t index)
+{
+	(void)arg;
+	if (nseen < 4)
+		seen_idx[nseen++] = index;
+	return index == (1u << 29) + 1 ? sim_metrics : sim_slots;
+}
+static inline uint64_t pmu_arch_time(void *arg) { (void)arg; return 0; }
+#include <pmu.h>
+#include "set.h"
+#include "harness.h"
+
+static uint64_t m8(int b0, int b1, int b2, int b3, int b4, int b5, int b6, int b7)
+{
+	return (uint64_t)b0 | (uint64_t)b1 << 8 | (uint64_t)b2 << 16 | (uint64_t)b3 << 24 | (uint64_t)b4 << 32 |
+	       (uint64_t)b5 << 40 | (uint64_t)b6 << 48 | (uint64_t)b7 << 56;
+}
+
+#define EQ(a, b) (fabs((a) - (b)) < 1e-12)
+
+static void plan(struct pmu_ctx *ctx, const char *events, const char *want_order, const char *want_groups)
+{
+	struct pmu_set *s = NULL;
+	struct pmu_set_opts o;
+	char order[512] = "", groups[128] = "";
+	int r;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	r = pmu__set_plan(ctx, events, &o, &s);
+	CHECK(r == 0, "plan '%s': %s", events, pmu_strerror(r));
+	if (r)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		size_t l = strlen(order), g = strlen(groups);
+		snprintf(order + l, sizeof(order) - l, "%s%s", i ? "," : "", s->ev[i].info.name);
+		snprintf(groups + g, sizeof(groups) - g, "%s%u", i ? "," : "", s->ev[i].group);
+	}
+	CHECK(!strcmp(order, want_order), "'%s' arranged as '%s', expected '%s'", events, order, want_order);
+	CHECK(!strcmp(groups, want_groups), "'%s' groups %s, expected %s", events, groups, want_groups);
+	pmu_set_close(s);
+}
+
+int main(void)
+{
+	struct pmu_topdown t;
+	struct pmu_topdown_sample a, b;
+	int r;
+
+	/* 1. slot weighting: a = 510 slots at (0.4,0.2,0.2,0.2); a->b adds 1020 slots.
+	 *    parts a: 102*510/255=204, 51*2=102 x3; parts b (1530 slots, 170,34,34,17): 1020, 204, 204, 102
+	 *    deltas 816,102,102,0 over 1020 -> 0.8, 0.1, 0.1, 0.0 */
+	a = (struct pmu_topdown_sample){ 510, m8(102, 51, 51, 51, 0, 0, 0, 0), 7 };
+	b = (struct pmu_topdown_sample){ 1530, m8(170, 34, 34, 17, 0, 0, 0, 0), 7 };
+	r = pmu_topdown_decode(&a, &b, 1, &t);
+	CHECK(r == 0 && t.slots == 1020 && EQ(t.retiring, 0.8) && EQ(t.bad_spec, 0.1) && EQ(t.fe_bound, 0.1) &&
+	      EQ(t.be_bound, 0.0) && !(t.flags & PMU_TOPDOWN_RESET) && t.level == 1 && isnan(t.heavy_ops),
+	      "weighted: %d %g %g %g %g", r, t.retiring, t.bad_spec, t.fe_bound, t.be_bound);
+
+	/* 2. rounding: fields that do not divide evenly.
+	 *    a 1000 slots (100,50,55,50), b 2000 slots (128,40,47,40): retiring (256000-100000)/255/1000 = 156/255 */
+	a = (struct pmu_topdown_sample){ 1000, m8(100, 50, 55, 50, 0, 0, 0, 0), 1 };
+	b = (struct pmu_topdown_sample){ 2000, m8(128, 40, 47, 40, 0, 0, 0, 0), 1 };
+	r = pmu_topdown_decode(&a, &b, 1, &t);
+	CHECK(r == 0 && EQ(t.retiring, 156.0 / 255) && EQ(t.bad_spec, 30.0 / 255) && EQ(t.fe_bound, 39.0 / 255) &&
+	      EQ(t.be_bound, 30.0 / 255), "rounding: %.15g %.15g %.15g %.15g", t.retiring, t.bad_spec, t.fe_bound,
+	      t.be_bound);
+	CHECK(EQ(t.retiring + t.bad_spec + t.fe_bound + t.be_bound, 1.0), "fractions sum to 1");
+
+	/* 3. no slots elapsed */
+	CHECK(pmu_topdown_decode(&b, &b, 1, &t) == -ENODATA, "zero delta is -ENODATA");
+
+	/* 4. a reset in between (epoch changed): only b's own period, flagged */
+	a = (struct pmu_topdown_sample){ 5000, m8(10, 20, 30, 195, 0, 0, 0, 0), 3 };
+	b = (struct pmu_topdown_sample){ 1000, m8(51, 51, 102, 51, 0, 0, 0, 0), 4 };
+	r = pmu_topdown_decode(&a, &b, 1, &t);
+	CHECK(r == 0 && (t.flags & PMU_TOPDOWN_RESET) && t.slots == 1000 && EQ(t.retiring, 0.2) &&
+	      EQ(t.fe_bound, 0.4), "reset (epoch): %d %x %g", r, t.flags, t.retiring);
+	/* ... or detected by slots going down with the same epoch */
+	b.epoch = 3;
+	r = pmu_topdown_decode(&a, &b, 1, &t);
+	CHECK(r == 0 && (t.flags & PMU_TOPDOWN_RESET), "reset (slots down)");
+
+	/* 5. level 2 from zero: L1 (0.4,0.2,0.2,0.2), L2 heavy 51, br 25, fetch_lat 26, mem 40 (of 255) */
+	a = (struct pmu_topdown_sample){ 0, 0, 9 };
+	b = (struct pmu_topdown_sample){ 2550, m8(102, 51, 51, 51, 51, 25, 26, 40), 9 };
+	r = pmu_topdown_decode(&a, &b, 2, &t);
+	CHECK(r == 0 && t.level == 2 && EQ(t.heavy_ops, 0.2) && EQ(t.light_ops, 0.2) && EQ(t.br_mispredict, 25.0 / 255) &&
+	      EQ(t.machine_clears, 26.0 / 255) && EQ(t.fetch_lat, 26.0 / 255) && EQ(t.fetch_bw, 25.0 / 255) &&
+	      EQ(t.mem_bound, 40.0 / 255) && EQ(t.core_bound, 11.0 / 255), "level 2: %g %g %g %g %g %g %g %g",
+	      t.heavy_ops, t.light_ops, t.br_mispredict, t.machine_clears, t.fetch_lat, t.fetch_bw, t.mem_bound,
+	      t.core_bound);
+	CHECK(pmu_topdown_decode(&a, &b, 3, &t) == -EINVAL, "level 3 refused");
+
+	/* 6. kernel-scaled counts (read(2) of the topdown events) */
+	{
+		struct pmu_topdown_counts c = { 1000, 400, 100, 300, 200, 150, 60, 200, 120, 2 };
+		r = pmu_topdown_from_counts(&c, &t);
+		CHECK(r == 0 && EQ(t.retiring, 0.4) && EQ(t.bad_spec, 0.1) && EQ(t.fe_bound, 0.3) && EQ(t.be_bound, 0.2) &&
+		      EQ(t.light_ops, 0.25) && EQ(t.machine_clears, 0.04) && EQ(t.fetch_bw, 0.1) && EQ(t.core_bound, 0.08),
+		      "counts: %g %g %g %g", t.light_ops, t.machine_clears, t.fetch_bw, t.core_bound);
+		c.slots = 0;
+		CHECK(pmu_topdown_from_counts(&c, &t) == -ENODATA, "no slots");
+	}
+
+	/* 7. the user-space sample: SLOTS through the page's index, PERF_METRICS through selector bit 29 */
+	{
+		struct perf_event_mmap_page pg;
+		struct pmu_topdown_sample smp;
+		memset(&pg, 0, sizeof(pg));
+		pg.cap_user_rdpmc = 1;
+		pg.index = (1u << 30 | 3) + 1; /* fixed counter 3, as the kernel publishes it */
+		pg.offset = 4242;
+		sim_slots = 123456;
+		sim_metrics = m8(1, 2, 3, 4, 5, 6, 7, 8);
+		r = pmu_topdown_page_sample(&pg, &smp);
+		CHECK(r == 0 && smp.slots == 123456 && smp.metrics == sim_metrics && smp.epoch == 4242, "sample");
+		CHECK(nseen == 2 && seen_idx[0] == pg.index && seen_idx[1] == (1u << 29) + 1,
+		      "rdpmc selectors: 0x%x then 0x%x", seen_idx[0] - 1, seen_idx[1] - 1);
+		pg.index = 0;
+		CHECK(pmu_topdown_page_sample(&pg, &smp) == 1, "index 0 falls back");
+	}
+
+	/* 8. arrangement on an Ice Lake server (fixture sysfs) and Sapphire Rapids */
+	{
+		const char *src = getenv("PMU_TEST_SRCDIR");
+		char sys[1024];
+		struct pmu_ctx_opts o;
+		struct pmu_ctx *ctx;
+		snprintf(sys, sizeof(sys), "%s/tests/fixtures/intel-icx/sys", src ? src : ".");
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.sysfs_root = sys;
+		o.cpuid = "GenuineIntel-6-6A-6";
+		if (pmu_ctx_new(&ctx, &o) == 0) {
+			/* out of order, split over braces, slots last: slots leads, metrics follow in order, others leave */
+			plan(ctx, "cycles,{topdown-retiring,instructions},topdown-be-bound,slots,topdown-bad-spec",
+			     "cycles,slots,topdown-retiring,topdown-be-bound,topdown-bad-spec,instructions", "0,1,1,1,1,2");
+			/* slots added when missing */
+			plan(ctx, "topdown-fe-bound,task-clock", "slots,topdown-fe-bound,task-clock", "0,0,1");
+			/* the keyword: level 1 on Ice Lake */
+			plan(ctx, "TOPDOWN", "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound",
+			     "0,0,0,0,0");
+			{
+				struct pmu_set *s;
+				struct pmu_set_opts so;
+				memset(&so, 0, sizeof(so));
+				so.size = sizeof(so);
+				r = pmu__set_plan(ctx, "slots,topdown-retiring,slots", &so, &s);
+				CHECK(r == -EINVAL && strstr(pmu_strerror(r), "once"), "two slots refused: %s", pmu_strerror(r));
+			}
+			pmu_ctx_free(ctx);
+		}
+		o.cpuid = "GenuineIntel-6-8F-8";
+		if (pmu_ctx_new(&ctx, &o) == 0) {
+			plan(ctx, "TOPDOWN:u",
+			     "slots:u,topdown-retiring:u,topdown-bad-spec:u,topdown-fe-bound:u,topdown-be-bound:u,"
+			     "topdown-heavy-ops:u,topdown-br-mispredict:u,topdown-fetch-lat:u,topdown-mem-bound:u",
+			     "0,0,0,0,0,0,0,0,0");
+			pmu_ctx_free(ctx);
+		}
+		/* Skylake-X with a PMU that advertises no topdown events (the PMU-less VM fixture) */
+		snprintf(sys, sizeof(sys), "%s/tests/fixtures/vm-nopmu/sys", src ? src : ".");
+		o.cpuid = "GenuineIntel-6-55-4";
+		if (pmu_ctx_new(&ctx, &o) == 0) {
+			struct pmu_set *s;
+			struct pmu_set_opts so;
+			memset(&so, 0, sizeof(so));
+			so.size = sizeof(so);
+			r = pmu__set_plan(ctx, "TOPDOWN", &so, &s);
+			CHECK(r == -ENOENT && strstr(pmu_strerror(r), "not available on this CPU"), "Skylake-X: %s",
+			      pmu_strerror(r));
+			pmu_ctx_free(ctx);
+		}
+	}
+	return test_done("test-topdown");
+}
