@@ -544,6 +544,14 @@ int pmu_topdown_from_counts(const struct pmu_topdown_counts *c, struct pmu_topdo
  */
 int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out);
 
+/**
+ * pmu_topdown_from_named - fractions from named counts (a saved run: the
+ * names are resolved in @ctx to find the slots and metric events). Returns
+ * as pmu_topdown_from_set().
+ */
+int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *vals, size_t n,
+			   struct pmu_topdown *out);
+
 /** Exported twin of pmu_topdown_page_sample(). */
 int pmu_topdown_page_sample_fn(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out);
 

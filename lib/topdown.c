@@ -122,25 +122,13 @@ int pmu__topdown_role(const struct pmu_event_info *e)
 	return -1;
 }
 
-PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out)
+static int from_roles(struct pmu_ctx *ctx, const uint64_t v[9], const bool have[9], struct pmu_topdown *out)
 {
-	uint64_t v[9] = { 0 };
-	bool have[9] = { false };
 	struct pmu_topdown_counts c;
 
-	pmu__err_clear();
-	if (!s || !vals || !out)
-		return pmu__err(NULL, -EINVAL, "pmu_topdown_from_set: NULL argument");
-	for (size_t i = 0; i < s->n; i++) {
-		int role = pmu__topdown_role(&s->ev[i].info);
-		if (role >= 0 && !have[role]) {
-			v[role] = pmu_scale(&vals[i]);
-			have[role] = true;
-		}
-	}
 	if (!have[0] || !have[1] || !have[2] || !have[3] || !have[4])
-		return pmu__err(s->ctx, -ENOENT, "the set has no complete level-1 topdown group (slots and the "
-				"retiring, bad-spec, fe-bound and be-bound events); open it with the TOPDOWN keyword");
+		return pmu__err(ctx, -ENOENT, "no complete level-1 topdown group (slots and the retiring, bad-spec, "
+				"fe-bound and be-bound events) was counted; count it with the TOPDOWN keyword");
 	memset(&c, 0, sizeof(c));
 	c.slots = v[0];
 	c.retiring = v[1];
@@ -153,6 +141,53 @@ PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *v
 	c.fetch_lat = v[7];
 	c.mem_bound = v[8];
 	return pmu_topdown_from_counts(&c, out);
+}
+
+PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out)
+{
+	uint64_t v[9] = { 0 };
+	bool have[9] = { false };
+
+	pmu__err_clear();
+	if (!s || !vals || !out)
+		return pmu__err(NULL, -EINVAL, "pmu_topdown_from_set: NULL argument");
+	for (size_t i = 0; i < s->n; i++) {
+		int role = pmu__topdown_role(&s->ev[i].info);
+		if (role >= 0 && !have[role] && !(s->ev[i].info.flags & PMU_EVF_UNSUPPORTED)) {
+			v[role] = pmu_scale(&vals[i]);
+			have[role] = true;
+		}
+	}
+	return from_roles(s->ctx, v, have, out);
+}
+
+PMU_EXPORT int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *vals, size_t n,
+				      struct pmu_topdown *out)
+{
+	uint64_t v[9] = { 0 };
+	bool have[9] = { false };
+
+	pmu__err_clear();
+	if (!ctx || (n && !vals) || !out)
+		return pmu__err(ctx, -EINVAL, "pmu_topdown_from_named: NULL argument");
+	for (size_t i = 0; i < n; i++) {
+		struct pmu_event_info e;
+		int role, r;
+		if (isnan(vals[i].value))
+			continue;
+		pmu__err_quiet(true);
+		r = pmu__resolve(ctx, vals[i].name, NULL, &e);
+		pmu__err_quiet(false);
+		if (r < 0)
+			continue;
+		role = pmu__topdown_role(&e);
+		if (role >= 0 && !have[role]) {
+			v[role] = (uint64_t)(vals[i].value + 0.5);
+			have[role] = true;
+		}
+	}
+	pmu__err_clear();
+	return from_roles(ctx, v, have, out);
 }
 
 PMU_EXPORT int pmu_topdown_sample(struct pmu_set *s, struct pmu_topdown_sample *out)
