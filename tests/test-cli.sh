@@ -116,5 +116,25 @@ echo '{"x":1}' > "$tmp/bad.json"
 run 1 "$tmp/o" "$tmp/e" report "$tmp/bad.json"
 check "report rejects other JSON" has "$tmp/e" "not a 'pmu stat --json' file"
 
+# metrics and topdown from saved counts (hand-written files; expected values computed by hand)
+run 0 "$tmp/o" "$tmp/e" report --topdown -M "1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET,tma_backend_bound" "$SRC/tests/reports/spr-topdown.json"
+check "report: L3 MPKI 1e3*100/20000 = 5" has "$tmp/o" "INST.RET  *5.000"
+check "report: tma_backend_bound 3000/10000 = 30 %" has "$tmp/o" "tma_backend_bound  *30.000 %"
+check "report: topdown level 2 header" has "$tmp/o" "Topdown, level 2 (10000 slots)"
+check "report: backend 30% is the bottleneck" has "$tmp/o" "Backend bound  *30.0%.*<== bottleneck"
+check "report: light ops 40-15 = 25%" has "$tmp/o" "Light operations  *25.0%"
+check "report: core bound 30-21 = 9%" has "$tmp/o" "Core bound  *9.0%"
+check "report: bars drawn" has "$tmp/o" "Retiring  *40.0%  ████████████████$"
+PMU_EVENTS_PATH="$SRC/tests/tables/metrics-engine" run 0 "$tmp/o" "$tmp/e" report -M m_ratio,m_params -D a=3 "$SRC/tests/reports/engine.json"
+check "report: threshold marker (30/40 > 0.5)" has "$tmp/o" "m_ratio  *75.000 % *<== over threshold"
+check "report: -D a=3 gives 3*40+1" has "$tmp/o" "m_params  *121.000"
+run 1 "$tmp/o" "$tmp/e" report -M "EV.ONE / NOPE.EVENT" "$SRC/tests/reports/engine.json"
+check "report: missing input named" has "$tmp/o" "n/a: .*NOPE.EVENT"
+run 0 "$tmp/o" "$tmp/e" stat -M 'page\-faults * 1e9 / task\-clock' -- "$BUILD/examples/workload" 8
+check "stat -M counts the metric's events" has "$tmp/o" "page-faults"
+check "stat -M prints the metric" has "$tmp/o" "1e9 / task.-clock  *[0-9][0-9]*[.][0-9]"
+run 0 "$tmp/o" "$tmp/e" stat -M 'page\-faults / task\-clock' --json -- true
+check "stat -M --json" json "$tmp/o" "len(d['metrics'])==1 and d['metrics'][0]['value'] is not None"
+
 echo "test-cli: $checks checks, $fails failed"
 [ $fails = 0 ]

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +17,38 @@
 #include <pmu.h>
 
 static int verbose;
+static const char *params[32];  /* -D NAME=VALUE */
+static int nparams;
+
+static int add_param(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *end;
+	if (!eq || eq == arg || (strtod(eq + 1, &end), end == eq + 1 || *end)) {
+		fprintf(stderr, "pmu: -D wants NAME=NUMBER (a metric parameter such as a=2), not '%s'\n", arg);
+		return -1;
+	}
+	if (nparams == 32) {
+		fprintf(stderr, "pmu: at most 32 -D parameters\n");
+		return -1;
+	}
+	params[nparams++] = arg;
+	return 0;
+}
+
+static int apply_params(struct pmu_ctx *ctx)
+{
+	for (int i = 0; i < nparams; i++) {
+		char name[64];
+		const char *eq = strchr(params[i], '=');
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - params[i]), params[i]);
+		if (pmu_ctx_set_param(ctx, name, strtod(eq + 1, NULL)) < 0) {
+			fprintf(stderr, "pmu: -D %s: %s\n", params[i], pmu_strerror(-EINVAL));
+			return -1;
+		}
+	}
+	return 0;
+}
 
 static void log_stderr(void *data, int level, const char *msg)
 {
@@ -32,9 +65,10 @@ static void usage(FILE *f)
 		"  info [--json]                    CPU, PMUs, access settings and what to change\n"
 		"  list [PREFIX] [--json]           events known here\n"
 		"  resolve NAME... [--json]         encoding of each event and where it came from\n"
-		"  stat [-e EVENTS] [--json] [-o FILE] -- CMD [ARGS...]\n"
-		"                                   count events while CMD runs\n"
-		"  report FILE.json...              print saved 'pmu stat --json' results (summed)\n"
+		"  stat [-e EVENTS] [-M METRICS] [--topdown] [-D NAME=VALUE] [--json] [-o FILE] -- CMD [ARGS...]\n"
+		"                                   count events while CMD runs; metrics, topdown tree\n"
+		"  report [-M METRICS] [--topdown] [-D NAME=VALUE] FILE.json...\n"
+		"                                   print saved 'pmu stat --json' results (summed), evaluate metrics\n"
 		"  check-tables DIR                 validate event tables (perf JSON format)\n"
 		"Environment: PMU_CPUID, PMU_SYSFS_ROOT, PMU_PROCFS_ROOT, PMU_EVENTS_PATH.\n");
 }
@@ -353,7 +387,6 @@ static int cmd_resolve(int argc, char **argv)
 	return failed ? 1 : 0;
 }
 
-/* ---------------- stat ---------------- */
 
 struct stat_row {
 	struct pmu_event_info info;
@@ -480,6 +513,7 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 		json_object_object_add(e, "pmu", json_object_new_string(r->info.pmu));
 		json_object_object_add(e, "type", json_object_new_int64(r->info.type));
 		json_object_object_add(e, "config", jhex(r->info.config));
+		json_object_object_add(e, "config1", jhex(r->info.config1));
 		json_object_object_add(e, "supported", json_object_new_boolean(r->supported));
 		json_object_object_add(e, "value", json_object_new_uint64(r->v.value));
 		json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->v)));
@@ -502,10 +536,227 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 	return o;
 }
 
+
+/* ---------------- metrics and topdown output ---------------- */
+
+/* perf's ScaleUnit: "<factor><unit>", e.g. "100%" or "1per_kinst" */
+static double scale_of(const char *su, const char **unit)
+{
+	char *end;
+	double f = su && *su ? strtod(su, &end) : 1;
+	*unit = "";
+	if (su && *su) {
+		if (end == su)
+			f = 1, end = (char *)su;
+		*unit = end;
+	}
+	return f;
+}
+
+static size_t named_rows(const struct stat_row *rows, size_t n, struct pmu_named_value *nv)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].supported || (rows[i].v.enabled && !rows[i].v.running))
+			continue;
+		nv[k].name = rows[i].info.name;
+		nv[k++].value = (double)pmu_scale(&rows[i].v);
+	}
+	return k;
+}
+
+/* Evaluate a comma-separated list of metrics; print them (text) or add them to @arr. */
+static int report_metrics(FILE *f, struct pmu_ctx *ctx, const char *list, const struct stat_row *rows, size_t n,
+			  json_object *arr)
+{
+	struct pmu_named_value *nv = calloc(n ? n : 1, sizeof(*nv));
+	char *copy = strdup(list ? list : ""), *save = NULL;
+	size_t k;
+	int bad = 0;
+
+	if (!nv || !copy) {
+		free(nv);
+		free(copy);
+		return -1;
+	}
+	k = named_rows(rows, n, nv);
+	if (!arr && list && *list)
+		fprintf(f, " Metrics:\n");
+	for (char *m = strtok_r(copy, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+		struct pmu_metric_info mi;
+		const char *unit = "";
+		double v, factor = 1;
+		int crossed = 0, r, has_info = pmu_metric_info(ctx, m, &mi) == 0;
+		if (has_info)
+			factor = scale_of(mi.scale_unit, &unit);
+		r = pmu_metric_eval(ctx, m, nv, k, &v);
+		if (r == 0 && has_info && mi.threshold[0] && pmu_metric_threshold(ctx, m, nv, k, &crossed) < 0)
+			crossed = 0;
+		if (arr) {
+			json_object *o = json_object_new_object();
+			json_object_object_add(o, "name", json_object_new_string(m));
+			json_object_object_add(o, "value", r == 0 && !isnan(v) ? json_object_new_double(v * factor) : NULL);
+			json_object_object_add(o, "unit", json_object_new_string(unit));
+			json_object_object_add(o, "threshold_crossed", json_object_new_boolean(crossed));
+			if (r < 0)
+				json_object_object_add(o, "error", json_object_new_string(pmu_strerror(r)));
+			json_object_array_add(arr, o);
+		} else if (r < 0) {
+			fprintf(f, "   %-40s  n/a: %s\n", m, pmu_strerror(r));
+			bad = 1;
+		} else {
+			fprintf(f, "   %-40s %14.3f %-10s%s%s\n", m, v * factor, unit, crossed ? "  <== over threshold" : "",
+				has_info && mi.desc[0] ? "" : "");
+		}
+	}
+	if (!arr && list && *list)
+		fprintf(f, "\n");
+	free(nv);
+	free(copy);
+	return bad;
+}
+
+static void bar(FILE *f, double frac, int width)
+{
+	static const char *const part[] = { "", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589" };
+	int eighths = (int)(frac * width * 8 + 0.5);
+	if (isnan(frac) || frac < 0)
+		eighths = 0;
+	if (eighths > width * 8)
+		eighths = width * 8;
+	for (int i = 0; i < eighths / 8; i++)
+		fputs("\u2588", f);
+	fputs(part[eighths % 8], f);
+}
+
+static void topdown_line(FILE *f, int depth, const char *name, double v, const char *mark)
+{
+	if (isnan(v))
+		return;
+	fprintf(f, "   %*s%-*s %6.1f%%  ", 2 * depth, "", 22 - 2 * depth, name, v * 100);
+	bar(f, v, 40);
+	fprintf(f, "%s\n", mark);
+}
+
+static void print_topdown(FILE *f, const struct pmu_topdown *t)
+{
+	const char *names[4] = { "Retiring", "Bad speculation", "Frontend bound", "Backend bound" };
+	double l1[4] = { t->retiring, t->bad_spec, t->fe_bound, t->be_bound };
+	int worst = 1;
+	/* the bottleneck: the largest of the three non-retiring categories */
+	for (int i = 2; i < 4; i++)
+		if (l1[i] > l1[worst])
+			worst = i;
+	fprintf(f, " Topdown, level %d (%llu slots%s):\n", t->level, (unsigned long long)t->slots,
+		(t->flags & PMU_TOPDOWN_RESET) ? ", since a counter reset" : "");
+	topdown_line(f, 1, names[0], t->retiring, "");
+	topdown_line(f, 2, "Light operations", t->light_ops, "");
+	topdown_line(f, 2, "Heavy operations", t->heavy_ops, "");
+	topdown_line(f, 1, names[1], t->bad_spec, worst == 1 ? "  <== bottleneck" : "");
+	topdown_line(f, 2, "Branch mispredicts", t->br_mispredict, "");
+	topdown_line(f, 2, "Machine clears", t->machine_clears, "");
+	topdown_line(f, 1, names[2], t->fe_bound, worst == 2 ? "  <== bottleneck" : "");
+	topdown_line(f, 2, "Fetch latency", t->fetch_lat, "");
+	topdown_line(f, 2, "Fetch bandwidth", t->fetch_bw, "");
+	topdown_line(f, 1, names[3], t->be_bound, worst == 3 ? "  <== bottleneck" : "");
+	topdown_line(f, 2, "Memory bound", t->mem_bound, "");
+	topdown_line(f, 2, "Core bound", t->core_bound, "");
+	fprintf(f, "\n");
+}
+
+static json_object *jnum(double v)
+{
+	return isnan(v) ? NULL : json_object_new_double(v);
+}
+
+static json_object *topdown_json(const struct pmu_topdown *t)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "level", json_object_new_int(t->level));
+	json_object_object_add(o, "slots", json_object_new_uint64(t->slots));
+	json_object_object_add(o, "retiring", jnum(t->retiring));
+	json_object_object_add(o, "bad_speculation", jnum(t->bad_spec));
+	json_object_object_add(o, "frontend_bound", jnum(t->fe_bound));
+	json_object_object_add(o, "backend_bound", jnum(t->be_bound));
+	json_object_object_add(o, "heavy_operations", jnum(t->heavy_ops));
+	json_object_object_add(o, "light_operations", jnum(t->light_ops));
+	json_object_object_add(o, "branch_mispredicts", jnum(t->br_mispredict));
+	json_object_object_add(o, "machine_clears", jnum(t->machine_clears));
+	json_object_object_add(o, "fetch_latency", jnum(t->fetch_lat));
+	json_object_object_add(o, "fetch_bandwidth", jnum(t->fetch_bw));
+	json_object_object_add(o, "memory_bound", jnum(t->mem_bound));
+	json_object_object_add(o, "core_bound", jnum(t->core_bound));
+	return o;
+}
+
+/* The metrics and topdown parts of a report; returns 1 if something could not be computed. */
+static int analysis(FILE *f, struct pmu_ctx *ctx, const char *metrics, int topdown, const struct stat_row *rows,
+		    size_t n, json_object *json)
+{
+	int bad = 0;
+	if (metrics && *metrics) {
+		json_object *arr = json ? json_object_new_array() : NULL;
+		bad |= report_metrics(f, ctx, metrics, rows, n, arr) != 0;
+		if (json)
+			json_object_object_add(json, "metrics", arr);
+	}
+	if (topdown) {
+		struct pmu_named_value *nv = calloc(n ? n : 1, sizeof(*nv));
+		struct pmu_topdown t;
+		int r = nv ? pmu_topdown_from_named(ctx, nv, named_rows(rows, n, nv), &t) : -ENOMEM;
+		if (json)
+			json_object_object_add(json, "topdown", r == 0 ? topdown_json(&t) : NULL);
+		else if (r == 0)
+			print_topdown(f, &t);
+		else
+			fprintf(f, " Topdown: not available: %s\n\n", pmu_strerror(r));
+		bad |= r != 0;
+		free(nv);
+	}
+	return bad;
+}
+
+/* Append the events METRICS need to EVENTS (comma list), skipping names already there. */
+static int add_metric_events(struct pmu_ctx *ctx, const char *metrics, char *events, size_t len)
+{
+	char *copy = strdup(metrics), *save = NULL;
+	int r = 0;
+	for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m && r >= 0; m = strtok_r(NULL, ",", &save)) {
+		char need[2048], *s2 = NULL;
+		r = pmu_metric_events(ctx, m, need, sizeof(need));
+		if (r < 0) {
+			fprintf(stderr, "pmu: metric '%s': %s\n", m, pmu_strerror(r));
+			break;
+		}
+		for (char *e = strtok_r(need, ",", &s2); e; e = strtok_r(NULL, ",", &s2)) {
+			bool have = false;
+			char *copy2 = strdup(events), *s3 = NULL;
+			for (char *x = copy2 ? strtok_r(copy2, ",", &s3) : NULL; x; x = strtok_r(NULL, ",", &s3))
+				have |= !strcasecmp(x, e);
+			free(copy2);
+			if (have)
+				continue;
+			if (strlen(events) + strlen(e) + 2 >= len) {
+				fprintf(stderr, "pmu: too many events for the metrics\n");
+				r = -1;
+				break;
+			}
+			if (events[0])
+				strcat(events, ",");
+			strcat(events, e);
+		}
+	}
+	free(copy);
+	return r < 0 ? -1 : 0;
+}
+
+/* ---------------- stat ---------------- */
+
 static int cmd_stat(int argc, char **argv)
 {
-	char events[4096] = "", cmdline[1024] = "", note[512] = "";
+	char events[8192] = "", cmdline[1024] = "", note[512] = "", metrics[2048] = "";
 	const char *outfile = NULL;
+	int topdown = 0;
 	struct pmu_set_opts so;
 	struct pmu_set *set = NULL;
 	struct pmu_ctx *ctx;
@@ -535,6 +786,19 @@ static int cmd_stat(int argc, char **argv)
 			if (events[0])
 				strcat(events, ",");
 			strcat(events, argv[i]);
+		} else if (!strcmp(argv[i], "-M") || !strcmp(argv[i], "--metrics")) {
+			if (++i >= argc || strlen(metrics) + strlen(argv[i]) + 2 >= sizeof(metrics)) {
+				fprintf(stderr, "pmu stat: -M needs a metric list\n");
+				return 2;
+			}
+			if (metrics[0])
+				strcat(metrics, ",");
+			strcat(metrics, argv[i]);
+		} else if (!strcmp(argv[i], "--topdown")) {
+			topdown = 1;
+		} else if (!strcmp(argv[i], "-D")) {
+			if (++i >= argc || add_param(argv[i]) < 0)
+				return 2;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "-o")) {
@@ -560,7 +824,22 @@ static int cmd_stat(int argc, char **argv)
 	}
 	if (open_ctx(&ctx) < 0)
 		return 1;
+	if (apply_params(ctx) < 0) {
+		pmu_ctx_free(ctx);
+		return 2;
+	}
 	pmu_caps(ctx, &caps);
+	if (metrics[0] && add_metric_events(ctx, metrics, events, sizeof(events)) < 0) {
+		pmu_ctx_free(ctx);
+		return 1;
+	}
+	if (topdown) {
+		if (strlen(events) + 10 >= sizeof(events)) {
+			pmu_ctx_free(ctx);
+			return 1;
+		}
+		strcat(events, events[0] ? ",TOPDOWN" : "TOPDOWN");
+	}
 	if (!events[0]) {
 		if (caps.hw_pmu) {
 			strcpy(events, "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,"
@@ -659,6 +938,7 @@ static int cmd_stat(int argc, char **argv)
 		}
 		if (json) {
 			json_object *o = stat_json(argv + i, argc - i, rows, n, t1 - t0, code, &caps, note);
+			analysis(f, ctx, metrics, topdown, rows, n, o);
 			fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 								    JSON_C_TO_STRING_NOSLASHESCAPE));
 			json_object_put(o);
@@ -667,6 +947,7 @@ static int cmd_stat(int argc, char **argv)
 				fprintf(f, "\n '%s' terminated by signal %d; counts up to then:\n", cmdline,
 					WTERMSIG(status));
 			print_text(f, cmdline, rows, n, t1 - t0, note);
+			analysis(f, ctx, metrics, topdown, rows, n, NULL);
 		}
 		if (f != stdout)
 			fclose(f);
@@ -725,11 +1006,26 @@ static int cmd_report(int argc, char **argv)
 	struct stat_row *rows = NULL;
 	size_t n = 0;
 	double elapsed = 0;
-	char title[1024] = "";
-	int files = 0, code = 0;
+	char title[1024] = "", metrics[2048] = "", cpuid[64] = "";
+	int files = 0, code = 0, topdown = 0, first = 1;
 
-	for (int i = 1; i < argc; i++) {
-		json_object *o = json_object_from_file(argv[i]), *ev, *el, *sc;
+	for (; first < argc && argv[first][0] == '-'; first++) {
+		if (!strcmp(argv[first], "-M") && first + 1 < argc && strlen(metrics) + strlen(argv[first + 1]) + 2 < sizeof(metrics)) {
+			if (metrics[0])
+				strcat(metrics, ",");
+			strcat(metrics, argv[++first]);
+		} else if (!strcmp(argv[first], "--topdown")) {
+			topdown = 1;
+		} else if (!strcmp(argv[first], "-D") && first + 1 < argc) {
+			if (add_param(argv[++first]) < 0)
+				return 2;
+		} else {
+			fprintf(stderr, "pmu report: unknown option '%s'\n", argv[first]);
+			return 2;
+		}
+	}
+	for (int i = first; i < argc; i++) {
+		json_object *o = json_object_from_file(argv[i]), *ev, *el, *sc, *cid;
 		if (!o) {
 			fprintf(stderr, "pmu report: cannot read '%s': %s\n", argv[i], json_util_get_last_err());
 			code = 1;
@@ -746,6 +1042,8 @@ static int cmd_report(int argc, char **argv)
 		}
 		if (json_object_object_get_ex(o, "elapsed_ns", &el))
 			elapsed += (double)json_object_get_int64(el);
+		if (!cpuid[0] && json_object_object_get_ex(o, "cpuid", &cid))
+			snprintf(cpuid, sizeof(cpuid), "%s", json_object_get_string(cid));
 		snprintf(title + strlen(title), sizeof(title) - strlen(title), "%s%s", files ? " + " : "", argv[i]);
 		files++;
 		for (size_t k = 0; k < json_object_array_length(ev); k++) {
@@ -788,12 +1086,29 @@ static int cmd_report(int argc, char **argv)
 		}
 		json_object_put(o);
 	}
-	if (argc < 2) {
+	if (first >= argc) {
 		fprintf(stderr, "pmu report: name one or more files written by 'pmu stat --json'\n");
 		return 2;
 	}
-	if (!code)
+	if (!code) {
 		print_text(stdout, title, rows, n, elapsed, files > 1 ? "counts summed over the files" : "");
+		if (metrics[0] || topdown) {
+			/* evaluate for the CPU the counts came from */
+			struct pmu_ctx_opts o;
+			struct pmu_ctx *ctx;
+			memset(&o, 0, sizeof(o));
+			o.size = sizeof(o);
+			o.log_fn = log_stderr;
+			o.cpuid = cpuid[0] ? cpuid : NULL;
+			if (pmu_ctx_new(&ctx, &o) < 0 || apply_params(ctx) < 0) {
+				fprintf(stderr, "pmu report: %s\n", pmu_strerror(-EINVAL));
+				free(rows);
+				return 1;
+			}
+			code = analysis(stdout, ctx, metrics, topdown, rows, n, NULL);
+			pmu_ctx_free(ctx);
+		}
+	}
 	free(rows);
 	return code;
 }
