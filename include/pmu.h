@@ -552,6 +552,83 @@ int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct
 int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *vals, size_t n,
 			   struct pmu_topdown *out);
 
+/* ------------------------------------------------------------------ */
+/* Regions: mark code, get counts per region at exit                    */
+/* ------------------------------------------------------------------ */
+
+/**
+ * pmu_region_begin / pmu_region_end - count the events of the calling
+ * thread between the two calls, accumulated per (thread, name).
+ *
+ * No set-up call: the first call in a thread opens that thread's events
+ * from $PMU_EVENTS (an event list, metric names, or TOPDOWN; default:
+ * instructions, cycles, branch and cache misses in user mode where a
+ * hardware PMU exists, else task-clock, page-faults, context-switches), and
+ * at exit a report goes to $PMU_OUTPUT (default stderr; "%p" becomes the
+ * pid, "%r" the MPI rank) in $PMU_FORMAT (text, json, csv). With
+ * $PMU_CALIBRATE=1 (the default) the cost of an empty begin/end pair,
+ * measured when the thread's events are opened, is subtracted.
+ *
+ * Regions with different names may nest or overlap; the same name nested
+ * (recursion) counts once, from the outermost begin to its end. After the
+ * first use of a name in a thread, begin and end neither allocate nor lock.
+ * Returns 0, -EINVAL (end without begin, NULL or overlong name: nothing is
+ * recorded), -EBUSY (called from a signal handler that interrupted a
+ * begin/end of the same thread: refused, nothing recorded), -ENOMEM, or the
+ * error of opening the events (then every later call returns it quickly).
+ * The first use of a name in a thread allocates: do not make it in a
+ * signal handler. After fork() the child starts with no regions; exec()
+ * discards what was not reported (call pmu_region_report() before).
+ */
+int pmu_region_begin(const char *name);
+int pmu_region_end(const char *name);
+
+enum pmu_report_format {
+	PMU_FORMAT_TEXT = 0,
+	PMU_FORMAT_JSON = 1,
+	PMU_FORMAT_CSV = 2,
+};
+
+/**
+ * pmu_region_report - write the report now (threads summed, per thread with
+ * @per_thread) to @path (NULL: $PMU_OUTPUT or stderr; "-" stdout) in
+ * @format. Regions still open are reported as of their last end. Can be
+ * called many times; the report at exit still happens unless
+ * pmu_region_reset() cleared everything. Returns 0 or a negative errno.
+ */
+int pmu_region_report(const char *path, int format, int per_thread);
+
+/** pmu_region_reset - forget every region's counts, in every thread. */
+void pmu_region_reset(void);
+
+/** Results of one region (summed over threads, or one thread). */
+struct pmu_region_result {
+	const char *name;
+	long tid;                   /* thread id, or -1 for the sum over threads */
+	uint64_t calls;             /* completed begin/end pairs */
+	size_t nvalues;             /* events */
+	const char *const *events;  /* their names */
+	const struct pmu_value *values; /* sums of the deltas (value, enabled, running) */
+	const uint64_t *min, *max;  /* smallest and largest delta of each event in one call */
+};
+
+typedef int (*pmu_region_cb)(const struct pmu_region_result *r, void *data);
+
+/**
+ * pmu_region_foreach - call @cb for every region (summed over threads, and
+ * also per thread with @per_thread), in order of first use. Pointers are
+ * valid during the call. Stops when @cb returns non-zero and returns that;
+ * else the number of results.
+ */
+int pmu_region_foreach(int per_thread, pmu_region_cb cb, void *data);
+
+/**
+ * pmu_region_overhead - the calibrated cost of an empty begin/end pair for
+ * the calling thread's events (@out[0..n-1]); returns the number of events,
+ * or a negative errno (no events opened yet in this thread).
+ */
+int pmu_region_overhead(uint64_t *out, size_t n);
+
 /** Exported twin of pmu_topdown_page_sample(). */
 int pmu_topdown_page_sample_fn(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out);
 

@@ -1,0 +1,899 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions: pmu_region_begin/end with no set-up call.
+ *
+ * One process-wide context; per thread, a set opened on first use and a
+ * table of slots, one per region name, found by the caller's name pointer
+ * (open addressing over pointer values: no string work, no lock, no
+ * allocation once a name has been seen in the thread). Slots are never
+ * freed while the process runs, so reports can read threads that ended.
+ */
+#include <ctype.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "set.h"
+
+#define REG_MAX_EV 16
+#define REG_NAME_MAX 128
+#define CAL_NAME "libpmu.calibration"
+#define CAL_ROUNDS 16
+
+struct slot {
+	unsigned id;                    /* interned name index */
+	uint32_t depth;                 /* nesting of this name (recursion counts once) */
+	uint64_t calls;
+	struct pmu_value start[REG_MAX_EV];
+	struct pmu_value sum[REG_MAX_EV];
+	uint64_t min[REG_MAX_EV], max[REG_MAX_EV];
+};
+
+struct thread_state {
+	long tid;
+	unsigned gen;                   /* pmu__fork_gen when created */
+	struct pmu_set *set;
+	const struct pmu_fast *fast;
+	size_t nev;
+	int err;                        /* sticky error of opening the events */
+	int calibrated;
+	uint64_t overhead[REG_MAX_EV];
+	const char **hkey;              /* name pointer -> slot, open addressing */
+	uint32_t *hval;
+	uint32_t hcap, hused;
+	struct slot **slots;
+	size_t nslots, slots_cap;
+	volatile sig_atomic_t busy;     /* inside begin/end: a signal handler must not re-enter */
+	struct thread_state *next;
+};
+
+static pthread_once_t reg_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pmu_ctx *reg_ctx;
+static int reg_err;
+static char *reg_events;                /* the event list every thread opens */
+static char *reg_metrics;               /* metric names from PMU_EVENTS, comma separated */
+static int reg_calibrate = 1;
+static char **names;                    /* interned names, in order of first use */
+static size_t nnames, names_cap;
+static struct thread_state *threads;    /* every thread that used regions */
+static pthread_key_t tls_key;
+static __thread struct thread_state *me;
+static struct pmu_event_info reg_infos[REG_MAX_EV]; /* the events, as the first thread opened them */
+static size_t reg_nev;
+
+static int is_metric(const char *name)
+{
+	struct pmu_metric_info mi;
+	return pmu_metric_info(reg_ctx, name, &mi) == 0;
+}
+
+static int append(char **dst, const char *item)
+{
+	size_t a = *dst ? strlen(*dst) : 0, b = strlen(item);
+	char *n = realloc(*dst, a + b + 2);
+
+	if (!n)
+		return -ENOMEM;
+	if (a)
+		n[a++] = ',';
+	memcpy(n + a, item, b + 1);
+	*dst = n;
+	return 0;
+}
+
+static void on_thread_exit(void *p)
+{
+	struct thread_state *ts = p;
+
+	/* the counts stay for the report; the events are closed */
+	pthread_mutex_lock(&reg_lock);
+	if (ts && ts->gen == pmu__fork_gen) {
+		pmu_set_close(ts->set);
+		ts->set = NULL;
+		ts->fast = NULL;
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+static void free_threads(struct thread_state *t, bool close_sets)
+{
+	while (t) {
+		struct thread_state *next = t->next;
+		if (close_sets)
+			pmu_set_close(t->set);
+		for (size_t i = 0; i < t->nslots; i++)
+			free(t->slots[i]);
+		free(t->slots);
+		free(t->hkey);
+		free(t->hval);
+		free(t);
+		t = next;
+	}
+}
+
+static void at_fork_child(void)
+{
+	/* the child starts with no regions: drop the parent's (closing the
+	 * child's copies of the descriptors) */
+	free_threads(threads, true);
+	threads = NULL;
+	for (size_t i = 0; i < nnames; i++)
+		free(names[i]);
+	nnames = 0;
+	me = NULL;
+	reg_nev = 0;
+	pthread_mutex_init(&reg_lock, NULL);
+}
+
+static void report_at_exit(void)
+{
+	const char *f = getenv("PMU_FORMAT"), *pt = getenv("PMU_PER_THREAD");
+	int format = PMU_FORMAT_TEXT;
+	bool any = false;
+
+	pthread_mutex_lock(&reg_lock);
+	for (struct thread_state *t = threads; t && !any; t = t->next)
+		for (size_t i = 0; i < t->nslots && !any; i++)
+			any = t->slots[i]->calls && strcmp(names[t->slots[i]->id], CAL_NAME);
+	pthread_mutex_unlock(&reg_lock);
+	if (!any)
+		return;
+	if (f && !strcasecmp(f, "json"))
+		format = PMU_FORMAT_JSON;
+	else if (f && !strcasecmp(f, "csv"))
+		format = PMU_FORMAT_CSV;
+	pmu_region_report(NULL, format, pt && *pt && *pt != '0');
+}
+
+static void global_init(void)
+{
+	const char *ev = getenv("PMU_EVENTS"), *cal = getenv("PMU_CALIBRATE");
+	struct pmu_caps caps;
+	char *copy, *save = NULL;
+
+	pmu__global_init();
+	if ((reg_err = pmu_ctx_new(&reg_ctx, NULL)) < 0)
+		return;
+	reg_calibrate = !(cal && (!strcmp(cal, "0") || !strcasecmp(cal, "no")));
+	pmu_caps(reg_ctx, &caps);
+	if (!ev || !*ev)
+		ev = caps.hw_pmu ? "instructions:u,cycles:u,branch-misses:u,L1-dcache-load-misses:u"
+				 : "task-clock,page-faults,context-switches";
+	/* metric names stand for the events they need */
+	copy = strdup(ev);
+	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && reg_err == 0; tok = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*tok))
+			tok++;
+		if (is_metric(tok)) {
+			char need[2048], *s2 = NULL;
+			if ((reg_err = append(&reg_metrics, tok)) < 0 ||
+			    (reg_err = pmu_metric_events(reg_ctx, tok, need, sizeof(need))) < 0)
+				break;
+			reg_err = 0;
+			for (char *e = strtok_r(need, ",", &s2); e && reg_err == 0; e = strtok_r(NULL, ",", &s2)) {
+				bool have = false;
+				char *c2 = reg_events ? strdup(reg_events) : NULL, *s3 = NULL;
+				for (char *x = c2 ? strtok_r(c2, ",", &s3) : NULL; x; x = strtok_r(NULL, ",", &s3))
+					have |= !strcasecmp(x, e);
+				free(c2);
+				if (!have)
+					reg_err = append(&reg_events, e);
+			}
+		} else {
+			reg_err = append(&reg_events, tok);
+		}
+	}
+	free(copy);
+	if (!reg_err && !reg_events)
+		reg_err = pmu__err(reg_ctx, -EINVAL, "PMU_EVENTS names no events");
+	if (reg_err)
+		return;
+	pthread_key_create(&tls_key, on_thread_exit);
+	pthread_atfork(NULL, NULL, at_fork_child);
+	atexit(report_at_exit);
+}
+
+/* Interned id of @name (under reg_lock). */
+static int intern(const char *name)
+{
+	for (size_t i = 0; i < nnames; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	if (nnames == names_cap) {
+		size_t nc = names_cap ? names_cap * 2 : 64;
+		char **nn = realloc(names, nc * sizeof(*nn));
+		if (!nn)
+			return -ENOMEM;
+		names = nn;
+		names_cap = nc;
+	}
+	if (!(names[nnames] = strdup(name)))
+		return -ENOMEM;
+	return (int)nnames++;
+}
+
+static inline uint32_t hash_ptr(const void *p, uint32_t cap)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 32;
+	return (uint32_t)x & (cap - 1);
+}
+
+static int hash_put(struct thread_state *ts, const char *key, uint32_t slot)
+{
+	if ((ts->hused + 1) * 4 > ts->hcap) {
+		/* keep the table at most a quarter full: lookups almost never probe */
+		uint32_t nc = ts->hcap ? ts->hcap * 2 : 64;
+		const char **nk = calloc(nc, sizeof(*nk));
+		uint32_t *nv = calloc(nc, sizeof(*nv));
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < ts->hcap; i++) {
+			if (!ts->hkey[i])
+				continue;
+			uint32_t h = hash_ptr(ts->hkey[i], nc);
+			while (nk[h])
+				h = (h + 1) & (nc - 1);
+			nk[h] = ts->hkey[i];
+			nv[h] = ts->hval[i];
+		}
+		free(ts->hkey);
+		free(ts->hval);
+		ts->hkey = nk;
+		ts->hval = nv;
+		ts->hcap = nc;
+	}
+	{
+		uint32_t h = hash_ptr(key, ts->hcap);
+		while (ts->hkey[h])
+			h = (h + 1) & (ts->hcap - 1);
+		ts->hkey[h] = key;
+		ts->hval[h] = slot;
+		ts->hused++;
+	}
+	return 0;
+}
+
+/* The slot for @name in this thread: the pointer first (the fast path), then
+ * the string (a new pointer for a known name, or a new name). */
+static inline struct slot *find(struct thread_state *ts, const char *name)
+{
+	if (ts->hcap) {
+		uint32_t h = hash_ptr(name, ts->hcap);
+		while (ts->hkey[h]) {
+			if (ts->hkey[h] == name)
+				return ts->slots[ts->hval[h]];
+			h = (h + 1) & (ts->hcap - 1);
+		}
+	}
+	return NULL;
+}
+
+static struct slot *find_slow(struct thread_state *ts, const char *name, bool create, int *err)
+{
+	struct slot *s = NULL;
+	size_t i;
+	int id;
+
+	if (strnlen(name, REG_NAME_MAX) == REG_NAME_MAX) {
+		*err = pmu__err(reg_ctx, -EINVAL, "region name '%.40s...' is too long (at most %d characters)", name,
+				REG_NAME_MAX - 1);
+		return NULL;
+	}
+	pthread_mutex_lock(&reg_lock);
+	id = intern(name);
+	pthread_mutex_unlock(&reg_lock);
+	if (id < 0) {
+		*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
+		return NULL;
+	}
+	for (i = 0; i < ts->nslots; i++)
+		if (ts->slots[i]->id == (unsigned)id)
+			break;
+	if (i == ts->nslots) {
+		if (!create)
+			return NULL;
+		if (ts->nslots == ts->slots_cap) {
+			size_t nc = ts->slots_cap ? ts->slots_cap * 2 : 16;
+			struct slot **ns = realloc(ts->slots, nc * sizeof(*ns));
+			if (!ns) {
+				*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
+				return NULL;
+			}
+			pthread_mutex_lock(&reg_lock); /* reports walk ts->slots */
+			ts->slots = ns;
+			ts->slots_cap = nc;
+			pthread_mutex_unlock(&reg_lock);
+		}
+		s = calloc(1, sizeof(*s));
+		if (!s) {
+			*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
+			return NULL;
+		}
+		s->id = (unsigned)id;
+		for (size_t k = 0; k < REG_MAX_EV; k++)
+			s->min[k] = UINT64_MAX;
+		pthread_mutex_lock(&reg_lock);
+		ts->slots[ts->nslots++] = s;
+		pthread_mutex_unlock(&reg_lock);
+	} else {
+		s = ts->slots[i];
+	}
+	if (hash_put(ts, name, (uint32_t)(i == ts->nslots ? ts->nslots - 1 : i)) < 0) {
+		*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
+		return NULL;
+	}
+	return s;
+}
+
+static int region_begin(struct thread_state *ts, const char *name);
+static int region_end(struct thread_state *ts, const char *name);
+
+/* Calibration: the smallest cost of an empty begin/end pair, per event,
+ * measured through the very code user regions run. */
+static void calibrate(struct thread_state *ts)
+{
+	static const char cal[] = CAL_NAME;
+	struct slot *s;
+	uint64_t best[REG_MAX_EV];
+
+	for (size_t k = 0; k < ts->nev; k++)
+		best[k] = UINT64_MAX;
+	for (int round = 0; round < CAL_ROUNDS; round++) {
+		/* the public entry points: their own checks are part of what a user region measures */
+		if (pmu_region_begin(cal) < 0 || pmu_region_end(cal) < 0)
+			return;
+		s = find(ts, cal);
+		for (size_t k = 0; s && k < ts->nev; k++)
+			if (s->max[k] < best[k])
+				best[k] = s->max[k];
+		if (s) { /* forget this round so max is the next round's value */
+			memset(s->sum, 0, sizeof(s->sum));
+			for (size_t k = 0; k < REG_MAX_EV; k++) {
+				s->max[k] = 0;
+				s->min[k] = UINT64_MAX;
+			}
+			s->calls = 0;
+		}
+	}
+	for (size_t k = 0; k < ts->nev; k++)
+		ts->overhead[k] = best[k] == UINT64_MAX ? 0 : best[k];
+	ts->calibrated = 1;
+}
+
+static struct thread_state *thread_init(void)
+{
+	struct thread_state *ts;
+	struct pmu_set_opts o;
+	int r;
+
+	pthread_once(&reg_once, global_init);
+	if (me && me->gen == pmu__fork_gen)
+		return me;
+	ts = calloc(1, sizeof(*ts));
+	if (!ts)
+		return NULL;
+	ts->tid = (long)syscall(SYS_gettid);
+	ts->gen = pmu__fork_gen;
+	ts->err = reg_err;
+	if (!ts->err) {
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.flags = PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
+		r = pmu_set_open(reg_ctx, reg_events, &o, &ts->set);
+		if (r < 0) {
+			ts->err = r;
+		} else if (pmu_set_count(ts->set) > REG_MAX_EV) {
+			ts->err = pmu__err(reg_ctx, -E2BIG, "PMU_EVENTS names %zu events; regions count at most %d",
+					   pmu_set_count(ts->set), REG_MAX_EV);
+			pmu_set_close(ts->set);
+			ts->set = NULL;
+		} else {
+			ts->nev = pmu_set_count(ts->set);
+			ts->fast = pmu_set_fast(ts->set);
+		}
+	}
+	pthread_mutex_lock(&reg_lock);
+	if (!ts->err && !reg_nev) {
+		for (size_t k = 0; k < ts->nev; k++)
+			pmu_set_event(ts->set, k, &reg_infos[k]);
+		reg_nev = ts->nev;
+	}
+	ts->next = threads;
+	threads = ts;
+	pthread_mutex_unlock(&reg_lock);
+	me = ts;
+	if (!reg_err)
+		pthread_setspecific(tls_key, ts);
+	if (!ts->err && reg_calibrate)
+		calibrate(ts);
+	return ts;
+}
+
+static int region_begin(struct thread_state *ts, const char *name)
+{
+	struct slot *s;
+	int err = 0;
+
+	if (ts->busy)
+		return -EBUSY;
+	ts->busy = 1;
+	s = find(ts, name);
+	if (!s && !(s = find_slow(ts, name, true, &err))) {
+		ts->busy = 0;
+		return err;
+	}
+	if (s->depth++ == 0)
+		pmu_fast_read(ts->fast, s->start);
+	ts->busy = 0;
+	return 0;
+}
+
+static int region_end(struct thread_state *ts, const char *name)
+{
+	struct pmu_value now[REG_MAX_EV];
+	struct slot *s;
+	int err = 0;
+
+	if (ts->busy)
+		return -EBUSY;
+	ts->busy = 1;
+	pmu_fast_read(ts->fast, now);
+	s = find(ts, name);
+	if (!s)
+		s = find_slow(ts, name, false, &err);
+	if (!s || s->depth == 0) {
+		ts->busy = 0;
+		if (err)
+			return err;
+		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") without a matching pmu_region_begin in this "
+				"thread; nothing recorded", name);
+	}
+	if (--s->depth == 0) {
+		for (size_t k = 0; k < ts->nev; k++) {
+			uint64_t d = now[k].value - s->start[k].value;
+			if (ts->calibrated)
+				d = d > ts->overhead[k] ? d - ts->overhead[k] : 0;
+			s->sum[k].value += d;
+			s->sum[k].enabled += now[k].enabled - s->start[k].enabled;
+			s->sum[k].running += now[k].running - s->start[k].running;
+			if (d < s->min[k])
+				s->min[k] = d;
+			if (d > s->max[k])
+				s->max[k] = d;
+		}
+		s->calls++;
+	}
+	ts->busy = 0;
+	return 0;
+}
+
+PMU_EXPORT int pmu_region_begin(const char *name)
+{
+	struct thread_state *ts = me;
+
+	if (!name)
+		return -EINVAL;
+	if (!ts || ts->gen != pmu__fork_gen) {
+		if (!(ts = thread_init()))
+			return -ENOMEM;
+	}
+	if (ts->err)
+		return ts->err;
+	return region_begin(ts, name);
+}
+
+PMU_EXPORT int pmu_region_end(const char *name)
+{
+	struct thread_state *ts = me;
+
+	if (!name)
+		return -EINVAL;
+	if (!ts || ts->gen != pmu__fork_gen)
+		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") before any pmu_region_begin in this thread",
+				name);
+	if (ts->err)
+		return ts->err;
+	return region_end(ts, name);
+}
+
+PMU_EXPORT int pmu_region_overhead(uint64_t *out, size_t n)
+{
+	struct thread_state *ts = me;
+
+	if (!ts || ts->gen != pmu__fork_gen || ts->err)
+		return -ENODATA;
+	for (size_t k = 0; k < n && k < ts->nev; k++)
+		out[k] = ts->calibrated ? ts->overhead[k] : 0;
+	return (int)ts->nev;
+}
+
+PMU_EXPORT void pmu_region_reset(void)
+{
+	pthread_mutex_lock(&reg_lock);
+	for (struct thread_state *t = threads; t; t = t->next)
+		for (size_t i = 0; i < t->nslots; i++) {
+			struct slot *s = t->slots[i];
+			s->calls = 0;
+			memset(s->sum, 0, sizeof(s->sum));
+			memset(s->max, 0, sizeof(s->max));
+			for (size_t k = 0; k < REG_MAX_EV; k++)
+				s->min[k] = UINT64_MAX;
+		}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+/* ---------------------------------------------------------------- */
+/* results and reports                                               */
+/* ---------------------------------------------------------------- */
+
+struct result_buf {
+	struct pmu_region_result r;
+	struct pmu_value values[REG_MAX_EV];
+	uint64_t min[REG_MAX_EV], max[REG_MAX_EV];
+	const char *events[REG_MAX_EV];
+};
+
+static size_t event_names(const char **out, struct pmu_event_info *infos)
+{
+	for (size_t k = 0; k < reg_nev; k++) {
+		infos[k] = reg_infos[k];
+		out[k] = infos[k].name;
+	}
+	return reg_nev;
+}
+
+static void add_slot(struct result_buf *b, const struct slot *s, size_t nev)
+{
+	b->r.calls += s->calls;
+	for (size_t k = 0; k < nev; k++) {
+		b->values[k].value += s->sum[k].value;
+		b->values[k].enabled += s->sum[k].enabled;
+		b->values[k].running += s->sum[k].running;
+		if (s->calls && s->min[k] < b->min[k])
+			b->min[k] = s->min[k];
+		if (s->max[k] > b->max[k])
+			b->max[k] = s->max[k];
+	}
+}
+
+static void buf_init(struct result_buf *b, const char *name, long tid, size_t nev, const char **events)
+{
+	memset(b, 0, sizeof(*b));
+	b->r.name = name;
+	b->r.tid = tid;
+	b->r.nvalues = nev;
+	for (size_t k = 0; k < REG_MAX_EV; k++)
+		b->min[k] = UINT64_MAX;
+	for (size_t k = 0; k < nev; k++)
+		b->events[k] = events[k];
+	b->r.events = b->events;
+	b->r.values = b->values;
+	b->r.min = b->min;
+	b->r.max = b->max;
+}
+
+/* under reg_lock */
+static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const char **events, size_t nev)
+{
+	struct result_buf b;
+	int count = 0, r;
+
+	for (size_t id = 0; id < nnames; id++) {
+		bool used = false;
+		if (!strcmp(names[id], CAL_NAME))
+			continue;
+		buf_init(&b, names[id], -1, nev, events);
+		for (struct thread_state *t = threads; t; t = t->next)
+			for (size_t i = 0; i < t->nslots; i++)
+				if (t->slots[i]->id == id) {
+					add_slot(&b, t->slots[i], nev);
+					used = true;
+				}
+		if (!used)
+			continue;
+		for (size_t k = 0; k < nev; k++)
+			if (b.min[k] == UINT64_MAX)
+				b.min[k] = 0;
+		count++;
+		if ((r = cb(&b.r, data)))
+			return r;
+		if (!per_thread)
+			continue;
+		for (struct thread_state *t = threads; t; t = t->next)
+			for (size_t i = 0; i < t->nslots; i++) {
+				if (t->slots[i]->id != id)
+					continue;
+				buf_init(&b, names[id], t->tid, nev, events);
+				add_slot(&b, t->slots[i], nev);
+				for (size_t k = 0; k < nev; k++)
+					if (b.min[k] == UINT64_MAX)
+						b.min[k] = 0;
+				count++;
+				if ((r = cb(&b.r, data)))
+					return r;
+			}
+	}
+	return count;
+}
+
+PMU_EXPORT int pmu_region_foreach(int per_thread, pmu_region_cb cb, void *data)
+{
+	const char *events[REG_MAX_EV];
+	struct pmu_event_info infos[REG_MAX_EV];
+	size_t nev;
+	int r;
+
+	if (!cb)
+		return -EINVAL;
+	pthread_mutex_lock(&reg_lock);
+	nev = event_names(events, infos);
+	r = foreach_locked(per_thread, cb, data, events, nev);
+	pthread_mutex_unlock(&reg_lock);
+	return r;
+}
+
+struct writer {
+	FILE *f;
+	int format;
+	int first;
+	int scaled;         /* some value was multiplexed and scaled */
+	size_t nev;
+	const struct pmu_event_info *infos;
+};
+
+static void metric_values(const struct pmu_region_result *r, struct pmu_named_value *nv, size_t *n)
+{
+	*n = 0;
+	for (size_t k = 0; k < r->nvalues; k++) {
+		nv[*n].name = r->events[k];
+		nv[(*n)++].value = (double)pmu_scale(&r->values[k]);
+	}
+}
+
+static void fmt_count(char *buf, size_t len, uint64_t v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
+	for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int write_result(const struct pmu_region_result *r, void *data)
+{
+	struct writer *w = data;
+	FILE *f = w->f;
+
+	if (w->format == PMU_FORMAT_CSV) {
+		for (size_t k = 0; k < r->nvalues; k++) {
+			fprintf(f, "\"%s\",%ld,%llu,\"%s\",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", r->name, r->tid,
+				(unsigned long long)r->calls, r->events[k], (unsigned long long)r->values[k].value,
+				(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
+				(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]),
+				(unsigned long long)r->min[k], (unsigned long long)r->max[k],
+				!!(w->infos[k].flags & PMU_EVF_UNSUPPORTED));
+		}
+		return 0;
+	}
+	if (w->format == PMU_FORMAT_JSON) {
+		if (r->tid == -1) {
+			/* close the previous region's thread list and object */
+			fprintf(f, "%s\n    {\"name\": ", w->first == 1 ? "" : "]},");
+			w->first = 0;
+			json_str(f, r->name);
+			fprintf(f, ", \"calls\": %llu, \"events\": {", (unsigned long long)r->calls);
+		} else {
+			fprintf(f, "%s{\"tid\": %ld, \"calls\": %llu, \"events\": {", w->first == 2 ? "" : ", ", r->tid,
+				(unsigned long long)r->calls);
+		}
+		for (size_t k = 0; k < r->nvalues; k++) {
+			fprintf(f, "%s", k ? ", " : "");
+			json_str(f, r->events[k]);
+			if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
+				fprintf(f, ": null");
+				continue;
+			}
+			fprintf(f, ": {\"value\": %llu, \"scaled\": %llu, \"enabled_ns\": %llu, \"running_ns\": %llu, "
+				"\"confidence\": %.6f, \"min\": %llu, \"max\": %llu}", (unsigned long long)r->values[k].value,
+				(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
+				(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]),
+				(unsigned long long)r->min[k], (unsigned long long)r->max[k]);
+		}
+		fprintf(f, "}");
+		if (r->tid == -1) {
+			struct pmu_named_value nv[REG_MAX_EV];
+			size_t n;
+			char *copy = reg_metrics ? strdup(reg_metrics) : NULL, *save = NULL;
+			int firstm = 1;
+			metric_values(r, nv, &n);
+			fprintf(f, ", \"metrics\": {");
+			for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
+				double v;
+				fprintf(f, "%s", firstm ? "" : ", ");
+				firstm = 0;
+				json_str(f, m);
+				if (pmu_metric_eval(reg_ctx, m, nv, n, &v) == 0 && v == v)
+					fprintf(f, ": %.9g", v);
+				else
+					fprintf(f, ": null");
+			}
+			free(copy);
+			fprintf(f, "}, \"threads\": [");
+			w->first = 2;
+		} else {
+			fprintf(f, "}");
+			w->first = 3;
+		}
+		return 0;
+	}
+	/* text */
+	{
+		char num[40];
+		if (r->tid == -1)
+			fprintf(f, " %-28.28s %10llu", r->name, (unsigned long long)r->calls);
+		else
+			fprintf(f, "   thread %-19ld %10llu", r->tid, (unsigned long long)r->calls);
+		for (size_t k = 0; k < r->nvalues; k++) {
+			double c = pmu_confidence(&r->values[k]);
+			if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
+				fprintf(f, " %18s", "<not counted>");
+				continue;
+			}
+			fmt_count(num, sizeof(num), pmu_scale(&r->values[k]));
+			fprintf(f, " %17s%s", num, c < 1.0 ? "*" : " ");
+			w->scaled |= c < 1.0;
+		}
+		fprintf(f, "\n");
+		if (r->tid == -1 && reg_metrics) {
+			struct pmu_named_value nv[REG_MAX_EV];
+			size_t n;
+			char *copy = strdup(reg_metrics), *save = NULL;
+			metric_values(r, nv, &n);
+			for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
+				double v;
+				struct pmu_metric_info mi;
+				const char *unit = "";
+				double factor = 1;
+				if (pmu_metric_info(reg_ctx, m, &mi) == 0 && mi.scale_unit[0]) {
+					char *end;
+					factor = strtod(mi.scale_unit, &end);
+					if (end == mi.scale_unit)
+						factor = 1;
+					unit = end;
+				}
+				if (pmu_metric_eval(reg_ctx, m, nv, n, &v) == 0 && v == v)
+					fprintf(f, "   %-40s %14.3f %s\n", m, v * factor, unit);
+				else
+					fprintf(f, "   %-40s  n/a\n", m);
+			}
+			free(copy);
+		}
+	}
+	return 0;
+}
+
+static void expand_path(const char *in, char *out, size_t len)
+{
+	static const char *const rank_vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+						 "MV2_COMM_WORLD_RANK" };
+	size_t o = 0;
+
+	for (const char *p = in; *p && o + 1 < len; p++) {
+		if (p[0] == '%' && p[1] == 'p') {
+			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
+			p++;
+		} else if (p[0] == '%' && p[1] == 'r') {
+			const char *rank = NULL;
+			for (size_t i = 0; i < ARRAY_SIZE(rank_vars) && !rank; i++)
+				rank = getenv(rank_vars[i]);
+			o += (size_t)snprintf(out + o, len - o, "%s", rank ? rank : "0");
+			p++;
+		} else if (p[0] == '%' && p[1] == '%') {
+			out[o++] = '%';
+			p++;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	out[o < len ? o : len - 1] = 0;
+}
+
+PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
+{
+	char file[1024];
+	const char *events[REG_MAX_EV];
+	struct pmu_event_info infos[REG_MAX_EV];
+	struct writer w;
+	FILE *f;
+	size_t nev;
+	int r, nthreads = 0;
+
+	if (format < PMU_FORMAT_TEXT || format > PMU_FORMAT_CSV)
+		return -EINVAL;
+	if (!path)
+		path = getenv("PMU_OUTPUT");
+	if (!path || !*path) {
+		f = stderr;
+	} else if (!strcmp(path, "-")) {
+		f = stdout;
+	} else {
+		expand_path(path, file, sizeof(file));
+		if (!(f = fopen(file, "w")))
+			return pmu__err(reg_ctx, -errno, "cannot write the region report to '%s': %s", file, strerror(errno));
+	}
+	pthread_mutex_lock(&reg_lock);
+	nev = event_names(events, infos);
+	for (struct thread_state *t = threads; t; t = t->next)
+		nthreads++;
+	memset(&w, 0, sizeof(w));
+	w.f = f;
+	w.format = format;
+	w.first = 1;
+	w.nev = nev;
+	w.infos = infos;
+	if (format == PMU_FORMAT_JSON) {
+		struct pmu_caps c;
+		const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+		if (!rank)
+			rank = getenv("PMI_RANK");
+		if (!rank)
+			rank = getenv("SLURM_PROCID");
+		pmu_caps(reg_ctx, &c);
+		fprintf(f, "{\"schema\": \"libpmu-regions/1\", \"version\": \"%s\", \"pid\": %ld, \"rank\": %s, \"cpuid\": ",
+			pmu_version(), (long)getpid(), rank ? rank : "null");
+		json_str(f, c.cpuid);
+		fprintf(f, ", \"threads\": %d, \"calibrated\": %s, \"events\": [", nthreads,
+			reg_calibrate ? "true" : "false");
+		for (size_t k = 0; k < nev; k++) {
+			fprintf(f, "%s", k ? ", " : "");
+			json_str(f, events[k]);
+		}
+		fprintf(f, "], \"regions\": [");
+	} else if (format == PMU_FORMAT_CSV) {
+		fprintf(f, "region,tid,calls,event,value,scaled,enabled_ns,running_ns,confidence,min,max,unsupported\n");
+	} else {
+		fprintf(f, "\n libpmu regions (pid %ld, %d thread%s%s)\n\n %-28s %10s", (long)getpid(), nthreads,
+			nthreads == 1 ? "" : "s", reg_calibrate ? ", begin/end overhead subtracted" : "", "region", "calls");
+		for (size_t k = 0; k < nev; k++)
+			fprintf(f, " %18.18s", events[k]);
+		fprintf(f, "\n");
+	}
+	r = foreach_locked(per_thread, write_result, &w, events, nev);
+	if (format == PMU_FORMAT_JSON)
+		fprintf(f, "%s\n]}\n", w.first == 1 ? "" : "]}");
+	else if (format == PMU_FORMAT_TEXT)
+		fprintf(f, "\n%s", r == 0 ? " (no regions)\n\n" : w.scaled ? " * scaled: the event was multiplexed\n\n" : "");
+	pthread_mutex_unlock(&reg_lock);
+	if (f != stderr && f != stdout)
+		fclose(f);
+	else
+		fflush(f);
+	return r < 0 ? r : 0;
+}
