@@ -567,7 +567,11 @@ int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *va
  * at exit a report goes to $PMU_OUTPUT (default stderr; "%p" becomes the
  * pid, "%r" the MPI rank) in $PMU_FORMAT (text, json, csv). With
  * $PMU_CALIBRATE=1 (the default) the cost of an empty begin/end pair,
- * measured when the thread's events are opened, is subtracted.
+ * measured when the thread's events are opened, is subtracted: a region's
+ * count is then the instructions between the calls, exactly, for the usual
+ * call pattern (a literal name, code continuing after pmu_region_end). A
+ * function whose last statement is pmu_region_end() may be compiled to a
+ * tail call that moves a few epilogue instructions into the region.
  *
  * Regions with different names may nest or overlap; the same name nested
  * (recursion) counts once, from the outermost begin to its end. After the

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions on a real PMU, 4 threads, nested, exact after calibration
+ * (PMU_EVENTS=instructions:u). Bodies are inline-asm loops of 2N+1
+ * instructions, so nothing but the loop lies between begin and end beyond
+ * what calibration measures. Per region and thread, the smallest per-call
+ * count (min) must be exact; on guests whose PMU filters kernel mode
+ * (arm64) every call is, so the sum is calls x exact too.
+ *   empty:   begin; end                          -> 0
+ *   inner:   loop(2000)                           -> 4001
+ *   outer:   loop(500); inner region              -> X (includes inner's begin/end calls)
+ *   outer2:  loop(1500); inner2 region (same shape) -> X + 2000, inner2 -> 4001
+ * (outer's own calls to begin/end of the inner region are real instructions
+ * in it; the two identically shaped functions make them cancel.)
+ */
+#include <pthread.h>
+#include "labutil.h"
+
+#if defined(__aarch64__)
+#define LOOP(N) __asm__ __volatile__("mov x9, #" #N "\n1: subs x9, x9, #1\n b.ne 1b" ::: "x9", "cc")
+#elif defined(__riscv)
+#define LOOP(N) __asm__ __volatile__("li t0, " #N "\n1: addi t0, t0, -1\n bnez t0, 1b" ::: "t0")
+#else
+#define LOOP(N) __asm__ __volatile__("mov $" #N ", %%ecx\n1: dec %%ecx\n jnz 1b" ::: "ecx", "cc")
+#endif
+
+#define ROUNDS 25
+/* code after the last pmu_region_end of a function: without it the compiler
+ * makes that call a tail call, whose epilogue would land inside the region */
+#define AFTER() __asm__ __volatile__("" ::: "memory")
+
+__attribute__((noinline)) static void empty(void)
+{
+	pmu_region_begin("empty");
+	pmu_region_end("empty");
+	AFTER();
+}
+
+__attribute__((noinline)) static void nested(void)
+{
+	pmu_region_begin("outer");
+	LOOP(500);
+	pmu_region_begin("inner");
+	LOOP(2000);
+	pmu_region_end("inner");
+	pmu_region_end("outer");
+	AFTER();
+}
+
+__attribute__((noinline)) static void nested2(void)
+{
+	pmu_region_begin("outer2");
+	LOOP(1500);
+	pmu_region_begin("inner2");
+	LOOP(2000);
+	pmu_region_end("inner2");
+	pmu_region_end("outer2");
+	AFTER();
+}
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < ROUNDS; i++) {
+		empty();
+		nested();
+		nested2();
+	}
+	return NULL;
+}
+
+struct want {
+	long tid;
+	uint64_t calls[5], min[5], max[5], sum[5];
+	int n;
+};
+
+static const char *const rn[5] = { "empty", "inner", "outer", "inner2", "outer2" };
+
+static int collect(const struct pmu_region_result *r, void *data)
+{
+	struct want *w = data;
+	if (r->tid == -1)
+		return 0;
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(r->name, rn[i])) {
+			int t;
+			for (t = 0; t < w->n && w[t].tid != r->tid; t++)
+				;
+			if (t == w->n) {
+				w[t].tid = r->tid;
+				w->n++;
+			}
+			w[t].calls[i] = r->calls;
+			w[t].min[i] = r->min[0];
+			w[t].max[i] = r->max[0];
+			w[t].sum[i] = r->values[0].value;
+		}
+	return 0;
+}
+
+int main(void)
+{
+	pthread_t t[4];
+	struct want w[8];
+	uint64_t ov = 0;
+	int exact_sums;
+
+	setenv("PMU_EVENTS", "instructions:u", 1);
+	setenv("PMU_OUTPUT", "/dev/null", 1);
+	/* does this guest's PMU filter kernel mode? (riscv QEMU does not) */
+	{
+		struct pmu_ctx *ctx = lab_ctx();
+		struct pmu_caps c;
+		pmu_caps(ctx, &c);
+		exact_sums = c.arch == PMU_ARCH_ARM64;
+		pmu_ctx_free(ctx);
+	}
+	memset(w, 0, sizeof(w));
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, worker, NULL);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	pmu_region_begin("main");
+	pmu_region_end("main");
+	LAB_CHECK(pmu_region_overhead(&ov, 1) == 1, "no overhead known");
+	printf("calibrated begin/end overhead: %llu instructions\n", (unsigned long long)ov);
+	pmu_region_foreach(1, collect, w);
+	LAB_CHECK(w->n == 4, "%d threads reported, expected 4", w->n);
+	for (int k = 0; k < w->n; k++) {
+		printf("thread %ld: empty %llu, inner %llu, outer %llu, inner2 %llu, outer2 %llu (minimum per call)\n",
+		       w[k].tid, (unsigned long long)w[k].min[0], (unsigned long long)w[k].min[1],
+		       (unsigned long long)w[k].min[2], (unsigned long long)w[k].min[3], (unsigned long long)w[k].min[4]);
+		for (int i = 0; i < 5; i++)
+			LAB_CHECK(w[k].calls[i] == ROUNDS, "thread %ld %s: %llu calls", w[k].tid, rn[i],
+				  (unsigned long long)w[k].calls[i]);
+		LAB_CHECK(w[k].min[0] == 0, "thread %ld: empty region %llu, expected 0", w[k].tid,
+			  (unsigned long long)w[k].min[0]);
+		LAB_CHECK(w[k].min[1] == 4001 && w[k].min[3] == 4001, "thread %ld: inner %llu / %llu, expected 4001",
+			  w[k].tid, (unsigned long long)w[k].min[1], (unsigned long long)w[k].min[3]);
+		if (exact_sums) {
+			LAB_CHECK(w[k].min[4] == w[k].min[2] + 2000, "thread %ld: outer2 %llu, expected outer %llu + 2000",
+				  w[k].tid, (unsigned long long)w[k].min[4], (unsigned long long)w[k].min[2]);
+			LAB_CHECK(w[k].min[2] == w[0].min[2], "thread %ld: outer %llu differs from thread %ld's %llu",
+				  w[k].tid, (unsigned long long)w[k].min[2], w[0].tid, (unsigned long long)w[0].min[2]);
+			LAB_CHECK(w[k].sum[0] == 0 && w[k].sum[1] == ROUNDS * 4001ull && w[k].sum[3] == ROUNDS * 4001ull,
+				  "thread %ld: inner sums %llu %llu", w[k].tid, (unsigned long long)w[k].sum[1],
+				  (unsigned long long)w[k].sum[3]);
+			/* every outer call but the first (first use of the inner name) is the minimum */
+			LAB_CHECK(w[k].sum[2] - w[k].max[2] == (ROUNDS - 1) * w[k].min[2] &&
+				  w[k].sum[4] - w[k].max[4] == (ROUNDS - 1) * w[k].min[4],
+				  "thread %ld: outer calls not all equal after the first", w[k].tid);
+		} else {
+			printf("thread %ld: outer2 - outer = %lld (2000 where kernel mode is not counted)\n", w[k].tid,
+			       (long long)(w[k].min[4] - w[k].min[2]));
+		}
+	}
+	return lab_done("lab-regions");
+}

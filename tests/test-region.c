@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions with software events (this machine has no hardware PMU; the lab
+ * checks exact instruction counts): accumulation per name and thread,
+ * nesting and recursion, errors, 16 threads at once, threads that exit
+ * before the report, fork (the child starts fresh), reset, foreach, and the
+ * three report formats.
+ */
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <pmu.h>
+#include "harness.h"
+
+static void spin_us(int us)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000L + (b.tv_nsec - a.tv_nsec) / 1000 < us);
+}
+
+struct find {
+	const char *name;
+	long tid;
+	uint64_t calls;
+	uint64_t v0, min0, max0;
+	int found;
+	int threads;
+};
+
+static int find_cb(const struct pmu_region_result *r, void *data)
+{
+	struct find *f = data;
+	if (strcmp(r->name, f->name))
+		return 0;
+	if (r->tid == -1 && f->tid == -1) {
+		f->calls = r->calls;
+		f->v0 = r->values[0].value;
+		f->min0 = r->min[0];
+		f->max0 = r->max[0];
+		f->found = 1;
+	} else if (r->tid != -1) {
+		f->threads++;
+	}
+	return 0;
+}
+
+static struct find lookup(const char *name)
+{
+	struct find f;
+	memset(&f, 0, sizeof(f));
+	f.name = name;
+	f.tid = -1;
+	pmu_region_foreach(1, find_cb, &f);
+	return f;
+}
+
+static void *worker(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	for (int i = 0; i < 50; i++) {
+		if (pmu_region_begin("stress") < 0)
+			return (void *)1;
+		if (i % 10 == 0)
+			spin_us(50);
+		if (pmu_region_end("stress") < 0)
+			return (void *)1;
+	}
+	(void)id;
+	return NULL; /* the thread ends before the report: its counts must stay */
+}
+
+static volatile int handler_result = 1;
+static void handler(int sig)
+{
+	(void)sig;
+	/* a name already used in this thread, not interrupting begin/end: allowed */
+	handler_result = pmu_region_begin("signal") | pmu_region_end("signal");
+}
+
+int main(void)
+{
+	struct find f;
+	int r;
+
+	/* errors never crash and record nothing */
+	r = pmu_region_end("never");
+	CHECK(r == -EINVAL && strstr(pmu_strerror(r), "pmu_region_end(\"never\")"), "end first: %s",
+	      pmu_strerror(r));
+	CHECK(pmu_region_begin(NULL) == -EINVAL && pmu_region_end(NULL) == -EINVAL, "NULL name");
+	{
+		char longname[300];
+		memset(longname, 'x', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = 0;
+		CHECK(pmu_region_begin(longname) == -EINVAL, "overlong name");
+	}
+	{
+		uint64_t ov[4];
+		r = pmu_region_overhead(ov, 4);
+		CHECK(r >= 1, "overhead known after the first begin (%d events)", r);
+	}
+
+	/* accumulation; nesting of different names; recursion counts once */
+	for (int i = 0; i < 3; i++) {
+		CHECK(pmu_region_begin("outer") == 0, "begin outer");
+		spin_us(200);
+		CHECK(pmu_region_begin("inner") == 0, "begin inner");
+		CHECK(pmu_region_begin("inner") == 0, "begin inner again (recursion)");
+		spin_us(100);
+		CHECK(pmu_region_end("inner") == 0 && pmu_region_end("inner") == 0, "end inner twice");
+		CHECK(pmu_region_end("outer") == 0, "end outer");
+	}
+	r = pmu_region_end("inner");
+	CHECK(r == -EINVAL, "one end too many is refused");
+	f = lookup("outer");
+	CHECK(f.found && f.calls == 3, "outer calls %llu", (unsigned long long)f.calls);
+	/* task-clock in ns: three outer regions of >= 300 us each */
+	CHECK(f.v0 >= 3 * 290000, "outer task-clock %llu ns", (unsigned long long)f.v0);
+	CHECK(f.min0 >= 290000 && f.max0 >= f.min0 && f.min0 * 3 <= f.v0, "min %llu max %llu",
+	      (unsigned long long)f.min0, (unsigned long long)f.max0);
+	{
+		struct find in = lookup("inner");
+		CHECK(in.found && in.calls == 3, "recursion counts once: inner calls %llu", (unsigned long long)in.calls);
+		CHECK(in.v0 >= 3 * 95000 && in.v0 < f.v0, "inner %llu inside outer %llu", (unsigned long long)in.v0,
+		      (unsigned long long)f.v0);
+	}
+	/* the same name through another pointer is the same region */
+	{
+		char dyn[16];
+		strcpy(dyn, "outer");
+		CHECK(pmu_region_begin(dyn) == 0 && pmu_region_end("outer") == 0, "same name, other pointer");
+		CHECK(lookup("outer").calls == 4, "4 calls now");
+	}
+
+	/* a signal handler using a known name, not interrupting a begin/end */
+	signal(SIGUSR1, handler);
+	pmu_region_begin("signal");
+	pmu_region_end("signal");
+	raise(SIGUSR1);
+	CHECK(handler_result == 0 && lookup("signal").calls == 2, "begin/end in a handler: %d", handler_result);
+
+	/* 16 threads at once, all ending before the report */
+	{
+		pthread_t t[16];
+		void *ret;
+		int bad = 0;
+		for (int i = 0; i < 16; i++)
+			pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i);
+		for (int i = 0; i < 16; i++) {
+			pthread_join(t[i], &ret);
+			bad += ret != NULL;
+		}
+		f = lookup("stress");
+		CHECK(!bad && f.calls == 16 * 50 && f.threads == 16, "stress: %llu calls over %d threads, %d failures",
+		      (unsigned long long)f.calls, f.threads, bad);
+	}
+
+	/* fork: the child starts with no regions, and can use them */
+	fflush(NULL);
+	{
+		pid_t pid = fork();
+		if (pid == 0) {
+			int ok = lookup("outer").found == 0 && pmu_region_begin("child") == 0 && pmu_region_end("child") == 0 &&
+				 lookup("child").calls == 1 && lookup("stress").found == 0;
+			pmu_region_reset();
+			_exit(ok ? 0 : 1);
+		}
+		int st;
+		waitpid(pid, &st, 0);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child starts fresh");
+		CHECK(lookup("child").found == 0 && lookup("outer").calls == 4, "parent unaffected by the child");
+	}
+
+	/* reports: text, json, csv */
+	{
+		char path[64], buf[65536];
+		FILE *fp;
+		size_t n;
+		snprintf(path, sizeof(path), "/tmp/pmu-test-region-%d.json", (int)getpid());
+		CHECK(pmu_region_report(path, PMU_FORMAT_JSON, 1) == 0, "json report");
+		fp = fopen(path, "r");
+		n = fp ? fread(buf, 1, sizeof(buf) - 1, fp) : 0;
+		buf[n] = 0;
+		if (fp)
+			fclose(fp);
+		CHECK(strstr(buf, "\"schema\": \"libpmu-regions/1\"") && strstr(buf, "\"name\": \"stress\", \"calls\": 800"),
+		      "json content");
+		unlink(path);
+		snprintf(path, sizeof(path), "/tmp/pmu-test-region-%d.csv", (int)getpid());
+		CHECK(pmu_region_report(path, PMU_FORMAT_CSV, 0) == 0, "csv report");
+		fp = fopen(path, "r");
+		n = fp ? fread(buf, 1, sizeof(buf) - 1, fp) : 0;
+		buf[n] = 0;
+		if (fp)
+			fclose(fp);
+		CHECK(!strncmp(buf, "region,tid,calls,event,value", 28) && strstr(buf, "\"stress\",-1,800,"), "csv content");
+		unlink(path);
+		CHECK(pmu_region_report("/nonexistent/dir/x", PMU_FORMAT_TEXT, 0) == -ENOENT, "unwritable path");
+		CHECK(pmu_region_report(NULL, 9, 0) == -EINVAL, "bad format");
+	}
+	pmu_region_reset();
+	CHECK(lookup("outer").calls == 0, "reset");
+	return test_done("test-region");
+}
