@@ -351,7 +351,8 @@ void pmu_delta(const struct pmu_value *a, const struct pmu_value *b, size_t n,
  * pmu_scale - the count extrapolated to the whole enabled time:
  * value * enabled / running, rounded to nearest, computed in 128 bits and
  * saturated at UINT64_MAX. running == enabled (including 0 == 0, when no time
- * is known) returns value unchanged; running == 0 < enabled (never on a
+ * is known) returns value unchanged, and so does running > enabled (which
+ * the kernel never reports); running == 0 < enabled (never on a
  * counter) returns 0 — check pmu_confidence().
  */
 uint64_t pmu_scale(const struct pmu_value *v);
@@ -614,13 +615,16 @@ struct pmu_region_result {
 	const char *const *events;  /* their names */
 	const struct pmu_value *values; /* sums of the deltas (value, enabled, running) */
 	const uint64_t *min, *max;  /* smallest and largest delta of each event in one call */
+	uint32_t unsupported;       /* bit k: event k could not be counted here (values are 0) */
 };
 
 typedef int (*pmu_region_cb)(const struct pmu_region_result *r, void *data);
 
 /**
- * pmu_region_foreach - call @cb for every region (summed over threads, and
- * also per thread with @per_thread), in order of first use. Pointers are
+ * pmu_region_foreach - call @cb for every region with completed calls
+ * (summed over threads, and also per thread with @per_thread), in order of
+ * first use; regions cleared by pmu_region_reset() are left out until used
+ * again. Pointers are
  * valid during the call. Stops when @cb returns non-zero and returns that;
  * else the number of results.
  */

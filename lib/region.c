@@ -488,13 +488,14 @@ PMU_EXPORT int pmu_region_begin(const char *name)
 	struct thread_state *ts = me;
 
 	if (!name)
-		return -EINVAL;
+		return pmu__err(NULL, -EINVAL, "pmu_region_begin: NULL region name");
 	if (!ts || ts->gen != pmu__fork_gen) {
 		if (!(ts = thread_init()))
-			return -ENOMEM;
+			return pmu__err(NULL, -ENOMEM, "out of memory setting up regions for this thread");
 	}
 	if (ts->err)
-		return ts->err;
+		return pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
+				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
 	return region_begin(ts, name);
 }
 
@@ -503,12 +504,13 @@ PMU_EXPORT int pmu_region_end(const char *name)
 	struct thread_state *ts = me;
 
 	if (!name)
-		return -EINVAL;
+		return pmu__err(NULL, -EINVAL, "pmu_region_end: NULL region name");
 	if (!ts || ts->gen != pmu__fork_gen)
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") before any pmu_region_begin in this thread",
 				name);
 	if (ts->err)
-		return ts->err;
+		return pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
+				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
 	return region_end(ts, name);
 }
 
@@ -517,7 +519,7 @@ PMU_EXPORT int pmu_region_overhead(uint64_t *out, size_t n)
 	struct thread_state *ts = me;
 
 	if (!ts || ts->gen != pmu__fork_gen || ts->err)
-		return -ENODATA;
+		return pmu__err(reg_ctx, -ENODATA, "no region events are open in this thread yet");
 	for (size_t k = 0; k < n && k < ts->nev; k++)
 		out[k] = ts->calibrated ? ts->overhead[k] : 0;
 	return (int)ts->nev;
@@ -575,6 +577,9 @@ static void add_slot(struct result_buf *b, const struct slot *s, size_t nev)
 static void buf_init(struct result_buf *b, const char *name, long tid, size_t nev, const char **events)
 {
 	memset(b, 0, sizeof(*b));
+	for (size_t k = 0; k < nev; k++)
+		if (reg_infos[k].flags & PMU_EVF_UNSUPPORTED)
+			b->r.unsupported |= 1u << k;
 	b->r.name = name;
 	b->r.tid = tid;
 	b->r.nvalues = nev;
@@ -605,8 +610,8 @@ static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const ch
 					add_slot(&b, t->slots[i], nev);
 					used = true;
 				}
-		if (!used)
-			continue;
+		if (!used || !b.r.calls)
+			continue; /* never completed, or forgotten by pmu_region_reset() */
 		for (size_t k = 0; k < nev; k++)
 			if (b.min[k] == UINT64_MAX)
 				b.min[k] = 0;
@@ -842,7 +847,8 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	int r, nthreads = 0;
 
 	if (format < PMU_FORMAT_TEXT || format > PMU_FORMAT_CSV)
-		return -EINVAL;
+		return pmu__err(reg_ctx, -EINVAL, "pmu_region_report: format %d is not PMU_FORMAT_TEXT, _JSON or _CSV",
+				format);
 	if (!path)
 		path = getenv("PMU_OUTPUT");
 	if (!path || !*path) {

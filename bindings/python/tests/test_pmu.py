@@ -1,0 +1,591 @@
+# SPDX-License-Identifier: MIT
+"""Tests of the Python binding of libpmu (pytest).
+
+Run from the source tree:
+    PYTHONPATH=bindings/python PMU_LIBRARY=$PWD/build/lib/libpmu.so \
+        /usr/bin/python3 -m pytest -q bindings/python/tests
+
+Counting of hardware events is asserted only where the machine exposes a
+hardware PMU; elsewhere those tests are skipped with the reason. Region tests
+are skipped (with the reason) if the loaded libpmu has no pmu_region_*.
+"""
+import ctypes
+import errno
+import json
+import math
+import mmap
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import pmu
+
+SRC = os.environ.get("PMU_TEST_SRCDIR") or os.path.normpath(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+ENGINE = os.path.join(SRC, "tests", "tables", "metrics-engine")
+ICX = os.path.join(SRC, "tests", "fixtures", "intel-icx")
+
+
+@pytest.fixture
+def ctx():
+    with pmu.Context() as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def hw_pmu():
+    with pmu.Context() as c:
+        return c.caps()["hw_pmu"]
+
+
+def need_hw(hw):
+    if not hw:
+        pytest.skip("no hardware PMU on this machine (Context().caps()['hw_pmu'] is False): "
+                    "hardware counts cannot be asserted here")
+
+
+def burn(n=200000):
+    """Some user-mode work and page faults."""
+    s = 0
+    for i in range(n):
+        s += i * i
+    # a fresh anonymous mapping: touching each page is a page fault (malloc'd
+    # memory could be recycled, already-faulted heap)
+    with mmap.mmap(-1, 64 * mmap.PAGESIZE) as pages:
+        for i in range(0, len(pages), mmap.PAGESIZE):
+            pages[i] = 1
+    return s
+
+
+# ---------------------------------------------------------------- library
+
+def test_version_and_library():
+    v = pmu.version()
+    assert v.count(".") == 2 and all(p.isdigit() for p in v.split("."))
+    assert os.path.basename(pmu.library_path).startswith("libpmu")
+
+
+def test_missing_library_names_what_was_tried():
+    env = dict(os.environ, PMU_LIBRARY="/nonexistent/libpmu.so",
+               PYTHONPATH=os.path.dirname(os.path.dirname(pmu.__file__)))
+    r = subprocess.run([sys.executable, "-c", "import pmu"], env=env, capture_output=True, text=True)
+    assert r.returncode != 0
+    assert "ImportError" in r.stderr and "/nonexistent/libpmu.so" in r.stderr and "PMU_LIBRARY" in r.stderr
+
+
+# ---------------------------------------------------------------- context
+
+def test_context_caps_keys(ctx):
+    caps = ctx.caps()
+    for key in ("arch", "cpuid", "cpu_name", "cpuid_overridden", "hw_pmu", "hybrid", "core_pmu",
+                "n_pmus", "paranoid", "cap_perfmon", "cap_sys_admin", "rdpmc_mode", "user_access",
+                "fast_read", "can_count_kernel", "events_table", "events_table_root"):
+        assert key in caps, key
+    assert caps["arch"] in ("x86", "arm64", "riscv", "unknown")
+    assert isinstance(caps["hw_pmu"], bool)
+    assert caps["cpuid"]
+    assert caps["n_pmus"] == len(ctx.pmus())
+    assert "software" in [p["name"] for p in ctx.pmus()] or caps["n_pmus"] == 0
+
+
+def test_advice(ctx):
+    a = ctx.advice()
+    assert isinstance(a, str) and len(a) > 20
+
+
+def test_fixture_machine():
+    with pmu.Context(sysfs_root=os.path.join(ICX, "sys"), procfs_root=os.path.join(ICX, "proc")) as c:
+        caps = c.caps()
+        assert caps["cpuid"] == "GenuineIntel-6-6A-6"
+        assert caps["hw_pmu"] is True and caps["core_pmu"] == "cpu"
+        assert caps["paranoid"] == 2
+        e = c.resolve("cpu/event=0xc6,umask=0x1,frontend=0x11/")
+        assert (e["type"], e["config"], e["config1"]) == (4, 0x1c6, 0x11)
+
+
+def test_bad_cpuid():
+    with pytest.raises(pmu.PmuError) as ei:
+        pmu.Context(cpuid="garbage")
+    assert ei.value.errno == errno.EINVAL
+    assert "garbage" in str(ei.value)
+
+
+def test_warnings_collected(tmp_path):
+    with pmu.Context(sysfs_root=str(tmp_path / "nothing")) as c:
+        assert any("no PMUs" in w for w in c.warnings), c.warnings
+        assert c.caps()["n_pmus"] == 0
+
+
+def test_context_close_closes_sets():
+    c = pmu.Context()
+    s = pmu.Set(c, "task-clock")
+    c.close()
+    assert c.closed and s.closed
+    with pytest.raises(ValueError):
+        c.resolve("cycles")
+    with pytest.raises(ValueError):
+        s.read()
+    c.close()                                   # idempotent
+
+
+# ---------------------------------------------------------------- events
+
+def test_resolve_cycles(ctx):
+    e = ctx.resolve("cycles")
+    assert (e["type"], e["config"]) == (0, 0)
+    assert e["source"] == "generic" and e["name"] == "cycles"
+
+
+def test_resolve_task_clock(ctx):
+    e = ctx.resolve("task-clock")
+    assert e["type"] == 1 and e["config"] == 1
+    assert "software" in e["flags"] and e["unit"] == "ns"
+
+
+def test_resolve_raw(ctx):
+    e = ctx.resolve("r01c2")
+    assert e["config"] == 0x1c2 and e["source"] == "raw"
+
+
+def test_resolve_modifier(ctx):
+    e = ctx.resolve("cycles:u")
+    assert "exclude-kernel" in e["flags"] and "exclude-user" not in e["flags"]
+
+
+def test_resolve_fixture_cpu_tables():
+    with pmu.Context(cpuid="GenuineIntel-6-55-4") as c:
+        caps = c.caps()
+        assert caps["cpuid_overridden"] is True and caps["events_table"] == "x86/skylakex"
+        native = c.resolve("MEM_LOAD_RETIRED.L3_MISS")
+        assert native["config"] == 0x20d1 and native["source"] == "table"
+        std = c.resolve("INST.LOAD.DSRC.L3.MISS.RET")
+        assert (std["type"], std["config"]) == (native["type"], 0x20d1)
+        assert "MEM_LOAD_RETIRED.L3_MISS" in std["origin"]
+
+
+def test_unknown_event(ctx):
+    with pytest.raises(pmu.PmuError) as ei:
+        ctx.resolve("cyclez")
+    e = ei.value
+    assert isinstance(e, OSError)
+    assert e.errno == errno.ENOENT
+    assert "did you mean" in str(e) and "cycles" in str(e)
+    assert e.function == "pmu_event_resolve"
+
+
+def test_bad_syntax(ctx):
+    with pytest.raises(pmu.PmuError) as ei:
+        ctx.resolve("cycles:q")
+    assert ei.value.errno == errno.EINVAL and "modifier" in str(ei.value)
+
+
+def test_list_prefix(ctx):
+    names = [e["name"] for e in ctx.list("task")]
+    assert "task-clock" in names
+    assert all(n.lower().startswith("task") for n in names)
+    tc = [e for e in ctx.list("TASK") if e["name"] == "task-clock"][0]
+    assert tc["kind"] == "kernel" and tc["usable"] is True
+    assert len(ctx.list()) > len(names)
+
+
+def test_list_metrics_of_extra_tables():
+    with pmu.Context(events_path=ENGINE) as c:
+        m = {e["name"]: e for e in c.list("m_")}
+        assert "m_half" in m and m["m_half"]["kind"] == "metric"
+
+
+# ---------------------------------------------------------------- values
+
+def test_value_arithmetic():
+    V = pmu.Value
+    assert pmu.scale(V(10, 3, 2)) == 15
+    assert pmu.confidence(V(10, 3, 2)) == pytest.approx(2 / 3)
+    assert V(10, 3, 2).scaled == 15 and V(10, 3, 2).confidence == pytest.approx(2 / 3)
+    assert pmu.scale(V(10, 5, 3)) == 17                     # 16.67 rounded to nearest
+    assert pmu.scale(V(10, 6, 4)) == 15
+    assert pmu.scale(V(7, 5, 5)) == 7 and pmu.confidence(V(7, 5, 5)) == 1.0
+    assert pmu.scale(V(7, 0, 0)) == 7                        # no time known: unchanged
+    assert pmu.scale(V(7, 5, 0)) == 0 and pmu.confidence(V(7, 5, 0)) == 0.0
+    assert pmu.scale(V(2**63, 4, 1)) == 2**64 - 1            # saturated
+    assert pmu.scale((10, 3, 2)) == 15                       # a plain tuple works too
+
+
+def test_delta():
+    V = pmu.Value
+    assert pmu.delta(V(1, 2, 3), V(11, 22, 33)) == V(10, 20, 30)
+    assert pmu.delta(V(2**64 - 5, 0, 0), V(5, 0, 0)) == V(10, 0, 0)   # modulo 2^64
+    d = pmu.delta([V(1, 1, 1), V(5, 5, 5)], [V(2, 3, 4), V(9, 9, 9)])
+    assert d == [V(1, 2, 3), V(4, 4, 4)]
+    assert pmu.delta([], []) == []
+    with pytest.raises(ValueError):
+        pmu.delta([V(1, 1, 1)], [])
+
+
+# ---------------------------------------------------------------- sets
+
+def test_set_software_counts(ctx):
+    with pmu.Set(ctx, "task-clock,page-faults", enable=True) as s:
+        pass
+    s = pmu.Set(ctx, "task-clock,page-faults", enable=True)
+    assert len(s) == 2 and s.events == ["task-clock", "page-faults"]
+    a = s.read()
+    burn()
+    b = s.read()
+    assert all(isinstance(v, pmu.Value) for v in b)
+    assert b[0].value > a[0].value                      # task-clock (ns) rose
+    assert b[1].value > a[1].value                      # 64 new pages were touched
+    for v in b:
+        assert v.enabled == v.running > 0               # software events never multiplex
+        assert pmu.confidence(v) == 1.0 and pmu.scale(v) == v.value
+    d = pmu.delta(a, b)
+    assert d[0].value == b[0].value - a[0].value
+    s.close()
+    s.close()
+
+
+def test_set_context_manager(ctx):
+    s = pmu.Set(ctx, ["task-clock", "page-faults"])
+    assert s.delta is None
+    assert s.read()[0].value == 0                      # opened disabled
+    with s:
+        burn()
+    assert s.delta[0].value > 0 and s.delta[1].value > 0
+    x = s.read()
+    burn(50000)
+    assert s.read() == x                               # disabled on exit
+    s.reset()
+    assert s.read()[0].value == 0
+    assert s.read_syscall() == s.read()
+    s.close()
+
+
+def test_set_enable_disable(ctx):
+    with pmu.Set(ctx, "task-clock") as s:
+        pass
+    s.enable()
+    burn(20000)
+    s.disable()
+    v = s.read()[0]
+    assert v.value > 0
+    assert s.read()[0] == v
+
+
+def test_set_groups_and_info(ctx):
+    s = pmu.Set(ctx, "{task-clock,page-faults},context-switches")
+    info = s.event_info()
+    assert [e["name"] for e in info] == ["task-clock", "page-faults", "context-switches"]
+    assert info[0]["group"] == info[1]["group"] != info[2]["group"]
+    assert "software" in info[2]["flags"]
+    s.close()
+
+
+def test_set_unknown_event(ctx):
+    with pytest.raises(pmu.PmuError) as ei:
+        pmu.Set(ctx, "task-clock,nosuch-event")
+    assert ei.value.errno == errno.ENOENT and "nosuch-event" in str(ei.value)
+
+
+def test_set_skip_unsupported_without_pmu(ctx, hw_pmu):
+    if hw_pmu:
+        pytest.skip("this machine has a hardware PMU: 'cycles' is supported, nothing to skip")
+    s = pmu.Set(ctx, "task-clock,cycles", skip_unsupported=True, enable=True)
+    assert "unsupported" in s.event_info()[1]["flags"]
+    assert "unsupported" not in s.event_info()[0]["flags"]
+    burn(10000)
+    v = s.read()
+    assert v[1] == pmu.Value(0, 0, 0) and v[0].value > 0
+    assert any("cycles" in w for w in ctx.warnings), ctx.warnings
+    s.close()
+    with pytest.raises(pmu.PmuError):                      # without the flag: refused
+        pmu.Set(ctx, "task-clock,cycles")
+
+
+def test_set_after_fork(ctx):
+    s = pmu.Set(ctx, "task-clock", enable=True)
+    pid = os.fork()
+    if pid == 0:
+        code = 3
+        try:
+            s.read()
+            code = 1
+        except pmu.PmuError as e:
+            code = 0 if e.errno == errno.ECHILD and "fork" in str(e) else 2
+        except BaseException:
+            code = 4
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    s.close()
+
+
+def test_hardware_counts(ctx, hw_pmu):
+    need_hw(hw_pmu)
+    try:
+        s = pmu.Set(ctx, "instructions:u,cycles:u", enable=True)
+    except pmu.PmuError as e:
+        pytest.skip("a hardware PMU exists but instructions:u,cycles:u cannot be opened: %s" % e)
+    a = s.read()
+    burn(100000)
+    b = s.read()
+    d = pmu.delta(a, b)
+    assert d[0].value > 100000                   # far more than one instruction per iteration
+    assert d[1].value > 0
+    assert 0 < pmu.confidence(d[0]) <= 1.0
+    ipc = s.metric("instructions / cycles", d)
+    assert ipc == pytest.approx(pmu.scale(d[0]) / pmu.scale(d[1]), rel=1e-9)
+    s.disable()
+    assert s.read() == s.read_syscall()
+    s.close()
+
+
+# ---------------------------------------------------------------- metrics
+
+def test_metric_expression(ctx):
+    assert ctx.metric("instructions / cycles", {"instructions": 300, "cycles": 100}) == 3.0
+    v = ctx.metric("page\\-faults * 1e9 / task\\-clock", {"page-faults": 10, "task-clock": 2e9})
+    assert v == pytest.approx(5.0)
+    assert math.isnan(ctx.metric("a / b", {"a": 1, "b": 0}))
+    # a Value is scaled before use
+    assert ctx.metric("x * 2", {"x": pmu.Value(10, 3, 2)}) == 30.0
+
+
+def test_metric_bad_expression(ctx):
+    with pytest.raises(pmu.PmuError) as ei:
+        ctx.metric("a * (1 +", {"a": 1})
+    assert ei.value.errno == errno.EINVAL
+    assert "position" in str(ei.value)
+
+
+def test_metric_table():
+    with pmu.Context(events_path=ENGINE) as c:
+        assert c.metric("m_half", {"EV.ONE": 40}) == 20.0
+        assert c.metric("m_double_half", {"EV.ONE": 40, "ev.two": 30}) == 70.0
+        assert c.metric_events("m_double_half") == ["EV.ONE", "EV.TWO"]
+        assert c.metric_events("m_half + EV.ONE + cycles") == ["EV.ONE", "cycles"]
+        info = c.metric_info("m_ratio")
+        assert info["scale_unit"] == "100%" and info["threshold"] == "m_ratio > 0.5"
+        assert c.metric_threshold("m_ratio", {"EV.ONE": 40, "EV.TWO": 30}) is True
+        assert c.metric_threshold("m_ratio", {"EV.ONE": 40, "EV.TWO": 10}) is False
+        assert c.metric_threshold("m_half", {"EV.ONE": 40}) is None
+        with pytest.raises(pmu.PmuError) as ei:
+            c.metric("m_double_half", {"EV.TWO": 30})
+        assert ei.value.errno == errno.ENOENT and "EV.ONE" in str(ei.value)
+        with pytest.raises(pmu.PmuError) as ei:
+            c.metric("m_cycle1", {})
+        assert ei.value.errno == errno.ELOOP
+        with pytest.raises(pmu.PmuError) as ei:
+            c.metric_info("EV.ONE")
+        assert ei.value.errno == errno.ENOENT
+
+
+def test_set_param():
+    with pmu.Context(events_path=ENGINE) as c:
+        assert c.metric("m_params", {"EV.ONE": 40}) == 81.0      # defaults a=2, b=1
+        c.set_param("a", 3)
+        assert c.metric("m_params", {"EV.ONE": 40}) == 121.0
+        c.set_param("b", 0.5)
+        assert c.metric("m_params", {"EV.ONE": 40}) == 120.5
+    with pmu.Context(events_path=ENGINE) as c:                    # per context
+        assert c.metric("m_params", {"EV.ONE": 40}) == 81.0
+
+
+def test_metric_events_standard_names():
+    with pmu.Context(cpuid="GenuineIntel-6-55-4") as c:
+        assert c.metric_events("1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET") == \
+            ["MEM_LOAD_RETIRED.L3_MISS", "INST.RET"]
+        v = c.metric("1e3 * INST.LOAD.DSRC.L3.MISS.RET / INST.RET",
+                     {"MEM_LOAD_RETIRED.L3_MISS": 50, "INST_RETIRED.ANY": 100000})
+        assert v == pytest.approx(0.5)
+
+
+def test_set_metric(ctx):
+    s = pmu.Set(ctx, "task-clock,page-faults", enable=True)
+    a = s.read()
+    burn()
+    d = pmu.delta(a, s.read())
+    v = s.metric("page\\-faults * 1e9 / task\\-clock", d)
+    assert v == pytest.approx(d[1].value * 1e9 / d[0].value, rel=1e-9)
+    with pytest.raises(ValueError):
+        s.metric("page\\-faults", d[:1])
+    s.close()
+
+
+def test_topdown_named_level1():
+    with pmu.Context(sysfs_root=os.path.join(ICX, "sys"), procfs_root=os.path.join(ICX, "proc")) as c:
+        t = c.topdown({"slots": 1000, "topdown-retiring": 400, "topdown-bad-spec": 100,
+                       "topdown-fe-bound": 200, "topdown-be-bound": 300})
+        assert t["level"] == 1 and t["slots"] == 1000
+        assert (t["retiring"], t["bad_spec"], t["fe_bound"], t["be_bound"]) == \
+            pytest.approx((0.4, 0.1, 0.2, 0.3))
+        assert math.isnan(t["heavy_ops"]) and math.isnan(t["core_bound"])
+
+
+def test_set_topdown_without_topdown_events(ctx):
+    s = pmu.Set(ctx, "task-clock")
+    with pytest.raises(pmu.PmuError) as ei:
+        s.topdown(s.read())
+    assert ei.value.errno == errno.ENOENT
+    s.close()
+
+
+# ---------------------------------------------------------------- struct layout
+
+LAYOUT_C = r"""
+#include <stdio.h>
+#include <stddef.h>
+#include <pmu.h>
+#define S(t) printf(#t " sizeof %zu\n", sizeof(struct t));
+#define O(t, f) printf(#t " " #f " %zu\n", offsetof(struct t, f));
+int main(void) {
+    S(pmu_ctx_opts) O(pmu_ctx_opts, log_level) O(pmu_ctx_opts, events_path)
+    S(pmu_caps) O(pmu_caps, n_pmus) O(pmu_caps, can_count_kernel) O(pmu_caps, events_table_root)
+    S(pmu_pmu_info) O(pmu_pmu_info, n_events)
+    S(pmu_event_info) O(pmu_event_info, type) O(pmu_event_info, config) O(pmu_event_info, flags)
+    O(pmu_event_info, origin) O(pmu_event_info, desc) O(pmu_event_info, approx_note)
+    S(pmu_event_entry) O(pmu_event_entry, usable)
+    S(pmu_set_opts) O(pmu_set_opts, pid) O(pmu_set_opts, cpu)
+    S(pmu_value) S(pmu_named_value) S(pmu_metric_info) O(pmu_metric_info, file)
+    S(pmu_topdown) O(pmu_topdown, slots) O(pmu_topdown, level) O(pmu_topdown, flags)
+    S(pmu_region_result) O(pmu_region_result, tid) O(pmu_region_result, nvalues)
+    O(pmu_region_result, values) O(pmu_region_result, max)
+    return 0;
+}
+"""
+
+
+def test_struct_layout_matches_header(tmp_path):
+    cc = shutil.which("cc") or shutil.which("gcc")
+    header = os.path.join(SRC, "include", "pmu.h")
+    if not cc or not os.path.exists(header):
+        pytest.skip("no C compiler or no include/pmu.h (%s): the ctypes layouts cannot be compared" % header)
+    src = tmp_path / "layout.c"
+    src.write_text(LAYOUT_C)
+    exe = tmp_path / "layout"
+    subprocess.run([cc, "-std=gnu11", "-I", os.path.join(SRC, "include"), str(src), "-o", str(exe)],
+                   check=True)
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+    types = {"pmu_ctx_opts": pmu._CtxOpts, "pmu_caps": pmu._Caps, "pmu_pmu_info": pmu._PmuInfo,
+             "pmu_event_info": pmu._EventInfo, "pmu_event_entry": pmu._EventEntry,
+             "pmu_set_opts": pmu._SetOpts, "pmu_value": pmu._Value, "pmu_named_value": pmu._NamedValue,
+             "pmu_metric_info": pmu._MetricInfo, "pmu_topdown": pmu._Topdown,
+             "pmu_region_result": pmu._RegionResult}
+    checked = 0
+    for line in out.splitlines():
+        t, what, n = line.split()
+        ct = types[t]
+        got = ctypes.sizeof(ct) if what == "sizeof" else getattr(ct, what).offset
+        assert got == int(n), "%s %s: ctypes %d, C %s" % (t, what, got, n)
+        checked += 1
+    assert checked > 30
+
+
+# ---------------------------------------------------------------- regions
+
+@pytest.fixture
+def regions():
+    if not pmu.have_regions():
+        pytest.skip("%s has no pmu_region_* functions (lib/region.c not built in yet): "
+                    "region tests must be run again later" % pmu.library_path)
+    pmu.region_reset()
+    yield
+    pmu.region_reset()          # nothing left for the report at exit
+
+
+@pmu.region("py-decorated")
+def decorated(n):
+    return burn(n)
+
+
+@pmu.region
+def bare_decorated():
+    return burn(1000)
+
+
+def by_name(results):
+    return {r["name"]: r for r in results if r["tid"] is None}
+
+
+def test_region_context_manager_and_decorator(regions):
+    for _ in range(2):
+        with pmu.region("py"):
+            burn(50000)
+    for _ in range(3):
+        assert decorated(1000) == burn(1000)      # the return value passes through
+    bare_decorated()
+    res = by_name(pmu.region_results())
+    assert res["py"]["calls"] == 2
+    assert res["py-decorated"]["calls"] == 3
+    assert res["bare_decorated"]["calls"] == 1
+    vals = res["py"]["values"]
+    assert vals, "a region has events"
+    for ev, v in vals.items():
+        assert set(v) == {"value", "enabled", "running", "min", "max"}
+        assert v["min"] <= v["max"]
+        if v["enabled"]:
+            assert v["max"] <= v["value"]
+    assert any(v["value"] > 0 for v in vals.values()), vals
+
+
+def test_region_exception_still_ends(regions):
+    with pytest.raises(ZeroDivisionError):
+        with pmu.region("py-raises"):
+            1 / 0
+    assert by_name(pmu.region_results())["py-raises"]["calls"] == 1
+
+
+def test_region_end_without_begin(regions):
+    with pytest.raises(pmu.PmuError) as ei:
+        pmu.region("never-begun").__exit__(None, None, None)
+    assert ei.value.errno == errno.EINVAL
+
+
+def test_region_per_thread(regions):
+    def work():
+        with pmu.region("py-mt"):
+            burn(20000)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    work()
+    res = pmu.region_results(per_thread=True)
+    summed = [r for r in res if r["name"] == "py-mt" and r["tid"] is None]
+    threads = [r for r in res if r["name"] == "py-mt" and r["tid"] is not None]
+    assert len(summed) == 1 and summed[0]["calls"] == 2
+    assert len(threads) == 2 and sorted(r["calls"] for r in threads) == [1, 1]
+    assert len({r["tid"] for r in threads}) == 2
+    assert threading.get_native_id() in {r["tid"] for r in threads}
+
+
+def test_region_report_json(regions, tmp_path):
+    for _ in range(2):
+        with pmu.region("py"):
+            burn(10000)
+    path = tmp_path / "regions.json"
+    pmu.region_report(path=str(path), format="json")
+    doc = json.loads(path.read_text())
+    assert doc["schema"] == "libpmu-regions/1"
+    names = {r["name"]: r for r in doc["regions"]}
+    assert names["py"]["calls"] == 2
+    assert set(doc["events"]) == set(by_name(pmu.region_results())["py"]["values"])
+    csv = tmp_path / "regions.csv"
+    pmu.region_report(path=csv, format="csv")
+    assert csv.read_text().startswith("region,tid,calls,event")
+    with pytest.raises(ValueError):
+        pmu.region_report(path=str(path), format="yaml")
+
+
+def test_region_reset(regions):
+    with pmu.region("py-reset"):
+        pass
+    assert "py-reset" in by_name(pmu.region_results())
+    pmu.region_reset()
+    # the region stays known (its slot is kept so begin/end never allocate again),
+    # with every count forgotten
+    r = by_name(pmu.region_results()).get("py-reset")
+    assert r is None or (r["calls"] == 0 and all(v["value"] == 0 and v["enabled"] == 0
+                                                 for v in r["values"].values())), r
