@@ -4,7 +4,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . tests/deps.sh
-pmu_install "${PMU_BUILD_DEPS[@]}" valgrind python3 python3-pytest gcc-riscv64-linux-gnu qemu-system-misc || { echo "cannot install build dependencies" >&2; exit 1; }
+pmu_install "${PMU_BUILD_DEPS[@]}" valgrind python3 python3-pytest python3-jsonschema gcc-riscv64-linux-gnu qemu-system-misc || { echo "cannot install build dependencies" >&2; exit 1; }
 status=0
 [ -f build/build.ninja ] || meson setup build >/dev/null || exit 1
 ninja -C build >/dev/null || exit 1

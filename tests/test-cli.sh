@@ -136,5 +136,13 @@ check "stat -M prints the metric" has "$tmp/o" "1e9 / task.-clock  *[0-9][0-9]*[
 run 0 "$tmp/o" "$tmp/e" stat -M 'page\-faults / task\-clock' --json -- true
 check "stat -M --json" json "$tmp/o" "len(d['metrics'])==1 and d['metrics'][0]['value'] is not None"
 
+# region reports of two processes (%p) merged by pmu report
+PMU_FORMAT=json PMU_OUTPUT="$tmp/reg-%p.json" "$BUILD/examples/matmul" 64 > /dev/null
+PMU_FORMAT=json PMU_OUTPUT="$tmp/reg-%p.json" "$BUILD/examples/matmul" 64 > /dev/null
+check "one region file per process" test "$(ls "$tmp"/reg-*.json | wc -l)" = 2
+run 0 "$tmp/o" "$tmp/e" report "$tmp"/reg-*.json
+check "region files merged: 2 calls per region" has "$tmp/o" "matmul i-k-j  *2 "
+check "merged header" has "$tmp/o" "Regions from 2 files"
+
 echo "test-cli: $checks checks, $fails failed"
 [ $fails = 0 ]

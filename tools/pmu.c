@@ -68,7 +68,8 @@ static void usage(FILE *f)
 		"  stat [-e EVENTS] [-M METRICS] [--topdown] [-D NAME=VALUE] [--json] [-o FILE] -- CMD [ARGS...]\n"
 		"                                   count events while CMD runs; metrics, topdown tree\n"
 		"  report [-M METRICS] [--topdown] [-D NAME=VALUE] FILE.json...\n"
-		"                                   print saved 'pmu stat --json' results (summed), evaluate metrics\n"
+		"                                   print saved 'pmu stat --json' results (summed), evaluate metrics;\n"
+		"                                   region reports (PMU_FORMAT=json) are merged per region\n"
 		"  check-tables DIR                 validate event tables (perf JSON format)\n"
 		"Environment: PMU_CPUID, PMU_SYSFS_ROOT, PMU_PROCFS_ROOT, PMU_EVENTS_PATH.\n");
 }
@@ -999,6 +1000,116 @@ static int cmd_check_tables(int argc, char **argv)
 	return total || bad ? 1 : 0;
 }
 
+
+/* ---------------- report: region files ---------------- */
+
+struct rg_event {
+	char name[PMU_NAME_MAX];
+};
+
+struct rg_row {
+	char name[128];
+	uint64_t calls;
+	struct pmu_value v[32];
+	uint64_t min[32], max[32];
+	bool seen[32];
+};
+
+/* Merge 'libpmu-regions/1' files: per region, calls and counts summed over
+ * files (processes, MPI ranks), min of minima, max of maxima. */
+static int report_regions(int nfiles, char **files)
+{
+	struct rg_event ev[32];
+	struct rg_row *rows = NULL;
+	size_t nev = 0, nrows = 0;
+	int code = 0;
+
+	for (int i = 0; i < nfiles; i++) {
+		json_object *o = json_object_from_file(files[i]), *regs, *evs;
+		if (!o || !json_object_object_get_ex(o, "regions", &regs)) {
+			fprintf(stderr, "pmu report: cannot read regions from '%s'\n", files[i]);
+			json_object_put(o);
+			code = 1;
+			continue;
+		}
+		if (json_object_object_get_ex(o, "events", &evs))
+			for (size_t k = 0; k < json_object_array_length(evs); k++) {
+				const char *en = json_object_get_string(json_object_array_get_idx(evs, k));
+				size_t j;
+				for (j = 0; j < nev && strcmp(ev[j].name, en); j++)
+					;
+				if (j == nev && nev < 32)
+					snprintf(ev[nev++].name, sizeof(ev[0].name), "%s", en);
+			}
+		for (size_t r = 0; r < json_object_array_length(regs); r++) {
+			json_object *reg = json_object_array_get_idx(regs, r), *f, *events;
+			const char *name;
+			size_t j;
+			if (!json_object_object_get_ex(reg, "name", &f))
+				continue;
+			name = json_object_get_string(f);
+			for (j = 0; j < nrows && strcmp(rows[j].name, name); j++)
+				;
+			if (j == nrows) {
+				struct rg_row *nr = realloc(rows, (nrows + 1) * sizeof(*rows));
+				if (!nr) {
+					json_object_put(o);
+					free(rows);
+					return 1;
+				}
+				rows = nr;
+				memset(&rows[nrows], 0, sizeof(rows[0]));
+				snprintf(rows[nrows].name, sizeof(rows[0].name), "%s", name);
+				for (size_t k = 0; k < 32; k++)
+					rows[nrows].min[k] = UINT64_MAX;
+				nrows++;
+			}
+			if (json_object_object_get_ex(reg, "calls", &f))
+				rows[j].calls += json_object_get_uint64(f);
+			if (!json_object_object_get_ex(reg, "events", &events))
+				continue;
+			for (size_t k = 0; k < nev; k++) {
+				json_object *e, *x;
+				if (!json_object_object_get_ex(events, ev[k].name, &e) || !e)
+					continue;
+				rows[j].seen[k] = true;
+				if (json_object_object_get_ex(e, "value", &x))
+					rows[j].v[k].value += json_object_get_uint64(x);
+				if (json_object_object_get_ex(e, "enabled_ns", &x))
+					rows[j].v[k].enabled += json_object_get_uint64(x);
+				if (json_object_object_get_ex(e, "running_ns", &x))
+					rows[j].v[k].running += json_object_get_uint64(x);
+				if (json_object_object_get_ex(e, "min", &x) && json_object_get_uint64(x) < rows[j].min[k])
+					rows[j].min[k] = json_object_get_uint64(x);
+				if (json_object_object_get_ex(e, "max", &x) && json_object_get_uint64(x) > rows[j].max[k])
+					rows[j].max[k] = json_object_get_uint64(x);
+			}
+		}
+		json_object_put(o);
+	}
+	printf("\n Regions from %d file%s (counts summed)\n\n %-28s %10s", nfiles, nfiles == 1 ? "" : "s", "region",
+	       "calls");
+	for (size_t k = 0; k < nev; k++)
+		printf(" %18.18s", ev[k].name);
+	printf("\n");
+	for (size_t j = 0; j < nrows; j++) {
+		printf(" %-28.28s %10llu", rows[j].name, (unsigned long long)rows[j].calls);
+		for (size_t k = 0; k < nev; k++) {
+			char num[48];
+			if (!rows[j].seen[k]) {
+				printf(" %18s", "<not counted>");
+				continue;
+			}
+			group_digits(pmu_scale(&rows[j].v[k]), num, sizeof(num));
+			printf(" %17s%s", num, pmu_confidence(&rows[j].v[k]) < 1.0 ? "*" : " ");
+		}
+		printf("\n");
+	}
+	printf("\n");
+	free(rows);
+	return code;
+}
+
 /* ---------------- report ---------------- */
 
 static int cmd_report(int argc, char **argv)
@@ -1024,6 +1135,15 @@ static int cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (first < argc) {
+		/* region files (libpmu-regions/1) are merged as regions */
+		json_object *o = json_object_from_file(argv[first]), *sc;
+		bool regions = o && json_object_object_get_ex(o, "schema", &sc) &&
+			       !strcmp(json_object_get_string(sc), "libpmu-regions/1");
+		json_object_put(o);
+		if (regions)
+			return report_regions(argc - first, argv + first);
+	}
 	for (int i = first; i < argc; i++) {
 		json_object *o = json_object_from_file(argv[i]), *ev, *el, *sc, *cid;
 		if (!o) {
@@ -1034,7 +1154,8 @@ static int cmd_report(int argc, char **argv)
 		if (!json_object_object_get_ex(o, "schema", &sc) ||
 		    strcmp(json_object_get_string(sc), "libpmu-stat/1") != 0 ||
 		    !json_object_object_get_ex(o, "events", &ev) || !json_object_is_type(ev, json_type_array)) {
-			fprintf(stderr, "pmu report: '%s' is not a 'pmu stat --json' file (schema libpmu-stat/1)\n",
+			fprintf(stderr, "pmu report: '%s' is neither a 'pmu stat --json' file (schema libpmu-stat/1) nor a "
+				"region report (libpmu-regions/1)\n",
 				argv[i]);
 			json_object_put(o);
 			code = 1;
