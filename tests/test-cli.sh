@@ -114,7 +114,7 @@ run 1 "$tmp/o" "$tmp/e" report "$tmp/nonexistent.json"
 check "report names the file" has "$tmp/e" "nonexistent.json"
 echo '{"x":1}' > "$tmp/bad.json"
 run 1 "$tmp/o" "$tmp/e" report "$tmp/bad.json"
-check "report rejects other JSON" has "$tmp/e" "not a 'pmu stat --json' file"
+check "report rejects other JSON" has "$tmp/e" "is neither a 'pmu stat --json' file"
 
 # metrics and topdown from saved counts (hand-written files; expected values computed by hand)
 run 0 "$tmp/o" "$tmp/e" report --topdown -M "1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET,tma_backend_bound" "$SRC/tests/reports/spr-topdown.json"
