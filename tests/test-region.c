@@ -175,6 +175,20 @@ int main(void)
 		CHECK(lookup("child").found == 0 && lookup("outer").calls == 4, "parent unaffected by the child");
 	}
 
+	/* exec: the region events are close-on-exec; nothing leaks into the new program */
+	fflush(NULL);
+	{
+		pid_t pid = fork();
+		if (pid == 0) {
+			execl("/bin/sh", "sh", "-c", "for f in /proc/self/fd/*; do readlink $f; done | grep -q perf_event && exit 1; exit 0",
+			      (char *)NULL);
+			_exit(2);
+		}
+		int st;
+		waitpid(pid, &st, 0);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "perf descriptors visible after exec (status %d)", st);
+	}
+
 	/* reports: text, json, csv */
 	{
 		char path[64], buf[65536];
