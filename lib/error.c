@@ -67,6 +67,11 @@ void pmu__err_quiet(bool on)
 	quiet = on;
 }
 
+bool pmu__err_is_quiet(void)
+{
+	return quiet;
+}
+
 void pmu__err_emit(struct pmu_ctx *ctx, int level)
 {
 	if (last_msg[0])

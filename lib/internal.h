@@ -77,6 +77,7 @@ int pmu__err(struct pmu_ctx *ctx, int err, const char *fmt, ...) PMU_PRINTF(3, 4
 /* While on, pmu__err() records without logging; pmu__err_emit() logs the
  * recorded message at @level (for failures the caller may tolerate). */
 void pmu__err_quiet(bool on);
+bool pmu__err_is_quiet(void);
 void pmu__err_emit(struct pmu_ctx *ctx, int level);
 /* Forget the calling thread's last failure (call on entry of public functions). */
 void pmu__err_clear(void);

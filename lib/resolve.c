@@ -65,16 +65,19 @@ static void mark_topdown(const struct pmu_ctx *ctx, struct pmu_event_info *info)
 
 struct suggest {
 	const char *want;
+	unsigned cap;           /* distances at or above this are not suggested */
 	char best[3][PMU_NAME_MAX];
 	unsigned dist[3];
 };
 
 static void suggest_add(struct suggest *s, const char *cand)
 {
-	unsigned d = pmu__edit_distance(s->want, cand, 64);
+	unsigned d = pmu__edit_distance(s->want, cand, s->cap);
 
 	if (strcasestr(cand, s->want) || strcasestr(s->want, cand))
 		d = d > 2 ? 2 : d; /* substring hits rank close */
+	if (d >= s->cap)
+		return;
 	for (int i = 0; i < 3; i++) {
 		if (d < s->dist[i]) {
 			for (int j = 2; j > i; j--) {
@@ -104,8 +107,11 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 	unsigned limit = (unsigned)strlen(base) / 3 + 2;
 	const struct pmu_dev *core = pmu__core_pmu(ctx);
 
+	if (pmu__err_is_quiet())
+		return -ENOENT; /* nobody reads the message: skip the suggestions */
 	memset(&s, 0, sizeof(s));
 	s.want = base;
+	s.cap = limit + 1;
 	s.dist[0] = s.dist[1] = s.dist[2] = 64;
 	pmu__generic_foreach(suggest_generic, &s);
 	for (size_t i = 0; i < ctx->tables.nnames; i++)

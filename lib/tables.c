@@ -358,16 +358,19 @@ static int load_disk_dir(struct pmu_tables *t, const char *path, const char *dir
 		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
 			continue;
 		nn = realloc(names, (n + 1) * sizeof(*nn));
-		if (!nn || !(nn[n] = strdup(de->d_name))) {
-			free(nn ? nn : names);
-			names = NULL;
+		if (!nn) {
 			r = -ENOMEM;
 			goto out;
 		}
 		names = nn;
+		if (!(names[n] = strdup(de->d_name))) {
+			r = -ENOMEM;
+			goto out;
+		}
 		n++;
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		char file[1024], *text;
 		size_t len;
@@ -1287,4 +1290,31 @@ int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, 
 		r = check_one(ctx, root, "", true, &c);
 	}
 	return r < 0 ? r : c.problems;
+}
+
+/* For the fuzzer: load @text as one table file and run every check on it. */
+int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len)
+{
+	struct pmu_tables t;
+	struct check c;
+	int problems = 0, r;
+
+	memset(&t, 0, sizeof(t));
+	r = load_text(&t, "fuzz.json", "fuzz", text, len, NULL, NULL, &problems);
+	if (r == 0)
+		r = build_index(&t, NULL, NULL, &problems);
+	if (r == 0) {
+		memset(&c, 0, sizeof(c));
+		c.t = &t;
+		c.std = &t;
+		check_namespace(&c);
+		for (size_t i = 0; i < t.n; i++) {
+			struct pmu_event_info info;
+			memset(&info, 0, sizeof(info));
+			if (t.v[i]->kind == PMU_T_NATIVE)
+				pmu__tables_encode(ctx, t.v[i], t.v[i]->name, &info);
+		}
+	}
+	pmu__tables_free(&t);
+	return problems;
 }

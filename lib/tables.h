@@ -78,4 +78,5 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
  * negative errno if the directory cannot be read. */
 typedef void (*pmu_problem_fn)(void *data, const char *file, const char *entry, const char *msg);
 int pmu__tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_fn fn, void *data);
+int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len);
 #endif

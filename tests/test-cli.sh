@@ -15,9 +15,11 @@ check() { # description, command...
 	checks=$((checks + 1))
 	if ! "$@"; then echo "FAIL: $d"; fails=$((fails + 1)); fi
 }
+# PMU_CLI_WRAPPER: run the command under a tool, e.g. valgrind (its errors exit 99)
+WRAP=${PMU_CLI_WRAPPER:-}
 run() { # expected-status, stdout-file, stderr-file, args...
 	local want=$1 out=$2 err=$3; shift 3
-	"$PMU" "$@" > "$out" 2> "$err"
+	$WRAP "$PMU" "$@" > "$out" 2> "$err"
 	local got=$?
 	if [ "$got" != "$want" ]; then
 		echo "FAIL: pmu $* exited $got, expected $want"; sed 's/^/  | /' "$err"; fails=$((fails + 1))

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench-papi: PAPI 7.0 (Debian's libpapi-dev:arm64, linked statically) and
+ * libpmu side by side in the same arm64 guest, instructions per operation.
+ * Built only when tests/lab/run --papi provides PAPI; run on QEMU
+ * -cpu cortex-a57, the CPU libpfm4 (and so PAPI's perf_event component)
+ * recognises.
+ *
+ * Method (as bench-read-cost). A meter event counts instructions in user AND
+ * kernel mode; it is read with read(2) before and after K operations. The
+ * same loop with an empty body is measured the same way and subtracted. Each
+ * figure is the minimum over REPS repetitions.
+ *
+ * Compared, for 1 event (PAPI_TOT_INS / instructions:u) and 2 events
+ * (+ PAPI_TOT_CYC / cycles:u), all user-mode only (PAPI's default domain):
+ *   read:   PAPI_read() of a started EventSet (PAPI's perf_event component
+ *           opens an EventSet as one perf_event group, read with one read(2))
+ *           vs libpmu's pmu_fast_read() and pmu_set_read_syscall() (read(2))
+ *           of the group {instructions:u,cycles:u};
+ *   region: a PAPI_hl_region_begin("r") + PAPI_hl_region_end("r") pair
+ *           (PAPI_EVENTS) vs a pmu_region_begin("r") + pmu_region_end("r")
+ *           pair (PMU_EVENTS).
+ * Every measurement runs in its own child process (the high-level APIs read
+ * their environment once per process, and nothing of one library is left
+ * open, or holding counters, while the other is measured); the results come
+ * back through shared memory.
+ *
+ * PAPI's high-level API writes its report at exit into
+ * $PAPI_OUTPUT_DIRECTORY/papi_hl_output (PAPI 7.0's variable; default: the
+ * working directory): set to /tmp here.
+ *
+ * PAPI's perf_event component disables itself when perf_event_paranoid is
+ * 3 (Debian's default), even for root, where libpmu (and the kernel) let
+ * root count; the program sets it to 2 for its run (both libraries measured
+ * under the same setting) and restores it.
+ *
+ * If PAPI cannot count here (library, perf_event component or preset events
+ * unavailable) the program prints why (PAPI_strerror, the component's
+ * disabled_reason) and exits 77.
+ *
+ * Output: "BENCH papi arch=arm64 op=read|region events=N ..." with both
+ * numbers and the ratios, parsed by bench/region-cost.sh.
+ */
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#include <papi.h>
+#pragma GCC diagnostic pop
+#include "labutil.h"
+
+#define K 1000
+#define REPS 7
+
+static int meter_fd;
+
+static void meter_open(void)
+{
+	struct perf_event_attr at;
+
+	memset(&at, 0, sizeof(at));
+	at.size = sizeof(at);
+	at.type = PERF_TYPE_HARDWARE;
+	at.config = PERF_COUNT_HW_INSTRUCTIONS;
+	at.exclude_hv = 1;
+	meter_fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+	if (meter_fd < 0) {
+		printf("FAIL: meter: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+static uint64_t meter(void)
+{
+	uint64_t v = 0;
+	if (read(meter_fd, &v, sizeof(v)) != sizeof(v))
+		exit(1);
+	return v;
+}
+
+enum op { OP_EMPTY, OP_PAPI_READ, OP_FAST, OP_SYSCALL, OP_PAPI_REGION, OP_PMU_REGION };
+
+struct arg {
+	int eventset;
+	const struct pmu_fast *fast;
+	struct pmu_set *set;
+};
+
+static int op_err;
+static uint64_t last_max; /* largest of the REPS runs of the last cost1() */
+
+#if defined(__aarch64__)
+#define ARCH "arm64"
+#elif defined(__riscv)
+#define ARCH "riscv64"
+#else
+#define ARCH "other"
+#endif
+
+/* Instructions per operation: (min over REPS of K ops - the empty loop) / K. */
+static double cost1(enum op op, const struct arg *a)
+{
+	long long pv[4];
+	struct pmu_value v[4];
+	uint64_t best = UINT64_MAX, worst = 0;
+
+	for (int rep = 0; rep < REPS; rep++) {
+		uint64_t m0 = meter(), m1;
+		int r = 0;
+		switch (op) {
+		case OP_EMPTY:
+			for (int i = 0; i < K; i++)
+				__asm__ __volatile__("" ::: "memory");
+			break;
+		case OP_PAPI_READ:
+			for (int i = 0; i < K; i++) {
+				r |= PAPI_read(a->eventset, pv);
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
+		case OP_FAST:
+			for (int i = 0; i < K; i++) {
+				r |= pmu_fast_read(a->fast, v);
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
+		case OP_SYSCALL:
+			for (int i = 0; i < K; i++) {
+				r |= pmu_set_read_syscall(a->set, v);
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
+		case OP_PAPI_REGION:
+			for (int i = 0; i < K; i++) {
+				r |= PAPI_hl_region_begin("r");
+				__asm__ __volatile__("" ::: "memory");
+				r |= PAPI_hl_region_end("r");
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
+		case OP_PMU_REGION:
+			for (int i = 0; i < K; i++) {
+				r |= pmu_region_begin("r");
+				__asm__ __volatile__("" ::: "memory");
+				r |= pmu_region_end("r");
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
+		}
+		m1 = meter();
+		if (r)
+			op_err = 1;
+		if (m1 - m0 < best)
+			best = m1 - m0;
+		if (m1 - m0 > worst)
+			worst = m1 - m0;
+	}
+	last_max = worst;
+	return (double)best;
+}
+
+static double cost(enum op op, const struct arg *a)
+{
+	double e = cost1(OP_EMPTY, a), c = cost1(op, a);
+	/* the spread tells whether a cost grows with the calls made so far */
+	printf("# op %d: min %.1f, max %.1f instructions per operation over %d runs\n", (int)op, (c - e) / K,
+	       ((double)last_max - e) / K, REPS);
+	return (c - e) / K;
+}
+
+/* Results, written by the children. */
+struct results {
+	double papi_read[3], fast[3], syscall[3], papi_region[3], pmu_region[3];
+	int fast_counter_read;
+	char cpu[128], papi_ins[128], papi_cyc[128];
+};
+static struct results *res;
+
+static const char *const papi_names[2] = { "PAPI_TOT_INS", "PAPI_TOT_CYC" };
+static const char *const pmu_names[2] = { "instructions:u", "cycles:u" };
+
+static int papi_init(void)
+{
+	int r = PAPI_library_init(PAPI_VER_CURRENT);
+	if (r != PAPI_VER_CURRENT) {
+		printf("SKIP: PAPI_library_init: %s\n", r < 0 ? PAPI_strerror(r) : "version mismatch");
+		return 77;
+	}
+	return 0;
+}
+
+/* Child: can PAPI count here? Prints why not; fills the information fields. */
+static int child_check(void)
+{
+	const PAPI_hw_info_t *hw;
+	PAPI_event_info_t ei;
+	int r, n, pe = -1;
+
+	if ((r = papi_init()) != 0)
+		return r;
+	n = PAPI_num_components();
+	for (int i = 0; i < n; i++) {
+		const PAPI_component_info_t *ci = PAPI_get_component_info(i);
+		if (!ci)
+			continue;
+		printf("# PAPI component %d: %s%s%s%s\n", i, ci->name, ci->disabled ? " (disabled: " : "",
+		       ci->disabled ? ci->disabled_reason : "", ci->disabled ? ")" : "");
+		if (!strcmp(ci->name, "perf_event")) {
+			pe = i;
+			if (ci->disabled) {
+				printf("SKIP: PAPI's perf_event component is disabled: %s (%s)\n", ci->disabled_reason,
+				       PAPI_strerror(ci->disabled));
+				return 77;
+			}
+			res->fast_counter_read = ci->fast_counter_read;
+		}
+	}
+	if (pe < 0) {
+		printf("SKIP: PAPI has no perf_event component (%d components)\n", n);
+		return 77;
+	}
+	for (int k = 0; k < 2; k++) {
+		int code;
+		if ((r = PAPI_event_name_to_code((char *)papi_names[k], &code)) != PAPI_OK ||
+		    (r = PAPI_query_event(code)) != PAPI_OK) {
+			printf("SKIP: PAPI cannot count %s here: %s\n", papi_names[k], PAPI_strerror(r));
+			return 77;
+		}
+		if (PAPI_get_event_info(code, &ei) == PAPI_OK)
+			snprintf(k ? res->papi_cyc : res->papi_ins, sizeof(res->papi_ins), "%s", ei.name[0][0] ? ei.name[0] : ei.symbol);
+	}
+	if ((hw = PAPI_get_hardware_info()) != NULL)
+		snprintf(res->cpu, sizeof(res->cpu), "%s %s (cpuid model %d)", hw->vendor_string, hw->model_string,
+			 hw->cpuid_model);
+	return 0;
+}
+
+/* Child: PAPI_read vs libpmu reads of the same n events. */
+static int child_read(unsigned n)
+{
+	struct arg a = { .eventset = PAPI_NULL };
+	struct pmu_ctx *ctx;
+	long long pv[4];
+	struct pmu_value v[4];
+	char list[64];
+	int r;
+
+	if ((r = papi_init()) != 0)
+		return r;
+	meter_open();
+	if ((r = PAPI_create_eventset(&a.eventset)) != PAPI_OK) {
+		printf("FAIL: PAPI_create_eventset: %s\n", PAPI_strerror(r));
+		return 1;
+	}
+	for (unsigned k = 0; k < n; k++)
+		if ((r = PAPI_add_named_event(a.eventset, papi_names[k])) != PAPI_OK) {
+			printf("SKIP: PAPI_add_named_event(%s): %s\n", papi_names[k], PAPI_strerror(r));
+			return 77;
+		}
+	if ((r = PAPI_start(a.eventset)) != PAPI_OK) {
+		printf("SKIP: PAPI_start: %s\n", PAPI_strerror(r));
+		return 77;
+	}
+	if ((r = PAPI_read(a.eventset, pv)) != PAPI_OK || pv[0] <= 0) {
+		printf("FAIL: PAPI_read: %s (PAPI_TOT_INS %lld)\n", PAPI_strerror(r), pv[0]);
+		return 1;
+	}
+	res->papi_read[n] = cost(OP_PAPI_READ, &a);
+	PAPI_stop(a.eventset, pv);
+	PAPI_cleanup_eventset(a.eventset);
+	PAPI_destroy_eventset(&a.eventset);
+	PAPI_shutdown();
+
+	ctx = lab_ctx();
+	snprintf(list, sizeof(list), n == 1 ? "{%s}" : "{%s,%s}", pmu_names[0], pmu_names[1]);
+	if ((r = pmu_set_open(ctx, list, NULL, &a.set)) < 0) {
+		printf("FAIL: pmu_set_open(%s): %s\n", list, pmu_strerror(r));
+		return 1;
+	}
+	a.fast = pmu_set_fast(a.set);
+	pmu_set_enable(a.set);
+	pmu_set_read(a.set, v);
+	for (unsigned k = 0; k < n; k++)
+		if (pmu_page_read(a.fast->pages[k], &v[0]) != 0) {
+			printf("FAIL: %s: event %u not readable from user space\n", list, k);
+			return 1;
+		}
+	res->fast[n] = cost(OP_FAST, &a);
+	res->syscall[n] = cost(OP_SYSCALL, &a);
+	pmu_set_close(a.set);
+	pmu_ctx_free(ctx);
+	return op_err ? (printf("FAIL: a read failed during the measurement\n"), 1) : 0;
+}
+
+/* Child: PAPI_hl_region_begin/end pair with n events. */
+static int child_papi_region(unsigned n)
+{
+	int r;
+
+	setenv("PAPI_EVENTS", n == 1 ? "PAPI_TOT_INS" : "PAPI_TOT_INS,PAPI_TOT_CYC", 1);
+	setenv("PAPI_OUTPUT_DIRECTORY", "/tmp", 1);
+	meter_open();
+	/* the first begin initialises PAPI and starts the events */
+	if ((r = PAPI_hl_region_begin("r")) != PAPI_OK || (r = PAPI_hl_region_end("r")) != PAPI_OK) {
+		printf("FAIL: PAPI_hl_region_begin/end: %s\n", PAPI_strerror(r));
+		return 1;
+	}
+	res->papi_region[n] = cost(OP_PAPI_REGION, NULL);
+	if (op_err) {
+		printf("FAIL: PAPI_hl_region_begin/end failed during the measurement\n");
+		return 1;
+	}
+	PAPI_hl_stop();
+	return 0; /* exit(): PAPI writes its report under /tmp/papi_hl_output* */
+}
+
+/* Child: pmu_region_begin/end pair with n events. */
+static int child_pmu_region(unsigned n)
+{
+	char list[64];
+	int r;
+
+	snprintf(list, sizeof(list), n == 1 ? "%s" : "%s,%s", pmu_names[0], pmu_names[1]);
+	setenv("PMU_EVENTS", list, 1);
+	setenv("PMU_OUTPUT", "/dev/null", 1);
+	meter_open();
+	if ((r = pmu_region_begin("r")) < 0 || (r = pmu_region_end("r")) < 0) {
+		printf("FAIL: pmu_region_begin/end: %s\n", pmu_strerror(r));
+		return 1;
+	}
+	res->pmu_region[n] = cost(OP_PMU_REGION, NULL);
+	if (op_err) {
+		printf("FAIL: pmu_region_begin/end failed during the measurement\n");
+		return 1;
+	}
+	return 0;
+}
+
+enum kind { CHECK, READ, PAPI_REGION, PMU_REGION };
+
+static int in_child(enum kind k, unsigned n)
+{
+	int st = 0, rc;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		printf("FAIL: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		switch (k) {
+		case CHECK: rc = child_check(); break;
+		case READ: rc = child_read(n); break;
+		case PAPI_REGION: rc = child_papi_region(n); break;
+		default: rc = child_pmu_region(n); break;
+		}
+		fflush(stdout);
+		exit(rc);
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		return 1;
+	if (WIFSIGNALED(st)) {
+		printf("FAIL: child (%d, %u events) killed by signal %d\n", (int)k, n, WTERMSIG(st));
+		return 1;
+	}
+	return WEXITSTATUS(st);
+}
+
+static int paranoid_get(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = -100;
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -100;
+		fclose(f);
+	}
+	return v;
+}
+
+static void paranoid_set(int v)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "w");
+	if (f) {
+		fprintf(f, "%d\n", v);
+		fclose(f);
+	}
+}
+
+static int bench(void);
+
+int main(void)
+{
+	int old = paranoid_get(), rc;
+
+	if (old > 2) {
+		paranoid_set(2);
+		printf("# perf_event_paranoid %d -> %d for this run (PAPI refuses 3)\n", old, paranoid_get());
+	}
+	rc = bench();
+	if (old > 2)
+		paranoid_set(old);
+	return rc;
+}
+
+static int bench(void)
+{
+	int rc;
+
+	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED) {
+		printf("FAIL: mmap: %s\n", strerror(errno));
+		return 1;
+	}
+	memset(res, 0, sizeof(*res));
+	if ((rc = in_child(CHECK, 0)) != 0)
+		return rc;
+	printf("BENCH papi-info arch=" ARCH " papi=%d.%d.%d fast_counter_read=%d PAPI_TOT_INS=%s PAPI_TOT_CYC=%s cpu=%s\n",
+	       PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
+	       res->fast_counter_read, res->papi_ins, res->papi_cyc, res->cpu);
+	for (unsigned n = 1; n <= 2; n++) {
+		if ((rc = in_child(READ, n)) != 0)
+			return rc;
+		printf("BENCH papi arch=" ARCH " op=read events=%u papi_read=%.1f libpmu_fast=%.1f libpmu_syscall=%.1f "
+		       "papi_over_fast=%.1f papi_over_syscall=%.2f\n",
+		       n, res->papi_read[n], res->fast[n], res->syscall[n], res->papi_read[n] / res->fast[n],
+		       res->papi_read[n] / res->syscall[n]);
+	}
+	for (unsigned n = 1; n <= 2; n++) {
+		if ((rc = in_child(PAPI_REGION, n)) != 0 || (rc = in_child(PMU_REGION, n)) != 0)
+			return rc;
+		printf("BENCH papi arch=" ARCH " op=region events=%u papi_hl_pair=%.1f libpmu_pair=%.1f papi_over_libpmu=%.1f\n",
+		       n, res->papi_region[n], res->pmu_region[n], res->papi_region[n] / res->pmu_region[n]);
+	}
+	return 0;
+}

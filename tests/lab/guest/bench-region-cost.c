@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench-region-cost: instructions per pmu_region_begin + pmu_region_end pair,
+ * against the two reads a region needs, in a lab guest (-icount shift=0:
+ * instruction counts are exact).
+ *
+ * Method (as bench-read-cost). A meter event counts instructions in user AND
+ * kernel mode; it is read with read(2) before and after K operations. The
+ * same loop with an empty body is measured the same way and subtracted
+ * (the meter's own reads and the loop). Each figure is the minimum over REPS
+ * repetitions (interrupts only ever add instructions).
+ *
+ * What is compared, for PMU_EVENTS of 1 and of 4 events (instructions:u, and
+ * instructions:u,cycles:u,instructions:u,cycles:u — QEMU's arm64 PMU has
+ * little else, and the same list is used on both guests):
+ *
+ *   libpmu_pair: pmu_region_begin("r"); pmu_region_end("r");  — the whole
+ *                region path: thread lookup, name lookup, re-entrancy guard,
+ *                two reads, the delta/min/max/calibration bookkeeping.
+ *   bare_reads:  two pmu_fast_read() calls on a set opened from the same
+ *                event list with the same options (each event on its own,
+ *                as regions open them) — the reads a region cannot avoid.
+ *
+ * added = libpmu_pair - bare_reads is what the region bookkeeping costs.
+ *
+ * PMU_EVENTS is read once per process (at the first pmu_region_begin), so
+ * each event count runs in its own child process. Inside it the bare set is
+ * measured and closed first and the regions after: both sets at once (plus
+ * the meter) would not fit on arm64's 6 event counters with 4 events, and
+ * multiplexing would push reads onto read(2).
+ *
+ * Output: "BENCH region-cost arch=... events=N libpmu_pair=X bare_reads=Y
+ * added=Z ratio=R calibrated=C", parsed by bench/region-cost.sh. calibrated
+ * is libpmu's own calibration (instructions:u between the two reads of an
+ * empty pair, user mode only) for comparison.
+ */
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "labutil.h"
+
+#define K 1000
+#define REPS 7
+#define MAXEV 8
+
+static int meter_fd;
+
+static uint64_t meter(void)
+{
+	uint64_t v = 0;
+	if (read(meter_fd, &v, sizeof(v)) != sizeof(v))
+		exit(1);
+	return v;
+}
+
+enum op { OP_EMPTY, OP_BARE, OP_REGION };
+
+static double cost(const struct pmu_fast *f, enum op op)
+{
+	struct pmu_value v[MAXEV], w[MAXEV];
+	uint64_t best = UINT64_MAX;
+
+	for (int rep = 0; rep < REPS; rep++) {
+		uint64_t m0 = meter(), m1;
+		switch (op) {
+		case OP_EMPTY:
+			for (int i = 0; i < K; i++)
+				__asm__ __volatile__("" ::: "memory");
+			break;
+		case OP_BARE:
+			for (int i = 0; i < K; i++) {
+				pmu_fast_read(f, v);
+				__asm__ __volatile__("" ::: "memory");
+				pmu_fast_read(f, w);
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
+		case OP_REGION:
+			for (int i = 0; i < K; i++) {
+				pmu_region_begin("r");
+				__asm__ __volatile__("" ::: "memory");
+				pmu_region_end("r");
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
+		}
+		m1 = meter();
+		if (m1 - m0 < best)
+			best = m1 - m0;
+	}
+	return (double)best;
+}
+
+static const char *arch_name(void)
+{
+#if defined(__aarch64__)
+	return "arm64";
+#elif defined(__riscv)
+	return "riscv64";
+#else
+	return "other";
+#endif
+}
+
+/* One event count, in a child process. Returns the exit status. */
+static int run(unsigned n)
+{
+	const char *arch = arch_name();
+	struct perf_event_attr at;
+	struct pmu_set_opts o;
+	struct pmu_ctx *ctx;
+	struct pmu_set *s;
+	struct pmu_value v[MAXEV];
+	char list[256] = "";
+	double e, bare, pair;
+	uint64_t ov[MAXEV] = { 0 };
+	int r, nev;
+
+	for (unsigned c = 0; c < n; c++)
+		strcat(list, c ? (c % 2 ? ",cycles:u" : ",instructions:u") : "instructions:u");
+	setenv("PMU_EVENTS", list, 1);
+	setenv("PMU_OUTPUT", "/dev/null", 1);
+
+	/* the meter first (on riscv64 QEMU only the first of two instructions
+	 * events advances: the meter must be that one) */
+	memset(&at, 0, sizeof(at));
+	at.size = sizeof(at);
+	at.type = PERF_TYPE_HARDWARE;
+	at.config = PERF_COUNT_HW_INSTRUCTIONS;
+	at.exclude_hv = 1;
+	meter_fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+	if (meter_fd < 0) {
+		printf("FAIL: meter: %s\n", strerror(errno));
+		return 1;
+	}
+
+	/* 1. bare: a set of the same events, opened as regions open theirs */
+	ctx = lab_ctx();
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.flags = PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
+	r = pmu_set_open(ctx, list, &o, &s);
+	if (r < 0) {
+		printf("BENCH region-cost arch=%s events=%u unavailable (%s)\n", arch, n, pmu_strerror(r));
+		return 0;
+	}
+	if (pmu_set_count(s) != n) {
+		printf("BENCH region-cost arch=%s events=%u unavailable (only %zu events opened)\n", arch, n,
+		       pmu_set_count(s));
+		return 0;
+	}
+	pmu_set_read(s, v);
+	for (unsigned c = 0; c < n; c++)
+		if (pmu_page_read(pmu_set_fast(s)->pages[c], &v[0]) != 0) {
+			printf("BENCH region-cost arch=%s events=%u unavailable (event %u not readable from user space)\n",
+			       arch, n, c);
+			return 0;
+		}
+	e = cost(pmu_set_fast(s), OP_EMPTY);
+	bare = (cost(pmu_set_fast(s), OP_BARE) - e) / K;
+	pmu_set_close(s);
+	pmu_ctx_free(ctx);
+
+	/* 2. regions: the first begin opens the thread's events and calibrates */
+	r = pmu_region_begin("r");
+	if (r < 0) {
+		printf("FAIL: pmu_region_begin: %s\n", pmu_strerror(r));
+		return 1;
+	}
+	pmu_region_end("r");
+	nev = pmu_region_overhead(ov, MAXEV);
+	if (nev != (int)n) {
+		printf("FAIL: regions opened %d events, expected %u (PMU_EVENTS=%s)\n", nev, n, list);
+		return 1;
+	}
+	e = cost(NULL, OP_EMPTY);
+	pair = (cost(NULL, OP_REGION) - e) / K;
+	printf("BENCH region-cost arch=%s events=%u libpmu_pair=%.1f bare_reads=%.1f added=%.1f ratio=%.2f "
+	       "calibrated=%llu\n",
+	       arch, n, pair, bare, pair - bare, pair / bare, (unsigned long long)ov[0]);
+	{
+		int cb(const struct pmu_region_result *rr, void *d) {
+			(void)d;
+			printf("# region %s calls %llu value %llu enabled %llu running %llu min %llu max %llu\n", rr->name,
+			       (unsigned long long)rr->calls, (unsigned long long)rr->values[0].value,
+			       (unsigned long long)rr->values[0].enabled, (unsigned long long)rr->values[0].running,
+			       (unsigned long long)rr->min[0], (unsigned long long)rr->max[0]);
+			return 0;
+		}
+		pmu_region_foreach(0, cb, NULL);
+	}
+	/* again, after: bare with the region set open too (1 event only) */
+	if (n == 1) {
+		ctx = lab_ctx();
+		pmu_set_open(ctx, list, &o, &s);
+		e = cost(pmu_set_fast(s), OP_EMPTY);
+		printf("# bare again %.1f\n", (cost(pmu_set_fast(s), OP_BARE) - e) / K);
+		setenv("PMU_CALIBRATE", "0", 1);
+	}
+	pmu_region_reset();
+	close(meter_fd);
+	return 0;
+}
+
+int main(void)
+{
+	static const unsigned sizes[] = { 1, 4 };
+	int failed = 0;
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		int st = 0;
+		pid_t pid;
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0) {
+			printf("FAIL: fork: %s\n", strerror(errno));
+			return 1;
+		}
+		if (pid == 0) {
+			int rc = run(sizes[k]);
+			fflush(stdout);
+			_exit(rc);
+		}
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			printf("FAIL: events=%u: child %s %d\n", sizes[k], WIFSIGNALED(st) ? "killed by signal" : "exit",
+			       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			failed = 1;
+		}
+	}
+	return failed;
+}
