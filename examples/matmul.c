@@ -41,7 +41,7 @@ static void ikj(int n)
 struct pick {
 	const char *name;
 	uint64_t v[2];
-	const char *ev[2];
+	char ev[2][64]; /* copied: the result's strings live only during the callback */
 	size_t n;
 };
 
@@ -53,7 +53,7 @@ static int pick(const struct pmu_region_result *r, void *data)
 			p[i].n = r->nvalues < 2 ? r->nvalues : 2;
 			for (size_t k = 0; k < p[i].n; k++) {
 				p[i].v[k] = pmu_scale(&r->values[k]);
-				p[i].ev[k] = r->events[k];
+				snprintf(p[i].ev[k], sizeof(p[i].ev[k]), "%s", r->events[k]);
 			}
 		}
 	return 0;
@@ -62,7 +62,7 @@ static int pick(const struct pmu_region_result *r, void *data)
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 256;
-	struct pick p[2] = { { "matmul i-j-k", { 0 }, { 0 }, 0 }, { "matmul i-k-j", { 0 }, { 0 }, 0 } };
+	struct pick p[2] = { { "matmul i-j-k", { 0 }, { "" }, 0 }, { "matmul i-k-j", { 0 }, { "" }, 0 } };
 	double check = 0;
 	int r;
 
