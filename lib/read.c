@@ -17,11 +17,11 @@ PMU_EXPORT int pmu_fast_forked(const struct pmu_fast *f)
 			"in the child");
 }
 
+static int read_group_into(struct pmu_set *s, struct pmu_grp *g, uint64_t *buf, size_t buflen, struct pmu_value *out);
+
 PMU_EXPORT int pmu_set_read_group(struct pmu_set *s, unsigned gi, struct pmu_value *out)
 {
 	struct pmu_grp *g;
-	ssize_t n;
-	uint64_t nr, enabled, running;
 
 	if (!s || gi >= s->ngroups || !out)
 		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_read_group: bad arguments");
@@ -32,26 +32,45 @@ PMU_EXPORT int pmu_set_read_group(struct pmu_set *s, unsigned gi, struct pmu_val
 		memset(&out[g->first], 0, g->n * sizeof(*out));
 		return 0;
 	}
+	/* other threads may read the same set at the same time (through read(2)):
+	 * small groups use a buffer on the stack, large ones the group's, locked */
+	if (g->n <= 32) {
+		uint64_t buf[3 + 2 * 32];
+		return read_group_into(s, g, buf, (3 + 2 * (size_t)g->n) * sizeof(uint64_t), out);
+	}
+	pthread_mutex_lock(&g->lock);
+	{
+		int r = read_group_into(s, g, g->buf, g->buflen, out);
+		pthread_mutex_unlock(&g->lock);
+		return r;
+	}
+}
+
+static int read_group_into(struct pmu_set *s, struct pmu_grp *g, uint64_t *buf, size_t buflen, struct pmu_value *out)
+{
+	ssize_t n;
+	uint64_t nr, enabled, running;
+
 	do
-		n = read(g->leader_fd, g->buf, g->buflen);
+		n = read(g->leader_fd, buf, buflen);
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		int err = errno;
 		return pmu__err(s->ctx, -err, "reading the group led by '%s' failed: %s",
 				s->ev[g->first].info.name, strerror(err));
 	}
-	if ((size_t)n < 3 * sizeof(uint64_t) || (size_t)n != (3 + 2 * (size_t)g->buf[0]) * sizeof(uint64_t) ||
-	    g->buf[0] != g->n)
+	if ((size_t)n < 3 * sizeof(uint64_t) || (size_t)n != (3 + 2 * (size_t)buf[0]) * sizeof(uint64_t) ||
+	    buf[0] != g->n)
 		return pmu__err(s->ctx, -EIO,
 				"reading the group led by '%s': the kernel returned %zd bytes for %llu events, "
 				"expected %u events", s->ev[g->first].info.name, n,
-				(unsigned long long)((size_t)n >= sizeof(uint64_t) ? g->buf[0] : 0), g->n);
-	nr = g->buf[0];
-	enabled = g->buf[1];
-	running = g->buf[2];
+				(unsigned long long)((size_t)n >= sizeof(uint64_t) ? buf[0] : 0), g->n);
+	nr = buf[0];
+	enabled = buf[1];
+	running = buf[2];
 	for (uint64_t k = 0; k < nr; k++) {
 		const struct pmu_ev *e = &s->ev[g->first + k];
-		uint64_t value = g->buf[3 + 2 * k], id = g->buf[4 + 2 * k];
+		uint64_t value = buf[3 + 2 * k], id = buf[4 + 2 * k];
 		if (id != e->id)
 			return pmu__err(s->ctx, -EIO, "reading the group led by '%s': member %llu has id %llu, "
 					"expected %llu", s->ev[g->first].info.name, (unsigned long long)k,

@@ -201,8 +201,11 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 		if (s->ev[i].fd >= 0)
 			close(s->ev[i].fd);
 	}
-	for (size_t g = 0; g < s->ngroups; g++)
+	for (size_t g = 0; g < s->ngroups; g++) {
 		free(s->g[g].buf);
+		if (s->g[g].buf)
+			pthread_mutex_destroy(&s->g[g].lock);
+	}
 	free(s->g);
 	free(s->ev);
 	free(s->pages);
@@ -233,6 +236,7 @@ static int build_groups(struct pmu_set *s, const struct pmu_speclist *l)
 		struct pmu_grp *g = &s->g[gi];
 		g->buflen = (3 + 2 * (size_t)g->n) * sizeof(uint64_t);
 		g->buf = malloc(g->buflen);
+		pthread_mutex_init(&g->lock, NULL);
 		if (!g->buf)
 			return -ENOMEM;
 	}

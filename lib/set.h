@@ -16,8 +16,9 @@ struct pmu_grp {
 	int leader_fd;
 	uint32_t first, n;
 	bool explicit_group;
-	uint64_t *buf;          /* read(2) buffer: nr, enabled, running, {value, id} x n */
+	uint64_t *buf;          /* read(2) buffer of groups over 32 events: nr, enabled, running, {value, id} x n */
 	size_t buflen;          /* bytes */
+	pthread_mutex_t lock;   /* guards buf */
 };
 
 struct pmu_set {
