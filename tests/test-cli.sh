@@ -146,5 +146,41 @@ run 0 "$tmp/o" "$tmp/e" report "$tmp"/reg-*.json
 check "region files merged: 2 calls per region" has "$tmp/o" "matmul i-k-j  *2 "
 check "merged header" has "$tmp/o" "Regions from 2 files"
 
+# counting agrees with perf stat (software events, same workload, run one after the other):
+# page faults within 2% (the workload's own pages dominate), task-clock within 30% (timing noise)
+if command -v perf >/dev/null && perf stat -x, -e page-faults -- true >/dev/null 2>&1; then
+	perf stat -x, -e task-clock,page-faults -- "$BUILD/examples/workload" 16 2> "$tmp/perf.csv" > /dev/null
+	run 0 "$tmp/o" "$tmp/e" stat -e task-clock,page-faults --json -o "$tmp/pmu.json" -- "$BUILD/examples/workload" 16
+	check "page faults and task-clock agree with perf stat" $PY - "$tmp/perf.csv" "$tmp/pmu.json" <<'PYEOF'
+import csv, json, sys
+perf = {}
+for row in csv.reader(open(sys.argv[1])):
+    if len(row) > 2 and row[0].replace('.', '', 1).isdigit():
+        perf[row[2]] = float(row[0]) * (1e6 if row[1] == 'msec' else 1)
+ours = {e['name']: e['value'] for e in json.load(open(sys.argv[2]))['events']}
+pf = abs(ours['page-faults'] - perf['page-faults']) / perf['page-faults']
+tc = abs(ours['task-clock'] - perf['task-clock']) / perf['task-clock']
+print("page-faults: perf %d, pmu %d (%.2f%%); task-clock: perf %.0f, pmu %d (%.1f%%)" % (
+    perf['page-faults'], ours['page-faults'], 100 * pf, perf['task-clock'], ours['task-clock'], 100 * tc))
+sys.exit(0 if pf <= 0.02 and tc <= 0.30 else 1)
+PYEOF
+else
+	echo "note: perf is not usable here; the comparison with perf stat did not run"
+fi
+
+# Ctrl-C: the command gets SIGINT, pmu stat prints what was counted and exits 128+2
+if command -v setsid >/dev/null; then
+	# a non-interactive shell starts background jobs with SIGINT ignored: restore it, as a terminal would have it
+	env --default-signal=INT,QUIT setsid $WRAP "$PMU" stat -e task-clock -- sleep 10 > "$tmp/o" 2> "$tmp/e" &
+	spid=$!
+	sleep 0.5
+	kill -INT -- -"$spid" 2>/dev/null
+	wait "$spid"
+	st=$?
+	check "Ctrl-C: exit status 130 (got $st)" test "$st" = 130
+	check "Ctrl-C: partial counts printed" has "$tmp/o" "terminated by signal 2"
+	check "Ctrl-C: the table is there" has "$tmp/o" "task-clock"
+fi
+
 echo "test-cli: $checks checks, $fails failed"
 [ $fails = 0 ]
