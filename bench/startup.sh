@@ -7,10 +7,21 @@ ninja -C build >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 python3 bench/make-large-table.py "$tmp/large"
 cc -O2 -Iinclude bench/startup.c build/lib/libpmu.a -ljson-c -lpfm -lpthread -lm -o "$tmp/startup"
+papi=0
+if [ -f /usr/include/papi.h ] && cc -O2 -Iinclude bench/startup-papi.c build/lib/libpmu.a -lpapi -ljson-c -lpfm -lpthread -lm \
+	-o "$tmp/startup-papi" 2>/dev/null; then
+	papi=1
+fi
 {
 	echo "# bench/startup — $(date -u +%Y-%m-%d), $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 	echo
 	"$tmp/startup" "$tmp/large"
 	echo
 	echo "Large table: $(du -sh "$tmp/large" | cut -f1) of perf-format JSON ($(cat "$tmp"/large/*.json | grep -c EventName) events, $(cat "$tmp"/large/*.json | grep -c MetricName) metrics)."
+	echo
+	if [ $papi = 1 ]; then
+		"$tmp/startup-papi"
+	else
+		echo "PAPI comparison not run: libpapi-dev is not installed (apt-get install libpapi-dev)."
+	fi
 } | tee bench/results/startup.md

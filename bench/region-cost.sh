@@ -1,0 +1,84 @@
+#!/bin/bash
+# Runs tests/lab/guest/bench-region-cost in both QEMU lab guests and
+# tests/lab/guest/bench-papi in the lab's PAPI boot (arm64, -cpu cortex-a57,
+# tests/lab/run --papi), instructions counted under -icount (exact), and
+# writes bench/results/region-cost.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bdir=${PMU_LAB_BUILD:-$PWD/build-lab}
+out=bench/results/region-cost.md
+tests/lab/run --build-dir "$bdir" --test bench-region-cost >/dev/null
+papi_rc=0
+tests/lab/run --papi --build-dir "$bdir" >/dev/null || papi_rc=$?
+
+# "-cpu X" of a guest's QEMU command, and its kernel as init printed it
+guest_cpu() { sed -n 's/.* -cpu \([^ ]*\) .*/\1/p' "$bdir/$1/qemu.cmd" | sed 's/\\//g'; }
+guest_kernel() { sed -n 's/^lab-init: uname: Linux \([^ ]*\) .*/\1/p' "$bdir/$1/console.txt" | tr -d '\r' | head -n 1; }
+# "key=value ..." of the BENCH lines matching a pattern, one line each
+bench_lines() { grep -h "^BENCH $2" "$bdir/$1/console.txt" 2>/dev/null | tr -d '\r' || true; }
+
+{
+	echo "# bench/region-cost — $(date -u +%Y-%m-%d), QEMU lab guests (-icount shift=0)"
+	echo
+	echo "Instructions per operation (user + kernel mode, measured by a separate counter; the cost of an empty"
+	echo "loop subtracted; minimum of 7 runs of 1,000 operations). See bench/README.md."
+	echo "$(qemu-system-aarch64 --version | head -n 1);"
+	echo "arm64: \`-cpu $(guest_cpu arm64)\`, kernel $(guest_kernel arm64);"
+	echo "riscv64: \`-cpu $(guest_cpu riscv64)\`, kernel $(guest_kernel riscv64)."
+	echo
+	echo "## Regions: a pmu_region_begin + pmu_region_end pair against the two reads it needs"
+	echo
+	echo "PMU_EVENTS of 1 event (instructions:u) and of 4 (instructions:u,cycles:u,instructions:u,cycles:u)."
+	echo "\"2 reads\" is two pmu_fast_read() calls on a set of the same events opened the same way."
+	echo "The pair is measured for 8 region names: the median, and the cheapest and dearest name."
+	echo
+	echo "| guest | events | 2 reads (pmu_fast_read) | region pair (median) | added by regions | pair / 2 reads | pair, cheapest – dearest name | calibrated overhead |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for arch in arm64 riscv64; do
+		bench_lines "$arch" "region-cost arch=$arch" | while read -r _ _ a n rest; do
+			a=${a#arch=}; n=${n#events=}
+			if [[ $rest == unavailable* ]]; then
+				echo "| $a | $n | ${rest:0:72} | | | | | |"
+				continue
+			fi
+			declare -A f=()
+			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
+			echo "| $a | $n | ${f[bare_reads]} | ${f[libpmu_pair]} | ${f[added]} | ${f[ratio]}x | ${f[pair_min]} – ${f[pair_max]} | ${f[calibrated]} |"
+		done
+	done
+	echo
+	echo "## PAPI side by side (arm64, \`-cpu $(guest_cpu arm64-papi 2>/dev/null || echo cortex-a57)\`, tests/lab/run --papi)"
+	echo
+	if [ "$papi_rc" != 0 ] || ! grep -q '^BENCH papi ' "$bdir/arm64-papi/console.txt" 2>/dev/null; then
+		why=$(grep -h -m1 '^SKIP:' "$bdir/arm64-papi/console.txt" 2>/dev/null | tr -d '\r' || true)
+		echo "Not measured: tests/lab/run --papi exited $papi_rc${why:+; the guest said: $why}."
+	else
+		info=$(bench_lines arm64-papi "papi-info ")
+		declare -A g=()
+		for kv in ${info%% cpu=*}; do g[${kv%%=*}]=${kv#*=}; done
+		echo "PAPI ${g[papi]} (Debian libpapi-dev:arm64, static) on ${info#* cpu=}, kernel $(guest_kernel arm64-papi);"
+		echo "PAPI_TOT_INS = ${g[PAPI_TOT_INS]}, PAPI_TOT_CYC = ${g[PAPI_TOT_CYC]};"
+		echo "perf_event component fast_counter_read = ${g[fast_counter_read]} (1 would mean a user-space read path)."
+		echo "Both libraries count user mode only; PAPI's EventSet and libpmu's set {instructions:u,cycles:u} are"
+		echo "each one perf_event group, read with one read(2) when not read from user space."
+		echo
+		echo "| operation | events | PAPI | libpmu fast path | libpmu read(2) | PAPI / libpmu fast | PAPI / libpmu read(2) |"
+		echo "|---|---|---|---|---|---|---|"
+		bench_lines arm64-papi "papi arch=arm64 op=read" | while read -r _ _ _ _ n rest; do
+			n=${n#events=}
+			declare -A f=()
+			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
+			echo "| PAPI_read / pmu_fast_read / pmu_set_read_syscall | $n | ${f[papi_read]} | ${f[libpmu_fast]} | ${f[libpmu_syscall]} | ${f[papi_over_fast]}x | ${f[papi_over_syscall]}x |"
+		done
+		echo
+		echo "| operation | events | PAPI_hl_region_begin + end | pmu_region_begin + end (median) | PAPI / libpmu | libpmu, cheapest – dearest name |"
+		echo "|---|---|---|---|---|---|"
+		bench_lines arm64-papi "papi arch=arm64 op=region" | while read -r _ _ _ _ n rest; do
+			n=${n#events=}
+			declare -A f=()
+			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
+			echo "| region pair | $n | ${f[papi_hl_pair]} | ${f[libpmu_pair]} | ${f[papi_over_libpmu]}x | ${f[libpmu_pair_min]} – ${f[libpmu_pair_max]} |"
+		done
+	fi
+} >"$out"
+cat "$out"
