@@ -44,7 +44,8 @@ typedef uint64_t (*pmu_time_fn)(void *arg);
  * pass constants, so each use compiles to a straight-line loop.
  */
 PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
-				 pmu_time_fn time, void *arg, int with_time, struct pmu_value *out)
+				 pmu_time_fn time, void *arg, int with_time, struct pmu_value *out,
+				 uint64_t *offset_out)
 {
 	const volatile struct perf_event_mmap_page *p = pc;
 	uint32_t seq, idx;
@@ -90,6 +91,8 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
 		out->enabled = enabled;
 		out->running = running;
 	}
+	if (offset_out)
+		*offset_out = p->offset;
 	return 0;
 }
 
@@ -111,7 +114,7 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
 static inline int pmu_page_read_with(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
 				     pmu_time_fn time, void *arg, struct pmu_value *out)
 {
-	return pmu__page_read(pc, counter, time, arg, 1, out);
+	return pmu__page_read(pc, counter, time, arg, 1, out, (uint64_t *)0);
 }
 
 /** pmu_page_read - pmu_page_read_with() using this CPU's counters and clock. */
@@ -171,7 +174,7 @@ static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 			uint64_t enabled = out[first].enabled, running = out[first].running;
 			for (i = first + 1; i < end; i++) {
 				struct pmu_value *o = &out[i];
-				if (pmu__page_read(pages[i], pmu_arch_counter, pmu_arch_time, (void *)0, 0, o)) {
+				if (pmu__page_read(pages[i], pmu_arch_counter, pmu_arch_time, (void *)0, 0, o, (uint64_t *)0)) {
 					slow = 1;
 					break;
 				}
@@ -188,29 +191,50 @@ static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 	return 0;
 }
 
+/* For the topdown sample: the slots counter as pmu__page_read asks for it,
+ * and PERF_METRICS read right after it, inside the same seqlock round. */
+struct pmu__topdown_read {
+	pmu_counter_fn counter;
+	void *arg;
+	uint64_t metrics;
+};
+
+PMU_HOT uint64_t pmu__topdown_counter(void *a, uint32_t index)
+{
+	struct pmu__topdown_read *t = (struct pmu__topdown_read *)a;
+	uint64_t slots = t->counter(t->arg, index);
+	t->metrics = t->counter(t->arg, pmu_x86_rdpmc_metrics(0) + 1);
+	return slots;
+}
+
+PMU_HOT uint64_t pmu__no_time(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
 /**
  * pmu_topdown_page_sample_with - read the SLOTS fixed counter (through the
- * slots event's user page, @pc) and the PERF_METRICS register under one
- * seqlock round (x86 topdown, seed: Linux topdown.txt). Returns 0, or 1 when
- * the page does not allow a user-space read now.
+ * slots event's user page, @pc) and the PERF_METRICS register in one
+ * seqlock round (x86 topdown, seed: Linux topdown.txt); the same loop as
+ * every other user-space read. Returns 0, or 1 when the page does not allow
+ * a user-space read now.
  */
 static inline int pmu_topdown_page_sample_with(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
 					       void *arg, struct pmu_topdown_sample *out)
 {
-	const volatile struct perf_event_mmap_page *p = pc;
-	uint32_t seq, idx;
+	struct pmu__topdown_read t;
+	struct pmu_value v;
+	uint64_t offset;
 
-	do {
-		seq = p->lock;
-		__asm__ __volatile__("" ::: "memory");
-		idx = p->index;
-		if (!p->cap_user_rdpmc || idx == 0)
-			return 1;
-		out->epoch = p->offset;
-		out->slots = counter(arg, idx); /* raw: slots since the kernel last reset it */
-		out->metrics = counter(arg, pmu_x86_rdpmc_metrics(0) + 1);
-		__asm__ __volatile__("" ::: "memory");
-	} while (p->lock != seq);
+	t.counter = counter;
+	t.arg = arg;
+	t.metrics = 0;
+	if (pmu__page_read(pc, pmu__topdown_counter, pmu__no_time, &t, 0, &v, &offset))
+		return 1;
+	out->slots = v.value - offset; /* raw: slots since the kernel last reset the counter */
+	out->metrics = t.metrics;
+	out->epoch = offset;
 	return 0;
 }
 
