@@ -151,5 +151,41 @@ int main(int argc, char **argv)
 	       b[ROUNDS / 10], b[ROUNDS * 9 / 10], b[ROUNDS / 2] / c[ROUNDS / 2]);
 	printf("| libpfm4: pfm_initialize + 10 encodings | %.0f | %.0f | %.0f | 1.00 |\n", c[ROUNDS / 2],
 	       c[ROUNDS / 10], c[ROUNDS * 9 / 10]);
+	/* resolution throughput on a warm context, against libpfm4 encoding the same names */
+	{
+		struct pmu_ctx_opts o;
+		struct pmu_ctx *ctx;
+		struct pmu_event_info e;
+		struct perf_event_attr attr;
+		pfm_perf_encode_arg_t arg;
+		double t0, t1, t2;
+		const int reps = 2000;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.cpuid = "GenuineIntel-6-55-4";
+		if (pmu_ctx_new(&ctx, &o) < 0 || pfm_initialize() != PFM_SUCCESS)
+			return 1;
+		pmu_event_resolve(ctx, names[0], &e); /* load the tables */
+		t0 = now();
+		for (int r = 0; r < reps; r++)
+			for (int i = 0; i < 10; i++)
+				pmu_event_resolve(ctx, names[i], &e);
+		t1 = now();
+		for (int r = 0; r < reps; r++)
+			for (int i = 0; i < 10; i++) {
+				memset(&arg, 0, sizeof(arg));
+				arg.attr = &attr;
+				arg.size = sizeof(arg);
+				pfm_get_os_event_encoding(pfm_names[i], PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+			}
+		t2 = now();
+		printf("\n| resolution throughput (warm) | per name (us) | names per second | ratio to libpfm4 |\n|---|---|---|---|\n");
+		printf("| libpmu pmu_event_resolve | %.2f | %.0f | %.2f |\n", (t1 - t0) / (reps * 10), reps * 10 / ((t1 - t0) / 1e6),
+		       (t1 - t0) / (t2 - t1));
+		printf("| libpfm4 pfm_get_os_event_encoding | %.2f | %.0f | 1.00 |\n", (t2 - t1) / (reps * 10),
+		       reps * 10 / ((t2 - t1) / 1e6));
+		pfm_terminate();
+		pmu_ctx_free(ctx);
+	}
 	return 0;
 }
