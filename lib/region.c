@@ -328,7 +328,8 @@ static struct slot *find_slow(struct thread_state *ts, const char *name, bool cr
 	} else {
 		s = ts->slots[i];
 	}
-	if (hash_put(ts, name, (uint32_t)(i == ts->nslots ? ts->nslots - 1 : i)) < 0) {
+	/* map this pointer once: a name already seen by pointer must not be added again */
+	if (!find(ts, name) && hash_put(ts, name, (uint32_t)(i == ts->nslots ? ts->nslots - 1 : i)) < 0) {
 		*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
 		return NULL;
 	}
@@ -358,7 +359,10 @@ static void calibrate(struct thread_state *ts)
 		best[k] = UINT64_MAX;
 	for (int round = 0; round < CAL_ROUNDS; round++) {
 		cal_pair();
-		if (!(s = find_slow(ts, CAL_NAME, false, &(int){ 0 })) || s->calls != 1)
+		s = find(ts, CAL_NAME);
+		if (!s)
+			s = find_slow(ts, CAL_NAME, false, &(int){ 0 });
+		if (!s || s->calls != 1)
 			return;
 		for (size_t k = 0; k < ts->nev; k++)
 			if (s->max[k] < best[k])

@@ -41,6 +41,7 @@
  * Output: "BENCH papi arch=arm64 op=read|region events=N ..." with both
  * numbers and the ratios, parsed by bench/region-cost.sh.
  */
+#include <dirent.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -178,8 +179,10 @@ static double cost(enum op op, const struct arg *a)
 {
 	double e = cost1(OP_EMPTY, a), c = cost1(op, a);
 	/* the spread tells whether a cost grows with the calls made so far */
-	printf("# op %d: min %.1f, max %.1f instructions per operation over %d runs\n", (int)op, (c - e) / K,
-	       ((double)last_max - e) / K, REPS);
+	static const char *const opn[] = { "empty", "PAPI_read", "pmu_fast_read", "pmu_set_read_syscall",
+					   "PAPI_hl_region pair", "pmu_region pair" };
+	printf("# %s%s%s: min %.1f, max %.1f instructions per operation over %d runs of %d\n", opn[op],
+	       a && a->name ? " " : "", a && a->name ? a->name : "", (c - e) / K, ((double)last_max - e) / K, REPS, K);
 	return (c - e) / K;
 }
 
@@ -334,14 +337,13 @@ static int child_papi_region(unsigned n)
 static int child_pmu_region(unsigned n)
 {
 	char list[64];
+	double c[NNAMES];
 	int r;
 
 	snprintf(list, sizeof(list), n == 1 ? "%s" : "%s,%s", pmu_names[0], pmu_names[1]);
 	setenv("PMU_EVENTS", list, 1);
 	setenv("PMU_OUTPUT", "/dev/null", 1);
 	meter_open();
-	double c[NNAMES];
-
 	for (int k = 0; k < NNAMES; k++)
 		if ((r = pmu_region_begin(names[k])) < 0 || (r = pmu_region_end(names[k])) < 0) {
 			printf("FAIL: pmu_region_begin/end: %s\n", pmu_strerror(r));
@@ -358,6 +360,48 @@ static int child_pmu_region(unsigned n)
 		return 1;
 	}
 	return 0;
+}
+
+/* What PAPI's high-level API wrote at exit under /tmp (PAPI_OUTPUT_DIRECTORY):
+ * the file, its size, and whether it names the events asked for. */
+static void papi_hl_report(void)
+{
+	const char *top = "/tmp";
+	DIR *d = opendir(top), *d2;
+	struct dirent *e, *e2;
+	int found = 0;
+
+	while (d && (e = readdir(d)) != NULL) {
+		char dir[512];
+		if (strncmp(e->d_name, "papi_hl_output", 14) != 0)
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", top, e->d_name);
+		for (d2 = opendir(dir); d2 && (e2 = readdir(d2)) != NULL;) {
+			char path[1024], buf[4096];
+			FILE *f;
+			size_t len;
+			long size;
+			if (e2->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e2->d_name);
+			if (!(f = fopen(path, "r")))
+				continue;
+			len = fread(buf, 1, sizeof(buf) - 1, f);
+			buf[len] = 0;
+			fseek(f, 0, SEEK_END);
+			size = ftell(f);
+			fclose(f);
+			printf("# PAPI high-level report %s: %ld bytes; names PAPI_TOT_INS: %s, PAPI_TOT_CYC: %s\n", path,
+			       size, strstr(buf, "PAPI_TOT_INS") ? "yes" : "no", strstr(buf, "PAPI_TOT_CYC") ? "yes" : "no");
+			found = 1;
+		}
+		if (d2)
+			closedir(d2);
+	}
+	if (d)
+		closedir(d);
+	if (!found)
+		printf("# no PAPI high-level report under %s\n", top);
 }
 
 enum kind { CHECK, READ, PAPI_REGION, PMU_REGION };
@@ -455,6 +499,8 @@ static int bench(void)
 	for (unsigned n = 1; n <= 2; n++) {
 		if ((rc = in_child(PAPI_REGION, n)) != 0 || (rc = in_child(PMU_REGION, n)) != 0)
 			return rc;
+		if (n == 2)
+			papi_hl_report();
 		printf("BENCH papi arch=" ARCH " op=region events=%u papi_hl_pair=%.1f libpmu_pair=%.1f papi_over_libpmu=%.1f "
 		       "libpmu_pair_min=%.1f libpmu_pair_max=%.1f\n",
 		       n, res->papi_region[n], res->pmu_region[n], res->papi_region[n] / res->pmu_region[n],
