@@ -62,6 +62,10 @@ bench_lines() { grep -h "^BENCH $2" "$bdir/$1/console.txt" 2>/dev/null | tr -d '
 		echo "Both libraries count user mode only; PAPI's EventSet and libpmu's set {instructions:u,cycles:u} are"
 		echo "each one perf_event group, read with one read(2) when not read from user space."
 		echo
+		agree=$(bench_lines arm64-papi "papi-agree ")
+		echo "Counting agreement on identical loops: a loop 1,000,000 iterations longer than another"
+		echo "(2,000,000 user instructions more) measured by both libraries: ${agree#*loop_delta_instructions }."
+		echo
 		echo "| operation | events | PAPI | libpmu fast path | libpmu read(2) | PAPI / libpmu fast | PAPI / libpmu read(2) |"
 		echo "|---|---|---|---|---|---|---|"
 		bench_lines arm64-papi "papi arch=arm64 op=read" | while read -r _ _ _ _ n rest; do

@@ -190,6 +190,7 @@ static double cost(enum op op, const struct arg *a)
 struct results {
 	double papi_read[3], fast[3], syscall[3], papi_region[3], pmu_region[3];
 	double pmu_region_min[3], pmu_region_max[3];
+	double agree_papi, agree_pmu;
 	int fast_counter_read;
 	char cpu[128], papi_ins[128], papi_cyc[128];
 };
@@ -404,7 +405,59 @@ static void papi_hl_report(void)
 		printf("# no PAPI high-level report under %s\n", top);
 }
 
-enum kind { CHECK, READ, PAPI_REGION, PMU_REGION };
+/* Child: the same loops counted by PAPI (PAPI_TOT_INS, user mode) and by
+ * libpmu (instructions:u): the difference between a loop of N2 and one of N1
+ * iterations must be exactly 2 * (N2 - N1) for both (under -icount shift=0),
+ * i.e. the two libraries agree with each other and with the truth. */
+#define AGREE_N1 100000ull
+#define AGREE_N2 1100000ull
+static int child_agree(void)
+{
+	int es = PAPI_NULL, r;
+	long long p0, p1, papi[2];
+	struct pmu_ctx *ctx;
+	struct pmu_set *s;
+	struct pmu_value a, b;
+	uint64_t pmu[2];
+	const uint64_t n[2] = { AGREE_N1, AGREE_N2 };
+
+	if ((r = papi_init()) != 0)
+		return r;
+	if (PAPI_create_eventset(&es) != PAPI_OK || PAPI_add_named_event(es, "PAPI_TOT_INS") != PAPI_OK ||
+	    PAPI_start(es) != PAPI_OK) {
+		printf("FAIL: PAPI event set for the agreement check\n");
+		return 1;
+	}
+	for (int i = 0; i < 2; i++) {
+		PAPI_read(es, &p0);
+		lab_spin(n[i]);
+		PAPI_read(es, &p1);
+		papi[i] = p1 - p0;
+	}
+	PAPI_stop(es, &p1);
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+	PAPI_shutdown();
+	ctx = lab_ctx();
+	if ((r = pmu_set_open(ctx, "instructions:u", &(struct pmu_set_opts){ sizeof(struct pmu_set_opts), PMU_SET_ENABLE, 0, -1 },
+			      &s)) < 0) {
+		printf("FAIL: libpmu set: %s\n", pmu_strerror(r));
+		return 1;
+	}
+	for (int i = 0; i < 2; i++) {
+		pmu_set_read(s, &a);
+		lab_spin(n[i]);
+		pmu_set_read(s, &b);
+		pmu[i] = b.value - a.value;
+	}
+	pmu_set_close(s);
+	pmu_ctx_free(ctx);
+	res->agree_papi = (double)(papi[1] - papi[0]);
+	res->agree_pmu = (double)(pmu[1] - pmu[0]);
+	return 0;
+}
+
+enum kind { CHECK, READ, PAPI_REGION, PMU_REGION, AGREE };
 
 static int in_child(enum kind k, unsigned n)
 {
@@ -422,6 +475,7 @@ static int in_child(enum kind k, unsigned n)
 		case CHECK: rc = child_check(); break;
 		case READ: rc = child_read(n); break;
 		case PAPI_REGION: rc = child_papi_region(n); break;
+		case AGREE: rc = child_agree(); break;
 		default: rc = child_pmu_region(n); break;
 		}
 		fflush(stdout);
@@ -488,6 +542,15 @@ static int bench(void)
 	printf("BENCH papi-info arch=" ARCH " papi=%d.%d.%d fast_counter_read=%d PAPI_TOT_INS=%s PAPI_TOT_CYC=%s cpu=%s\n",
 	       PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
 	       res->fast_counter_read, res->papi_ins, res->papi_cyc, res->cpu);
+	if ((rc = in_child(AGREE, 0)) != 0)
+		return rc;
+	printf("BENCH papi-agree arch=" ARCH " loop_delta_instructions papi=%.0f libpmu=%.0f expected=%llu\n",
+	       res->agree_papi, res->agree_pmu, 2 * (AGREE_N2 - AGREE_N1));
+	if (res->agree_papi != res->agree_pmu || res->agree_pmu != 2.0 * (AGREE_N2 - AGREE_N1)) {
+		printf("FAIL: PAPI (%.0f), libpmu (%.0f) and the truth (%llu) disagree\n", res->agree_papi,
+		       res->agree_pmu, 2 * (AGREE_N2 - AGREE_N1));
+		return 1;
+	}
 	for (unsigned n = 1; n <= 2; n++) {
 		if ((rc = in_child(READ, n)) != 0)
 			return rc;
