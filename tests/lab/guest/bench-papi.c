@@ -55,32 +55,6 @@
 #define K 1000
 #define REPS 7
 
-static int meter_fd;
-
-static void meter_open(void)
-{
-	struct perf_event_attr at;
-
-	memset(&at, 0, sizeof(at));
-	at.size = sizeof(at);
-	at.type = PERF_TYPE_HARDWARE;
-	at.config = PERF_COUNT_HW_INSTRUCTIONS;
-	at.exclude_hv = 1;
-	meter_fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
-	if (meter_fd < 0) {
-		printf("FAIL: meter: %s\n", strerror(errno));
-		exit(1);
-	}
-}
-
-static uint64_t meter(void)
-{
-	uint64_t v = 0;
-	if (read(meter_fd, &v, sizeof(v)) != sizeof(v))
-		exit(1);
-	return v;
-}
-
 enum op { OP_EMPTY, OP_PAPI_READ, OP_FAST, OP_SYSCALL, OP_PAPI_REGION, OP_PMU_REGION };
 
 struct arg {
@@ -121,7 +95,7 @@ static double cost1(enum op op, const struct arg *a)
 	uint64_t best = UINT64_MAX, worst = 0;
 
 	for (int rep = 0; rep < REPS; rep++) {
-		uint64_t m0 = meter(), m1;
+		uint64_t m0 = lab_meter(), m1;
 		int r = 0;
 		switch (op) {
 		case OP_EMPTY:
@@ -163,7 +137,7 @@ static double cost1(enum op op, const struct arg *a)
 			}
 			break;
 		}
-		m1 = meter();
+		m1 = lab_meter();
 		if (r)
 			op_err = 1;
 		if (m1 - m0 < best)
@@ -267,7 +241,7 @@ static int child_read(unsigned n)
 
 	if ((r = papi_init()) != 0)
 		return r;
-	meter_open();
+	lab_meter_open();
 	if ((r = PAPI_create_eventset(&a.eventset)) != PAPI_OK) {
 		printf("FAIL: PAPI_create_eventset: %s\n", PAPI_strerror(r));
 		return 1;
@@ -319,7 +293,7 @@ static int child_papi_region(unsigned n)
 
 	setenv("PAPI_EVENTS", n == 1 ? "PAPI_TOT_INS" : "PAPI_TOT_INS,PAPI_TOT_CYC", 1);
 	setenv("PAPI_OUTPUT_DIRECTORY", "/tmp", 1);
-	meter_open();
+	lab_meter_open();
 	/* the first begin initialises PAPI and starts the events */
 	if ((r = PAPI_hl_region_begin("r")) != PAPI_OK || (r = PAPI_hl_region_end("r")) != PAPI_OK) {
 		printf("FAIL: PAPI_hl_region_begin/end: %s\n", PAPI_strerror(r));
@@ -344,7 +318,7 @@ static int child_pmu_region(unsigned n)
 	snprintf(list, sizeof(list), n == 1 ? "%s" : "%s,%s", pmu_names[0], pmu_names[1]);
 	setenv("PMU_EVENTS", list, 1);
 	setenv("PMU_OUTPUT", "/dev/null", 1);
-	meter_open();
+	lab_meter_open();
 	for (int k = 0; k < NNAMES; k++)
 		if ((r = pmu_region_begin(names[k])) < 0 || (r = pmu_region_end(names[k])) < 0) {
 			printf("FAIL: pmu_region_begin/end: %s\n", pmu_strerror(r));

@@ -27,16 +27,6 @@
 #define K 1000
 #define REPS 7
 
-static int meter_fd;
-
-static uint64_t meter(void)
-{
-	uint64_t v = 0;
-	if (read(meter_fd, &v, sizeof(v)) != sizeof(v))
-		exit(1);
-	return v;
-}
-
 static inline uint64_t bare_read(const struct perf_event_mmap_page *pc)
 {
 	const volatile struct perf_event_mmap_page *p = pc;
@@ -63,7 +53,7 @@ static double cost(struct pmu_set *s, enum op op, unsigned n)
 	uint64_t best = UINT64_MAX, sink = 0;
 
 	for (int rep = 0; rep < REPS; rep++) {
-		uint64_t m0 = meter(), m1;
+		uint64_t m0 = lab_meter(), m1;
 		switch (op) {
 		case OP_EMPTY:
 			for (int i = 0; i < K; i++)
@@ -95,7 +85,7 @@ static double cost(struct pmu_set *s, enum op op, unsigned n)
 			}
 			break;
 		}
-		m1 = meter();
+		m1 = lab_meter();
 		if (m1 - m0 < best)
 			best = m1 - m0;
 	}
@@ -106,7 +96,6 @@ static double cost(struct pmu_set *s, enum op op, unsigned n)
 int main(void)
 {
 	static const unsigned sizes[] = { 1, 2, 4, 6, 8 };
-	struct perf_event_attr at;
 	struct pmu_ctx *ctx = lab_ctx();
 	const char *arch =
 #if defined(__aarch64__)
@@ -117,16 +106,7 @@ int main(void)
 		"other";
 #endif
 
-	memset(&at, 0, sizeof(at));
-	at.size = sizeof(at);
-	at.type = PERF_TYPE_HARDWARE;
-	at.config = PERF_COUNT_HW_INSTRUCTIONS;
-	at.exclude_hv = 1;
-	meter_fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
-	if (meter_fd < 0) {
-		printf("FAIL: meter: %s\n", strerror(errno));
-		return 1;
-	}
+	lab_meter_open();
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		unsigned n = sizes[k];
 		char list[256] = "{";
@@ -161,7 +141,7 @@ int main(void)
 		}
 		pmu_set_close(s);
 	}
-	close(meter_fd);
+	close(lab_meter_fd);
 	pmu_ctx_free(ctx);
 	return 0;
 }

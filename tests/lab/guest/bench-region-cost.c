@@ -54,16 +54,6 @@
 
 static const char *const names[NNAMES] = { "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7" };
 
-static int meter_fd;
-
-static uint64_t meter(void)
-{
-	uint64_t v = 0;
-	if (read(meter_fd, &v, sizeof(v)) != sizeof(v))
-		exit(1);
-	return v;
-}
-
 enum op { OP_EMPTY, OP_BARE, OP_REGION };
 
 static double cost(const struct pmu_fast *f, enum op op, const char *name)
@@ -72,7 +62,7 @@ static double cost(const struct pmu_fast *f, enum op op, const char *name)
 	uint64_t best = UINT64_MAX;
 
 	for (int rep = 0; rep < REPS; rep++) {
-		uint64_t m0 = meter(), m1;
+		uint64_t m0 = lab_meter(), m1;
 		switch (op) {
 		case OP_EMPTY:
 			for (int i = 0; i < K; i++)
@@ -95,7 +85,7 @@ static double cost(const struct pmu_fast *f, enum op op, const char *name)
 			}
 			break;
 		}
-		m1 = meter();
+		m1 = lab_meter();
 		if (m1 - m0 < best)
 			best = m1 - m0;
 	}
@@ -123,7 +113,6 @@ static const char *arch_name(void)
 static int run(unsigned n)
 {
 	const char *arch = arch_name();
-	struct perf_event_attr at;
 	struct pmu_set_opts o;
 	struct pmu_ctx *ctx;
 	struct pmu_set *s;
@@ -140,16 +129,7 @@ static int run(unsigned n)
 
 	/* the meter first (on riscv64 QEMU only the first of two instructions
 	 * events advances: the meter must be that one) */
-	memset(&at, 0, sizeof(at));
-	at.size = sizeof(at);
-	at.type = PERF_TYPE_HARDWARE;
-	at.config = PERF_COUNT_HW_INSTRUCTIONS;
-	at.exclude_hv = 1;
-	meter_fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
-	if (meter_fd < 0) {
-		printf("FAIL: meter: %s\n", strerror(errno));
-		return 1;
-	}
+	lab_meter_open();
 
 	/* 1. bare: a set of the same events, opened as regions open theirs */
 	ctx = lab_ctx();
@@ -204,7 +184,7 @@ static int run(unsigned n)
 	       "pair_min=%.1f pair_max=%.1f calibrated=%llu\n",
 	       arch, n, pair, bare, pair - bare, pair / bare, pairs[0], pairs[NNAMES - 1], (unsigned long long)ov[0]);
 	pmu_region_reset();
-	close(meter_fd);
+	close(lab_meter_fd);
 	return 0;
 }
 

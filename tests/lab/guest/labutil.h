@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <pmu.h>
 
 static int lab_failures;
@@ -28,6 +31,34 @@ static inline int lab_done(const char *name)
 	printf("%s: %s\n", name, lab_failures ? "failed" : "passed");
 	fflush(stdout);
 	return lab_failures ? 1 : 0;
+}
+
+/* The benchmarks' meter: instructions in user AND kernel mode (a system
+ * call's kernel work included), read with read(2). */
+__attribute__((unused)) static int lab_meter_fd = -1;
+
+__attribute__((unused)) static void lab_meter_open(void)
+{
+	struct perf_event_attr at;
+
+	memset(&at, 0, sizeof(at));
+	at.size = sizeof(at);
+	at.type = PERF_TYPE_HARDWARE;
+	at.config = PERF_COUNT_HW_INSTRUCTIONS;
+	at.exclude_hv = 1;
+	lab_meter_fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+	if (lab_meter_fd < 0) {
+		printf("FAIL: meter: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+__attribute__((unused)) static uint64_t lab_meter(void)
+{
+	uint64_t v = 0;
+	if (read(lab_meter_fd, &v, sizeof(v)) != sizeof(v))
+		exit(1);
+	return v;
 }
 
 static inline int lab_user_access(int v)
