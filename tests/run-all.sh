@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . tests/deps.sh
 pmu_install "${PMU_BUILD_DEPS[@]}" valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema \
-	gcc-riscv64-linux-gnu qemu-system-misc || { echo "cannot install build dependencies" >&2; exit 1; }
+	gcc-riscv64-linux-gnu qemu-system-misc procps || { echo "cannot install build dependencies" >&2; exit 1; }
 status=0
 step() { echo; echo "== $*"; }
 fail() { echo "FAILED: $*"; status=1; }

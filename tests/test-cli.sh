@@ -173,7 +173,12 @@ if command -v setsid >/dev/null; then
 	# a non-interactive shell starts background jobs with SIGINT ignored: restore it, as a terminal would have it
 	env --default-signal=INT,QUIT setsid $WRAP "$PMU" stat -e task-clock -- sleep 10 > "$tmp/o" 2> "$tmp/e" &
 	spid=$!
-	sleep 0.5
+	# wait until the command runs (pmu stat is counting it), however slow the start (valgrind)
+	for _ in $(seq 300); do
+		pgrep -g "$spid" -x sleep > /dev/null && break
+		sleep 0.1
+	done
+	sleep 0.2
 	kill -INT -- -"$spid" 2>/dev/null
 	wait "$spid"
 	st=$?
