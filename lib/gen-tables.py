@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Embed the event tables (events/**/*.json and events/mapfile.csv) in the
-library as C string literals, so libpmu needs no data files at run time.
+"""Build the event tables (events/**/*.json and events/mapfile.csv) into the
+library: every JSON entry compiled to C data, so that loading a built-in
+table costs no JSON parsing, and mapfile.csv embedded as text. The compiled
+fields follow lib/tables.c's parse_entry() exactly; test-tables-compiled
+checks them against what the loader makes of events/.
 
   gen-tables.py --list EVENTS_DIR          print the files (for meson)
   gen-tables.py EVENTS_DIR OUTPUT.c        write the C file
-The files are embedded verbatim; parsing happens at run time, lazily, and
-only for the directories the detected CPU needs."""
+The entries of a directory are copied into a context's table (borrowing
+the strings) only when the detected CPU needs that directory."""
+import json
 import os
 import sys
 
@@ -45,6 +49,126 @@ def c_string(data):
     return '\n'.join(lines) if lines else '\t""'
 
 
+FIELDS = ["name", "file", "dir", "desc", "pdesc", "notes", "stdnames", "approx_note", "topdown", "aliases",
+          "generic", "source", "unit", "expr", "group", "scale_unit", "threshold", "params", "counter_csr",
+          "pfm_name"]
+KEYS = {"desc": "BriefDescription", "pdesc": "PublicDescription", "notes": "Notes", "stdnames": "StdNames",
+        "approx_note": "ApproxNote", "topdown": "TopdownRole", "aliases": "Aliases", "generic": "Generic",
+        "source": "Source", "unit": "Unit", "expr": "MetricExpr", "group": "MetricGroup",
+        "scale_unit": "ScaleUnit", "threshold": "MetricThreshold", "params": "MetricParams",
+        "counter_csr": "CounterCSR", "pfm_name": "PfmName"}
+NUMS = [("EventCode", 1 << 0, "event"), ("UMask", 1 << 1, "umask"), ("CounterMask", 1 << 2, "cmask"),
+        ("Invert", 1 << 3, "inv"), ("EdgeDetect", 1 << 4, "edge"), ("AnyThread", 1 << 5, "any"),
+        ("MSRIndex", 1 << 6, "msr_index"), ("ConfigCode", 1 << 7, "config_code")]
+
+
+def text_of(v):
+    """A JSON value as lib/tables.c's field() sees it (json-c's strings)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, str)):
+        return str(v)
+    return None
+
+
+def parse_u64(s):
+    """pmu__parse_u64: strtoull base 0, no sign or leading space, fully consumed."""
+    if not s or s[0] in "+- \t\n":
+        raise ValueError(s)
+    if s[:2].lower() == "0x":
+        v = int(s[2:], 16)
+    elif len(s) > 1 and s[0] == "0":
+        v = int(s[1:], 8)
+    else:
+        v = int(s, 10)
+    if v >= 1 << 64:
+        raise ValueError(s)
+    return v
+
+
+def first_number(s):
+    n = s.split(",", 1)[0].rstrip()
+    return parse_u64(n)
+
+
+def compile_entry(o, path, d):
+    en, mn, arch = (text_of(o.get(k)) if k in o else None for k in ("EventName", "MetricName", "ArchStdEvent"))
+    if not en and not mn and arch:
+        raise SystemExit("%s: ArchStdEvent in a built-in table is not supported by the compiler" % path)
+    if bool(en) == bool(mn):
+        raise SystemExit("%s: an entry needs exactly one of EventName and MetricName" % path)
+    e = {"kind": 1 if en else 3, "name": en or mn, "file": path, "dir": d, "have": 0, "approx": 0,
+         "counter_width": 0, "mhpmevent_bit": -1}
+    if en and d == "standard":
+        e["kind"] = 2
+    for f, k in KEYS.items():
+        t = text_of(o.get(k)) if k in o else None
+        e[f] = t if t else None
+    if not e["notes"]:
+        t = text_of(o.get("Errata")) if "Errata" in o else None
+        e["notes"] = t if t else None
+    if e["notes"] and e["notes"].lower() in ("null", "none"):
+        e["notes"] = None
+    a = text_of(o.get("Approximate")) if "Approximate" in o else None
+    e["approx"] = 1 if a and (a == "1" or a.lower() == "true") else 0
+    for key, bit, f in NUMS:
+        e[f] = 0
+        if e["kind"] != 1:
+            continue
+        t = text_of(o.get(key)) if key in o else None
+        if t:
+            e[f] = first_number(t)
+            e["have"] |= bit
+    e["msr_value"] = 0
+    if e["have"] & (1 << 6):
+        t = text_of(o.get("MSRValue")) if "MSRValue" in o else None
+        if t:
+            e["msr_value"] = first_number(t)
+    for key, f in (("CounterWidth", "counter_width"), ("MhpmeventBit", "mhpmevent_bit")):
+        t = text_of(o.get(key)) if key in o else None
+        if t:
+            e[f] = first_number(t)
+    return e
+
+
+def c_str(v):
+    if v is None:
+        return "NULL"
+    return c_string(v).strip().replace("\n\t", "")
+
+
+def compiled(root, files):
+    """C arrays of compiled entries, one per built-in table directory."""
+    by_dir = {}
+    for f in files:
+        if not f.endswith(".json"):
+            continue
+        d = os.path.dirname(f).replace(os.sep, "/")
+        with open(os.path.join(root, f), encoding="utf-8") as fh:
+            data = json.load(fh)
+        if isinstance(data, dict) and isinstance(data.get("Events"), list):
+            data = data["Events"]
+        by_dir.setdefault(d, []).extend(compile_entry(o, f.replace(os.sep, "/"), d) for o in data)
+    out = []
+    names = []
+    for i, (d, entries) in enumerate(sorted(by_dir.items())):
+        out.append("static const struct pmu_builtin_entry dir_%d[] = {" % i)
+        for e in entries:
+            strs = ", ".join(c_str(e[f]) for f in FIELDS)
+            nums = ", ".join("0x%xull" % e[f] for f in ("event", "umask", "cmask", "inv", "edge", "any",
+                                                         "msr_index", "msr_value", "config_code"))
+            out.append("\t{ %d, %s, %d, 0x%x, %s, %d, %d }," % (e["kind"], strs, e["approx"], e["have"], nums,
+                                                               e["counter_width"], e["mhpmevent_bit"]))
+        out.append("};")
+        names.append((d, i, len(entries)))
+    out.append("const struct pmu_builtin_dir pmu__builtin_dirs[] = {")
+    for d, i, n in names:
+        out.append('\t{ "%s", dir_%d, %d },' % (d, i, n))
+    out.append("};")
+    out.append("const size_t pmu__builtin_ndirs = %d;" % len(names))
+    return "\n".join(out) + "\n"
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == '--list':
         for f in table_files(sys.argv[2]):
@@ -58,15 +182,18 @@ def main():
     with open(out, 'w', encoding='utf-8') as o:
         o.write('/* Generated by lib/gen-tables.py from events/. Do not edit. */\n')
         o.write('#include <stddef.h>\n#include "tables.h"\n\n')
-        for i, f in enumerate(files):
+        # JSON files are compiled below; only the other files (mapfile.csv) are embedded as text.
+        texts = [f for f in files if not f.endswith('.json')]
+        for i, f in enumerate(texts):
             with open(os.path.join(root, f), encoding='utf-8') as fh:
                 data = fh.read()
             o.write('static const char file_%d[] =\n%s;\n\n' % (i, c_string(data)))
         o.write('const struct pmu_builtin_file pmu__builtin_files[] = {\n')
-        for i, f in enumerate(files):
+        for i, f in enumerate(texts):
             o.write('\t{ "%s", file_%d, sizeof(file_%d) - 1 },\n' % (f.replace(os.sep, '/'), i, i))
         o.write('};\n')
-        o.write('const size_t pmu__builtin_nfiles = %d;\n' % len(files))
+        o.write('const size_t pmu__builtin_nfiles = %d;\n\n' % len(texts))
+        o.write(compiled(root, files))
     return 0
 
 

@@ -27,6 +27,10 @@ static void entry_free(struct pmu_tentry *e)
 {
 	if (!e)
 		return;
+	if (e->borrowed) { /* strings are the library's compiled data */
+		free(e);
+		return;
+	}
 	free(e->name); free(e->file); free(e->dir); free(e->desc); free(e->pdesc); free(e->notes);
 	free(e->stdnames); free(e->approx_note); free(e->topdown); free(e->aliases); free(e->generic);
 	free(e->source); free(e->unit); free(e->expr); free(e->group); free(e->scale_unit);
@@ -402,24 +406,6 @@ out:
 	return r;
 }
 
-/* Load the built-in files of a directory ("standard", "x86/skylakex"). */
-static int load_builtin_dir(struct pmu_tables *t, const char *dir, int *problems)
-{
-	size_t dl = strlen(dir);
-	int r = 0;
-
-	for (size_t i = 0; i < pmu__builtin_nfiles && r == 0; i++) {
-		const struct pmu_builtin_file *f = &pmu__builtin_files[i];
-		if (strncmp(f->path, dir, dl) || f->path[dl] != '/' || strchr(f->path + dl + 1, '/'))
-			continue;
-		if (strcmp(f->path + strlen(f->path) - 5, ".json"))
-			continue;
-		r = load_text(t, f->path, dir, f->data, f->len, NULL, NULL, problems);
-	}
-	return r;
-}
-
-
 /* ---------------------------------------------------------------- */
 /* ArchStdEvent: perf's references to architecture-level events       */
 /* ---------------------------------------------------------------- */
@@ -484,17 +470,6 @@ static void load_ancestors_disk(struct pmu_tables *arch, const char *root, const
 	}
 }
 
-static void load_ancestors_builtin(struct pmu_tables *arch, const char *dir)
-{
-	char rel[512];
-	int ignored = 0;
-
-	pmu__strlcpy(rel, dir, sizeof(rel));
-	while (strrchr(rel, '/')) {
-		*strrchr(rel, '/') = 0;
-		load_builtin_dir(arch, rel, &ignored);
-	}
-}
 
 /* ---------------------------------------------------------------- */
 /* index                                                             */
@@ -689,7 +664,64 @@ static const struct pmu_builtin_file *builtin(const char *path)
 	return NULL;
 }
 
-/* Built-in directories are parsed once per process and shared by every
+/* The compiled entries of built-in directory @dir (no JSON parsing). */
+int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
+{
+	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
+		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
+		if (strcmp(bd->dir, dir))
+			continue;
+		for (size_t i = 0; i < bd->n; i++) {
+			const struct pmu_builtin_entry *b = &bd->entries[i];
+			struct pmu_tentry *e = calloc(1, sizeof(*e));
+			if (!e)
+				return -ENOMEM;
+			e->borrowed = true;
+			e->kind = b->kind;
+			e->name = (char *)b->name;
+			e->file = (char *)b->file;
+			e->dir = (char *)b->dir;
+			e->desc = (char *)b->desc;
+			e->pdesc = (char *)b->pdesc;
+			e->notes = (char *)b->notes;
+			e->stdnames = (char *)b->stdnames;
+			e->approx_note = (char *)b->approx_note;
+			e->topdown = (char *)b->topdown;
+			e->aliases = (char *)b->aliases;
+			e->generic = (char *)b->generic;
+			e->source = (char *)b->source;
+			e->unit = (char *)b->unit;
+			e->expr = (char *)b->expr;
+			e->group = (char *)b->group;
+			e->scale_unit = (char *)b->scale_unit;
+			e->threshold = (char *)b->threshold;
+			e->params = (char *)b->params;
+			e->counter_csr = (char *)b->counter_csr;
+			e->pfm_name = (char *)b->pfm_name;
+			e->approx = b->approx;
+			e->have = b->have;
+			e->event = b->event;
+			e->umask = b->umask;
+			e->cmask = b->cmask;
+			e->inv = b->inv;
+			e->edge = b->edge;
+			e->any = b->any;
+			e->msr_index = b->msr_index;
+			e->msr_value = b->msr_value;
+			e->config_code = b->config_code;
+			e->counter_width = b->counter_width;
+			e->mhpmevent_bit = b->mhpmevent_bit;
+			if (add_entry(t, e) < 0) {
+				free(e);
+				return -ENOMEM;
+			}
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* Built-in directories are loaded once per process and shared by every
  * context (they never change); entries are marked shared and never freed
  * by a context. */
 struct builtin_cache {
@@ -714,7 +746,7 @@ __attribute__((destructor)) static void bcache_free(void)
 }
 
 /* Append the (cached) entries of built-in directory @dir to @t. */
-static int add_builtin_dir(struct pmu_tables *t, const char *dir, int *problems)
+static int add_builtin_dir(struct pmu_tables *t, const char *dir)
 {
 	struct builtin_cache *c = NULL;
 	int r = 0;
@@ -733,14 +765,7 @@ static int add_builtin_dir(struct pmu_tables *t, const char *dir, int *problems)
 		c = &bcache[bcache_n++];
 		memset(c, 0, sizeof(*c));
 		pmu__strlcpy(c->dir, dir, sizeof(c->dir));
-		c->status = load_builtin_dir(&c->t, dir, problems);
-		if (c->status == 0 && strcmp(dir, "standard")) {
-			struct pmu_tables arch;
-			memset(&arch, 0, sizeof(arch));
-			load_ancestors_builtin(&arch, dir);
-			fill_archstd(&c->t, 0, &arch, NULL, NULL, problems);
-			pmu__tables_free(&arch);
-		}
+		c->status = pmu__tables_compiled(&c->t, dir);
 		for (size_t k = 0; k < c->t.n; k++)
 			c->t.v[k]->shared = true;
 	}
@@ -807,7 +832,7 @@ static int load_tables(struct pmu_ctx *ctx)
 		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
 		char *dir = NULL;
 		if (mf && (r = map_match(ctx, mf->data, "events/mapfile.csv", &dir)) > 0) {
-			r = add_builtin_dir(t, dir, &problems);
+			r = add_builtin_dir(t, dir);
 			if (!t->cpu_dir) {
 				t->cpu_dir = dir;
 				dir = NULL;
@@ -816,7 +841,7 @@ static int load_tables(struct pmu_ctx *ctx)
 			free(dir);
 		}
 		if (r >= 0)
-			r = add_builtin_dir(t, "standard", &problems);
+			r = add_builtin_dir(t, "standard");
 	}
 	if (r >= 0)
 		r = build_index(t, NULL, NULL, &problems);
@@ -1198,7 +1223,7 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 			if (stat(sp, &st) == 0)
 				r = load_disk_dir(&t, sp, "standard", NULL, NULL, &parse_problems);
 			else
-				r = load_builtin_dir(&t, "standard", &parse_problems);
+				r = pmu__tables_compiled(&t, "standard");
 		}
 	}
 	if (r == 0)
@@ -1317,4 +1342,10 @@ int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len)
 	}
 	pmu__tables_free(&t);
 	return problems;
+}
+
+int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir)
+{
+	int problems = 0, r = load_disk_dir(t, path, dir, NULL, NULL, &problems);
+	return r < 0 ? r : problems ? -EINVAL : 0;
 }

@@ -18,6 +18,26 @@ struct pmu_builtin_file {
 extern const struct pmu_builtin_file pmu__builtin_files[];
 extern const size_t pmu__builtin_nfiles;
 
+/* A built-in table entry compiled at build time (lib/gen-tables.py): the
+ * fields of struct pmu_tentry, no JSON parsing at run time. */
+struct pmu_builtin_entry {
+	int kind;
+	const char *name, *file, *dir, *desc, *pdesc, *notes, *stdnames, *approx_note, *topdown, *aliases,
+		*generic, *source, *unit, *expr, *group, *scale_unit, *threshold, *params, *counter_csr, *pfm_name;
+	int approx;
+	unsigned have;
+	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
+	int counter_width, mhpmevent_bit;
+};
+
+struct pmu_builtin_dir {
+	const char *dir;
+	const struct pmu_builtin_entry *entries;
+	size_t n;
+};
+extern const struct pmu_builtin_dir pmu__builtin_dirs[];
+extern const size_t pmu__builtin_ndirs;
+
 enum pmu_tkind { PMU_T_NATIVE = 1, PMU_T_STANDARD, PMU_T_METRIC };
 
 /* encoding fields present in a native entry */
@@ -39,6 +59,7 @@ struct pmu_tentry {
 	bool approx;
 	bool archstd;           /* ArchStdEvent reference (fields from the arch-level files) */
 	bool shared;            /* owned by the process-wide cache of built-in tables */
+	bool borrowed;          /* strings point into the compiled built-in data: not freed */
 	unsigned have;          /* PMU_TF_* */
 	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
 	int counter_width, mhpmevent_bit;
@@ -78,5 +99,10 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
  * negative errno if the directory cannot be read. */
 typedef void (*pmu_problem_fn)(void *data, const char *file, const char *entry, const char *msg);
 int pmu__tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_fn fn, void *data);
+/* Append the compiled entries of a built-in directory (0 also when it has none). */
+int pmu__tables_compiled(struct pmu_tables *t, const char *dir);
+/* Parse the JSON files of directory @path on disk as directory @dir (the reference the compiled data
+ * must equal); -EINVAL when any file has a problem. */
+int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);
 int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len);
 #endif

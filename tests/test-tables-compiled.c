@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* The built-in tables compiled at build time (lib/gen-tables.py) equal, entry
+ * by entry and field by field, what the JSON loader makes of the source files
+ * in events/. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "harness.h"
+
+static int same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The loader names a disk file by its full path, the compiled table by its path under events/. */
+static int same_file(const char *disk, const char *builtin)
+{
+	size_t d = strlen(disk), b = strlen(builtin);
+	return d > b && disk[d - b - 1] == '/' && !strcmp(disk + d - b, builtin);
+}
+
+int main(void)
+{
+	const char *src = getenv("PMU_TEST_SRCDIR");
+	size_t entries = 0;
+
+	if (!src) {
+		fprintf(stderr, "test-tables-compiled: PMU_TEST_SRCDIR is not set; run it through meson test\n");
+		return 1;
+	}
+
+	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
+		const char *dir = pmu__builtin_dirs[d].dir;
+		struct pmu_tables j, c;
+		memset(&j, 0, sizeof(j));
+		memset(&c, 0, sizeof(c));
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/events/%s", src, dir);
+		CHECK(pmu__tables_disk(&j, path, dir) == 0, "%s: JSON loads without problems", path);
+		CHECK(pmu__tables_compiled(&c, dir) == 0, "%s: compiled entries", dir);
+		CHECK(j.n == c.n && j.n > 0, "%s: %zu JSON entries, %zu compiled", dir, j.n, c.n);
+		for (size_t i = 0; i < j.n && i < c.n; i++) {
+			const struct pmu_tentry *a = j.v[i], *b = c.v[i];
+#define S(f) CHECK(same(a->f, b->f), "%s %s: " #f " '%s' vs '%s'", dir, a->name, a->f ? a->f : "(null)", b->f ? b->f : "(null)")
+#define N(f) CHECK(a->f == b->f, "%s %s: " #f " %llu vs %llu", dir, a->name, (unsigned long long)a->f, (unsigned long long)b->f)
+			CHECK(same_file(a->file, b->file), "%s %s: file '%s' vs '%s'", dir, a->name, a->file, b->file);
+			S(name); S(dir); S(desc); S(pdesc); S(notes); S(stdnames); S(approx_note); S(topdown);
+			S(aliases); S(generic); S(source); S(unit); S(expr); S(group); S(scale_unit); S(threshold);
+			S(params); S(counter_csr); S(pfm_name);
+			N(kind); N(approx); N(have); N(event); N(umask); N(cmask); N(inv); N(edge); N(any); N(msr_index);
+			N(msr_value); N(config_code); N(counter_width); N(mhpmevent_bit);
+			entries++;
+		}
+		pmu__tables_free(&j);
+		pmu__tables_free(&c);
+	}
+	CHECK(pmu__builtin_ndirs >= 10 && entries > 1000, "%zu directories, %zu entries compared", pmu__builtin_ndirs,
+	      entries);
+	printf("%zu directories, %zu entries: compiled == parsed\n", pmu__builtin_ndirs, entries);
+	return test_done("test-tables-compiled");
+}
