@@ -588,6 +588,22 @@ int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *va
 int pmu_region_begin(const char *name);
 int pmu_region_end(const char *name);
 
+/**
+ * pmu_region_configure - choose the regions' events in code instead of the
+ * environment: @events (an event list, metric names, or TOPDOWN, as in
+ * $PMU_EVENTS; NULL: $PMU_EVENTS or the default) and @calibrate (1 or 0, as
+ * $PMU_CALIBRATE; -1: $PMU_CALIBRATE or the default). Call it once, before
+ * any other pmu_region_* function: the events of every thread are fixed at
+ * the first region call of the process. The list is checked now (metric
+ * names are expanded, the context is created), so a bad name fails here.
+ * Returns 0, -EBUSY (regions already in use: nothing changed), -ENOMEM, or
+ * the error of the list (an unknown name, a malformed list); after such an
+ * error every region call returns it, as when a thread fails to open its
+ * events. Events the CPU cannot count are reported when a thread opens
+ * them, as without this call.
+ */
+int pmu_region_configure(const char *events, int calibrate);
+
 enum pmu_report_format {
 	PMU_FORMAT_TEXT = 0,
 	PMU_FORMAT_JSON = 1,

@@ -57,6 +57,9 @@ static int reg_err;
 static char *reg_events;                /* the event list every thread opens */
 static char *reg_metrics;               /* metric names from PMU_EVENTS, comma separated */
 static int reg_calibrate = 1;
+static char *cfg_events;                /* pmu_region_configure(): replaces PMU_EVENTS */
+static int cfg_calibrate = -1;          /* pmu_region_configure(): replaces PMU_CALIBRATE (-1: not set) */
+static bool reg_started;                /* global_init ran (under reg_lock) */
 static char **names;                    /* interned names, in order of first use */
 static size_t nnames, names_cap;
 static struct thread_state *threads;    /* every thread that used regions */
@@ -155,10 +158,15 @@ static void global_init(void)
 	struct pmu_caps caps;
 	char *copy, *save = NULL;
 
+	pthread_mutex_lock(&reg_lock);
+	reg_started = true;
+	pthread_mutex_unlock(&reg_lock);
+	if (cfg_events)
+		ev = cfg_events;
 	pmu__global_init();
 	if ((reg_err = pmu_ctx_new(&reg_ctx, NULL)) < 0)
 		return;
-	reg_calibrate = !(cal && (!strcmp(cal, "0") || !strcasecmp(cal, "no")));
+	reg_calibrate = cfg_calibrate >= 0 ? cfg_calibrate : !(cal && (!strcmp(cal, "0") || !strcasecmp(cal, "no")));
 	pmu_caps(reg_ctx, &caps);
 	if (!ev || !*ev)
 		ev = caps.hw_pmu ? "instructions:u,cycles:u,branch-misses:u,L1-dcache-load-misses:u"
@@ -378,6 +386,42 @@ static void calibrate(struct thread_state *ts)
 	for (size_t k = 0; k < ts->nev; k++)
 		ts->overhead[k] = best[k] == UINT64_MAX ? 0 : best[k];
 	ts->calibrated = 1;
+}
+
+PMU_EXPORT int pmu_region_configure(const char *events, int calibrate)
+{
+	char *copy = NULL;
+
+	if (events && !(copy = strdup(events)))
+		return pmu__err(NULL, -ENOMEM, "pmu_region_configure: out of memory");
+	pthread_mutex_lock(&reg_lock);
+	if (reg_started) {
+		pthread_mutex_unlock(&reg_lock);
+		free(copy);
+		return pmu__err(NULL, -EBUSY, "pmu_region_configure: regions are already in use in this process "
+				"(their events are fixed at the first region call); call it before any other pmu_region_* function");
+	}
+	if (copy) {
+		free(cfg_events);
+		cfg_events = copy;
+	}
+	if (calibrate >= 0)
+		cfg_calibrate = !!calibrate;
+	pthread_mutex_unlock(&reg_lock);
+	/* resolve the list now, so that a bad name is reported here rather than at the first begin */
+	pthread_once(&reg_once, global_init);
+	if (reg_err == 0) {
+		struct pmu_set_opts o;
+		struct pmu_set *plan = NULL;
+		int r;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.flags = PMU_SET_SKIP_UNSUPPORTED;
+		if ((r = pmu__set_plan(reg_ctx, reg_events, &o, &plan)) < 0)
+			return reg_err = r; /* every region call returns it, as when the first begin fails */
+		pmu_set_close(plan);
+	}
+	return reg_err;
 }
 
 static struct thread_state *thread_init(void)

@@ -33,7 +33,7 @@ from collections import namedtuple
 
 __all__ = [
     "PmuError", "Context", "Set", "Value", "version", "delta", "scale", "confidence",
-    "region", "region_report", "region_reset", "region_results", "region_overhead",
+    "region", "region_configure", "region_report", "region_reset", "region_results", "region_overhead",
     "have_regions", "library_path",
 ]
 
@@ -283,6 +283,7 @@ _topdown_from_named = _declare("pmu_topdown_from_named", _I, [_P, ctypes.POINTER
 # Regions (lib/region.c): optional, so that a libpmu built before they existed still loads.
 _region_begin = _declare("pmu_region_begin", _I, [_S], required=False)
 _region_end = _declare("pmu_region_end", _I, [_S], required=False)
+_region_configure = _declare("pmu_region_configure", _I, [_S, _I], required=False)
 _region_report = _declare("pmu_region_report", _I, [_S, _I, _I], required=False)
 _region_reset = _declare("pmu_region_reset", None, [], required=False)
 _region_foreach = _declare("pmu_region_foreach", _I, [_I, _RegionCb, ctypes.c_void_p], required=False)
@@ -1015,6 +1016,20 @@ def region(name):
         func = name
         return _Region(getattr(func, "__qualname__", getattr(func, "__name__", repr(func))))(func)
     return _Region(name)
+
+
+def region_configure(events=None, calibrate=None):
+    """Choose the regions' events (``events``: an event list, metric names
+    or "TOPDOWN"; None: $PMU_EVENTS or the default) and calibration
+    (True/False; None: $PMU_CALIBRATE or on) in code. Call it once, before
+    the first region of the process; later calls raise PmuError (EBUSY).
+    A bad name raises PmuError naming it."""
+    f = _need(_region_configure, "pmu_region_configure")
+    if events is not None and not isinstance(events, (str, bytes)):
+        raise TypeError("pmu.region_configure: events must be a string, not %s" % type(events).__name__)
+    rc = f(_enc(events), -1 if calibrate is None else (1 if calibrate else 0))
+    if rc < 0:
+        raise _fail(rc, "pmu_region_configure")
 
 
 def region_report(path=None, format="text", per_thread=False):

@@ -537,6 +537,39 @@ def test_region_exception_still_ends(regions):
     assert by_name(pmu.region_results())["py-raises"]["calls"] == 1
 
 
+_CONFIGURE_SCRIPT = r"""
+import errno, json, sys
+import pmu
+pmu.region_configure(sys.argv[1], calibrate=False)
+try:
+    pmu.region_configure("task-clock")
+    late = None
+except pmu.PmuError as e:
+    late = e.errno
+with pmu.region("cfg"):
+    sum(range(1000))
+r = [x for x in pmu.region_results() if x["name"] == "cfg"][0]
+print(json.dumps({"events": list(r["values"]), "late": late,
+                  "overhead": pmu.region_overhead()}))
+pmu.region_reset()
+"""
+
+
+def test_region_configure_overrides_environment(regions):
+    # a fresh interpreter: regions are configured once per process
+    env = dict(os.environ, PMU_EVENTS="task-clock", PMU_CALIBRATE="1", PMU_OUTPUT="/dev/null")
+    p = subprocess.run([sys.executable, "-c", _CONFIGURE_SCRIPT, "page-faults,context-switches"],
+                       env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["events"] == ["page-faults", "context-switches"]
+    assert out["late"] == errno.EBUSY
+    assert all(v == 0 for v in out["overhead"])
+    p = subprocess.run([sys.executable, "-c", _CONFIGURE_SCRIPT, "page-faults,no-such-event-anywhere"],
+                       env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 and "no-such-event-anywhere" in p.stderr, p.stderr
+
+
 def test_region_end_without_begin(regions):
     with pytest.raises(pmu.PmuError) as ei:
         pmu.region("never-begun").__exit__(None, None, None)
