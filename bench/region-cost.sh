@@ -32,18 +32,18 @@ bench_lines() { grep -h "^BENCH $2" "$bdir/$1/console.txt" 2>/dev/null | tr -d '
 	echo "\"2 reads\" is two pmu_fast_read() calls on a set of the same events opened the same way."
 	echo "The pair is measured for 8 region names: the median, and the cheapest and dearest name."
 	echo
-	echo "| guest | events | 2 reads (pmu_fast_read) | region pair (median) | added by regions | pair / 2 reads | pair, cheapest – dearest name | calibrated overhead |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| guest | events | 2 reads (pmu_fast_read) | region pair (median) | added by regions | pair / 2 reads | pair, cheapest – dearest name | calibrated overhead | handle pair (pmu_region_enter + leave, median) |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	for arch in arm64 riscv64; do
 		bench_lines "$arch" "region-cost arch=$arch" | while read -r _ _ a n rest; do
 			a=${a#arch=}; n=${n#events=}
 			if [[ $rest == unavailable* ]]; then
-				echo "| $a | $n | ${rest:0:72} | | | | | |"
+				echo "| $a | $n | ${rest:0:72} | | | | | | |"
 				continue
 			fi
 			declare -A f=()
 			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
-			echo "| $a | $n | ${f[bare_reads]} | ${f[libpmu_pair]} | ${f[added]} | ${f[ratio]}x | ${f[pair_min]} – ${f[pair_max]} | ${f[calibrated]} |"
+			echo "| $a | $n | ${f[bare_reads]} | ${f[libpmu_pair]} | ${f[added]} | ${f[ratio]}x | ${f[pair_min]} – ${f[pair_max]} | ${f[calibrated]} | ${f[handle_pair]} |"
 		done
 	done
 	echo

@@ -604,6 +604,35 @@ int pmu_region_end(const char *name);
  */
 int pmu_region_configure(const char *events, int calibrate);
 
+/** A named region of one thread (opaque), from pmu_region_get(). */
+struct pmu_region;
+
+/**
+ * pmu_region_get - the calling thread's handle for region @name, for code
+ * that enters a region so often that finding it by name matters. Opens the
+ * thread's events on first use, like pmu_region_begin(), and allocates the
+ * first time @name is used in the thread (not in a signal handler). The
+ * handle is the same accumulator as the name: pmu_region_begin(name) and
+ * pmu_region_leave(handle) pair up. It stays valid until the process exits
+ * (also after pmu_region_reset()), only in the thread that got it; other
+ * threads, and a forked child, get their own. Returns 0 and *@out, or a
+ * negative errno as pmu_region_begin() does (*@out is then NULL).
+ */
+int pmu_region_get(const char *name, struct pmu_region **out);
+
+/**
+ * pmu_region_enter / pmu_region_leave - pmu_region_begin / pmu_region_end
+ * through a handle: no lookup of the name. Calibration measures an empty
+ * enter/leave pair separately, so an empty region is 0 this way too (a
+ * pair mixing a handle and a name subtracts the smaller of the two costs).
+ * Returns 0; -EINVAL for a NULL handle, a handle of another thread or of
+ * the parent process (refused with a message, never followed), or leave
+ * without enter/begin; -EBUSY from a signal handler that interrupted the
+ * same thread's region call.
+ */
+int pmu_region_enter(struct pmu_region *h);
+int pmu_region_leave(struct pmu_region *h);
+
 enum pmu_report_format {
 	PMU_FORMAT_TEXT = 0,
 	PMU_FORMAT_JSON = 1,

@@ -23,8 +23,14 @@
 #define CAL_NAME "libpmu.calibration"
 #define CAL_ROUNDS 16
 
+struct thread_state;
+
+/* One (thread, name) accumulator; also the handle of pmu_region_get(). */
 struct slot {
+	struct thread_state *ts;        /* owner: a handle is refused in any other thread */
+	unsigned gen;                   /* pmu__fork_gen of the owner */
 	unsigned id;                    /* interned name index */
+	uint32_t by_handle;             /* the open call began through a handle */
 	uint32_t depth;                 /* nesting of this name (recursion counts once) */
 	uint64_t calls;
 	struct pmu_value start[REG_MAX_EV];
@@ -40,7 +46,8 @@ struct thread_state {
 	size_t nev;
 	int err;                        /* sticky error of opening the events */
 	int calibrated;
-	uint64_t overhead[REG_MAX_EV];
+	uint64_t overhead[REG_MAX_EV];  /* an empty pmu_region_begin/end pair */
+	uint64_t overhead_h[REG_MAX_EV];/* an empty pmu_region_enter/leave pair */
 	const char **hkey;              /* name pointer -> slot, open addressing */
 	uint32_t *hval;
 	uint32_t hcap, hused;
@@ -63,6 +70,8 @@ static bool reg_started;                /* global_init ran (under reg_lock) */
 static char **names;                    /* interned names, in order of first use */
 static size_t nnames, names_cap;
 static struct thread_state *threads;    /* every thread that used regions */
+static struct thread_state *graveyard;  /* a parent's threads, in a forked child: kept (never
+					 * reused) so that a stale handle is recognised, not followed */
 static pthread_key_t tls_key;
 static __thread struct thread_state *me;
 static struct pmu_event_info reg_infos[REG_MAX_EV]; /* the events, as the first thread opened them */
@@ -102,27 +111,21 @@ static void on_thread_exit(void *p)
 	pthread_mutex_unlock(&reg_lock);
 }
 
-static void free_threads(struct thread_state *t, bool close_sets)
-{
-	while (t) {
-		struct thread_state *next = t->next;
-		if (close_sets)
-			pmu_set_close(t->set);
-		for (size_t i = 0; i < t->nslots; i++)
-			free(t->slots[i]);
-		free(t->slots);
-		free(t->hkey);
-		free(t->hval);
-		free(t);
-		t = next;
-	}
-}
-
 static void at_fork_child(void)
 {
 	/* the child starts with no regions: drop the parent's (closing the
-	 * child's copies of the descriptors) */
-	free_threads(threads, true);
+	 * child's copies of the descriptors). Their memory is kept, so that a
+	 * handle from before the fork is refused by its owner check. */
+	struct thread_state *t = threads;
+	while (t) {
+		struct thread_state *next = t->next;
+		pmu_set_close(t->set);
+		t->set = NULL;
+		t->fast = NULL;
+		t->next = graveyard;
+		graveyard = t;
+		t = next;
+	}
 	threads = NULL;
 	for (size_t i = 0; i < nnames; i++)
 		free(names[i]);
@@ -328,6 +331,8 @@ static struct slot *find_slow(struct thread_state *ts, const char *name, bool cr
 			return NULL;
 		}
 		s->id = (unsigned)id;
+		s->ts = ts;
+		s->gen = ts->gen;
 		for (size_t k = 0; k < REG_MAX_EV; k++)
 			s->min[k] = UINT64_MAX;
 		pthread_mutex_lock(&reg_lock);
@@ -357,8 +362,16 @@ __attribute__((noinline)) static void cal_pair(void)
 	__asm__ __volatile__("" ::: "memory");
 }
 
-/* Calibration: the smallest cost of an empty begin/end pair, per event. */
-static void calibrate(struct thread_state *ts)
+/* The same through a handle. */
+__attribute__((noinline)) static void cal_pair_h(struct pmu_region *h)
+{
+	pmu_region_enter(h);
+	pmu_region_leave(h);
+	__asm__ __volatile__("" ::: "memory");
+}
+
+/* Calibration: the smallest cost of an empty pair, per event, into @out. */
+static void calibrate_pair(struct thread_state *ts, struct pmu_region *h, uint64_t *out)
 {
 	uint64_t best[REG_MAX_EV];
 	struct slot *s;
@@ -366,7 +379,10 @@ static void calibrate(struct thread_state *ts)
 	for (size_t k = 0; k < ts->nev; k++)
 		best[k] = UINT64_MAX;
 	for (int round = 0; round < CAL_ROUNDS; round++) {
-		cal_pair();
+		if (h)
+			cal_pair_h(h);
+		else
+			cal_pair();
 		s = find(ts, CAL_NAME);
 		if (!s)
 			s = find_slow(ts, CAL_NAME, false, &(int){ 0 });
@@ -384,7 +400,16 @@ static void calibrate(struct thread_state *ts)
 		s->calls = 0;
 	}
 	for (size_t k = 0; k < ts->nev; k++)
-		ts->overhead[k] = best[k] == UINT64_MAX ? 0 : best[k];
+		out[k] = best[k] == UINT64_MAX ? 0 : best[k];
+}
+
+static void calibrate(struct thread_state *ts)
+{
+	struct pmu_region *h = NULL;
+
+	calibrate_pair(ts, NULL, ts->overhead);
+	if (pmu_region_get(CAL_NAME, &h) == 0)
+		calibrate_pair(ts, h, ts->overhead_h);
 	ts->calibrated = 1;
 }
 
@@ -486,10 +511,37 @@ static int region_begin(struct thread_state *ts, const char *name)
 		ts->busy = 0;
 		return err;
 	}
-	if (s->depth++ == 0)
+	if (s->depth++ == 0) {
+		s->by_handle = 0;
 		pmu_fast_read(ts->fast, s->start);
+	}
 	ts->busy = 0;
 	return 0;
+}
+
+/* Close one level of @s with the counts @now; @by_handle: this end came through a handle. */
+static void slot_end(struct thread_state *ts, struct slot *s, const struct pmu_value *now, bool by_handle)
+{
+	if (--s->depth)
+		return;
+	for (size_t k = 0; k < ts->nev; k++) {
+		uint64_t d = now[k].value - s->start[k].value;
+		if (ts->calibrated) {
+			/* the pair's cost depends on the calls used; a mixed pair takes the smaller */
+			uint64_t o = s->by_handle && by_handle ? ts->overhead_h[k]
+				   : !s->by_handle && !by_handle ? ts->overhead[k]
+				   : ts->overhead[k] < ts->overhead_h[k] ? ts->overhead[k] : ts->overhead_h[k];
+			d = d > o ? d - o : 0;
+		}
+		s->sum[k].value += d;
+		s->sum[k].enabled += now[k].enabled - s->start[k].enabled;
+		s->sum[k].running += now[k].running - s->start[k].running;
+		if (d < s->min[k])
+			s->min[k] = d;
+		if (d > s->max[k])
+			s->max[k] = d;
+	}
+	s->calls++;
 }
 
 static int region_end(struct thread_state *ts, const char *name)
@@ -512,21 +564,7 @@ static int region_end(struct thread_state *ts, const char *name)
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") without a matching pmu_region_begin in this "
 				"thread; nothing recorded", name);
 	}
-	if (--s->depth == 0) {
-		for (size_t k = 0; k < ts->nev; k++) {
-			uint64_t d = now[k].value - s->start[k].value;
-			if (ts->calibrated)
-				d = d > ts->overhead[k] ? d - ts->overhead[k] : 0;
-			s->sum[k].value += d;
-			s->sum[k].enabled += now[k].enabled - s->start[k].enabled;
-			s->sum[k].running += now[k].running - s->start[k].running;
-			if (d < s->min[k])
-				s->min[k] = d;
-			if (d > s->max[k])
-				s->max[k] = d;
-		}
-		s->calls++;
-	}
+	slot_end(ts, s, now, false);
 	ts->busy = 0;
 	return 0;
 }
@@ -571,6 +609,104 @@ PMU_EXPORT int pmu_region_overhead(uint64_t *out, size_t n)
 	for (size_t k = 0; k < n && k < ts->nev; k++)
 		out[k] = ts->calibrated ? ts->overhead[k] : 0;
 	return (int)ts->nev;
+}
+
+PMU_EXPORT int pmu_region_get(const char *name, struct pmu_region **out)
+{
+	struct thread_state *ts = me;
+	struct slot *s;
+	int err = 0;
+
+	if (!out)
+		return pmu__err(NULL, -EINVAL, "pmu_region_get: NULL result pointer");
+	*out = NULL;
+	if (!name)
+		return pmu__err(NULL, -EINVAL, "pmu_region_get: NULL region name");
+	if (!ts || ts->gen != pmu__fork_gen) {
+		if (!(ts = thread_init()))
+			return pmu__err(NULL, -ENOMEM, "out of memory setting up regions for this thread");
+	}
+	if (ts->err)
+		return pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
+				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
+	if (ts->busy)
+		return -EBUSY;
+	ts->busy = 1;
+	s = find(ts, name);
+	if (!s)
+		s = find_slow(ts, name, true, &err);
+	ts->busy = 0;
+	if (!s)
+		return err;
+	*out = (struct pmu_region *)s;
+	return 0;
+}
+
+/* The calling thread's state if @h is one of its handles, else NULL with the error in *err. */
+static inline struct thread_state *handle_owner(struct pmu_region *h, const char *fn, int *err)
+{
+	struct thread_state *ts = me;
+	struct slot *s = (struct slot *)h;
+
+	if (__builtin_expect(h && ts && ts->gen == pmu__fork_gen && s->ts == ts && s->gen == ts->gen, 1))
+		return ts;
+	if (!h)
+		*err = pmu__err(NULL, -EINVAL, "%s: NULL region handle", fn);
+	else if (!ts || ts->gen != pmu__fork_gen)
+		*err = pmu__err(reg_ctx, -EINVAL, "%s: this thread has no regions: a handle is valid only in the "
+				"thread that got it from pmu_region_get (and not in a forked child)", fn);
+	else {
+		pthread_mutex_lock(&reg_lock); /* names may be growing in another thread */
+		*err = pmu__err(reg_ctx, -EINVAL, "%s(\"%s\"): the handle belongs to another thread (or to the parent "
+				"process); get one in this thread with pmu_region_get", fn, names[s->id]);
+		pthread_mutex_unlock(&reg_lock);
+	}
+	return NULL;
+}
+
+PMU_EXPORT int pmu_region_enter(struct pmu_region *h)
+{
+	struct slot *s = (struct slot *)h;
+	int err = 0;
+	struct thread_state *ts = handle_owner(h, "pmu_region_enter", &err);
+
+	if (!ts)
+		return err;
+	if (ts->busy)
+		return -EBUSY;
+	ts->busy = 1;
+	if (s->depth++ == 0) {
+		s->by_handle = 1;
+		pmu_fast_read(ts->fast, s->start);
+	}
+	ts->busy = 0;
+	return 0;
+}
+
+PMU_EXPORT int pmu_region_leave(struct pmu_region *h)
+{
+	struct pmu_value now[REG_MAX_EV];
+	struct slot *s = (struct slot *)h;
+	int err = 0;
+	struct thread_state *ts = handle_owner(h, "pmu_region_leave", &err);
+
+	if (!ts)
+		return err;
+	if (ts->busy)
+		return -EBUSY;
+	ts->busy = 1;
+	pmu_fast_read(ts->fast, now);
+	if (s->depth == 0) {
+		ts->busy = 0;
+		pthread_mutex_lock(&reg_lock);
+		err = pmu__err(reg_ctx, -EINVAL, "pmu_region_leave(\"%s\") without a matching enter or begin in this "
+			       "thread; nothing recorded", names[s->id]);
+		pthread_mutex_unlock(&reg_lock);
+		return err;
+	}
+	slot_end(ts, s, now, true);
+	ts->busy = 0;
+	return 0;
 }
 
 PMU_EXPORT void pmu_region_reset(void)

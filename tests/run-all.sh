@@ -44,7 +44,7 @@ if [ -f build-tsan/build.ninja ] || CC=clang meson setup build-tsan -Db_sanitize
 	-Dbuildtype=debug >/dev/null; then
 	if ninja -C build-tsan >/dev/null; then
 		TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs \
-			test-region test-region-nocal test-fast-sim test-sw-events test-stress example-threads || fail "TSan"
+			test-region test-region-nocal test-region-handle test-fast-sim test-sw-events test-stress example-threads || fail "TSan"
 	else
 		fail "TSan build"
 	fi

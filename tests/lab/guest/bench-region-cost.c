@@ -54,9 +54,9 @@
 
 static const char *const names[NNAMES] = { "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7" };
 
-enum op { OP_EMPTY, OP_BARE, OP_REGION };
+enum op { OP_EMPTY, OP_BARE, OP_REGION, OP_HANDLE };
 
-static double cost(const struct pmu_fast *f, enum op op, const char *name)
+static double cost(const struct pmu_fast *f, enum op op, const char *name, struct pmu_region *h)
 {
 	struct pmu_value v[MAXEV], w[MAXEV];
 	uint64_t best = UINT64_MAX;
@@ -81,6 +81,14 @@ static double cost(const struct pmu_fast *f, enum op op, const char *name)
 				pmu_region_begin(name);
 				__asm__ __volatile__("" ::: "memory");
 				pmu_region_end(name);
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
+		case OP_HANDLE:
+			for (int i = 0; i < K; i++) {
+				pmu_region_enter(h);
+				__asm__ __volatile__("" ::: "memory");
+				pmu_region_leave(h);
 				__asm__ __volatile__("" ::: "memory");
 			}
 			break;
@@ -118,7 +126,8 @@ static int run(unsigned n)
 	struct pmu_set *s;
 	struct pmu_value v[MAXEV];
 	char list[256] = "";
-	double e, bare, pair, pairs[NNAMES];
+	double e, bare, pair, pairs[NNAMES], hpair, pmin, pmax;
+	struct pmu_region *h[NNAMES];
 	uint64_t ov[MAXEV] = { 0 };
 	int r, nev;
 
@@ -153,8 +162,8 @@ static int run(unsigned n)
 			       arch, n, c);
 			return 0;
 		}
-	e = cost(pmu_set_fast(s), OP_EMPTY, NULL);
-	bare = (cost(pmu_set_fast(s), OP_BARE, NULL) - e) / K;
+	e = cost(pmu_set_fast(s), OP_EMPTY, NULL, NULL);
+	bare = (cost(pmu_set_fast(s), OP_BARE, NULL, NULL) - e) / K;
 	pmu_set_close(s);
 	pmu_ctx_free(ctx);
 
@@ -171,18 +180,34 @@ static int run(unsigned n)
 		printf("FAIL: regions opened %d events, expected %u (PMU_EVENTS=%s)\n", nev, n, list);
 		return 1;
 	}
-	e = cost(NULL, OP_EMPTY, NULL);
+	e = cost(NULL, OP_EMPTY, NULL, NULL);
 	printf("# events=%u: pair per name:", n);
 	for (int k = 0; k < NNAMES; k++) {
-		pairs[k] = (cost(NULL, OP_REGION, names[k]) - e) / K;
+		pairs[k] = (cost(NULL, OP_REGION, names[k], NULL) - e) / K;
 		printf(" %s %.1f", names[k], pairs[k]);
 	}
 	printf("\n");
 	qsort(pairs, NNAMES, sizeof(pairs[0]), cmp_double);
 	pair = (pairs[NNAMES / 2 - 1] + pairs[NNAMES / 2]) / 2;
+	pmin = pairs[0];
+	pmax = pairs[NNAMES - 1];
+	/* 3. the same names through handles (no name lookup) */
+	for (int k = 0; k < NNAMES; k++)
+		if ((r = pmu_region_get(names[k], &h[k])) < 0) {
+			printf("FAIL: pmu_region_get(%s): %s\n", names[k], pmu_strerror(r));
+			return 1;
+		}
+	printf("# events=%u: handle pair per name:", n);
+	for (int k = 0; k < NNAMES; k++) {
+		pairs[k] = (cost(NULL, OP_HANDLE, NULL, h[k]) - e) / K;
+		printf(" %s %.1f", names[k], pairs[k]);
+	}
+	printf("\n");
+	qsort(pairs, NNAMES, sizeof(pairs[0]), cmp_double);
+	hpair = (pairs[NNAMES / 2 - 1] + pairs[NNAMES / 2]) / 2;
 	printf("BENCH region-cost arch=%s events=%u libpmu_pair=%.1f bare_reads=%.1f added=%.1f ratio=%.2f "
-	       "pair_min=%.1f pair_max=%.1f calibrated=%llu\n",
-	       arch, n, pair, bare, pair - bare, pair / bare, pairs[0], pairs[NNAMES - 1], (unsigned long long)ov[0]);
+	       "pair_min=%.1f pair_max=%.1f calibrated=%llu handle_pair=%.1f\n",
+	       arch, n, pair, bare, pair - bare, pair / bare, pmin, pmax, (unsigned long long)ov[0], hpair);
 	pmu_region_reset();
 	close(lab_meter_fd);
 	return 0;

@@ -10,6 +10,8 @@
  *   inner:   loop(2000)                           -> 4001
  *   outer:   loop(500); inner region              -> X (includes inner's begin/end calls)
  *   outer2:  loop(1500); inner2 region (same shape) -> X + 2000, inner2 -> 4001
+ *   hempty:  enter(handle); leave(handle)          -> 0
+ *   hinner:  enter(handle); loop(2000); leave      -> 4001
  * (outer's own calls to begin/end of the inner region are real instructions
  * in it; the two identically shaped functions make them cancel.)
  */
@@ -58,31 +60,53 @@ __attribute__((noinline)) static void nested2(void)
 	AFTER();
 }
 
+/* the same through handles (pmu_region_get), calibrated separately */
+__attribute__((noinline)) static void hempty(struct pmu_region *h)
+{
+	pmu_region_enter(h);
+	pmu_region_leave(h);
+	AFTER();
+}
+
+__attribute__((noinline)) static void hinner(struct pmu_region *h)
+{
+	pmu_region_enter(h);
+	LOOP(2000);
+	pmu_region_leave(h);
+	AFTER();
+}
+
 static void *worker(void *arg)
 {
+	struct pmu_region *he = NULL, *hi = NULL;
 	(void)arg;
+	if (pmu_region_get("hempty", &he) < 0 || pmu_region_get("hinner", &hi) < 0)
+		return NULL;
 	for (int i = 0; i < ROUNDS; i++) {
 		empty();
 		nested();
 		nested2();
+		hempty(he);
+		hinner(hi);
 	}
 	return NULL;
 }
 
 struct want {
 	long tid;
-	uint64_t calls[5], min[5], max[5], sum[5];
+	uint64_t calls[7], min[7], max[7], sum[7];
 	int n;
 };
 
-static const char *const rn[5] = { "empty", "inner", "outer", "inner2", "outer2" };
+#define NR 7
+static const char *const rn[NR] = { "empty", "inner", "outer", "inner2", "outer2", "hempty", "hinner" };
 
 static int collect(const struct pmu_region_result *r, void *data)
 {
 	struct want *w = data;
 	if (r->tid == -1)
 		return 0;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < NR; i++)
 		if (!strcmp(r->name, rn[i])) {
 			int t;
 			for (t = 0; t < w->n && w[t].tid != r->tid; t++)
@@ -131,14 +155,22 @@ int main(void)
 		printf("thread %ld: empty %llu, inner %llu, outer %llu, inner2 %llu, outer2 %llu (minimum per call)\n",
 		       w[k].tid, (unsigned long long)w[k].min[0], (unsigned long long)w[k].min[1],
 		       (unsigned long long)w[k].min[2], (unsigned long long)w[k].min[3], (unsigned long long)w[k].min[4]);
-		for (int i = 0; i < 5; i++)
+		printf("thread %ld: through handles: hempty %llu, hinner %llu\n", w[k].tid,
+		       (unsigned long long)w[k].min[5], (unsigned long long)w[k].min[6]);
+		for (int i = 0; i < NR; i++)
 			LAB_CHECK(w[k].calls[i] == ROUNDS, "thread %ld %s: %llu calls", w[k].tid, rn[i],
 				  (unsigned long long)w[k].calls[i]);
 		LAB_CHECK(w[k].min[0] == 0, "thread %ld: empty region %llu, expected 0", w[k].tid,
 			  (unsigned long long)w[k].min[0]);
 		LAB_CHECK(w[k].min[1] == 4001 && w[k].min[3] == 4001, "thread %ld: inner %llu / %llu, expected 4001",
 			  w[k].tid, (unsigned long long)w[k].min[1], (unsigned long long)w[k].min[3]);
+		LAB_CHECK(w[k].min[5] == 0 && w[k].min[6] == 4001,
+			  "thread %ld: through handles empty %llu (expected 0), inner %llu (expected 4001)", w[k].tid,
+			  (unsigned long long)w[k].min[5], (unsigned long long)w[k].min[6]);
 		if (exact_sums) {
+			LAB_CHECK(w[k].sum[5] == 0 && w[k].sum[6] == ROUNDS * 4001ull,
+				  "thread %ld: handle sums %llu %llu", w[k].tid, (unsigned long long)w[k].sum[5],
+				  (unsigned long long)w[k].sum[6]);
 			LAB_CHECK(w[k].min[4] == w[k].min[2] + 2000, "thread %ld: outer2 %llu, expected outer %llu + 2000",
 				  w[k].tid, (unsigned long long)w[k].min[4], (unsigned long long)w[k].min[2]);
 			LAB_CHECK(w[k].min[2] == w[0].min[2], "thread %ld: outer %llu differs from thread %ld's %llu",
