@@ -569,19 +569,35 @@ static int region_end(struct thread_state *ts, const char *name)
 	return 0;
 }
 
-PMU_EXPORT int pmu_region_begin(const char *name)
+/* The calling thread's region state, set up on its first use; NULL, with
+ * the error in *err, when regions cannot count in this thread. */
+static inline struct thread_state *thread_ready(int *err)
 {
 	struct thread_state *ts = me;
 
+	if (!ts || ts->gen != pmu__fork_gen) {
+		if (!(ts = thread_init())) {
+			*err = pmu__err(NULL, -ENOMEM, "out of memory setting up regions for this thread");
+			return NULL;
+		}
+	}
+	if (ts->err) {
+		*err = pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
+				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
+		return NULL;
+	}
+	return ts;
+}
+
+PMU_EXPORT int pmu_region_begin(const char *name)
+{
+	struct thread_state *ts;
+	int err = 0;
+
 	if (!name)
 		return pmu__err(NULL, -EINVAL, "pmu_region_begin: NULL region name");
-	if (!ts || ts->gen != pmu__fork_gen) {
-		if (!(ts = thread_init()))
-			return pmu__err(NULL, -ENOMEM, "out of memory setting up regions for this thread");
-	}
-	if (ts->err)
-		return pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
-				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
+	if (!(ts = thread_ready(&err)))
+		return err;
 	return region_begin(ts, name);
 }
 
@@ -613,7 +629,7 @@ PMU_EXPORT int pmu_region_overhead(uint64_t *out, size_t n)
 
 PMU_EXPORT int pmu_region_get(const char *name, struct pmu_region **out)
 {
-	struct thread_state *ts = me;
+	struct thread_state *ts;
 	struct slot *s;
 	int err = 0;
 
@@ -622,13 +638,8 @@ PMU_EXPORT int pmu_region_get(const char *name, struct pmu_region **out)
 	*out = NULL;
 	if (!name)
 		return pmu__err(NULL, -EINVAL, "pmu_region_get: NULL region name");
-	if (!ts || ts->gen != pmu__fork_gen) {
-		if (!(ts = thread_init()))
-			return pmu__err(NULL, -ENOMEM, "out of memory setting up regions for this thread");
-	}
-	if (ts->err)
-		return pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
-				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
+	if (!(ts = thread_ready(&err)))
+		return err;
 	if (ts->busy)
 		return -EBUSY;
 	ts->busy = 1;
