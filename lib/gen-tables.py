@@ -145,9 +145,14 @@ def compiled(root, files):
             continue
         d = os.path.dirname(f).replace(os.sep, "/")
         with open(os.path.join(root, f), encoding="utf-8") as fh:
-            data = json.load(fh)
+            try:
+                data = json.load(fh)
+            except ValueError as e:
+                raise SystemExit("%s: not valid JSON: %s (check it with `pmu check-tables`)" % (f, e))
         if isinstance(data, dict) and isinstance(data.get("Events"), list):
             data = data["Events"]
+        if not isinstance(data, list) or not all(isinstance(o, dict) for o in data):
+            raise SystemExit("%s: expected an array of objects (perf's pmu-events format)" % f)
         by_dir.setdefault(d, []).extend(compile_entry(o, f.replace(os.sep, "/"), d) for o in data)
     out = []
     names = []
