@@ -498,6 +498,15 @@ static struct thread_state *thread_init(void)
 	return ts;
 }
 
+/* Open one level of @s; the outermost reads the start counts. @by_handle: through a handle. */
+static inline void slot_begin(struct thread_state *ts, struct slot *s, bool by_handle)
+{
+	if (s->depth++ == 0) {
+		s->by_handle = by_handle;
+		pmu_fast_read(ts->fast, s->start);
+	}
+}
+
 static int region_begin(struct thread_state *ts, const char *name)
 {
 	struct slot *s;
@@ -511,10 +520,7 @@ static int region_begin(struct thread_state *ts, const char *name)
 		ts->busy = 0;
 		return err;
 	}
-	if (s->depth++ == 0) {
-		s->by_handle = 0;
-		pmu_fast_read(ts->fast, s->start);
-	}
+	slot_begin(ts, s, false);
 	ts->busy = 0;
 	return 0;
 }
@@ -686,10 +692,7 @@ PMU_EXPORT int pmu_region_enter(struct pmu_region *h)
 	if (ts->busy)
 		return -EBUSY;
 	ts->busy = 1;
-	if (s->depth++ == 0) {
-		s->by_handle = 1;
-		pmu_fast_read(ts->fast, s->start);
-	}
+	slot_begin(ts, s, true);
 	ts->busy = 0;
 	return 0;
 }
