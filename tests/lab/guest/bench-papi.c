@@ -184,7 +184,7 @@ static int papi_init(void)
 }
 
 /* Child: can PAPI count here? Prints why not; fills the information fields. */
-static int child_check(void)
+static int child_check(unsigned n_unused __attribute__((unused)))
 {
 	const PAPI_hw_info_t *hw;
 	PAPI_event_info_t ei;
@@ -385,7 +385,7 @@ static void papi_hl_report(void)
  * i.e. the two libraries agree with each other and with the truth. */
 #define AGREE_N1 100000ull
 #define AGREE_N2 1100000ull
-static int child_agree(void)
+static int child_agree(unsigned n_unused __attribute__((unused)))
 {
 	int es = PAPI_NULL, r;
 	long long p0, p1, papi[2];
@@ -429,39 +429,6 @@ static int child_agree(void)
 	res->agree_papi = (double)(papi[1] - papi[0]);
 	res->agree_pmu = (double)(pmu[1] - pmu[0]);
 	return 0;
-}
-
-enum kind { CHECK, READ, PAPI_REGION, PMU_REGION, AGREE };
-
-static int in_child(enum kind k, unsigned n)
-{
-	int st = 0, rc;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		printf("FAIL: fork: %s\n", strerror(errno));
-		return 1;
-	}
-	if (pid == 0) {
-		switch (k) {
-		case CHECK: rc = child_check(); break;
-		case READ: rc = child_read(n); break;
-		case PAPI_REGION: rc = child_papi_region(n); break;
-		case AGREE: rc = child_agree(); break;
-		default: rc = child_pmu_region(n); break;
-		}
-		fflush(stdout);
-		exit(rc);
-	}
-	if (waitpid(pid, &st, 0) != pid)
-		return 1;
-	if (WIFSIGNALED(st)) {
-		printf("FAIL: child (%d, %u events) killed by signal %d\n", (int)k, n, WTERMSIG(st));
-		return 1;
-	}
-	return WEXITSTATUS(st);
 }
 
 static int paranoid_get(void)
@@ -511,12 +478,12 @@ static int bench(void)
 		return 1;
 	}
 	memset(res, 0, sizeof(*res));
-	if ((rc = in_child(CHECK, 0)) != 0)
+	if ((rc = lab_in_child(child_check, 0)) != 0)
 		return rc;
 	printf("BENCH papi-info arch=" ARCH " papi=%d.%d.%d fast_counter_read=%d PAPI_TOT_INS=%s PAPI_TOT_CYC=%s cpu=%s\n",
 	       PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
 	       res->fast_counter_read, res->papi_ins, res->papi_cyc, res->cpu);
-	if ((rc = in_child(AGREE, 0)) != 0)
+	if ((rc = lab_in_child(child_agree, 0)) != 0)
 		return rc;
 	printf("BENCH papi-agree arch=" ARCH " loop_delta_instructions papi=%.0f libpmu=%.0f expected=%llu\n",
 	       res->agree_papi, res->agree_pmu, 2 * (AGREE_N2 - AGREE_N1));
@@ -526,7 +493,7 @@ static int bench(void)
 		return 1;
 	}
 	for (unsigned n = 1; n <= 2; n++) {
-		if ((rc = in_child(READ, n)) != 0)
+		if ((rc = lab_in_child(child_read, n)) != 0)
 			return rc;
 		printf("BENCH papi arch=" ARCH " op=read events=%u papi_read=%.1f libpmu_fast=%.1f libpmu_syscall=%.1f "
 		       "papi_over_fast=%.1f papi_over_syscall=%.2f\n",
@@ -534,7 +501,7 @@ static int bench(void)
 		       res->papi_read[n] / res->syscall[n]);
 	}
 	for (unsigned n = 1; n <= 2; n++) {
-		if ((rc = in_child(PAPI_REGION, n)) != 0 || (rc = in_child(PMU_REGION, n)) != 0)
+		if ((rc = lab_in_child(child_papi_region, n)) != 0 || (rc = lab_in_child(child_pmu_region, n)) != 0)
 			return rc;
 		if (n == 2)
 			papi_hl_report();

@@ -43,7 +43,6 @@
  */
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "labutil.h"
 
@@ -219,22 +218,9 @@ int main(void)
 	int failed = 0;
 
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-		int st = 0;
-		pid_t pid;
-		fflush(stdout);
-		pid = fork();
-		if (pid < 0) {
-			printf("FAIL: fork: %s\n", strerror(errno));
-			return 1;
-		}
-		if (pid == 0) {
-			int rc = run(sizes[k]);
-			fflush(stdout);
-			_exit(rc);
-		}
-		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-			printf("FAIL: events=%u: child %s %d\n", sizes[k], WIFSIGNALED(st) ? "killed by signal" : "exit",
-			       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		int rc = lab_in_child(run, sizes[k]);
+		if (rc != 0) {
+			printf("FAIL: events=%u: child exit %d\n", sizes[k], rc);
 			failed = 1;
 		}
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <pmu.h>
 
@@ -59,6 +60,37 @@ __attribute__((unused)) static uint64_t lab_meter(void)
 	if (read(lab_meter_fd, &v, sizeof(v)) != sizeof(v))
 		exit(1);
 	return v;
+}
+
+/* Run @fn(@n) in a forked child (for state read once per process, such as
+ * PMU_EVENTS). The child ends with exit(), so at-exit reports (PAPI's
+ * high-level one) are written. Returns its exit status; 1, with a FAIL
+ * line, if it could not run or was killed. */
+__attribute__((unused)) static int lab_in_child(int (*fn)(unsigned), unsigned n)
+{
+	int st = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		printf("FAIL: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		int rc = fn(n);
+		fflush(stdout);
+		exit(rc);
+	}
+	if (waitpid(pid, &st, 0) != pid) {
+		printf("FAIL: waitpid: %s\n", strerror(errno));
+		return 1;
+	}
+	if (WIFSIGNALED(st)) {
+		printf("FAIL: child (argument %u) killed by signal %d\n", n, WTERMSIG(st));
+		return 1;
+	}
+	return WEXITSTATUS(st);
 }
 
 static inline int lab_user_access(int v)
