@@ -98,6 +98,7 @@ run 0 "$tmp/o" "$tmp/e" stat -- true
 check "stat prints a table" has "$tmp/o" "Performance counter stats for 'true'"
 check "stat counts task-clock" has "$tmp/o" "task-clock"
 check "stat prints elapsed" has "$tmp/o" "seconds time elapsed"
+check "stat prints user and sys time" grep -q "seconds user" "$tmp/o"
 run 3 "$tmp/o" "$tmp/e" stat -- sh -c 'exit 3'
 run 127 "$tmp/o" "$tmp/e" stat -- /nonexistent/cmd
 check "exec failure explained" has "$tmp/e" "cannot run '/nonexistent/cmd'"
@@ -146,23 +147,34 @@ run 0 "$tmp/o" "$tmp/e" report "$tmp"/reg-*.json
 check "region files merged: 2 calls per region" has "$tmp/o" "matmul i-k-j  *2 "
 check "merged header" has "$tmp/o" "Regions from 2 files"
 
-# counting agrees with perf stat (software events, same workload, run one after the other):
-# page faults within 2% (the workload's own pages dominate), task-clock within 30% (timing noise)
+# task-clock agrees with the CPU time the kernel charged the same run (wait4 rusage, user + sys).
+# Both come from the scheduler's runtime of the command; rusage also has the few ms the forked
+# child spends before exec (more under valgrind), which task-clock (enabled on exec) leaves out.
+run 0 "$tmp/o" "$tmp/e" stat -e task-clock --json -o "$tmp/tc.json" -- "$BUILD/examples/workload" 16
+check "task-clock matches the run's user + sys time" $PY - "$tmp/tc.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+tc = d['events'][0]['value']
+cpu = d['user_ns'] + d['sys_ns']
+print("task-clock %.2f ms, user+sys %.2f ms" % (tc / 1e6, cpu / 1e6))
+sys.exit(0 if 0.9 * cpu - 20e6 <= tc <= 1.02 * cpu + 2e6 and d['elapsed_ns'] >= tc * 0.5 else 1)
+PYEOF
+
+# page faults agree with perf stat (same workload, run one after the other; the workload's own
+# pages dominate, so within 2%). Timings of two separate runs are not compared: they are noise.
 if command -v perf >/dev/null && perf stat -x, -e page-faults -- true >/dev/null 2>&1; then
-	perf stat -x, -e task-clock,page-faults -- "$BUILD/examples/workload" 16 2> "$tmp/perf.csv" > /dev/null
-	run 0 "$tmp/o" "$tmp/e" stat -e task-clock,page-faults --json -o "$tmp/pmu.json" -- "$BUILD/examples/workload" 16
-	check "page faults and task-clock agree with perf stat" $PY - "$tmp/perf.csv" "$tmp/pmu.json" <<'PYEOF'
+	perf stat -x, -e page-faults -- "$BUILD/examples/workload" 16 2> "$tmp/perf.csv" > /dev/null
+	run 0 "$tmp/o" "$tmp/e" stat -e page-faults --json -o "$tmp/pmu.json" -- "$BUILD/examples/workload" 16
+	check "page faults agree with perf stat" $PY - "$tmp/perf.csv" "$tmp/pmu.json" <<'PYEOF'
 import csv, json, sys
 perf = {}
 for row in csv.reader(open(sys.argv[1])):
-    if len(row) > 2 and row[0].replace('.', '', 1).isdigit():
-        perf[row[2]] = float(row[0]) * (1e6 if row[1] == 'msec' else 1)
+    if len(row) > 2 and row[0].isdigit():
+        perf[row[2]] = float(row[0])
 ours = {e['name']: e['value'] for e in json.load(open(sys.argv[2]))['events']}
 pf = abs(ours['page-faults'] - perf['page-faults']) / perf['page-faults']
-tc = abs(ours['task-clock'] - perf['task-clock']) / perf['task-clock']
-print("page-faults: perf %d, pmu %d (%.2f%%); task-clock: perf %.0f, pmu %d (%.1f%%)" % (
-    perf['page-faults'], ours['page-faults'], 100 * pf, perf['task-clock'], ours['task-clock'], 100 * tc))
-sys.exit(0 if pf <= 0.02 and tc <= 0.30 else 1)
+print("page-faults: perf %d, pmu %d (%.2f%%)" % (perf['page-faults'], ours['page-faults'], 100 * pf))
+sys.exit(0 if pf <= 0.02 else 1)
 PYEOF
 else
 	echo "note: perf is not usable here; the comparison with perf stat did not run"

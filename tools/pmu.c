@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -426,9 +427,15 @@ static const struct stat_row *find_row(const struct stat_row *rows, size_t n, co
 	return NULL;
 }
 
+/* wall time of the run and the CPU time the kernel charged the command (with its waited-for children) */
+struct run_times {
+	double elapsed_ns, user_ns, sys_ns;
+};
+
 static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows, size_t n,
-		       double elapsed_ns, const char *note)
+		       const struct run_times *t, const char *note)
 {
+	double elapsed_ns = t->elapsed_ns;
 	const struct stat_row *task = find_row(rows, n, "task-clock");
 	const struct stat_row *cyc = find_row(rows, n, "cycles");
 	const struct stat_row *ins = find_row(rows, n, "instructions");
@@ -482,6 +489,8 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\n   %18.9f seconds time elapsed\n\n", elapsed_ns / 1e9);
+	fprintf(f, "   %18.9f seconds user\n", t->user_ns / 1e9);
+	fprintf(f, "   %18.9f seconds sys\n\n", t->sys_ns / 1e9);
 	if (note && *note)
 		fprintf(f, " note: %s\n\n", note);
 	for (size_t i = 0; i < n; i++) {
@@ -493,7 +502,7 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 }
 
 static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows, size_t n,
-			      double elapsed_ns, int status, const struct pmu_caps *c, const char *note)
+			      const struct run_times *t, int status, const struct pmu_caps *c, const char *note)
 {
 	json_object *o = json_object_new_object(), *ev = json_object_new_array(),
 		    *ca = json_object_new_array(), *notes = json_object_new_array();
@@ -506,7 +515,9 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 		json_object_array_add(ca, json_object_new_string(cmd[i]));
 	json_object_object_add(o, "command", ca);
 	json_object_object_add(o, "exit_status", json_object_new_int(status));
-	json_object_object_add(o, "elapsed_ns", json_object_new_int64((int64_t)elapsed_ns));
+	json_object_object_add(o, "elapsed_ns", json_object_new_int64((int64_t)t->elapsed_ns));
+	json_object_object_add(o, "user_ns", json_object_new_int64((int64_t)t->user_ns));
+	json_object_object_add(o, "sys_ns", json_object_new_int64((int64_t)t->sys_ns));
 	for (size_t i = 0; i < n; i++) {
 		const struct stat_row *r = &rows[i];
 		json_object *e = json_object_new_object();
@@ -768,7 +779,9 @@ static int cmd_stat(int argc, char **argv)
 	bool json = false;
 	int i, go[2], err_pipe[2], status = 0, r, code = 1, exec_err = 0;
 	pid_t child;
-	double t0, t1;
+	double t0;
+	struct run_times times;
+	struct rusage ru;
 	size_t n;
 
 	for (i = 1; i < argc; i++) {
@@ -909,9 +922,12 @@ static int cmd_stat(int argc, char **argv)
 		perror("pmu stat: starting the command");
 	close(go[1]);
 	go[1] = -1;
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+	memset(&ru, 0, sizeof(ru));
+	while (wait4(child, &status, 0, &ru) < 0 && errno == EINTR)
 		;
-	t1 = ns_now();
+	times.elapsed_ns = ns_now() - t0;
+	times.user_ns = ru.ru_utime.tv_sec * 1e9 + ru.ru_utime.tv_usec * 1e3;
+	times.sys_ns = ru.ru_stime.tv_sec * 1e9 + ru.ru_stime.tv_usec * 1e3;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	if (read(err_pipe[0], &exec_err, sizeof(exec_err)) == sizeof(exec_err)) {
@@ -938,7 +954,7 @@ static int cmd_stat(int argc, char **argv)
 			goto out;
 		}
 		if (json) {
-			json_object *o = stat_json(argv + i, argc - i, rows, n, t1 - t0, code, &caps, note);
+			json_object *o = stat_json(argv + i, argc - i, rows, n, &times, code, &caps, note);
 			analysis(f, ctx, metrics, topdown, rows, n, o);
 			fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 								    JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -947,7 +963,7 @@ static int cmd_stat(int argc, char **argv)
 			if (WIFSIGNALED(status))
 				fprintf(f, "\n '%s' terminated by signal %d; counts up to then:\n", cmdline,
 					WTERMSIG(status));
-			print_text(f, cmdline, rows, n, t1 - t0, note);
+			print_text(f, cmdline, rows, n, &times, note);
 			analysis(f, ctx, metrics, topdown, rows, n, NULL);
 		}
 		if (f != stdout)
@@ -1116,7 +1132,7 @@ static int cmd_report(int argc, char **argv)
 {
 	struct stat_row *rows = NULL;
 	size_t n = 0;
-	double elapsed = 0;
+	struct run_times times = {0, 0, 0};
 	char title[1024] = "", metrics[2048] = "", cpuid[64] = "";
 	int files = 0, code = 0, topdown = 0, first = 1;
 
@@ -1162,7 +1178,11 @@ static int cmd_report(int argc, char **argv)
 			break;
 		}
 		if (json_object_object_get_ex(o, "elapsed_ns", &el))
-			elapsed += (double)json_object_get_int64(el);
+			times.elapsed_ns += (double)json_object_get_int64(el);
+		if (json_object_object_get_ex(o, "user_ns", &el))
+			times.user_ns += (double)json_object_get_int64(el);
+		if (json_object_object_get_ex(o, "sys_ns", &el))
+			times.sys_ns += (double)json_object_get_int64(el);
 		if (!cpuid[0] && json_object_object_get_ex(o, "cpuid", &cid))
 			snprintf(cpuid, sizeof(cpuid), "%s", json_object_get_string(cid));
 		snprintf(title + strlen(title), sizeof(title) - strlen(title), "%s%s", files ? " + " : "", argv[i]);
@@ -1212,7 +1232,7 @@ static int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	if (!code) {
-		print_text(stdout, title, rows, n, elapsed, files > 1 ? "counts summed over the files" : "");
+		print_text(stdout, title, rows, n, &times, files > 1 ? "counts summed over the files" : "");
 		if (metrics[0] || topdown) {
 			/* evaluate for the CPU the counts came from */
 			struct pmu_ctx_opts o;
