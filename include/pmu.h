@@ -172,6 +172,7 @@ enum pmu_event_flags {
 	PMU_EVF_TOPDOWN_SLOTS = 1u << 1,  /* the topdown SLOTS event (leads its group) */
 	PMU_EVF_TOPDOWN_METRIC = 1u << 2, /* a topdown metric pseudo-event */
 	PMU_EVF_APPROX = 1u << 3,         /* mapping to a standard name is approximate */
+	PMU_EVF_HYBRID_PART = 1u << 4,    /* in a set: one core type's part of a generic event (hybrid CPU) */
 	PMU_EVF_EXCL_USER = 1u << 8,      /* modifier :k / :h — user mode not counted */
 	PMU_EVF_EXCL_KERNEL = 1u << 9,    /* modifier :u / :h — kernel mode not counted */
 	PMU_EVF_EXCL_HV = 1u << 10,       /* hypervisor not counted */
@@ -290,7 +291,21 @@ struct pmu_set_opts {
  * @out:    receives the set; caller owns it (pmu_set_close()).
  *
  * Every group is read with PERF_FORMAT_GROUP (one read(2) per group) and each
- * event's user page is mapped for the fast path. The set keeps a pointer to
+ * event's user page is mapped for the fast path.
+ *
+ * Hybrid CPUs (Intel cpu_core + cpu_atom): the kernel counts a generic
+ * hardware event that names no PMU on cpu_core only, missing the time a
+ * thread spends on E-cores. So such an event (cycles, instructions,
+ * L1-dcache-load-misses, and standard names that map to them) is opened
+ * once per core PMU with the PMU's type in config bits 32-63, as perf does:
+ * the set gets one value per core type, named "cpu_core/cycles/",
+ * "cpu_atom/cycles/" and flagged PMU_EVF_HYBRID_PART; a {group} holding
+ * such events is repeated per core type. Their sum is the event's count;
+ * pmu_metric_eval() sums them for a metric that names the event; see
+ * pmu_fast_hybrid() for their times. With PMU_SET_CPU only the core PMU of
+ * that CPU is used. Name a PMU (cpu_atom/cycles/) to count one type only.
+ *
+ * The set keeps a pointer to
  * @ctx, which must outlive it. On failure nothing stays open. Returns 0,
  * -ENOENT (unknown event), -EINVAL (syntax, or an attribute the kernel
  * rejects: the message names event and attribute), -EACCES/-EPERM (the
@@ -309,7 +324,7 @@ int pmu_set_disable(struct pmu_set *s);
 /** Zero the counts (times keep running). Returns 0 or a negative errno. */
 int pmu_set_reset(struct pmu_set *s);
 
-/** Number of values a read returns (one per event). */
+/** Number of values a read returns (one per event; per core type for a split event, see pmu_set_open()). */
 size_t pmu_set_count(const struct pmu_set *s);
 
 /** Event @i of the set, as resolved. Returns 0 or -EINVAL. */
@@ -390,6 +405,20 @@ int pmu_set_read_group(struct pmu_set *s, unsigned g, struct pmu_value *out);
  * with a message for pmu_strerror().
  */
 int pmu_fast_forked(const struct pmu_fast *f);
+
+/**
+ * pmu_fast_hybrid - on a hybrid CPU, set the enabled time of each core
+ * type's part of a generic event (cpu_core/cycles/, cpu_atom/cycles/) to
+ * the share of the time the event was enabled that the part could count:
+ * enabled x running(part) / sum of running(parts). A thread runs on one core
+ * type at a time, so a part is "not running" while the thread is on the
+ * other type, which is not multiplexing: without this, pmu_scale() would
+ * extrapolate each part over the whole time. With no multiplexing the parts'
+ * running times add up to the enabled time and pmu_scale() returns the raw
+ * counts, whose sum is the event's count. pmu_fast_read(), pmu_set_read()
+ * and pmu_set_read_syscall() call it; it does nothing for other values.
+ */
+void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out);
 
 /** Exported twin of pmu_fast_read(). */
 int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out);

@@ -32,14 +32,7 @@ static void read_caps(struct pmu_ctx *ctx)
 	c->n_pmus = (unsigned)ctx->n_pmus;
 	c->hw_pmu = core != NULL;
 	pmu__strlcpy(c->core_pmu, core ? core->name : "", sizeof(c->core_pmu));
-	c->hybrid = 0;
-	{
-		int n = 0;
-		for (size_t i = 0; i < ctx->n_pmus; i++)
-			n += ctx->pmus[i].is_core;
-		if (n > 1)
-			c->hybrid = n;
-	}
+	c->hybrid = pmu__n_core_pmus(ctx) > 1 ? (int)pmu__n_core_pmus(ctx) : 0;
 	c->paranoid = PMU_UNKNOWN;
 	if (pmu__path(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", ctx->procfs_root) == 0 &&
 	    pmu__read_int(path, &v) == 0)
@@ -222,8 +215,9 @@ PMU_EXPORT int pmu_advice(struct pmu_ctx *ctx, char *buf, size_t len)
 			    "libvirt: <pmu state='on'/>; VMware: 'Virtualize CPU performance counters'; "
 			    "cloud: a bare-metal instance type).\n");
 	} else if (c->hybrid) {
-		sb_add(&b, "Hybrid CPU: %d core PMUs; events name one of them (e.g. cpu_core/cycles/) or "
-			    "count on whichever core type runs the code.\n", c->hybrid);
+		sb_add(&b, "Hybrid CPU: %d core PMUs; a generic event (cycles, instructions, cache events) is "
+			    "counted on each core type, one value per type (cpu_core/cycles/, cpu_atom/cycles/); "
+			    "name a PMU (cpu_atom/cycles/) to count one type only.\n", c->hybrid);
 	}
 	if (c->paranoid == PMU_UNKNOWN) {
 		sb_add(&b, "kernel.perf_event_paranoid is unreadable: the kernel may lack perf events "

@@ -126,6 +126,11 @@ struct pmu_generic {
 };
 /* Look up a generic name (hardware, software, cache). Returns 0 or -ENOENT. */
 int pmu__generic_lookup(const char *name, struct pmu_generic *out);
+/* Fill @out with generic hardware/cache event @g on core PMU @d (extended type on hybrid CPUs). */
+void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct pmu_generic *g,
+		     struct pmu_event_info *out);
+/* Number of core PMUs (2 on Intel hybrid CPUs). */
+size_t pmu__n_core_pmus(const struct pmu_ctx *ctx);
 /* Visit every generic name; stops when cb returns non-zero. */
 int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), void *data);
 

@@ -159,6 +159,39 @@ static bool same_encoding(const struct pmu_event_info *a, const struct pmu_event
 
 static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *expr, double *out);
 
+/*
+ * Hybrid CPUs: a set counts a generic event once per core type
+ * ("cpu_core/cycles/", "cpu_atom/cycles/", maybe with ":u" after the
+ * slash). A metric naming "cycles" gets the sum of the parts. Only core
+ * PMUs: an uncore PMU's "cycles" is another clock.
+ */
+static bool sum_parts(const struct eval *ev, const char *name, double *out)
+{
+	size_t len = strlen(name);
+	bool any = false;
+	double sum = 0;
+
+	for (size_t i = 0; i < ev->n; i++) {
+		const char *v = ev->vals[i].name, *slash = strchr(v, '/');
+		const struct pmu_dev *d;
+		char pmu[64];
+		if (!slash || (size_t)(slash - v) >= sizeof(pmu) || strncasecmp(slash + 1, name, len) ||
+		    slash[1 + len] != '/' || (slash[2 + len] && slash[2 + len] != ':'))
+			continue;
+		memcpy(pmu, v, (size_t)(slash - v));
+		pmu[slash - v] = 0;
+		/* a core PMU here, or (counts from another machine) one named like a core PMU */
+		d = pmu__pmu_by_name(ev->ctx, pmu);
+		if (d ? !d->is_core : strncmp(pmu, "cpu", 3) && strncmp(pmu, "armv8_", 6))
+			continue;
+		sum += ev->vals[i].value;
+		any = true;
+	}
+	if (any)
+		*out = sum;
+	return any;
+}
+
 static int lookup(const char *name, int is_const, void *data, double *out)
 {
 	struct eval *ev = data;
@@ -186,6 +219,8 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 			*out = ev->vals[i].value;
 			return 0;
 		}
+	if (sum_parts(ev, name, out))
+		return 0;
 	e = pmu__tables_load(ev->ctx) == 0 ? pmu__tables_find(ev->ctx, name) : NULL;
 	if (e && e->kind == PMU_T_METRIC)
 		return eval_metric(ev, e, e->expr, out);

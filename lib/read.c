@@ -92,7 +92,45 @@ PMU_EXPORT int pmu_set_read_syscall(struct pmu_set *s, struct pmu_value *out)
 		if (r < 0)
 			return r;
 	}
+	if (s->fast.hybrid_parts)
+		pmu_fast_hybrid(&s->fast, out);
 	return 0;
+}
+
+PMU_EXPORT void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out)
+{
+	const struct pmu_set *s = f ? f->set : NULL;
+
+	if (!s || !out)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		uint64_t enabled = 0, running = 0;
+		int id = s->ev[i].part_of;
+		bool first = id >= 0;
+		for (size_t j = 0; first && j < i; j++)
+			first = s->ev[j].part_of != id;
+		if (!first)
+			continue;
+		for (size_t j = i; j < s->n; j++)
+			if (s->ev[j].part_of == id) {
+				enabled = out[j].enabled > enabled ? out[j].enabled : enabled;
+				running += out[j].running;
+			}
+		for (size_t j = i; j < s->n; j++) {
+			unsigned __int128 x;
+			if (s->ev[j].part_of != id)
+				continue;
+			if (running == 0)
+				break; /* no part was ever on a counter: confidence 0 stays */
+			if (running >= enabled) {
+				/* not multiplexed: each part counted all of its core type's time */
+				out[j].enabled = out[j].running;
+				continue;
+			}
+			x = ((unsigned __int128)out[j].running * enabled + running / 2) / running;
+			out[j].enabled = (uint64_t)x;
+		}
+	}
 }
 
 PMU_EXPORT int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out)

@@ -133,6 +133,40 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 			core ? "" : " (no hardware PMU: only kernel generic and software events)");
 }
 
+/* Is @term a format term or a named event of @d (which then win over generic names)? */
+static bool sysfs_term(const struct pmu_dev *d, const char *term)
+{
+	for (size_t i = 0; i < d->n_formats; i++)
+		if (!strcmp(d->formats[i].name, term))
+			return true;
+	for (size_t i = 0; i < d->n_events; i++)
+		if (!strcasecmp(d->events[i].name, term))
+			return true;
+	return false;
+}
+
+/*
+ * A kernel generic hardware or cache event counted by core PMU @d. On a
+ * hybrid CPU the PMU's type goes into config bits 32-63 (the kernel's
+ * "extended type"): without it the kernel gives the event to the first core
+ * PMU only (cpu_core), and a thread on the other core type is not counted.
+ */
+void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct pmu_generic *g,
+		     struct pmu_event_info *out)
+{
+	bool ext = pmu__n_core_pmus(ctx) > 1;
+
+	out->type = g->type;
+	out->config = g->config | (ext ? (uint64_t)d->type << 32 : 0);
+	out->source = PMU_SRC_GENERIC;
+	out->desc = g->desc;
+	out->unit = g->unit;
+	pmu__strlcpy(out->pmu, d->name, sizeof(out->pmu));
+	snprintf(out->origin, sizeof(out->origin), "kernel generic event: %s config 0x%llx on PMU %s%s",
+		 g->type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" : "PERF_TYPE_HW_CACHE",
+		 (unsigned long long)g->config, d->name, ext ? " (its type in config bits 32-63)" : "");
+}
+
 static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spec,
 				struct pmu_event_info *out, const char **mods)
 {
@@ -168,8 +202,15 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 		return pmu__err(ctx, -EINVAL, "event '%s': no terms between the slashes", name);
 	pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s", ctx->sysfs_root, d->name);
 	snprintf(out->origin, sizeof(out->origin), "sysfs: %s/format", path);
-	if (strchr(s1 + 1, '=') == NULL && strchr(s1 + 1, ',') == NULL)
+	if (strchr(s1 + 1, '=') == NULL && strchr(s1 + 1, ',') == NULL) {
+		struct pmu_generic g;
+		if (d->is_core && !sysfs_term(d, s1 + 1) && pmu__generic_lookup(s1 + 1, &g) == 0 &&
+		    (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)) {
+			pmu__generic_on(ctx, d, &g, out);
+			return 0;
+		}
 		snprintf(out->origin, sizeof(out->origin), "sysfs: %s/events/%s", path, s1 + 1);
+	}
 	return pmu__sysfs_encode(ctx, d, s1 + 1, name, out, 0);
 }
 

@@ -243,6 +243,23 @@ static int build_groups(struct pmu_set *s, const struct pmu_speclist *l)
 	return 0;
 }
 
+/* The read plan arrays are sized by the number of events: resize them after the list changed. */
+static int resize_plan(struct pmu_set *s)
+{
+	size_t k = s->n ? s->n : 1;
+	struct perf_event_mmap_page **np = realloc(s->pages, k * sizeof(*np));
+	struct pmu_fast_group *nf = realloc(s->fgroups, k * sizeof(*nf));
+
+	if (np)
+		s->pages = np;
+	if (nf)
+		s->fgroups = nf;
+	if (!np || !nf)
+		return pmu__err(s->ctx, -ENOMEM, "out of memory");
+	memset(s->pages, 0, k * sizeof(*np));
+	return 0;
+}
+
 /*
  * Intel topdown: the SLOTS event must lead a group holding every metric
  * event (seed: Linux topdown.txt). Wherever the user put them, collect the
@@ -311,6 +328,7 @@ static int arrange_topdown(struct pmu_set *s, struct pmu_speclist *l)
 				}
 				nev[k].info = slots;
 				nev[k].fd = -1;
+				nev[k].part_of = -1;
 				nspec[k].name = strdup("slots");
 				nspec[k].group = tdgroup;
 				if (!nspec[k].name) {
@@ -354,19 +372,148 @@ static int arrange_topdown(struct pmu_set *s, struct pmu_speclist *l)
 	l->v = nspec;
 	s->n = l->n = k;
 	free(touched);
-	/* the read plan arrays are sized by n: grow them */
-	{
-		struct perf_event_mmap_page **np = realloc(s->pages, (k ? k : 1) * sizeof(*np));
-		struct pmu_fast_group *nf = realloc(s->fgroups, (k ? k : 1) * sizeof(*nf));
-		if (np)
-			s->pages = np;
-		if (nf)
-			s->fgroups = nf;
-		if (!np || !nf)
-			return pmu__err(s->ctx, -ENOMEM, "out of memory");
-		memset(s->pages, 0, k * sizeof(*np));
+	return resize_plan(s);
+}
+
+/* Does cpulist @list ("0-7,16,18-19") contain @cpu? */
+static bool cpulist_has(const char *list, int cpu)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+		if (end == p)
+			return false;
+		b = a;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = end;
+		while (*p == ',' || *p == '\n' || *p == ' ')
+			p++;
 	}
-	return 0;
+	return false;
+}
+
+/* A core PMU's event in config bits 32-63 (extended type), or its sysfs type. */
+static bool counts_on(const struct pmu_ev *e, const struct pmu_dev *d)
+{
+	if (e->info.type == PERF_TYPE_HARDWARE || e->info.type == PERF_TYPE_HW_CACHE)
+		return (e->info.config >> 32) == d->type;
+	return e->info.type == d->type;
+}
+
+/* A generic hardware/cache event that names no PMU: on a hybrid CPU it is split per core type. */
+static bool splits(const struct pmu_ev *e)
+{
+	return (e->info.type == PERF_TYPE_HARDWARE || e->info.type == PERF_TYPE_HW_CACHE) &&
+	       (e->info.config >> 32) == 0;
+}
+
+/*
+ * Intel hybrid CPUs (cpu_core + cpu_atom): the kernel gives a generic
+ * hardware event without a PMU type to cpu_core only, so a thread running on
+ * an E-core would go uncounted. Such an event becomes one event per core PMU
+ * (named "cpu_core/cycles/", "cpu_atom/cycles/" as perf names them), each
+ * with its PMU type in config bits 32-63. A {group} holding split events is
+ * repeated per core type with the members that count there (events of no
+ * core PMU, e.g. software ones, stay in the first copy). Counting one CPU
+ * (PMU_SET_CPU) uses only the core PMU that CPU belongs to.
+ */
+static int split_hybrid(struct pmu_set *s, struct pmu_speclist *l)
+{
+	struct pmu_ctx *ctx = s->ctx;
+	const struct pmu_dev *core[8];
+	size_t ncore = 0, nsplit = 0, k = 0, cap;
+	struct pmu_ev *nev;
+	struct pmu_spec *nspec;
+
+	for (size_t p = 0; p < ctx->n_pmus && ncore < 8; p++) {
+		const struct pmu_dev *d = &ctx->pmus[p];
+		if (!d->is_core)
+			continue;
+		if (s->flags & PMU_SET_CPU) {
+			char path[512], list[256];
+			if (pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/cpus", ctx->sysfs_root,
+				      d->name) == 0 &&
+			    pmu__read_file(path, list, sizeof(list)) >= 0 && !cpulist_has(list, s->cpu))
+				continue;
+		}
+		core[ncore++] = d;
+	}
+	if (pmu__n_core_pmus(ctx) < 2)
+		return 0;
+	for (size_t i = 0; i < s->n; i++)
+		nsplit += splits(&s->ev[i]);
+	if (!nsplit)
+		return 0;
+	if (ncore == 0)
+		return pmu__err(ctx, -ENODEV, "CPU %d belongs to none of the core PMUs of this hybrid CPU", s->cpu);
+	cap = s->n + nsplit * (ncore - 1) + 1;
+	nev = calloc(cap, sizeof(*nev));
+	nspec = calloc(cap, sizeof(*nspec));
+	if (!nev || !nspec) {
+		free(nev);
+		free(nspec);
+		return pmu__err(ctx, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < s->n;) {
+		size_t end = i + 1;
+		bool any = splits(&s->ev[i]);
+		if (l->v[i].group >= 0)
+			for (; end < s->n && l->v[end].group == l->v[i].group; end++)
+				any = any || splits(&s->ev[end]);
+		if (!any) {
+			for (; i < end; i++, k++) {
+				nev[k] = s->ev[i];
+				nspec[k] = l->v[i];
+				l->v[i].name = l->v[i].group_mods = NULL;
+			}
+			continue;
+		}
+		for (size_t c = 0; c < ncore; c++) {
+			int group = l->v[i].group < 0 ? -1 : c == 0 ? l->v[i].group : l->ngroups_explicit++;
+			for (size_t j = i; j < end; j++) {
+				struct pmu_ev *e = &s->ev[j];
+				bool other = false;
+				for (size_t q = 0; q < ncore; q++)
+					other = other || counts_on(e, core[q]);
+				if (!splits(e) && !(other ? counts_on(e, core[c]) : c == 0))
+					continue;
+				nev[k] = *e;
+				nspec[k].group = group;
+				if (splits(e)) {
+					nev[k].part_of = (int)j;
+					struct pmu_event_info *in = &nev[k].info;
+					const char *mods = strrchr(e->info.name, ':');
+					char name[PMU_NAME_MAX];
+					if (!mods || mods == e->info.name || mods[-1] == ':' || strchr(mods, '/'))
+						mods = "";
+					snprintf(name, sizeof(name), "%s/%.*s/%s", core[c]->name,
+						 (int)(strlen(e->info.name) - strlen(mods)), e->info.name, mods);
+					pmu__strlcpy(in->name, name, sizeof(in->name));
+					pmu__strlcpy(in->pmu, core[c]->name, sizeof(in->pmu));
+					in->config |= (uint64_t)core[c]->type << 32;
+					in->flags |= PMU_EVF_HYBRID_PART;
+				}
+				k++;
+			}
+		}
+		i = end;
+	}
+	pmu__log(ctx, PMU_LOG_DEBUG, "hybrid CPU: %zu generic events counted on %zu core types", nsplit, ncore);
+	{
+		int ngroups = l->ngroups_explicit;
+		pmu__speclist_free(l);
+		l->ngroups_explicit = ngroups;
+	}
+	free(s->ev);
+	s->ev = nev;
+	l->v = nspec;
+	s->n = l->n = k;
+	return resize_plan(s);
 }
 
 /* Parse, resolve, arrange and group, without opening anything. */
@@ -396,12 +543,14 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		r = pmu__err(ctx, -ENOMEM, "out of memory opening a set");
 		goto fail;
 	}
-	for (size_t i = 0; i < l.n; i++)
+	for (size_t i = 0; i < l.n; i++) {
 		s->ev[i].fd = -1;
+		s->ev[i].part_of = -1;
+	}
 	for (size_t i = 0; i < l.n; i++)
 		if ((r = pmu__resolve(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info)) < 0)
 			goto fail;
-	if ((r = arrange_topdown(s, &l)) < 0)
+	if ((r = split_hybrid(s, &l)) < 0 || (r = arrange_topdown(s, &l)) < 0)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
 		s->ev[i].fd = -1;
@@ -412,6 +561,9 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		goto fail;
 	}
 	pmu__speclist_free(&l);
+	s->fast.set = s;
+	for (size_t i = 0; i < s->n; i++)
+		s->fast.hybrid_parts += s->ev[i].part_of >= 0;
 	*out = s;
 	return 0;
 fail:

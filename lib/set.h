@@ -10,6 +10,7 @@ struct pmu_ev {
 	int fd;
 	uint64_t id;
 	unsigned group;
+	int part_of;            /* hybrid CPU: index of the listed event this is a part of, or -1 */
 };
 
 struct pmu_grp {

@@ -301,6 +301,14 @@ const struct pmu_dev *pmu__core_pmu(const struct pmu_ctx *ctx)
 	return ctx->n_pmus && ctx->pmus[0].is_core ? &ctx->pmus[0] : NULL;
 }
 
+size_t pmu__n_core_pmus(const struct pmu_ctx *ctx)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		n += ctx->pmus[i].is_core;
+	return n;
+}
+
 static const struct pmu_format *find_format(const struct pmu_dev *d, const char *name)
 {
 	for (size_t i = 0; i < d->n_formats; i++)

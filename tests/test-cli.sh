@@ -115,6 +115,18 @@ run 0 "$tmp/o" "$tmp/e" report "$tmp/run.json" "$tmp/run.json"
 check "report sums files" has "$tmp/o" "counts summed"
 run 1 "$tmp/o" "$tmp/e" report "$tmp/nonexistent.json"
 check "report names the file" has "$tmp/e" "nonexistent.json"
+# hybrid CPU (Alder Lake fixture): a generic event is counted on both core types, one row each
+fx=$SRC/tests/fixtures/intel-adl-hybrid
+PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-9A-3 $WRAP "$PMU" stat -e cycles -- true > "$tmp/o" 2>&1
+check "hybrid: cycles counted per core type" grep -q "cpu_core/cycles/" "$tmp/o"
+check "hybrid: ... on cpu_atom too" grep -q "cpu_atom/cycles/" "$tmp/o"
+PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc run 0 "$tmp/o" "$tmp/e" resolve cpu_atom/cycles/ --json
+check "hybrid: cpu_atom/cycles/ carries the PMU type in config" json "$tmp/o" "d[0]['type']==0 and d[0]['config']=='0xa00000000'"
+# saved hybrid counts (hand-written: 60% of the time on P-cores): IPC per core type, metrics sum the parts
+run 0 "$tmp/o" "$tmp/e" report -M "instructions / cycles" "$SRC/tests/reports/adl-hybrid.json"
+check "hybrid report: P-core IPC 6000/3000" has "$tmp/o" "cpu_core/instructions/ *# *2.00 insn per cycle"
+check "hybrid report: E-core IPC 2000/5000" has "$tmp/o" "cpu_atom/instructions/ *# *0.40 insn per cycle"
+check "hybrid report: IPC over both 8000/8000" has "$tmp/o" "instructions / cycles  *1.000"
 echo '{"x":1}' > "$tmp/bad.json"
 run 1 "$tmp/o" "$tmp/e" report "$tmp/bad.json"
 check "report rejects other JSON" has "$tmp/e" "is neither a 'pmu stat --json' file"

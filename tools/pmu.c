@@ -427,6 +427,23 @@ static const struct stat_row *find_row(const struct stat_row *rows, size_t n, co
 	return NULL;
 }
 
+/*
+ * The row counting @want next to row @r: for "PMU/event/" rows the one on the
+ * same PMU (on a hybrid CPU a generic event is counted as cpu_core/cycles/
+ * and cpu_atom/cycles/, and cpu_atom/instructions/ goes with cpu_atom/cycles/).
+ */
+static const struct stat_row *partner(const struct stat_row *rows, size_t n, const struct stat_row *r,
+				      const char *want)
+{
+	const char *slash = strchr(r->info.name, '/');
+	char name[PMU_NAME_MAX];
+
+	if (!slash)
+		return find_row(rows, n, want);
+	snprintf(name, sizeof(name), "%.*s/%s/", (int)(slash - r->info.name), r->info.name, want);
+	return find_row(rows, n, name);
+}
+
 /* wall time of the run and the CPU time the kernel charged the command (with its waited-for children) */
 struct run_times {
 	double elapsed_ns, user_ns, sys_ns;
@@ -437,20 +454,22 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 {
 	double elapsed_ns = t->elapsed_ns;
 	const struct stat_row *task = find_row(rows, n, "task-clock");
-	const struct stat_row *cyc = find_row(rows, n, "cycles");
-	const struct stat_row *ins = find_row(rows, n, "instructions");
-	const struct stat_row *br = find_row(rows, n, "branches");
 
-	if (!cyc)
-		cyc = find_row(rows, n, "cpu-cycles");
-	if (!br)
-		br = find_row(rows, n, "branch-instructions");
 	fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
 	for (size_t i = 0; i < n; i++) {
 		const struct stat_row *r = &rows[i];
+		const struct stat_row *cyc = partner(rows, n, r, "cycles"), *br = partner(rows, n, r, "branches");
+		const char *base = strchr(r->info.name, '/') ? strchr(r->info.name, '/') + 1 : r->info.name;
+		bool ins = !strncasecmp(base, "instructions", 12) && base[12] && strchr("/:", base[12]);
 		char num[48], extra[96] = "";
 		double conf;
 		uint64_t val;
+
+		ins = ins || !strcasecmp(base, "instructions");
+		if (!cyc)
+			cyc = partner(rows, n, r, "cpu-cycles");
+		if (!br)
+			br = partner(rows, n, r, "branch-instructions");
 
 		if (!r->supported) {
 			fprintf(f, "   %18s      %-28s\n", "<not supported>", r->info.name);
@@ -469,7 +488,7 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 				snprintf(extra, sizeof(extra), "#  %8.3f CPUs utilized", val / elapsed_ns);
 		} else {
 			group_digits(val, num, sizeof(num));
-			if (r == ins && cyc && pmu_scale(&cyc->v))
+			if (ins && cyc && pmu_scale(&cyc->v))
 				snprintf(extra, sizeof(extra), "#  %8.2f insn per cycle",
 					 (double)val / (double)pmu_scale(&cyc->v));
 			else if (r == cyc && task && pmu_scale(&task->v))

@@ -146,6 +146,7 @@ struct pmu_fast {
 	int owner_valid;                         /* 0: the set counts another task or CPU */
 	unsigned gen;                            /* *fork_gen at open */
 	const volatile unsigned *fork_gen;       /* bumped in every child after fork() */
+	uint32_t hybrid_parts;                   /* values that are one core type's part of an event */
 };
 
 /**
@@ -188,6 +189,8 @@ static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 				return r;
 		}
 	}
+	if (f->hybrid_parts)
+		pmu_fast_hybrid(f, out);
 	return 0;
 }
 

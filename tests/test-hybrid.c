@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel hybrid CPUs (Alder Lake fixture: cpu_core type 4 on CPUs 0-7,
+ * cpu_atom type 10 on CPUs 8-15). The kernel gives a generic hardware event
+ * whose config has no PMU type in bits 32-63 to cpu_core only
+ * (include/uapi/linux/perf_event.h: "If the PMU type ID is 0, the
+ * PERF_TYPE_RAW will be applied"), so a set must open such an event once
+ * per core PMU. Checked here without opening anything: the names, order,
+ * groups and attr.config the set would hand to perf_event_open, the
+ * PMU/generic-name/ syntax, one-CPU counting, and metrics over the parts.
+ * The expected encodings are written from the kernel's layout
+ * (type << 32 | generic id), not taken from libpmu's output.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <pmu.h>
+#include "set.h"
+#include "harness.h"
+
+static void plan(struct pmu_ctx *ctx, const char *events, int cpu, const char *want_order, const char *want_groups,
+		 const unsigned long long *want_config)
+{
+	struct pmu_set *s = NULL;
+	struct pmu_set_opts o;
+	char order[1024] = "", groups[128] = "";
+	int r;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	if (cpu >= 0) {
+		o.flags = PMU_SET_CPU;
+		o.pid = -1;
+		o.cpu = cpu;
+	}
+	r = pmu__set_plan(ctx, events, &o, &s);
+	CHECK(r == 0, "plan '%s': %s", events, pmu_strerror(r));
+	if (r)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		size_t l = strlen(order), g = strlen(groups);
+		snprintf(order + l, sizeof(order) - l, "%s%s", i ? "," : "", s->ev[i].info.name);
+		snprintf(groups + g, sizeof(groups) - g, "%s%u", i ? "," : "", s->ev[i].group);
+		if (want_config)
+			CHECK(s->ev[i].attr.config == want_config[i], "'%s' event %zu (%s): config 0x%llx, expected 0x%llx",
+			      events, i, s->ev[i].info.name, (unsigned long long)s->ev[i].attr.config, want_config[i]);
+		/* a part is an event the list did not name as such */
+		CHECK(!!(s->ev[i].info.flags & PMU_EVF_HYBRID_PART) ==
+		      (!strncmp(s->ev[i].info.name, "cpu_", 4) && !strstr(events, s->ev[i].info.name)),
+		      "'%s': part flag of %s", events, s->ev[i].info.name);
+	}
+	CHECK(!strcmp(order, want_order), "'%s' planned as '%s', expected '%s'", events, order, want_order);
+	CHECK(!strcmp(groups, want_groups), "'%s' groups %s, expected %s", events, groups, want_groups);
+	pmu_set_close(s);
+}
+
+static struct pmu_ctx *fixture_ctx(const char *machine, const char *cpuid)
+{
+	const char *src = getenv("PMU_TEST_SRCDIR");
+	char sys[1024], proc[1024];
+	struct pmu_ctx_opts o;
+	struct pmu_ctx *ctx = NULL;
+
+	snprintf(sys, sizeof(sys), "%s/tests/fixtures/%s/sys", src ? src : ".", machine);
+	snprintf(proc, sizeof(proc), "%s/tests/fixtures/%s/proc", src ? src : ".", machine);
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.sysfs_root = sys;
+	o.procfs_root = proc;
+	o.cpuid = cpuid;
+	if (pmu_ctx_new(&ctx, &o) < 0)
+		return NULL;
+	return ctx;
+}
+
+int main(void)
+{
+	struct pmu_ctx *ctx = fixture_ctx("intel-adl-hybrid", "GenuineIntel-6-9A-3");
+	struct pmu_event_info info;
+	int r;
+
+	CHECK(ctx != NULL, "Alder Lake fixture context");
+	if (!ctx)
+		return test_done("test-hybrid");
+
+	/* a generic event alone: one event per core type, each its own group */
+	plan(ctx, "cycles", -1, "cpu_core/cycles/,cpu_atom/cycles/", "0,1",
+	     (const unsigned long long[]){ 0x400000000ull, 0xa00000000ull });
+	/* cache events carry the type the same way */
+	plan(ctx, "L1-dcache-load-misses", -1, "cpu_core/L1-dcache-load-misses/,cpu_atom/L1-dcache-load-misses/",
+	     "0,1", (const unsigned long long[]){ 0x400010000ull, 0xa00010000ull });
+	/* a group repeated per core type, modifiers kept; software events stay out of the split */
+	plan(ctx, "{cycles,instructions:u},task-clock", -1,
+	     "cpu_core/cycles/,cpu_core/instructions/:u,cpu_atom/cycles/,cpu_atom/instructions/:u,task-clock",
+	     "0,0,1,1,2", (const unsigned long long[]){ 0x400000000ull, 0x400000001ull, 0xa00000000ull,
+							 0xa00000001ull, 1 });
+	/* a group with a software event and an event of one core PMU: each goes where it counts */
+	plan(ctx, "{cycles,task-clock,cpu_atom/cpu-cycles/}", -1,
+	     "cpu_core/cycles/,task-clock,cpu_atom/cycles/,cpu_atom/cpu-cycles/", "0,0,1,1",
+	     (const unsigned long long[]){ 0x400000000ull, 1, 0xa00000000ull, 0x3c });
+	/* standard names that map to generic events split too */
+	plan(ctx, "INST.RET", -1, "cpu_core/INST.RET/,cpu_atom/INST.RET/", "0,1",
+	     (const unsigned long long[]){ 0x400000001ull, 0xa00000001ull });
+	/* an event that names its PMU is not split */
+	plan(ctx, "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", -1,
+	     "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", "0,1",
+	     (const unsigned long long[]){ 0x400000000ull, 0xa00010001ull });
+	/* topdown stays on cpu_core with slots leading; the cycles parts leave its group */
+	plan(ctx, "{slots,topdown-retiring,cycles}", -1,
+	     "slots,topdown-retiring,cpu_core/cycles/,cpu_atom/cycles/", "0,0,1,2",
+	     (const unsigned long long[]){ 0x400, 0x8000, 0x400000000ull, 0xa00000000ull });
+	/* one CPU: only the core PMU it belongs to (cpus files: cpu_core 0-7, cpu_atom 8-15) */
+	plan(ctx, "cycles", 3, "cpu_core/cycles/", "0", (const unsigned long long[]){ 0x400000000ull });
+	plan(ctx, "cycles,instructions", 9, "cpu_atom/cycles/,cpu_atom/instructions/", "0,1",
+	     (const unsigned long long[]){ 0xa00000000ull, 0xa00000001ull });
+
+	/* PMU/generic-name/: the generic event on that PMU; named events of the PMU (sysfs) win */
+	r = pmu_event_resolve(ctx, "cpu_atom/dTLB-load-misses/:u", &info);
+	CHECK(r == 0 && info.type == 3 && info.config == 0xa00010003ull && !strcmp(info.pmu, "cpu_atom") &&
+	      (info.flags & PMU_EVF_EXCL_KERNEL), "cpu_atom/dTLB-load-misses/:u: %d type %u config 0x%llx", r,
+	      info.type, (unsigned long long)info.config);
+	r = pmu_event_resolve(ctx, "cpu_atom/instructions/", &info);
+	CHECK(r == 0 && info.type == 10 && info.config == 0xc0, "cpu_atom/instructions/ is the PMU's own event: %d type %u config 0x%llx",
+	      r, info.type, (unsigned long long)info.config);
+	r = pmu_event_resolve(ctx, "cpu_core/LLC-load-misses/", &info);
+	CHECK(r == 0 && info.type == 3 && info.config == 0x400010002ull, "cpu_core/LLC-load-misses/: type %u config 0x%llx",
+	      info.type, (unsigned long long)info.config);
+	r = pmu_event_resolve(ctx, "cpu_atom/nosuch/", &info);
+	CHECK(r == -EINVAL && strstr(pmu_strerror(r), "no format term or named event 'nosuch'"), "unknown: %s",
+	      pmu_strerror(r));
+	r = pmu_event_resolve(ctx, "cpu_core/task-clock/", &info);
+	CHECK(r == -EINVAL, "software events do not take a core PMU: %d", r);
+
+	/* the parts' times: a thread on a P-core is not counted by cpu_atom, which is not multiplexing */
+	{
+		struct pmu_set *s = NULL;
+		struct pmu_set_opts o;
+		struct pmu_value v[5];
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		r = pmu__set_plan(ctx, "cycles,task-clock,instructions", &o, &s);
+		CHECK(r == 0 && s->n == 5 && s->fast.hybrid_parts == 4, "plan: %d", r);
+		if (r == 0 && s->n == 5) {
+			/* A: 60% of the time on P-cores, 40% on E-cores, nothing multiplexed */
+			v[0] = (struct pmu_value){ 3000, 1000, 600 };   /* cpu_core/cycles/ */
+			v[1] = (struct pmu_value){ 5000, 1000, 400 };   /* cpu_atom/cycles/ */
+			v[2] = (struct pmu_value){ 1000, 1000, 1000 };  /* task-clock */
+			v[3] = (struct pmu_value){ 6000, 1000, 600 };   /* cpu_core/instructions/ */
+			v[4] = (struct pmu_value){ 2000, 1000, 400 };   /* cpu_atom/instructions/ */
+			pmu_fast_hybrid(&s->fast, v);
+			CHECK(v[0].enabled == 600 && v[1].enabled == 400 && v[3].enabled == 600 && v[4].enabled == 400,
+			      "each part enabled for its core type's time: %llu %llu %llu %llu",
+			      (unsigned long long)v[0].enabled, (unsigned long long)v[1].enabled,
+			      (unsigned long long)v[3].enabled, (unsigned long long)v[4].enabled);
+			CHECK(pmu_scale(&v[0]) == 3000 && pmu_scale(&v[1]) == 5000 && pmu_confidence(&v[1]) == 1.0,
+			      "raw counts, not extrapolated: %llu %llu", (unsigned long long)pmu_scale(&v[0]),
+			      (unsigned long long)pmu_scale(&v[1]));
+			CHECK(v[2].enabled == 1000 && v[2].running == 1000, "task-clock untouched");
+			/* B: also multiplexed, half of the time on a counter: 300 + 200 of 1000 */
+			v[0] = (struct pmu_value){ 1500, 1000, 300 };
+			v[1] = (struct pmu_value){ 2500, 1000, 200 };
+			pmu_fast_hybrid(&s->fast, v);
+			CHECK(v[0].enabled == 600 && v[1].enabled == 400, "multiplexed parts: %llu %llu",
+			      (unsigned long long)v[0].enabled, (unsigned long long)v[1].enabled);
+			CHECK(pmu_scale(&v[0]) == 3000 && pmu_scale(&v[1]) == 5000 && pmu_confidence(&v[0]) == 0.5,
+			      "scaled for multiplexing only: %llu %llu %g", (unsigned long long)pmu_scale(&v[0]),
+			      (unsigned long long)pmu_scale(&v[1]), pmu_confidence(&v[0]));
+			/* C: never on a counter: confidence stays 0 */
+			v[0] = (struct pmu_value){ 0, 1000, 0 };
+			v[1] = (struct pmu_value){ 0, 1000, 0 };
+			pmu_fast_hybrid(&s->fast, v);
+			CHECK(pmu_confidence(&v[0]) == 0.0 && pmu_confidence(&v[1]) == 0.0, "never counted: %g %g",
+			      pmu_confidence(&v[0]), pmu_confidence(&v[1]));
+		}
+		pmu_set_close(s);
+	}
+
+	/* metrics over the parts: a name the metric uses sums its parts.
+	 * instructions 600 + 200, cycles 300 + 500: IPC 1.0 (cpu_core alone would give 2.0) */
+	{
+		const struct pmu_named_value v[] = {
+			{ "cpu_core/instructions/", 600 }, { "cpu_atom/instructions/", 200 },
+			{ "cpu_core/cycles/", 300 }, { "cpu_atom/cycles/", 500 },
+		};
+		double ipc = 0;
+		r = pmu_metric_eval(ctx, "instructions / cycles", v, 4, &ipc);
+		CHECK(r == 0 && fabs(ipc - 1.0) < 1e-12, "IPC over both core types: %d %g", r, ipc);
+	}
+	pmu_ctx_free(ctx);
+
+	/* not hybrid: nothing split, no type bits */
+	ctx = fixture_ctx("intel-icx", "GenuineIntel-6-6A-6");
+	CHECK(ctx != NULL, "Ice Lake fixture context");
+	if (ctx) {
+		plan(ctx, "cycles,{instructions,branch-misses}", -1, "cycles,instructions,branch-misses", "0,1,1",
+		     (const unsigned long long[]){ 0, 1, 5 });
+		r = pmu_event_resolve(ctx, "cpu/cycles/", &info);
+		CHECK(r == 0 && info.type == 0 && info.config == 0, "cpu/cycles/ on one core PMU: %d 0x%llx", r,
+		      (unsigned long long)info.config);
+		pmu_ctx_free(ctx);
+	}
+	return test_done("test-hybrid");
+}
