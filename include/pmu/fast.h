@@ -38,6 +38,16 @@ static inline uint32_t pmu_x86_rdpmc_metrics(unsigned n) { return PMU_X86_RDPMC_
 typedef uint64_t (*pmu_counter_fn)(void *arg, uint32_t index);
 typedef uint64_t (*pmu_time_fn)(void *arg);
 
+/* capabilities bits of the user page (uapi perf_event.h: bit 2 cap_user_rdpmc,
+ * 3 cap_user_time, 5 cap_user_time_short); tested as masks of the 64-bit
+ * word where bit-fields are laid out from bit 0 (little-endian), which is
+ * one instruction less on RISC-V than the bit-field access */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PMU__CAP(p, bit, field) ((p)->capabilities & ((uint64_t)1 << (bit)))
+#else
+#define PMU__CAP(p, bit, field) ((p)->field)
+#endif
+
 /*
  * The seqlock read of one user page; with_time == 0 skips the clock and the
  * time fields (for group members, whose times are their leader's). Callers
@@ -55,7 +65,11 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
 		seq = p->lock;
 		__asm__ __volatile__("" ::: "memory");
 		idx = p->index;
-		if (!p->cap_user_rdpmc || idx == 0)
+		/* two predicted branches: written as one condition, GCC computes both
+		 * flags without branching, 4 more instructions per counter on arm64 */
+		if (__builtin_expect(idx == 0, 0))
+			return 1;
+		if (__builtin_expect(!PMU__CAP(p, 2, cap_user_rdpmc), 0))
 			return 1;
 		count = p->offset;
 		if (with_time) {
@@ -64,11 +78,11 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
 			/* extrapolating only matters for scaling, i.e. once the event
 			 * has been multiplexed (enabled != running); otherwise both
 			 * times are as of the last sched-in and their ratio is 1 */
-			if (enabled != running && p->cap_user_time) {
+			if (enabled != running && PMU__CAP(p, 3, cap_user_time)) {
 				uint64_t cyc = time(arg), quot, rem, delta;
 				uint16_t shift = p->time_shift;
 				uint32_t mult = p->time_mult;
-				if (p->cap_user_time_short)
+				if (PMU__CAP(p, 5, cap_user_time_short))
 					cyc = p->time_cycles + ((cyc - p->time_cycles) & p->time_mask);
 				quot = cyc >> shift;
 				rem = cyc & (((uint64_t)1 << shift) - 1);

@@ -9,13 +9,15 @@
 #define PMU_ARCH_FAST 1
 
 #define PMU__CSR(n) \
-	case n: __asm__ __volatile__("csrr %0, " #n : "=r"(v)); return v;
+	case n - 0xC00: __asm__ __volatile__("csrr %0, " #n : "=r"(v)); return v;
 
 PMU_HOT uint64_t pmu_arch_counter(void *arg, uint32_t index)
 {
 	uint64_t v = 0;
 	(void)arg;
-	switch (0xC00 + index - 1) {
+	/* RV64 loads 32-bit values sign-extended: switching on the signed value
+	 * saves the zero-extension (indices are 1..32; anything else is default) */
+	switch ((int64_t)(int32_t)index - 1) {
 	PMU__CSR(0xC00) PMU__CSR(0xC01) PMU__CSR(0xC02) PMU__CSR(0xC03)
 	PMU__CSR(0xC04) PMU__CSR(0xC05) PMU__CSR(0xC06) PMU__CSR(0xC07)
 	PMU__CSR(0xC08) PMU__CSR(0xC09) PMU__CSR(0xC0A) PMU__CSR(0xC0B)
