@@ -297,9 +297,69 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 	return not_countable(ctx, name, e);
 }
 
+/*
+ * Intel's modifiers on a table event, as Intel's perfmon metric files write
+ * them: EVENT:c1 (counter mask), :e1 (edge), :i1 (invert), :u0x80 (another
+ * unit mask), :perf_metrics (the SLOTS event as topdown uses it), mixed with
+ * perf's :u/:k/:h (collected into @priv). 0 done, -ENOENT not such a name,
+ * other errors final.
+ */
+static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out,
+			      char *priv, size_t privlen)
+{
+	char base[PMU_NAME_MAX], *tok, *save = NULL;
+	const struct pmu_tentry *e;
+	struct pmu_tentry m;
+	size_t np = 0;
+	const char *colon = strchr(spec, ':');
+
+	if (!colon || (size_t)(colon - spec) >= sizeof(base))
+		return -ENOENT;
+	memcpy(base, spec, (size_t)(colon - spec));
+	base[colon - spec] = 0;
+	if (pmu__tables_load(ctx) < 0 || !(e = pmu__tables_find(ctx, base)) || e->kind != PMU_T_NATIVE)
+		return -ENOENT;
+	if (!(e->have & PMU_TF_EVENT) || (strncmp(e->dir, "x86/", 4) && ctx->cpu.arch != PMU_ARCH_X86))
+		return pmu__err(ctx, -EINVAL, "event '%s': modifiers c, e, i and u<mask> apply to Intel events; "
+				"'%s' (%s) takes only :u, :k, :h", name, base, e->file);
+	m = *e;
+	pmu__strlcpy(base, colon + 1, sizeof(base));
+	for (tok = strtok_r(base, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		const char *v = tok + 1;
+		char *end;
+		unsigned long long x;
+		if (*v == '=')
+			v++;
+		if (!strcmp(tok, "perf_metrics"))
+			continue;
+		if (is_mods(tok) && np + strlen(tok) < privlen) {
+			memcpy(priv + np, tok, strlen(tok) + 1);
+			np += strlen(tok);
+			continue;
+		}
+		x = *v ? strtoull(v, &end, 0) : 1;
+		if (!*v)
+			end = (char *)v;
+		if (*end || !strchr("ceiu", tok[0]) || (tok[0] == 'u' && !*v) ||
+		    (tok[0] == 'c' ? x > 255 : tok[0] == 'u' ? x > 255 : x > 1))
+			return pmu__err(ctx, -EINVAL,
+					"event '%s': '%s' is not a modifier; Intel's are c<N> (counter mask 0-255), "
+					"e1 (edge), i1 (invert), u<mask> (unit mask, e.g. u0x80); perf's are u, k, h",
+					name, tok);
+		switch (tok[0]) {
+		case 'c': m.cmask = x; m.have |= PMU_TF_CMASK; break;
+		case 'e': m.edge = x; m.have |= PMU_TF_EDGE; break;
+		case 'i': m.inv = x; m.have |= PMU_TF_INV; break;
+		case 'u': m.umask = x; m.have |= PMU_TF_UMASK; break;
+		}
+	}
+	return pmu__tables_encode(ctx, &m, name, out);
+}
+
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out)
 {
+	char priv[8] = "";
 	char spec[PMU_NAME_MAX * 2];
 	const char *mods = NULL, *bad_mods = NULL;
 	struct pmu_generic g;
@@ -396,6 +456,16 @@ int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 				goto done;
 			}
 		}
+	}
+	if (strchr(spec, ':') && !strstr(spec, "::")) {
+		/* the whole name: its last :u/:k/:h may have been split off above */
+		r = resolve_table_mods(ctx, name, name, out, priv, sizeof(priv));
+		if (r == 0) {
+			mods = priv;
+			goto done;
+		}
+		if (r != -ENOENT)
+			return r;
 	}
 	r = pmu__pfm_resolve(ctx, spec, out);
 	if (r == 0)

@@ -227,6 +227,225 @@ nomem:
 	return -ENOMEM;
 }
 
+/* ---------------------------------------------------------------- */
+/* Intel perfmon metric files                                        */
+/* ---------------------------------------------------------------- */
+
+/* An alias of a perfmon metric (Events, Constants, ThresholdMetrics). */
+struct pm_alias {
+	const char *alias;
+	char text[PMU_NAME_MAX + 64];
+};
+
+/* perfmon's constants as the metric engine's #constants (-D NAME=value sets the others) */
+static void pm_constant(const char *name, char *out, size_t len)
+{
+	static const struct { const char *name, *expr; } known[] = {
+		{ "SOCKET_COUNT", "#num_packages" },
+		{ "CORES_PER_SOCKET", "(#num_cores / #num_packages)" },
+		{ "THREADS_PER_CORE", "(#smt_on + 1)" },
+		{ "SYSTEM_TSC_FREQ", "#system_tsc_freq" },
+		{ "TSC", "#system_tsc_freq" },
+	};
+	size_t o;
+
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (!strcmp(name, known[i].name)) {
+			snprintf(out, len, "%s", known[i].expr);
+			return;
+		}
+	o = (size_t)snprintf(out, len, "#");
+	for (const char *c = name; *c && o + 1 < len; c++)
+		out[o++] = (char)(isalnum((unsigned char)*c) ? tolower((unsigned char)*c) : '_');
+	out[o] = 0;
+}
+
+/* An event name as a metric expression name: characters other than letters,
+ * digits, '_', '.', ':' are escaped with '\' */
+static void pm_event(const char *name, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *c = name; *c && o + 2 < len; c++) {
+		if (!isalnum((unsigned char)*c) && !strchr("_.:", *c))
+			out[o++] = '\\';
+		out[o++] = *c;
+	}
+	out[o] = 0;
+}
+
+/* Formula with every alias replaced; NULL if an identifier is neither an alias nor known. */
+static char *pm_formula(const char *f, const struct pm_alias *a, size_t n, char *bad, size_t badlen)
+{
+	size_t cap = strlen(f) * 4 + 64, o = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return NULL;
+	while (*f) {
+		const char *s = f;
+		char word[PMU_NAME_MAX];
+		const char *rep = NULL;
+		size_t l;
+		if (isdigit((unsigned char)*f) || (*f == '.' && isdigit((unsigned char)f[1]))) {
+			while (isalnum((unsigned char)*f) || *f == '.' ||
+			       ((*f == '-' || *f == '+') && (f[-1] == 'e' || f[-1] == 'E') && !(f[-2] == '0' && f[-1] == 'x')))
+				f++;
+		} else if (isalpha((unsigned char)*f) || *f == '_') {
+			while (isalnum((unsigned char)*f) || *f == '_')
+				f++;
+			l = (size_t)(f - s);
+			if (l >= sizeof(word))
+				l = sizeof(word) - 1;
+			memcpy(word, s, l);
+			word[l] = 0;
+			for (size_t i = 0; i < n && !rep; i++)
+				if (!strcmp(a[i].alias, word))
+					rep = a[i].text;
+			if (!rep && !strcmp(word, "DURATIONTIMEINSECONDS"))
+				rep = "duration_time";
+			if (!rep && strcmp(word, "if") && strcmp(word, "else") && strcmp(word, "max") && strcmp(word, "min") &&
+			    strcmp(word, "d_ratio")) {
+				snprintf(bad, badlen, "%s", word);
+				free(out);
+				return NULL;
+			}
+		} else {
+			f++;
+		}
+		if (!rep)
+			rep = s, l = (size_t)(f - s);
+		else
+			l = strlen(rep);
+		if (o + l + 1 > cap) {
+			char *nb = realloc(out, cap = (o + l) * 2 + 64);
+			if (!nb) {
+				free(out);
+				return NULL;
+			}
+			out = nb;
+		}
+		memcpy(out + o, rep, l);
+		o += l;
+	}
+	out[o] = 0;
+	return out;
+}
+
+static size_t pm_aliases(json_object *arr, struct pm_alias *a, size_t max, bool constants)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; arr && json_object_is_type(arr, json_type_array) && i < json_object_array_length(arr) &&
+			   n < max; i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+		const char *al = field(o, "Alias"), *nm = field(o, "Name");
+		if (!al || !nm)
+			continue;
+		a[n].alias = al;
+		if (constants)
+			pm_constant(nm, a[n].text, sizeof(a[n].text));
+		else
+			pm_event(nm, a[n].text, sizeof(a[n].text));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Intel perfmon metric files ({"Header": {...}, "Metrics": [...]}) become
+ * perf-style metric objects: MetricName; Formula with its Events aliases
+ * replaced by the event names (Intel's modifiers such as :c1 resolve too)
+ * and its Constants aliases by #constants; Threshold.Formula with its
+ * aliases replaced by the metric names their LegacyName values stand for;
+ * UnitOfMeasure "percent" as ScaleUnit "1%" (the formulas already multiply
+ * by 100); MetricGroup, else Category. A metric that cannot be converted is
+ * a problem naming the reason.
+ */
+static json_object *perfmon_metrics(json_object *metrics, const char *file, problem_fn pf, void *pd, int *problems)
+{
+	json_object *out = json_object_new_array();
+	size_t n = json_object_array_length(metrics);
+
+	for (size_t i = 0; out && i < n; i++) {
+		json_object *m = json_object_array_get_idx(metrics, i), *o, *ev = NULL, *co = NULL, *th = NULL, *tm = NULL;
+		struct pm_alias a[64], ta[16];
+		size_t na, nt = 0;
+		const char *name = field(m, "MetricName"), *formula = field(m, "Formula"), *unit = field(m, "UnitOfMeasure");
+		const char *group = field(m, "MetricGroup"), *tf = NULL;
+		char bad[PMU_NAME_MAX] = "", *expr, *thr = NULL;
+
+		if (!json_object_is_type(m, json_type_object) || !name || !formula) {
+			(*problems)++;
+			if (pf)
+				pf(pd, file, name, "perfmon metric without MetricName or Formula");
+			continue;
+		}
+		json_object_object_get_ex(m, "Events", &ev);
+		json_object_object_get_ex(m, "Constants", &co);
+		na = pm_aliases(ev, a, ARRAY_SIZE(a), false);
+		na += pm_aliases(co, a + na, ARRAY_SIZE(a) - na, true);
+		expr = pm_formula(formula, a, na, bad, sizeof(bad));
+		if (!expr) {
+			char msg[PMU_NAME_MAX + 96];
+			snprintf(msg, sizeof(msg), "Formula uses '%s', which is neither an alias of its Events or Constants "
+				 "nor a function", bad);
+			(*problems)++;
+			if (pf)
+				pf(pd, file, name, msg);
+			continue;
+		}
+		if (json_object_object_get_ex(m, "Threshold", &th) && json_object_object_get_ex(th, "ThresholdMetrics", &tm) &&
+		    (tf = field(th, "Formula")) && *tf) {
+			/* each alias names a metric by its LegacyName */
+			for (size_t k = 0; k < json_object_array_length(tm) && nt < ARRAY_SIZE(ta); k++) {
+				json_object *t = json_object_array_get_idx(tm, k);
+				const char *al = field(t, "Alias"), *legacy = field(t, "Value");
+				for (size_t j = 0; al && legacy && j < n; j++) {
+					json_object *other = json_object_array_get_idx(metrics, j);
+					const char *ln = field(other, "LegacyName"), *mn = field(other, "MetricName");
+					if (ln && mn && !strcmp(ln, legacy)) {
+						ta[nt].alias = al;
+						pm_event(mn, ta[nt++].text, sizeof(ta[0].text));
+						break;
+					}
+				}
+			}
+			thr = pm_formula(tf, ta, nt, bad, sizeof(bad));
+			if (!thr) {
+				char msg[PMU_NAME_MAX + 96];
+				snprintf(msg, sizeof(msg), "Threshold uses '%s', which names no metric of this file (by "
+					 "LegacyName); the threshold is left out", bad);
+				(*problems)++;
+				if (pf)
+					pf(pd, file, name, msg);
+			}
+		}
+		o = json_object_new_object();
+		if (o) {
+			json_object_object_add(o, "MetricName", json_object_new_string(name));
+			json_object_object_add(o, "MetricExpr", json_object_new_string(expr));
+			if (field(m, "BriefDescription"))
+				json_object_object_add(o, "BriefDescription",
+						       json_object_new_string(field(m, "BriefDescription")));
+			if ((group && *group) || field(m, "Category"))
+				json_object_object_add(o, "MetricGroup",
+						       json_object_new_string(group && *group ? group : field(m, "Category")));
+			if (unit && *unit) {
+				char su[96];
+				snprintf(su, sizeof(su), "1%s", !strcmp(unit, "percent") ? "%" : unit);
+				json_object_object_add(o, "ScaleUnit", json_object_new_string(su));
+			}
+			if (thr)
+				json_object_object_add(o, "MetricThreshold", json_object_new_string(thr));
+			json_object_array_add(out, o);
+		}
+		free(expr);
+		free(thr);
+	}
+	return out;
+}
+
 /* Parse a JSON file's text and add its entries. Problems go to pf. */
 static int load_text(struct pmu_tables *t, const char *file, const char *dir, const char *text, size_t len,
 		     problem_fn pf, void *pd, int *problems)
@@ -271,12 +490,19 @@ static int load_text(struct pmu_tables *t, const char *file, const char *dir, co
 	}
 	json_tokener_free(tok);
 	if (json_object_is_type(root, json_type_object)) {
-		/* Intel perfmon files: {"Header": {...}, "Events": [...]} */
+		/* Intel perfmon files: {"Header": {...}, "Events": [...]} or {..., "Metrics": [...]} */
 		json_object *events;
 		if (json_object_object_get_ex(root, "Events", &events) && json_object_is_type(events, json_type_array)) {
 			json_object_get(events);
 			json_object_put(root);
 			root = events;
+		} else if (json_object_object_get_ex(root, "Metrics", &events) &&
+			   json_object_is_type(events, json_type_array)) {
+			json_object *conv = perfmon_metrics(events, file, pf, pd, problems);
+			json_object_put(root);
+			if (!conv)
+				return -ENOMEM;
+			root = conv;
 		}
 	}
 	if (!json_object_is_type(root, json_type_array)) {
@@ -553,7 +779,10 @@ static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *probl
 					if (t->v[k] == v[i].e)
 						b = k;
 				}
-				if (v[w - 1].e != v[i].e) {
+				/* loading: a directory of PMU_EVENTS_PATH overrides the built-in
+				 * tables by design; only a name defined twice in one directory is
+				 * a problem. Checking (pf) reports every duplicate. */
+				if (v[w - 1].e != v[i].e && (pf || !strcmp(v[w - 1].e->dir, v[i].e->dir))) {
 					char msg[PMU_NAME_MAX + 160];
 					snprintf(msg, sizeof(msg), "name '%s' is also defined in %s", v[i].name,
 						 (b < a ? v[w - 1].e : v[i].e)->file);
@@ -1058,6 +1287,17 @@ static int check_name(const char *name, int is_const, void *data)
 	}
 	if (find_in(c->t, name) || pmu__generic_lookup(name, &g) == 0 || !strcmp(name, "duration_time"))
 		return 0;
+	{
+		/* an event with modifiers (EVENT:c1, EVENT:u): the event must be in the table */
+		const char *colon = strchr(name, ':');
+		char base[PMU_NAME_MAX];
+		if (colon && (size_t)(colon - name) < sizeof(base)) {
+			memcpy(base, name, (size_t)(colon - name));
+			base[colon - name] = 0;
+			if (find_in(c->t, base))
+				return 0;
+		}
+	}
 	problem(c, m, "MetricExpr refers to '%s', which is not an event or metric of this table", name);
 	return 0;
 }

@@ -127,6 +127,10 @@ run 0 "$tmp/o" "$tmp/e" report -M "instructions / cycles" "$SRC/tests/reports/ad
 check "hybrid report: P-core IPC 6000/3000" has "$tmp/o" "cpu_core/instructions/ *# *2.00 insn per cycle"
 check "hybrid report: E-core IPC 2000/5000" has "$tmp/o" "cpu_atom/instructions/ *# *0.40 insn per cycle"
 check "hybrid report: IPC over both 8000/8000" has "$tmp/o" "instructions / cycles  *1.000"
+# metrics from an Intel perfmon metric file (fixture in its structure), on hand-written counts
+PMU_EVENTS_PATH="$SRC/tests/tables/intel-perfmon" run 0 "$tmp/o" "$tmp/e" report -M cpi,issue_cycles "$SRC/tests/reports/skx-perfmon.json"
+check "perfmon metric: cpi 3000/1000" has "$tmp/o" "cpi  *3.000 per instruction"
+check "perfmon metric: 100*1200/3000 %, threshold by LegacyName crossed" has "$tmp/o" "issue_cycles  *40.000 % *<== over threshold"
 echo '{"x":1}' > "$tmp/bad.json"
 run 1 "$tmp/o" "$tmp/e" report "$tmp/bad.json"
 check "report rejects other JSON" has "$tmp/e" "is neither a 'pmu stat --json' file"

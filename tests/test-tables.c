@@ -6,6 +6,7 @@
  * tests/tables/broken/ is caught with the problem named (EXPECT).
  */
 #include <dirent.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <pmu.h>
@@ -130,6 +131,57 @@ int main(void)
 	if ((ctx = ctx_for("GenuineIntel-6-55-4", path))) {
 		/* a flat directory applies to every CPU */
 		resolves(ctx, "MEM_LOAD_RETIRED.L1_MISS", 0x08d1, 0, PMU_SRC_TABLE);
+		/* Intel's modifiers (perfmon metric files use them): event 0x0e umask 0x01, cmask << 24,
+		 * edge << 18, inv << 23, umask override << 8 */
+		resolves(ctx, "UOPS_ISSUED.ANY:c1", 0x100010e, 0, PMU_SRC_TABLE);
+		resolves(ctx, "UOPS_ISSUED.ANY:c1:e1:i1", 0x184010e, 0, PMU_SRC_TABLE);
+		resolves(ctx, "UOPS_ISSUED.ANY:u0x02", 0x020e, 0, PMU_SRC_TABLE);
+		resolves(ctx, "UOPS_ISSUED.ANY:c=4:u", 0x400010e, 0, PMU_SRC_TABLE);
+		{
+			struct pmu_event_info e;
+			r = pmu_event_resolve(ctx, "UOPS_ISSUED.ANY:c1:u", &e);
+			CHECK(r == 0 && (e.flags & PMU_EVF_EXCL_KERNEL) && !(e.flags & PMU_EVF_EXCL_USER),
+			      "perf's :u among Intel's: %d flags 0x%x", r, e.flags);
+			r = pmu_event_resolve(ctx, "UOPS_ISSUED.ANY:c256", &e);
+			CHECK(r == -EINVAL && strstr(pmu_strerror(r), "'c256' is not a modifier"), "cmask 256: %s",
+			      pmu_strerror(r));
+			r = pmu_event_resolve(ctx, "UOPS_ISSUED.ANY:q", &e);
+			CHECK(r == -EINVAL && strstr(pmu_strerror(r), "'q' is not a modifier"), ":q: %s", pmu_strerror(r));
+		}
+		/* perfmon metric files: aliases replaced, constants mapped, thresholds by LegacyName */
+		{
+			struct pmu_metric_info mi;
+			struct pmu_named_value v[] = {
+				{ "CPU_CLK_UNHALTED.THREAD_P", 3000 }, { "INST_RETIRED.ANY_P", 1000 },
+				{ "UOPS_ISSUED.ANY:c1", 1200 }, { "L1D.REPLACEMENT", 1000 }, { "duration_time", 0.5 },
+				{ "UOPS_ISSUED.ANY", 5000 },
+			};
+			double x = 0;
+			int crossed = -1;
+			r = pmu_metric_info(ctx, "issue_cycles", &mi);
+			CHECK(r == 0 && !strcmp(mi.expr, "100 * ( UOPS_ISSUED.ANY:c1 / ( CPU_CLK_UNHALTED.THREAD_P ) )") &&
+			      !strcmp(mi.threshold, "issue_cycles < 50 & cpi > 1") && !strcmp(mi.scale_unit, "1%") &&
+			      !strcmp(mi.group, "Frontend;Fixture"),
+			      "issue_cycles: %d expr '%s' threshold '%s' unit '%s' group '%s'", r, r ? "" : mi.expr,
+			      r ? "" : mi.threshold, r ? "" : mi.scale_unit, r ? "" : mi.group);
+			r = pmu_metric_eval(ctx, "cpi", v, 6, &x);
+			CHECK(r == 0 && x == 3.0, "cpi 3000/1000: %d %g", r, x);
+			r = pmu_metric_eval(ctx, "issue_cycles", v, 6, &x);
+			CHECK(r == 0 && x == 40.0, "issue_cycles 100*1200/3000: %d %g", r, x);
+			r = pmu_metric_threshold(ctx, "issue_cycles", v, 6, &crossed);
+			CHECK(r == 0 && crossed == 1, "threshold 40 < 50 & 3 > 1: %d %d", r, crossed);
+			/* (5000 - 1000) / 3000 */
+			r = pmu_metric_eval(ctx, "issue_excess", v, 6, &x);
+			CHECK(r == 0 && fabs(x - 4000.0 / 3000.0) < 1e-12, "issue_excess: %d %g", r, x);
+			/* constants: THREADS_PER_CORE = #smt_on + 1, SYSTEM_TSC_FREQ needs -D system_tsc_freq */
+			r = pmu_metric_eval(ctx, "l1d_replacements_per_core_second", v, 6, &x);
+			CHECK(r < 0 && strstr(pmu_strerror(r), "system_tsc_freq"), "no TSC frequency: %d %s", r,
+			      pmu_strerror(r));
+			pmu_ctx_set_param(ctx, "smt_on", 1);
+			pmu_ctx_set_param(ctx, "system_tsc_freq", 2e9);
+			r = pmu_metric_eval(ctx, "l1d_replacements_per_core_second", v, 6, &x);
+			CHECK(r == 0 && x == 4000.0, "1000 * 2 / 0.5 s: %d %g", r, x);
+		}
 		pmu_ctx_free(ctx);
 	}
 

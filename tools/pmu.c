@@ -584,6 +584,10 @@ static double scale_of(const char *su, const char **unit)
 	return f;
 }
 
+/* wall time of the run in seconds, for metrics that use duration_time (perf's meaning); 0 if unknown */
+static double run_seconds;
+
+/* The rows as named values for the metric engine (@nv has room for n + 1: duration_time). */
 static size_t named_rows(const struct stat_row *rows, size_t n, struct pmu_named_value *nv)
 {
 	size_t k = 0;
@@ -593,6 +597,10 @@ static size_t named_rows(const struct stat_row *rows, size_t n, struct pmu_named
 		nv[k].name = rows[i].info.name;
 		nv[k++].value = (double)pmu_scale(&rows[i].v);
 	}
+	if (run_seconds > 0) {
+		nv[k].name = "duration_time";
+		nv[k++].value = run_seconds;
+	}
 	return k;
 }
 
@@ -600,7 +608,7 @@ static size_t named_rows(const struct stat_row *rows, size_t n, struct pmu_named
 static int report_metrics(FILE *f, struct pmu_ctx *ctx, const char *list, const struct stat_row *rows, size_t n,
 			  json_object *arr)
 {
-	struct pmu_named_value *nv = calloc(n ? n : 1, sizeof(*nv));
+	struct pmu_named_value *nv = calloc(n + 1, sizeof(*nv));
 	char *copy = strdup(list ? list : ""), *save = NULL;
 	size_t k;
 	int bad = 0;
@@ -732,7 +740,7 @@ static int analysis(FILE *f, struct pmu_ctx *ctx, const char *metrics, int topdo
 			json_object_object_add(json, "metrics", arr);
 	}
 	if (topdown) {
-		struct pmu_named_value *nv = calloc(n ? n : 1, sizeof(*nv));
+		struct pmu_named_value *nv = calloc(n + 1, sizeof(*nv));
 		struct pmu_topdown t;
 		int r = nv ? pmu_topdown_from_named(ctx, nv, named_rows(rows, n, nv), &t) : -ENOMEM;
 		if (json)
@@ -974,6 +982,7 @@ static int cmd_stat(int argc, char **argv)
 		}
 		if (json) {
 			json_object *o = stat_json(argv + i, argc - i, rows, n, &times, code, &caps, note);
+			run_seconds = times.elapsed_ns / 1e9;
 			analysis(f, ctx, metrics, topdown, rows, n, o);
 			fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 								    JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -983,6 +992,7 @@ static int cmd_stat(int argc, char **argv)
 				fprintf(f, "\n '%s' terminated by signal %d; counts up to then:\n", cmdline,
 					WTERMSIG(status));
 			print_text(f, cmdline, rows, n, &times, note);
+			run_seconds = times.elapsed_ns / 1e9;
 			analysis(f, ctx, metrics, topdown, rows, n, NULL);
 		}
 		if (f != stdout)
@@ -1265,6 +1275,7 @@ static int cmd_report(int argc, char **argv)
 				free(rows);
 				return 1;
 			}
+			run_seconds = times.elapsed_ns / 1e9;
 			code = analysis(stdout, ctx, metrics, topdown, rows, n, NULL);
 			pmu_ctx_free(ctx);
 		}
