@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: an event list (names, modifiers, braces, PMU/term=value/
  * syntax, raw codes, TOPDOWN) through parsing, resolution and group
- * arrangement, on the Ice Lake server fixture (topdown events, formats). */
+ * arrangement, on the Ice Lake server fixture (topdown events, formats) and
+ * on the Alder Lake hybrid fixture (generic events split per core type). */
 #include <stdlib.h>
 #include <string.h>
 #include "set.h"
@@ -10,22 +11,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct pmu_ctx *ctx;
+	static struct pmu_ctx *ctxs[2];
 	struct pmu_set_opts o;
 	struct pmu_set *s = NULL;
 	char *text;
 
-	if (!ctx) {
-		struct pmu_ctx_opts co;
+	if (!ctxs[0]) {
+		static const char *const machines[2][2] = { { "intel-icx", "GenuineIntel-6-6A-6" },
+							    { "intel-adl-hybrid", "GenuineIntel-6-9A-3" } };
 		const char *src = getenv("PMU_TEST_SRCDIR");
-		static char sys[1024];
-		snprintf(sys, sizeof(sys), "%s/tests/fixtures/intel-icx/sys", src ? src : ".");
-		memset(&co, 0, sizeof(co));
-		co.size = sizeof(co);
-		co.sysfs_root = sys;
-		co.cpuid = "GenuineIntel-6-6A-6";
-		if (pmu_ctx_new(&ctx, &co) < 0)
-			abort();
+		for (int i = 0; i < 2; i++) {
+			struct pmu_ctx_opts co;
+			static char sys[2][1024];
+			snprintf(sys[i], sizeof(sys[i]), "%s/tests/fixtures/%s/sys", src ? src : ".", machines[i][0]);
+			memset(&co, 0, sizeof(co));
+			co.size = sizeof(co);
+			co.sysfs_root = sys[i];
+			co.cpuid = machines[i][1];
+			if (pmu_ctx_new(&ctxs[i], &co) < 0)
+				abort();
+		}
 	}
 	if (size > 4096)
 		return 0;
@@ -34,13 +39,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = 0;
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	if (pmu__set_plan(ctx, text, &o, &s) == 0)
-		pmu_set_close(s);
-	{
+	for (int i = 0; i < 2; i++) {
 		struct pmu_event_info info;
-		pmu_event_resolve(ctx, text, &info);
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		if (i && size && data[0] & 1) { /* one CPU of the hybrid machine: only its core PMU */
+			o.flags = PMU_SET_CPU;
+			o.pid = -1;
+			o.cpu = data[0] >> 1 & 15;
+		}
+		if (pmu__set_plan(ctxs[i], text, &o, &s) == 0)
+			pmu_set_close(s);
+		pmu_event_resolve(ctxs[i], text, &info);
 	}
 	free(text);
 	return 0;
