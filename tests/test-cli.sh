@@ -163,6 +163,21 @@ run 0 "$tmp/o" "$tmp/e" report "$tmp"/reg-*.json
 check "region files merged: 2 calls per region" has "$tmp/o" "matmul i-k-j  *2 "
 check "merged header" has "$tmp/o" "Regions from 2 files"
 
+# -r: repeated runs, mean and perf's "+-" (standard error of the mean); -I: counts every interval
+run 0 "$tmp/o" "$tmp/e" stat -r 3 -e page-faults -- "$BUILD/examples/workload" 4
+check "stat -r: runs in the header" has "$tmp/o" "'.*workload 4' (3 runs):"
+check "stat -r: +- column" has "$tmp/o" "page-faults .*( +- [0-9.]*% )"
+run 0 "$tmp/o" "$tmp/e" stat -r 2 --json -o "$tmp/r.json" -e page-faults -- "$BUILD/examples/workload" 4
+check "stat -r --json: runs, mean of >= 1024 faults (4 MiB touched), stddev" json "$tmp/r.json" "d['runs']==2 and d['events'][0]['value']>=1024 and 0<=d['events'][0]['stddev_pct']<50"
+run 2 "$tmp/o" "$tmp/e" stat -r 0 -- true
+check "stat -r 0 refused" has "$tmp/e" "-r wants a number of runs"
+run 2 "$tmp/o" "$tmp/e" stat -r 2 -I 100 -- true
+check "stat -r with -I refused" has "$tmp/e" "do not go together"
+run 0 "$tmp/o" "$tmp/e" stat -I 100 -e task-clock,page-faults -- sleep 0.45
+check "stat -I: header" has "$tmp/o" "time (s) .*counts  event"
+check "stat -I: a line per interval (0.45 s, 100 ms: 4 expected, 2 or more required)" test "$(grep -c '^ *[0-9.]* .*msec  task-clock$' "$tmp/o")" -ge 2
+check "stat -I: the final table follows" has "$tmp/o" "Performance counter stats for 'sleep 0.45'"
+
 # task-clock agrees with the CPU time the kernel charged the same run (wait4 rusage, user + sys).
 # Both come from the scheduler's runtime of the command; rusage also has the few ms the forked
 # child spends before exec (more under valgrind), which task-clock (enabled on exec) leaves out.

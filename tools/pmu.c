@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <poll.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,8 +68,9 @@ static void usage(FILE *f)
 		"  info [--json]                    CPU, PMUs, access settings and what to change\n"
 		"  list [PREFIX] [--json]           events known here\n"
 		"  resolve NAME... [--json]         encoding of each event and where it came from\n"
-		"  stat [-e EVENTS] [-M METRICS] [--topdown] [-D NAME=VALUE] [--json] [-o FILE] -- CMD [ARGS...]\n"
-		"                                   count events while CMD runs; metrics, topdown tree\n"
+		"  stat [-e EVENTS] [-M METRICS] [--topdown] [-D NAME=VALUE] [-r RUNS | -I MS] [--json] [-o FILE]\n"
+		"       -- CMD [ARGS...]            count events while CMD runs; metrics, topdown tree;\n"
+		"                                   -r: mean of RUNS runs with +- (standard error); -I: counts every MS\n"
 		"  report [-M METRICS] [--topdown] [-D NAME=VALUE] FILE.json...\n"
 		"                                   print saved 'pmu stat --json' results (summed), evaluate metrics;\n"
 		"                                   region reports (PMU_FORMAT=json) are merged per region\n"
@@ -394,6 +397,7 @@ struct stat_row {
 	struct pmu_event_info info;
 	struct pmu_value v;
 	bool supported;
+	double stddev_pct;      /* -r: standard error of the mean over the runs, % of the mean */
 };
 
 static double ns_now(void)
@@ -446,7 +450,8 @@ static const struct stat_row *partner(const struct stat_row *rows, size_t n, con
 
 /* wall time of the run and the CPU time the kernel charged the command (with its waited-for children) */
 struct run_times {
-	double elapsed_ns, user_ns, sys_ns;
+	double elapsed_ns, user_ns, sys_ns;   /* means over the runs */
+	int runs;                             /* -r; 1 otherwise */
 };
 
 static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows, size_t n,
@@ -455,7 +460,10 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 	double elapsed_ns = t->elapsed_ns;
 	const struct stat_row *task = find_row(rows, n, "task-clock");
 
-	fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
+	if (t->runs > 1)
+		fprintf(f, "\n Performance counter stats for '%s' (%d runs):\n\n", cmdline, t->runs);
+	else
+		fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
 	for (size_t i = 0; i < n; i++) {
 		const struct stat_row *r = &rows[i];
 		const struct stat_row *cyc = partner(rows, n, r, "cycles"), *br = partner(rows, n, r, "branches");
@@ -503,6 +511,8 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 					 val / (pmu_scale(&task->v) / 1e9) / 1e3);
 		}
 		fprintf(f, "   %18s      %-28s %s", num, r->info.name, extra);
+		if (t->runs > 1)
+			fprintf(f, "  ( +- %.2f%% )", r->stddev_pct);
 		if (conf < 1.0)
 			fprintf(f, "  (%.2f%% counted, scaled)", conf * 100);
 		fprintf(f, "\n");
@@ -537,6 +547,7 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 	json_object_object_add(o, "elapsed_ns", json_object_new_int64((int64_t)t->elapsed_ns));
 	json_object_object_add(o, "user_ns", json_object_new_int64((int64_t)t->user_ns));
 	json_object_object_add(o, "sys_ns", json_object_new_int64((int64_t)t->sys_ns));
+	json_object_object_add(o, "runs", json_object_new_int(t->runs));
 	for (size_t i = 0; i < n; i++) {
 		const struct stat_row *r = &rows[i];
 		json_object *e = json_object_new_object();
@@ -552,6 +563,7 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 		json_object_object_add(e, "running_ns", json_object_new_uint64(r->v.running));
 		json_object_object_add(e, "confidence", json_object_new_double(r->supported ? pmu_confidence(&r->v) : 0.0));
 		json_object_object_add(e, "unit", json_object_new_string(r->info.unit ? r->info.unit : ""));
+		json_object_object_add(e, "stddev_pct", json_object_new_double(r->stddev_pct));
 		json_object_array_add(ev, e);
 	}
 	json_object_object_add(o, "events", ev);
@@ -791,25 +803,24 @@ static int add_metric_events(struct pmu_ctx *ctx, const char *metrics, char *eve
 
 /* ---------------- stat ---------------- */
 
+static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int interval_ms, FILE *ilog,
+		     struct stat_row **rowsp, size_t *np, struct run_times *t, int *status);
+
 static int cmd_stat(int argc, char **argv)
 {
 	char events[8192] = "", cmdline[1024] = "", note[512] = "", metrics[2048] = "";
 	const char *outfile = NULL;
 	int topdown = 0;
-	struct pmu_set_opts so;
-	struct pmu_set *set = NULL;
 	struct pmu_ctx *ctx;
 	struct pmu_caps caps;
 	struct stat_row *rows = NULL;
-	struct pmu_value *vals = NULL;
-	struct sigaction ign, old_int, old_quit;
+	struct pmu_value *acc = NULL;
+	double *sum = NULL, *sumsq = NULL;
 	bool json = false;
-	int i, go[2], err_pipe[2], status = 0, r, code = 1, exec_err = 0;
-	pid_t child;
-	double t0;
-	struct run_times times;
-	struct rusage ru;
-	size_t n;
+	int i, status = 0, r, code = 1, repeat = 1, interval_ms = 0, runs;
+	struct run_times times, total;
+	size_t n = 0;
+	FILE *f = stdout;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -842,6 +853,22 @@ static int cmd_stat(int argc, char **argv)
 				return 2;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "-r") || !strcmp(argv[i], "--repeat")) {
+			char *end;
+			long v = ++i < argc ? strtol(argv[i], &end, 10) : 0;
+			if (i >= argc || *end || v < 1 || v > 100000) {
+				fprintf(stderr, "pmu stat: -r wants a number of runs (1 or more)\n");
+				return 2;
+			}
+			repeat = (int)v;
+		} else if (!strcmp(argv[i], "-I") || !strcmp(argv[i], "--interval")) {
+			char *end;
+			long v = ++i < argc ? strtol(argv[i], &end, 10) : 0;
+			if (i >= argc || *end || v < 10 || v > 3600000) {
+				fprintf(stderr, "pmu stat: -I wants an interval in milliseconds (10 or more)\n");
+				return 2;
+			}
+			interval_ms = (int)v;
 		} else if (!strcmp(argv[i], "-o")) {
 			if (++i >= argc) {
 				fprintf(stderr, "pmu stat: -o needs a file name\n");
@@ -893,15 +920,169 @@ static int cmd_stat(int argc, char **argv)
 				 "virtual PMU?): counted software events only. 'pmu info' says what to change.");
 		}
 	}
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err_pipe, O_CLOEXEC) < 0) {
-		perror("pmu stat: pipe");
+	if (repeat > 1 && interval_ms > 0) {
+		fprintf(stderr, "pmu stat: -r and -I do not go together; choose one\n");
 		pmu_ctx_free(ctx);
+		return 2;
+	}
+	if (outfile && !(f = fopen(outfile, "w"))) {
+		fprintf(stderr, "pmu stat: cannot write '%s': %s\n", outfile, strerror(errno));
+		pmu_ctx_free(ctx);
+		return 1;
+	}
+	memset(&total, 0, sizeof(total));
+	for (runs = 0; runs < repeat; runs++) {
+		struct run_times t = {0, 0, 0, 1};
+		r = stat_once(ctx, events, argv + i, interval_ms, json ? stderr : f, &rows, &n, &t, &status);
+		if (r) {
+			code = r;
+			goto out;
+		}
+		if (!sum && n && (!(sum = calloc(n, sizeof(*sum))) || !(sumsq = calloc(n, sizeof(*sumsq))) ||
+				  !(acc = calloc(n, sizeof(*acc))))) {
+			fprintf(stderr, "pmu stat: out of memory\n");
+			goto out;
+		}
+		for (size_t k = 0; k < n; k++) {
+			double x = (double)pmu_scale(&rows[k].v);
+			sum[k] += x;
+			sumsq[k] += x * x;
+			acc[k].value += rows[k].v.value;
+			acc[k].enabled += rows[k].v.enabled;
+			acc[k].running += rows[k].v.running;
+		}
+		total.elapsed_ns += t.elapsed_ns;
+		total.user_ns += t.user_ns;
+		total.sys_ns += t.sys_ns;
+		code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT)) {
+			runs++; /* Ctrl-C ends the repetitions; the runs so far are reported */
+			break;
+		}
+	}
+	/* the mean of the runs, and perf's "+-": the standard error of the mean, relative */
+	for (size_t k = 0; k < n && runs > 1; k++) {
+		double mean = sum[k] / runs, var = (sumsq[k] - sum[k] * sum[k] / runs) / (runs - 1);
+		rows[k].v.value = acc[k].value / (uint64_t)runs;
+		rows[k].v.enabled = acc[k].enabled / (uint64_t)runs;
+		rows[k].v.running = acc[k].running / (uint64_t)runs;
+		rows[k].stddev_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / runs) / mean : 0;
+	}
+	times.elapsed_ns = total.elapsed_ns / runs;
+	times.user_ns = total.user_ns / runs;
+	times.sys_ns = total.sys_ns / runs;
+	times.runs = runs;
+	run_seconds = times.elapsed_ns / 1e9;
+	if (json) {
+		json_object *o = stat_json(argv + i, argc - i, rows, n, &times, code, &caps, note);
+		analysis(f, ctx, metrics, topdown, rows, n, o);
+		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		if (WIFSIGNALED(status))
+			fprintf(f, "\n '%s' terminated by signal %d; counts up to then:\n", cmdline, WTERMSIG(status));
+		print_text(f, cmdline, rows, n, &times, note);
+		analysis(f, ctx, metrics, topdown, rows, n, NULL);
+	}
+out:
+	if (f != stdout)
+		fclose(f);
+	free(rows);
+	free(sum);
+	free(sumsq);
+	free(acc);
+	pmu_ctx_free(ctx);
+	return code;
+}
+
+/* Wait for @child, printing the counts of every @interval_ms to @f meanwhile (-I). */
+static void wait_intervals(pid_t child, struct pmu_set *set, size_t n, int interval_ms, FILE *f, double t0,
+			   int *status, struct rusage *ru)
+{
+	struct pmu_value *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
+	int pfd = (int)syscall(SYS_pidfd_open, child, 0);
+	double next = t0 + interval_ms * 1e6;
+	bool header = false;
+
+	for (;;) {
+		double now = ns_now();
+		int wait_ms = now >= next ? 0 : (int)((next - now) / 1e6) + 1, done;
+		if (pfd >= 0) {
+			struct pollfd p = { pfd, POLLIN, 0 };
+			done = poll(&p, 1, wait_ms) > 0;
+		} else {
+			/* no pidfd (kernel before 5.3): look every millisecond */
+			struct timespec ms = { 0, 1000000 };
+			done = waitpid(child, status, WNOHANG | __WNOTHREAD) == child ? 2 : 0;
+			if (!done && wait_ms)
+				nanosleep(&ms, NULL);
+		}
+		if (done)
+			break;
+		if (ns_now() < next || !prev || !cur || pmu_set_read(set, cur) < 0)
+			continue;
+		if (!header) {
+			fprintf(f, "#%15s %18s  %s\n", "time (s)", "counts", "event");
+			header = true;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct pmu_value d;
+			struct pmu_event_info info;
+			char num[48];
+			pmu_delta(&prev[k], &cur[k], 1, &d);
+			pmu_set_event(set, k, &info);
+			if (info.flags & PMU_EVF_UNSUPPORTED)
+				continue;
+			if (info.unit && !strcmp(info.unit, "ns"))
+				snprintf(num, sizeof(num), "%.2f msec", pmu_scale(&d) / 1e6);
+			else
+				group_digits(pmu_scale(&d), num, sizeof(num));
+			fprintf(f, " %15.9f %18s  %s%s\n", (ns_now() - t0) / 1e9, num, info.name,
+				pmu_confidence(&d) < 1.0 ? "  (scaled)" : "");
+			prev[k] = cur[k];
+		}
+		fflush(f);
+		next += interval_ms * 1e6;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	free(prev);
+	free(cur);
+	while (wait4(child, status, 0, ru) < 0 && errno == EINTR)
+		;
+}
+
+/* One run of @cmd counted with @events: @rows (allocated on the first run, @n
+ * values) get the counts. 0, or the exit code to give up with. */
+static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int interval_ms, FILE *ilog,
+		     struct stat_row **rowsp, size_t *np, struct run_times *t, int *status)
+{
+	struct sigaction ign, old_int, old_quit;
+	struct pmu_set_opts so;
+	struct pmu_set *set = NULL;
+	struct pmu_value *vals = NULL;
+	struct rusage ru;
+	int go[2], err_pipe[2], exec_err = 0, r, code = 1;
+	pid_t child;
+	double t0;
+	size_t n;
+
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return perror("pmu stat: pipe"), 1;
+	if (pipe2(err_pipe, O_CLOEXEC) < 0) {
+		perror("pmu stat: pipe");
+		close(go[0]);
+		close(go[1]);
 		return 1;
 	}
 	child = fork();
 	if (child < 0) {
 		perror("pmu stat: fork");
-		pmu_ctx_free(ctx);
+		close(go[0]);
+		close(go[1]);
+		close(err_pipe[0]);
+		close(err_pipe[1]);
 		return 1;
 	}
 	if (child == 0) {
@@ -910,7 +1091,7 @@ static int cmd_stat(int argc, char **argv)
 		close(err_pipe[0]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127); /* parent gave up */
-		execvp(argv[i], argv + i);
+		execvp(cmd[0], cmd);
 		exec_err = errno;
 		if (write(err_pipe[1], &exec_err, sizeof(exec_err)) < 0)
 			_exit(127);
@@ -925,19 +1106,17 @@ static int cmd_stat(int argc, char **argv)
 	r = pmu_set_open(ctx, events, &so, &set);
 	if (r < 0) {
 		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
-		kill(child, SIGKILL);
-		close(go[1]);
-		waitpid(child, NULL, 0);
-		pmu_ctx_free(ctx);
-		return 1;
+		goto kill;
 	}
 	n = pmu_set_count(set);
-	rows = calloc(n, sizeof(*rows));
-	vals = calloc(n, sizeof(*vals));
-	if (!rows || !vals) {
+	if (!*rowsp) {
+		*rowsp = calloc(n ? n : 1, sizeof(**rowsp));
+		*np = n;
+	}
+	vals = calloc(n ? n : 1, sizeof(*vals));
+	if (!*rowsp || !vals || n != *np) {
 		fprintf(stderr, "pmu stat: out of memory\n");
-		kill(child, SIGKILL);
-		goto out;
+		goto kill;
 	}
 	/* the child gets Ctrl-C; we wait for it and print what was counted */
 	memset(&ign, 0, sizeof(ign));
@@ -948,17 +1127,20 @@ static int cmd_stat(int argc, char **argv)
 	if (write(go[1], "g", 1) != 1)
 		perror("pmu stat: starting the command");
 	close(go[1]);
-	go[1] = -1;
 	memset(&ru, 0, sizeof(ru));
-	while (wait4(child, &status, 0, &ru) < 0 && errno == EINTR)
-		;
-	times.elapsed_ns = ns_now() - t0;
-	times.user_ns = ru.ru_utime.tv_sec * 1e9 + ru.ru_utime.tv_usec * 1e3;
-	times.sys_ns = ru.ru_stime.tv_sec * 1e9 + ru.ru_stime.tv_usec * 1e3;
+	if (interval_ms > 0)
+		wait_intervals(child, set, n, interval_ms, ilog, t0, status, &ru);
+	else
+		while (wait4(child, status, 0, &ru) < 0 && errno == EINTR)
+			;
+	t->elapsed_ns = ns_now() - t0;
+	t->user_ns = ru.ru_utime.tv_sec * 1e9 + ru.ru_utime.tv_usec * 1e3;
+	t->sys_ns = ru.ru_stime.tv_sec * 1e9 + ru.ru_stime.tv_usec * 1e3;
+	t->runs = 1;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	if (read(err_pipe[0], &exec_err, sizeof(exec_err)) == sizeof(exec_err)) {
-		fprintf(stderr, "pmu stat: cannot run '%s': %s\n", argv[i], strerror(exec_err));
+		fprintf(stderr, "pmu stat: cannot run '%s': %s\n", cmd[0], strerror(exec_err));
 		code = 127;
 		goto out;
 	}
@@ -968,44 +1150,20 @@ static int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	for (size_t k = 0; k < n; k++) {
-		pmu_set_event(set, k, &rows[k].info);
-		rows[k].v = vals[k];
-		rows[k].supported = !(rows[k].info.flags & PMU_EVF_UNSUPPORTED);
+		pmu_set_event(set, k, &(*rowsp)[k].info);
+		(*rowsp)[k].v = vals[k];
+		(*rowsp)[k].supported = !((*rowsp)[k].info.flags & PMU_EVF_UNSUPPORTED);
 	}
-	code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	{
-		FILE *f = stdout;
-		if (outfile && !(f = fopen(outfile, "w"))) {
-			fprintf(stderr, "pmu stat: cannot write '%s': %s\n", outfile, strerror(errno));
-			code = 1;
-			goto out;
-		}
-		if (json) {
-			json_object *o = stat_json(argv + i, argc - i, rows, n, &times, code, &caps, note);
-			run_seconds = times.elapsed_ns / 1e9;
-			analysis(f, ctx, metrics, topdown, rows, n, o);
-			fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								    JSON_C_TO_STRING_NOSLASHESCAPE));
-			json_object_put(o);
-		} else {
-			if (WIFSIGNALED(status))
-				fprintf(f, "\n '%s' terminated by signal %d; counts up to then:\n", cmdline,
-					WTERMSIG(status));
-			print_text(f, cmdline, rows, n, &times, note);
-			run_seconds = times.elapsed_ns / 1e9;
-			analysis(f, ctx, metrics, topdown, rows, n, NULL);
-		}
-		if (f != stdout)
-			fclose(f);
-	}
+	code = 0;
+	goto out;
+kill:
+	kill(child, SIGKILL);
+	close(go[1]);
+	waitpid(child, NULL, 0);
 out:
-	if (go[1] >= 0)
-		close(go[1]);
 	close(err_pipe[0]);
-	free(rows);
 	free(vals);
 	pmu_set_close(set);
-	pmu_ctx_free(ctx);
 	return code;
 }
 
@@ -1161,7 +1319,7 @@ static int cmd_report(int argc, char **argv)
 {
 	struct stat_row *rows = NULL;
 	size_t n = 0;
-	struct run_times times = {0, 0, 0};
+	struct run_times times = {0, 0, 0, 1};
 	char title[1024] = "", metrics[2048] = "", cpuid[64] = "";
 	int files = 0, code = 0, topdown = 0, first = 1;
 
