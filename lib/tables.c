@@ -231,6 +231,18 @@ nomem:
 /* Intel perfmon metric files                                        */
 /* ---------------------------------------------------------------- */
 
+/* A problem with metric @name: @what, with @bad in place of %s. */
+static void pm_problem(problem_fn pf, void *pd, int *problems, const char *file, const char *name, const char *what,
+		       const char *bad)
+{
+	char msg[PMU_NAME_MAX + 160];
+
+	snprintf(msg, sizeof(msg), what, bad);
+	(*problems)++;
+	if (pf)
+		pf(pd, file, name, msg);
+}
+
 /* An alias of a perfmon metric (Events, Constants, ThresholdMetrics). */
 struct pm_alias {
 	const char *alias;
@@ -376,9 +388,7 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 		char bad[PMU_NAME_MAX] = "", *expr, *thr = NULL;
 
 		if (!json_object_is_type(m, json_type_object) || !name || !formula) {
-			(*problems)++;
-			if (pf)
-				pf(pd, file, name, "perfmon metric without MetricName or Formula");
+			pm_problem(pf, pd, problems, file, name, "perfmon metric without MetricName or Formula%s", "");
 			continue;
 		}
 		json_object_object_get_ex(m, "Events", &ev);
@@ -387,12 +397,9 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 		na += pm_aliases(co, a + na, ARRAY_SIZE(a) - na, true);
 		expr = pm_formula(formula, a, na, bad, sizeof(bad));
 		if (!expr) {
-			char msg[PMU_NAME_MAX + 96];
-			snprintf(msg, sizeof(msg), "Formula uses '%s', which is neither an alias of its Events or Constants "
-				 "nor a function", bad);
-			(*problems)++;
-			if (pf)
-				pf(pd, file, name, msg);
+			pm_problem(pf, pd, problems, file, name,
+				   "Formula uses '%s', which is neither an alias of its Events or Constants nor a function",
+				   bad);
 			continue;
 		}
 		if (json_object_object_get_ex(m, "Threshold", &th) && json_object_object_get_ex(th, "ThresholdMetrics", &tm) &&
@@ -412,14 +419,10 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 				}
 			}
 			thr = pm_formula(tf, ta, nt, bad, sizeof(bad));
-			if (!thr) {
-				char msg[PMU_NAME_MAX + 96];
-				snprintf(msg, sizeof(msg), "Threshold uses '%s', which names no metric of this file (by "
-					 "LegacyName); the threshold is left out", bad);
-				(*problems)++;
-				if (pf)
-					pf(pd, file, name, msg);
-			}
+			if (!thr)
+				pm_problem(pf, pd, problems, file, name,
+					   "Threshold uses '%s', which names no metric of this file (by LegacyName); the "
+					   "threshold is left out", bad);
 		}
 		o = json_object_new_object();
 		if (o) {

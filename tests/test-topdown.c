@@ -26,6 +26,7 @@ static inline uint64_t pmu_arch_time(void *arg) { (void)arg; return 0; }
 #include <pmu.h>
 #include "set.h"
 #include "harness.h"
+#include "plan.h"
 
 static uint64_t m8(int b0, int b1, int b2, int b3, int b4, int b5, int b6, int b7)
 {
@@ -37,25 +38,11 @@ static uint64_t m8(int b0, int b1, int b2, int b3, int b4, int b5, int b6, int b
 
 static void plan(struct pmu_ctx *ctx, const char *events, const char *want_order, const char *want_groups)
 {
-	struct pmu_set *s = NULL;
 	struct pmu_set_opts o;
-	char order[512] = "", groups[128] = "";
-	int r;
 
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);
-	r = pmu__set_plan(ctx, events, &o, &s);
-	CHECK(r == 0, "plan '%s': %s", events, pmu_strerror(r));
-	if (r)
-		return;
-	for (size_t i = 0; i < s->n; i++) {
-		size_t l = strlen(order), g = strlen(groups);
-		snprintf(order + l, sizeof(order) - l, "%s%s", i ? "," : "", s->ev[i].info.name);
-		snprintf(groups + g, sizeof(groups) - g, "%s%u", i ? "," : "", s->ev[i].group);
-	}
-	CHECK(!strcmp(order, want_order), "'%s' arranged as '%s', expected '%s'", events, order, want_order);
-	CHECK(!strcmp(groups, want_groups), "'%s' groups %s, expected %s", events, groups, want_groups);
-	pmu_set_close(s);
+	pmu_set_close(plan_check(ctx, events, &o, want_order, want_groups));
 }
 
 int main(void)

@@ -806,6 +806,20 @@ static int add_metric_events(struct pmu_ctx *ctx, const char *metrics, char *eve
 static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int interval_ms, FILE *ilog,
 		     struct stat_row **rowsp, size_t *np, struct run_times *t, int *status);
 
+/* The integer after option argv[*i] into *out, within [min, max]; else -1 and @msg. */
+static int int_arg(int argc, char **argv, int *i, long min, long max, const char *msg, int *out)
+{
+	char *end = NULL;
+	long v = ++*i < argc ? strtol(argv[*i], &end, 10) : 0;
+
+	if (*i >= argc || *end || v < min || v > max) {
+		fprintf(stderr, "pmu stat: %s\n", msg);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
 static int cmd_stat(int argc, char **argv)
 {
 	char events[8192] = "", cmdline[1024] = "", note[512] = "", metrics[2048] = "";
@@ -854,21 +868,12 @@ static int cmd_stat(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "-r") || !strcmp(argv[i], "--repeat")) {
-			char *end;
-			long v = ++i < argc ? strtol(argv[i], &end, 10) : 0;
-			if (i >= argc || *end || v < 1 || v > 100000) {
-				fprintf(stderr, "pmu stat: -r wants a number of runs (1 or more)\n");
+			if (int_arg(argc, argv, &i, 1, 100000, "-r wants a number of runs (1 or more)", &repeat) < 0)
 				return 2;
-			}
-			repeat = (int)v;
 		} else if (!strcmp(argv[i], "-I") || !strcmp(argv[i], "--interval")) {
-			char *end;
-			long v = ++i < argc ? strtol(argv[i], &end, 10) : 0;
-			if (i >= argc || *end || v < 10 || v > 3600000) {
-				fprintf(stderr, "pmu stat: -I wants an interval in milliseconds (10 or more)\n");
+			if (int_arg(argc, argv, &i, 10, 3600000, "-I wants an interval in milliseconds (10 or more)",
+				    &interval_ms) < 0)
 				return 2;
-			}
-			interval_ms = (int)v;
 		} else if (!strcmp(argv[i], "-o")) {
 			if (++i >= argc) {
 				fprintf(stderr, "pmu stat: -o needs a file name\n");
