@@ -430,6 +430,12 @@ static int split_hybrid(struct pmu_set *s, struct pmu_speclist *l)
 	struct pmu_ev *nev;
 	struct pmu_spec *nspec;
 
+	if (pmu__n_core_pmus(ctx) < 2)
+		return 0;
+	for (size_t i = 0; i < s->n; i++)
+		nsplit += splits(&s->ev[i]);
+	if (!nsplit)
+		return 0;
 	for (size_t p = 0; p < ctx->n_pmus && ncore < 8; p++) {
 		const struct pmu_dev *d = &ctx->pmus[p];
 		if (!d->is_core)
@@ -443,12 +449,6 @@ static int split_hybrid(struct pmu_set *s, struct pmu_speclist *l)
 		}
 		core[ncore++] = d;
 	}
-	if (pmu__n_core_pmus(ctx) < 2)
-		return 0;
-	for (size_t i = 0; i < s->n; i++)
-		nsplit += splits(&s->ev[i]);
-	if (!nsplit)
-		return 0;
 	if (ncore == 0)
 		return pmu__err(ctx, -ENODEV, "CPU %d belongs to none of the core PMUs of this hybrid CPU", s->cpu);
 	cap = s->n + nsplit * (ncore - 1) + 1;
@@ -485,10 +485,10 @@ static int split_hybrid(struct pmu_set *s, struct pmu_speclist *l)
 				nev[k] = *e;
 				nspec[k].group = group;
 				if (splits(e)) {
-					nev[k].part_of = (int)j;
 					struct pmu_event_info *in = &nev[k].info;
 					const char *mods = strrchr(e->info.name, ':');
 					char name[PMU_NAME_MAX];
+					nev[k].part_of = (int)j;
 					if (!mods || mods == e->info.name || mods[-1] == ':' || strchr(mods, '/'))
 						mods = "";
 					snprintf(name, sizeof(name), "%s/%.*s/%s", core[c]->name,

@@ -1010,21 +1010,14 @@ static void wait_intervals(pid_t child, struct pmu_set *set, size_t n, int inter
 	double next = t0 + interval_ms * 1e6;
 	bool header = false;
 
-	for (;;) {
+	if (pfd < 0)
+		fprintf(stderr, "pmu stat: -I needs pidfd_open (Linux 5.3 or later): %s; counting without "
+			"intervals\n", strerror(errno));
+	while (pfd >= 0) {
 		double now = ns_now();
-		int wait_ms = now >= next ? 0 : (int)((next - now) / 1e6) + 1, done;
-		if (pfd >= 0) {
-			struct pollfd p = { pfd, POLLIN, 0 };
-			done = poll(&p, 1, wait_ms) > 0;
-		} else {
-			/* no pidfd (kernel before 5.3): look every millisecond */
-			struct timespec ms = { 0, 1000000 };
-			done = waitpid(child, status, WNOHANG | __WNOTHREAD) == child ? 2 : 0;
-			if (!done && wait_ms)
-				nanosleep(&ms, NULL);
-		}
-		if (done)
-			break;
+		struct pollfd p = { pfd, POLLIN, 0 };
+		if (poll(&p, 1, now >= next ? 0 : (int)((next - now) / 1e6) + 1) > 0)
+			break; /* the child ended */
 		if (ns_now() < next || !prev || !cur || pmu_set_read(set, cur) < 0)
 			continue;
 		if (!header) {
