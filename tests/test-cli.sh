@@ -178,6 +178,25 @@ check "stat -I: header" has "$tmp/o" "time (s) .*counts  event"
 check "stat -I: a line per interval (0.45 s, 100 ms: 4 expected, 2 or more required)" test "$(grep -c '^ *[0-9.]* .*msec  task-clock$' "$tmp/o")" -ge 2
 check "stat -I: the final table follows" has "$tmp/o" "Performance counter stats for 'sleep 0.45'"
 
+# -p: attach to a running process. It sleeps (pmu attaches meanwhile), then execs the workload,
+# which touches 4 MiB (>= 1024 page faults) and exits: the count ends with the process.
+sh -c "sleep 1.5; exec '$BUILD/examples/workload' 4" > /dev/null &
+target=$!
+run 0 "$tmp/o" "$tmp/e" stat -p $target -e page-faults,task-clock --json -o "$tmp/p.json"
+check "stat -p: the process's page faults (>= 1024) until it exits" json "$tmp/p.json" "d['command']==['-p','$target'] and d['events'][0]['value']>=1024 and d['events'][1]['value']>0 and d['elapsed_ns']>=0.5e9"
+wait $target 2>/dev/null
+# ... or while a command runs (a busy loop, counted for 0.3 s)
+sh -c 'while :; do :; done' &
+target=$!
+run 0 "$tmp/o" "$tmp/e" stat -p $target -e task-clock -- sleep 0.3
+kill $target 2>/dev/null
+check "stat -p -- CMD: header" has "$tmp/o" "Performance counter stats for 'process $target while sleep 0.3'"
+check "stat -p -- CMD: the loop's CPU time counted" has "$tmp/o" "msec  *task-clock"
+run 1 "$tmp/o" "$tmp/e" stat -p 999999999 -- true
+check "stat -p: no such process" has "$tmp/e" "no process 999999999 to attach to"
+run 2 "$tmp/o" "$tmp/e" stat -p 1 -r 2
+check "stat -p with -r refused" has "$tmp/e" "-r and -I do not apply"
+
 # task-clock agrees with the CPU time the kernel charged the same run (wait4 rusage, user + sys).
 # Both come from the scheduler's runtime of the command; rusage also has the few ms the forked
 # child spends before exec (more under valgrind), which task-clock (enabled on exec) leaves out.

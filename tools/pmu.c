@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* pmu: the command for people — info, list, resolve, stat, report. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -71,6 +73,7 @@ static void usage(FILE *f)
 		"  stat [-e EVENTS] [-M METRICS] [--topdown] [-D NAME=VALUE] [-r RUNS | -I MS] [--json] [-o FILE]\n"
 		"       -- CMD [ARGS...]            count events while CMD runs; metrics, topdown tree;\n"
 		"                                   -r: mean of RUNS runs with +- (standard error); -I: counts every MS\n"
+		"  stat -p PID [...] [-- CMD...]    count a running process until it ends, Ctrl-C, or CMD ends\n"
 		"  report [-M METRICS] [--topdown] [-D NAME=VALUE] FILE.json...\n"
 		"                                   print saved 'pmu stat --json' results (summed), evaluate metrics;\n"
 		"                                   region reports (PMU_FORMAT=json) are merged per region\n"
@@ -450,7 +453,7 @@ static const struct stat_row *partner(const struct stat_row *rows, size_t n, con
 
 /* wall time of the run and the CPU time the kernel charged the command (with its waited-for children) */
 struct run_times {
-	double elapsed_ns, user_ns, sys_ns;   /* means over the runs */
+	double elapsed_ns, user_ns, sys_ns;   /* means over the runs; user/sys < 0: unknown (-p) */
 	int runs;                             /* -r; 1 otherwise */
 };
 
@@ -518,8 +521,10 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\n   %18.9f seconds time elapsed\n\n", elapsed_ns / 1e9);
-	fprintf(f, "   %18.9f seconds user\n", t->user_ns / 1e9);
-	fprintf(f, "   %18.9f seconds sys\n\n", t->sys_ns / 1e9);
+	if (t->user_ns >= 0 && t->sys_ns >= 0) {
+		fprintf(f, "   %18.9f seconds user\n", t->user_ns / 1e9);
+		fprintf(f, "   %18.9f seconds sys\n\n", t->sys_ns / 1e9);
+	}
 	if (note && *note)
 		fprintf(f, " note: %s\n\n", note);
 	for (size_t i = 0; i < n; i++) {
@@ -545,8 +550,10 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 	json_object_object_add(o, "command", ca);
 	json_object_object_add(o, "exit_status", json_object_new_int(status));
 	json_object_object_add(o, "elapsed_ns", json_object_new_int64((int64_t)t->elapsed_ns));
-	json_object_object_add(o, "user_ns", json_object_new_int64((int64_t)t->user_ns));
-	json_object_object_add(o, "sys_ns", json_object_new_int64((int64_t)t->sys_ns));
+	if (t->user_ns >= 0 && t->sys_ns >= 0) {
+		json_object_object_add(o, "user_ns", json_object_new_int64((int64_t)t->user_ns));
+		json_object_object_add(o, "sys_ns", json_object_new_int64((int64_t)t->sys_ns));
+	}
 	json_object_object_add(o, "runs", json_object_new_int(t->runs));
 	for (size_t i = 0; i < n; i++) {
 		const struct stat_row *r = &rows[i];
@@ -805,6 +812,8 @@ static int add_metric_events(struct pmu_ctx *ctx, const char *metrics, char *eve
 
 static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int interval_ms, FILE *ilog,
 		     struct stat_row **rowsp, size_t *np, struct run_times *t, int *status);
+static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_row **rowsp,
+		       size_t *np, struct run_times *t, int *status);
 
 /* The integer after option argv[*i] into *out, within [min, max]; else -1 and @msg. */
 static int int_arg(int argc, char **argv, int *i, long min, long max, const char *msg, int *out)
@@ -831,7 +840,7 @@ static int cmd_stat(int argc, char **argv)
 	struct pmu_value *acc = NULL;
 	double *sum = NULL, *sumsq = NULL;
 	bool json = false;
-	int i, status = 0, r, code = 1, repeat = 1, interval_ms = 0, runs;
+	int i, status = 0, r, code = 1, repeat = 1, interval_ms = 0, runs, attach = 0;
 	struct run_times times, total;
 	size_t n = 0;
 	FILE *f = stdout;
@@ -870,6 +879,9 @@ static int cmd_stat(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-r") || !strcmp(argv[i], "--repeat")) {
 			if (int_arg(argc, argv, &i, 1, 100000, "-r wants a number of runs (1 or more)", &repeat) < 0)
 				return 2;
+		} else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pid")) {
+			if (int_arg(argc, argv, &i, 1, INT_MAX, "-p wants a process id", &attach) < 0)
+				return 2;
 		} else if (!strcmp(argv[i], "-I") || !strcmp(argv[i], "--interval")) {
 			if (int_arg(argc, argv, &i, 10, 3600000, "-I wants an interval in milliseconds (10 or more)",
 				    &interval_ms) < 0)
@@ -887,10 +899,17 @@ static int cmd_stat(int argc, char **argv)
 			break;
 		}
 	}
-	if (i >= argc) {
-		fprintf(stderr, "pmu stat: name a command to run: pmu stat [-e EVENTS] -- CMD [ARGS...]\n");
+	if (i >= argc && !attach) {
+		fprintf(stderr, "pmu stat: name a command to run: pmu stat [-e EVENTS] -- CMD [ARGS...], "
+			"or a process to attach to: pmu stat -p PID\n");
 		return 2;
 	}
+	if (attach && (repeat > 1 || interval_ms)) {
+		fprintf(stderr, "pmu stat: -p counts a running process once; -r and -I do not apply\n");
+		return 2;
+	}
+	if (attach)
+		snprintf(cmdline, sizeof(cmdline), "process %d%s", attach, i < argc ? " while " : "");
 	for (int k = i; k < argc; k++) {
 		size_t l = strlen(cmdline);
 		snprintf(cmdline + l, sizeof(cmdline) - l, "%s%s", k > i ? " " : "", argv[k]);
@@ -938,7 +957,8 @@ static int cmd_stat(int argc, char **argv)
 	memset(&total, 0, sizeof(total));
 	for (runs = 0; runs < repeat; runs++) {
 		struct run_times t = {0, 0, 0, 1};
-		r = stat_once(ctx, events, argv + i, interval_ms, json ? stderr : f, &rows, &n, &t, &status);
+		r = attach ? stat_attach(ctx, events, attach, argv + i, &rows, &n, &t, &status) :
+			     stat_once(ctx, events, argv + i, interval_ms, json ? stderr : f, &rows, &n, &t, &status);
 		if (r) {
 			code = r;
 			goto out;
@@ -979,7 +999,12 @@ static int cmd_stat(int argc, char **argv)
 	times.runs = runs;
 	run_seconds = times.elapsed_ns / 1e9;
 	if (json) {
-		json_object *o = stat_json(argv + i, argc - i, rows, n, &times, code, &caps, note);
+		char pidarg[16], *pcmd[2] = { (char *)"-p", pidarg };
+		json_object *o;
+		snprintf(pidarg, sizeof(pidarg), "%d", attach);
+		/* "command": what was run, or ["-p", PID] for an attached process */
+		o = stat_json(attach && i >= argc ? pcmd : argv + i, attach && i >= argc ? 2 : argc - i, rows, n, &times,
+			      code, &caps, note);
 		analysis(f, ctx, metrics, topdown, rows, n, o);
 		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 							    JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -1001,6 +1026,48 @@ out:
 	return code;
 }
 
+/* Has process @pid ended (gone, or a zombie: exited and not yet reaped)? */
+static bool proc_ended(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
+}
+
+/*
+ * Wait up to @ms milliseconds (-1: no limit) for process @pid to end: on its
+ * pidfd @pfd, or without one (kernels before 5.3; valgrind) by looking every
+ * millisecond. Returns 1 when it ended, 0 at the time limit, -1 on a signal.
+ */
+static int wait_end(pid_t pid, int pfd, int ms)
+{
+	double until = ns_now() + ms * 1e6;
+
+	if (pfd >= 0) {
+		struct pollfd p = { pfd, POLLIN, 0 };
+		int r = poll(&p, 1, ms);
+		return r > 0 ? 1 : r == 0 ? 0 : -1;
+	}
+	for (;;) {
+		struct timespec one = { 0, 1000000 };
+		if (proc_ended(pid))
+			return 1;
+		if (ms >= 0 && ns_now() >= until)
+			return 0;
+		if (nanosleep(&one, NULL) < 0 && errno == EINTR)
+			return -1;
+	}
+}
+
 /* Wait for @child, printing the counts of every @interval_ms to @f meanwhile (-I). */
 static void wait_intervals(pid_t child, struct pmu_set *set, size_t n, int interval_ms, FILE *f, double t0,
 			   int *status, struct rusage *ru)
@@ -1010,14 +1077,10 @@ static void wait_intervals(pid_t child, struct pmu_set *set, size_t n, int inter
 	double next = t0 + interval_ms * 1e6;
 	bool header = false;
 
-	if (pfd < 0)
-		fprintf(stderr, "pmu stat: -I needs pidfd_open (Linux 5.3 or later): %s; counting without "
-			"intervals\n", strerror(errno));
-	while (pfd >= 0) {
+	for (;;) {
 		double now = ns_now();
-		struct pollfd p = { pfd, POLLIN, 0 };
-		if (poll(&p, 1, now >= next ? 0 : (int)((next - now) / 1e6) + 1) > 0)
-			break; /* the child ended */
+		if (wait_end(child, pfd, now >= next ? 0 : (int)((next - now) / 1e6) + 1) > 0)
+			break;
 		if (ns_now() < next || !prev || !cur || pmu_set_read(set, cur) < 0)
 			continue;
 		if (!header) {
@@ -1049,6 +1112,157 @@ static void wait_intervals(pid_t child, struct pmu_set *set, size_t n, int inter
 	free(cur);
 	while (wait4(child, status, 0, ru) < 0 && errno == EINTR)
 		;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* user and system CPU time of process @pid so far (/proc/PID/stat), or -1 each when it is gone */
+static void proc_cpu(pid_t pid, double *user_ns, double *sys_ns)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	FILE *f;
+	size_t n;
+
+	*user_ns = *sys_ns = -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* fields 14 and 15 (utime, stime, clock ticks) follow the ")" that ends the command name */
+	if ((p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+					       &ut, &st) == 2) {
+		*user_ns = ut * 1e9 / sysconf(_SC_CLK_TCK);
+		*sys_ns = st * 1e9 / sysconf(_SC_CLK_TCK);
+	}
+}
+
+/*
+ * -p: count the running process @pid — one set per thread it has now, with
+ * inherit for the threads and processes they start — until it exits, Ctrl-C,
+ * or @cmd (if given, not counted) ends. @rows get the sums over the threads.
+ * 0, or the exit code to give up with.
+ */
+static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_row **rowsp,
+		       size_t *np, struct run_times *t, int *status)
+{
+	struct pmu_set **sets = NULL;
+	struct pmu_value *vals = NULL;
+	struct sigaction sa, old_int;
+	size_t nsets = 0, n = 0;
+	char path[64];
+	double t0, u0, s0, u1, s1;
+	int code = 1, pfd = -1;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path))) {
+		fprintf(stderr, "pmu stat: no process %d to attach to (%s)\n", (int)pid, strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		struct pmu_set_opts so;
+		struct pmu_set **ns;
+		int tid = atoi(de->d_name), r;
+		if (tid <= 0)
+			continue;
+		if (!(ns = realloc(sets, (nsets + 1) * sizeof(*sets)))) {
+			fprintf(stderr, "pmu stat: out of memory\n");
+			goto out;
+		}
+		sets = ns;
+		memset(&so, 0, sizeof(so));
+		so.size = sizeof(so);
+		so.flags = PMU_SET_PID | PMU_SET_INHERIT | PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
+		so.pid = tid;
+		r = pmu_set_open(ctx, events, &so, &sets[nsets]);
+		if (r == -ESRCH)
+			continue; /* the thread ended meanwhile */
+		if (r < 0) {
+			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+			goto out;
+		}
+		nsets++;
+	}
+	closedir(d);
+	d = NULL;
+	if (!nsets) {
+		fprintf(stderr, "pmu stat: process %d has no threads left to count\n", (int)pid);
+		goto out;
+	}
+	n = pmu_set_count(sets[0]);
+	if (!*rowsp) {
+		*rowsp = calloc(n, sizeof(**rowsp));
+		*np = n;
+	}
+	if (!*rowsp || !(vals = calloc(n, sizeof(*vals)))) {
+		fprintf(stderr, "pmu stat: out of memory\n");
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt; /* no SA_RESTART: the waits below return */
+	sigaction(SIGINT, &sa, &old_int);
+	t0 = ns_now();
+	proc_cpu(pid, &u0, &s0);
+	*status = 0;
+	if (cmd[0]) {
+		pid_t c = fork();
+		if (c == 0) {
+			execvp(cmd[0], cmd);
+			fprintf(stderr, "pmu stat: cannot run '%s': %s\n", cmd[0], strerror(errno));
+			_exit(127);
+		}
+		while (c > 0 && waitpid(c, status, 0) < 0 && errno == EINTR)
+			;
+	} else {
+		/* until the process ends or Ctrl-C */
+		pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		while (!interrupted && wait_end(pid, pfd, -1) < 1)
+			;
+		if (pfd >= 0)
+			close(pfd);
+	}
+	t->elapsed_ns = ns_now() - t0;
+	proc_cpu(pid, &u1, &s1);
+	t->user_ns = u0 >= 0 && u1 >= 0 ? u1 - u0 : -1;
+	t->sys_ns = s0 >= 0 && s1 >= 0 ? s1 - s0 : -1;
+	sigaction(SIGINT, &old_int, NULL);
+	for (size_t k = 0; k < n; k++)
+		memset(&(*rowsp)[k].v, 0, sizeof((*rowsp)[k].v));
+	for (size_t j = 0; j < nsets; j++) {
+		int r = pmu_set_read(sets[j], vals);
+		if (r < 0) {
+			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+			goto out;
+		}
+		for (size_t k = 0; k < n; k++) {
+			(*rowsp)[k].v.value += vals[k].value;
+			(*rowsp)[k].v.enabled += vals[k].enabled;
+			(*rowsp)[k].v.running += vals[k].running;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		pmu_set_event(sets[0], k, &(*rowsp)[k].info);
+		(*rowsp)[k].supported = !((*rowsp)[k].info.flags & PMU_EVF_UNSUPPORTED);
+	}
+	code = 0;
+out:
+	if (d)
+		closedir(d);
+	for (size_t j = 0; j < nsets; j++)
+		pmu_set_close(sets[j]);
+	free(sets);
+	free(vals);
+	return code;
 }
 
 /* One run of @cmd counted with @events: @rows (allocated on the first run, @n
@@ -1364,10 +1578,15 @@ static int cmd_report(int argc, char **argv)
 		}
 		if (json_object_object_get_ex(o, "elapsed_ns", &el))
 			times.elapsed_ns += (double)json_object_get_int64(el);
-		if (json_object_object_get_ex(o, "user_ns", &el))
+		/* CPU times are shown only when every file has them */
+		if (json_object_object_get_ex(o, "user_ns", &el) && times.user_ns >= 0)
 			times.user_ns += (double)json_object_get_int64(el);
-		if (json_object_object_get_ex(o, "sys_ns", &el))
+		else
+			times.user_ns = -1;
+		if (json_object_object_get_ex(o, "sys_ns", &el) && times.sys_ns >= 0)
 			times.sys_ns += (double)json_object_get_int64(el);
+		else
+			times.sys_ns = -1;
 		if (!cpuid[0] && json_object_object_get_ex(o, "cpuid", &cid))
 			snprintf(cpuid, sizeof(cpuid), "%s", json_object_get_string(cid));
 		snprintf(title + strlen(title), sizeof(title) - strlen(title), "%s%s", files ? " + " : "", argv[i]);
