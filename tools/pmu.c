@@ -1026,21 +1026,30 @@ out:
 	return code;
 }
 
-/* Has process @pid ended (gone, or a zombie: exited and not yet reaped)? */
-static bool proc_ended(pid_t pid)
+/* The fields of /proc/PID/stat after the command name ("S 1 ..."), in @buf; NULL if the process is gone. */
+static const char *proc_stat(pid_t pid, char *buf, size_t len)
 {
-	char path[64], buf[512], *p;
+	char path[64], *p;
 	FILE *f;
 	size_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if (!(f = fopen(path, "r")))
-		return true;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+		return NULL;
+	n = fread(buf, 1, len - 1, f);
 	fclose(f);
 	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
+	p = strrchr(buf, ')'); /* the name may hold anything; it ends at the last ')' */
+	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+/* Has process @pid ended (gone, or a zombie: exited and not yet reaped)? */
+static bool proc_ended(pid_t pid)
+{
+	char buf[512];
+	const char *st = proc_stat(pid, buf, sizeof(buf));
+
+	return !st || *st == 'Z' || *st == 'X';
 }
 
 /*
@@ -1125,21 +1134,13 @@ static void on_interrupt(int sig)
 /* user and system CPU time of process @pid so far (/proc/PID/stat), or -1 each when it is gone */
 static void proc_cpu(pid_t pid, double *user_ns, double *sys_ns)
 {
-	char path[64], buf[1024], *p;
+	char buf[1024];
+	const char *p = proc_stat(pid, buf, sizeof(buf));
 	unsigned long long ut, st;
-	FILE *f;
-	size_t n;
 
 	*user_ns = *sys_ns = -1;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "r")))
-		return;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	/* fields 14 and 15 (utime, stime, clock ticks) follow the ")" that ends the command name */
-	if ((p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-					       &ut, &st) == 2) {
+	/* fields 14 and 15: utime, stime in clock ticks */
+	if (p && sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2) {
 		*user_ns = ut * 1e9 / sysconf(_SC_CLK_TCK);
 		*sys_ns = st * 1e9 / sysconf(_SC_CLK_TCK);
 	}
