@@ -197,6 +197,17 @@ check "stat -p: no such process" has "$tmp/e" "no process 999999999 to attach to
 run 2 "$tmp/o" "$tmp/e" stat -p 1 -r 2
 check "stat -p with -r refused" has "$tmp/e" "-r and -I do not apply"
 
+# -a: every CPU. cpu-clock counts each CPU's time while enabled, idle or not: about the
+# elapsed time times the CPUs (needs perf_event_paranoid <= 0 or CAP_PERFMON; root in CI)
+if $WRAP "$PMU" stat -a -e cpu-clock -- true > /dev/null 2>&1; then
+	run 0 "$tmp/o" "$tmp/e" stat -a -e cpu-clock,context-switches --json -o "$tmp/a.json" -- sleep 0.3
+	check "stat -a: cpu-clock = elapsed x CPUs (within 10%)" json "$tmp/a.json" "d['command']==['sleep','0.3'] and 0.9*d['elapsed_ns']*$(nproc) <= d['events'][0]['value'] <= 1.1*d['elapsed_ns']*$(getconf _NPROCESSORS_CONF)"
+else
+	echo "note: CPU-wide counting is not permitted here (perf_event_paranoid > 0, no CAP_PERFMON); -a not tested"
+fi
+run 2 "$tmp/o" "$tmp/e" stat -a -p 1 -- true
+check "stat -a with -p refused" has "$tmp/e" "choose one"
+
 # task-clock agrees with the CPU time the kernel charged the same run (wait4 rusage, user + sys).
 # Both come from the scheduler's runtime of the command; rusage also has the few ms the forked
 # child spends before exec (more under valgrind), which task-clock (enabled on exec) leaves out.

@@ -74,6 +74,7 @@ static void usage(FILE *f)
 		"       -- CMD [ARGS...]            count events while CMD runs; metrics, topdown tree;\n"
 		"                                   -r: mean of RUNS runs with +- (standard error); -I: counts every MS\n"
 		"  stat -p PID [...] [-- CMD...]    count a running process until it ends, Ctrl-C, or CMD ends\n"
+		"  stat -a [...] [-- CMD...]        count every CPU (all tasks) until Ctrl-C or CMD ends\n"
 		"  report [-M METRICS] [--topdown] [-D NAME=VALUE] FILE.json...\n"
 		"                                   print saved 'pmu stat --json' results (summed), evaluate metrics;\n"
 		"                                   region reports (PMU_FORMAT=json) are merged per region\n"
@@ -493,7 +494,8 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 				"<not counted>", r->info.name);
 			continue;
 		}
-		if (r == task && task) {
+		if (r->info.unit && !strcmp(r->info.unit, "ns")) {
+			/* task-clock, cpu-clock: time */
 			snprintf(num, sizeof(num), "%.2f msec", val / 1e6);
 			if (elapsed_ns > 0)
 				snprintf(extra, sizeof(extra), "#  %8.3f CPUs utilized", val / elapsed_ns);
@@ -814,6 +816,8 @@ static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int in
 		     struct stat_row **rowsp, size_t *np, struct run_times *t, int *status);
 static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_row **rowsp,
 		       size_t *np, struct run_times *t, int *status);
+static int stat_system(struct pmu_ctx *ctx, const char *events, char **cmd, struct stat_row **rowsp, size_t *np,
+		       struct run_times *t, int *status);
 
 /* The integer after option argv[*i] into *out, within [min, max]; else -1 and @msg. */
 static int int_arg(int argc, char **argv, int *i, long min, long max, const char *msg, int *out)
@@ -839,7 +843,7 @@ static int cmd_stat(int argc, char **argv)
 	struct stat_row *rows = NULL;
 	struct pmu_value *acc = NULL;
 	double *sum = NULL, *sumsq = NULL;
-	bool json = false;
+	bool json = false, system_wide = false;
 	int i, status = 0, r, code = 1, repeat = 1, interval_ms = 0, runs, attach = 0;
 	struct run_times times, total;
 	size_t n = 0;
@@ -879,6 +883,8 @@ static int cmd_stat(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-r") || !strcmp(argv[i], "--repeat")) {
 			if (int_arg(argc, argv, &i, 1, 100000, "-r wants a number of runs (1 or more)", &repeat) < 0)
 				return 2;
+		} else if (!strcmp(argv[i], "-a") || !strcmp(argv[i], "--all-cpus")) {
+			system_wide = true;
 		} else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pid")) {
 			if (int_arg(argc, argv, &i, 1, INT_MAX, "-p wants a process id", &attach) < 0)
 				return 2;
@@ -899,17 +905,23 @@ static int cmd_stat(int argc, char **argv)
 			break;
 		}
 	}
-	if (i >= argc && !attach) {
+	if (i >= argc && !attach && !system_wide) {
 		fprintf(stderr, "pmu stat: name a command to run: pmu stat [-e EVENTS] -- CMD [ARGS...], "
-			"or a process to attach to: pmu stat -p PID\n");
+			"or a process to attach to: pmu stat -p PID, or count every CPU: pmu stat -a\n");
 		return 2;
 	}
-	if (attach && (repeat > 1 || interval_ms)) {
-		fprintf(stderr, "pmu stat: -p counts a running process once; -r and -I do not apply\n");
+	if ((attach || system_wide) && (repeat > 1 || interval_ms)) {
+		fprintf(stderr, "pmu stat: -p and -a count once; -r and -I do not apply\n");
+		return 2;
+	}
+	if (attach && system_wide) {
+		fprintf(stderr, "pmu stat: -p counts one process, -a every CPU; choose one\n");
 		return 2;
 	}
 	if (attach)
 		snprintf(cmdline, sizeof(cmdline), "process %d%s", attach, i < argc ? " while " : "");
+	else if (system_wide)
+		snprintf(cmdline, sizeof(cmdline), "all CPUs%s", i < argc ? " while " : "");
 	for (int k = i; k < argc; k++) {
 		size_t l = strlen(cmdline);
 		snprintf(cmdline + l, sizeof(cmdline) - l, "%s%s", k > i ? " " : "", argv[k]);
@@ -958,7 +970,8 @@ static int cmd_stat(int argc, char **argv)
 	for (runs = 0; runs < repeat; runs++) {
 		struct run_times t = {0, 0, 0, 1};
 		r = attach ? stat_attach(ctx, events, attach, argv + i, &rows, &n, &t, &status) :
-			     stat_once(ctx, events, argv + i, interval_ms, json ? stderr : f, &rows, &n, &t, &status);
+		    system_wide ? stat_system(ctx, events, argv + i, &rows, &n, &t, &status) :
+				  stat_once(ctx, events, argv + i, interval_ms, json ? stderr : f, &rows, &n, &t, &status);
 		if (r) {
 			code = r;
 			goto out;
@@ -999,12 +1012,12 @@ static int cmd_stat(int argc, char **argv)
 	times.runs = runs;
 	run_seconds = times.elapsed_ns / 1e9;
 	if (json) {
-		char pidarg[16], *pcmd[2] = { (char *)"-p", pidarg };
+		char pidarg[16], *pcmd[2] = { (char *)(attach ? "-p" : "-a"), pidarg };
 		json_object *o;
 		snprintf(pidarg, sizeof(pidarg), "%d", attach);
-		/* "command": what was run, or ["-p", PID] for an attached process */
-		o = stat_json(attach && i >= argc ? pcmd : argv + i, attach && i >= argc ? 2 : argc - i, rows, n, &times,
-			      code, &caps, note);
+		/* "command": what was run, else ["-p", PID] for an attached process or ["-a"] */
+		o = stat_json(i < argc ? argv + i : pcmd, i < argc ? argc - i : attach ? 2 : 1, rows, n, &times, code, &caps,
+			      note);
 		analysis(f, ctx, metrics, topdown, rows, n, o);
 		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 							    JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -1146,74 +1159,59 @@ static void proc_cpu(pid_t pid, double *user_ns, double *sys_ns)
 	}
 }
 
-/*
- * -p: count the running process @pid — one set per thread it has now, with
- * inherit for the threads and processes they start — until it exits, Ctrl-C,
- * or @cmd (if given, not counted) ends. @rows get the sums over the threads.
- * 0, or the exit code to give up with.
- */
-static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_row **rowsp,
-		       size_t *np, struct run_times *t, int *status)
+/* Add the values of @set to @rows, matched by event name (the per-CPU sets of a hybrid CPU differ). */
+static int add_set(struct pmu_set *set, struct stat_row **rows, size_t *n)
 {
-	struct pmu_set **sets = NULL;
-	struct pmu_value *vals = NULL;
-	struct sigaction sa, old_int;
-	size_t nsets = 0, n = 0;
-	char path[64];
-	double t0, u0, s0, u1, s1;
-	int code = 1, pfd = -1;
-	struct dirent *de;
-	DIR *d;
+	size_t m = pmu_set_count(set);
+	struct pmu_value *vals = calloc(m ? m : 1, sizeof(*vals));
+	int r = vals ? pmu_set_read(set, vals) : -ENOMEM;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if (!(d = opendir(path))) {
-		fprintf(stderr, "pmu stat: no process %d to attach to (%s)\n", (int)pid, strerror(errno));
-		return 1;
-	}
-	while ((de = readdir(d))) {
-		struct pmu_set_opts so;
-		struct pmu_set **ns;
-		int tid = atoi(de->d_name), r;
-		if (tid <= 0)
-			continue;
-		if (!(ns = realloc(sets, (nsets + 1) * sizeof(*sets)))) {
-			fprintf(stderr, "pmu stat: out of memory\n");
-			goto out;
+	for (size_t k = 0; r == 0 && k < m; k++) {
+		struct pmu_event_info info;
+		size_t j;
+		pmu_set_event(set, k, &info);
+		for (j = 0; j < *n && strcmp((*rows)[j].info.name, info.name); j++)
+			;
+		if (j == *n) {
+			struct stat_row *nr = realloc(*rows, (*n + 1) * sizeof(**rows));
+			if (!nr) {
+				r = -ENOMEM;
+				break;
+			}
+			*rows = nr;
+			memset(&nr[j], 0, sizeof(nr[j]));
+			nr[j].info = info;
+			nr[j].supported = !(info.flags & PMU_EVF_UNSUPPORTED);
+			(*n)++;
 		}
-		sets = ns;
-		memset(&so, 0, sizeof(so));
-		so.size = sizeof(so);
-		so.flags = PMU_SET_PID | PMU_SET_INHERIT | PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
-		so.pid = tid;
-		r = pmu_set_open(ctx, events, &so, &sets[nsets]);
-		if (r == -ESRCH)
-			continue; /* the thread ended meanwhile */
-		if (r < 0) {
-			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
-			goto out;
-		}
-		nsets++;
+		(*rows)[j].v.value += vals[k].value;
+		(*rows)[j].v.enabled += vals[k].enabled;
+		(*rows)[j].v.running += vals[k].running;
 	}
-	closedir(d);
-	d = NULL;
-	if (!nsets) {
-		fprintf(stderr, "pmu stat: process %d has no threads left to count\n", (int)pid);
-		goto out;
-	}
-	n = pmu_set_count(sets[0]);
-	if (!*rowsp) {
-		*rowsp = calloc(n, sizeof(**rowsp));
-		*np = n;
-	}
-	if (!*rowsp || !(vals = calloc(n, sizeof(*vals)))) {
-		fprintf(stderr, "pmu stat: out of memory\n");
-		goto out;
-	}
+	free(vals);
+	if (r < 0)
+		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+	return r;
+}
+
+/*
+ * -p and -a: count with the open @sets until process @pid (if not 0) ends,
+ * Ctrl-C, or @cmd (if given, not counted itself) ends; @rows get the sums.
+ * The sets are closed. 0, or the exit code to give up with.
+ */
+static int stat_sets(struct pmu_set **sets, size_t nsets, pid_t pid, char **cmd, struct stat_row **rowsp,
+		     size_t *np, struct run_times *t, int *status)
+{
+	struct sigaction sa, old_int;
+	double t0, u0 = -1, s0 = -1, u1 = -1, s1 = -1;
+	int code = 0;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt; /* no SA_RESTART: the waits below return */
 	sigaction(SIGINT, &sa, &old_int);
 	t0 = ns_now();
-	proc_cpu(pid, &u0, &s0);
+	if (pid)
+		proc_cpu(pid, &u0, &s0);
 	*status = 0;
 	if (cmd[0]) {
 		pid_t c = fork();
@@ -1224,46 +1222,108 @@ static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char 
 		}
 		while (c > 0 && waitpid(c, status, 0) < 0 && errno == EINTR)
 			;
-	} else {
+	} else if (pid) {
 		/* until the process ends or Ctrl-C */
-		pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		while (!interrupted && wait_end(pid, pfd, -1) < 1)
 			;
 		if (pfd >= 0)
 			close(pfd);
+	} else {
+		while (!interrupted)
+			pause();
 	}
 	t->elapsed_ns = ns_now() - t0;
-	proc_cpu(pid, &u1, &s1);
+	if (pid)
+		proc_cpu(pid, &u1, &s1);
 	t->user_ns = u0 >= 0 && u1 >= 0 ? u1 - u0 : -1;
 	t->sys_ns = s0 >= 0 && s1 >= 0 ? s1 - s0 : -1;
 	sigaction(SIGINT, &old_int, NULL);
-	for (size_t k = 0; k < n; k++)
-		memset(&(*rowsp)[k].v, 0, sizeof((*rowsp)[k].v));
-	for (size_t j = 0; j < nsets; j++) {
-		int r = pmu_set_read(sets[j], vals);
-		if (r < 0) {
-			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
-			goto out;
-		}
-		for (size_t k = 0; k < n; k++) {
-			(*rowsp)[k].v.value += vals[k].value;
-			(*rowsp)[k].v.enabled += vals[k].enabled;
-			(*rowsp)[k].v.running += vals[k].running;
-		}
-	}
-	for (size_t k = 0; k < n; k++) {
-		pmu_set_event(sets[0], k, &(*rowsp)[k].info);
-		(*rowsp)[k].supported = !((*rowsp)[k].info.flags & PMU_EVF_UNSUPPORTED);
-	}
-	code = 0;
-out:
-	if (d)
-		closedir(d);
+	for (size_t j = 0; j < nsets; j++)
+		if (code == 0 && add_set(sets[j], rowsp, np) < 0)
+			code = 1;
 	for (size_t j = 0; j < nsets; j++)
 		pmu_set_close(sets[j]);
 	free(sets);
-	free(vals);
 	return code;
+}
+
+/* Open @events on one target (a thread, or a CPU) and append the set to @sets. 0, 1 to skip, or -1. */
+static int open_target(struct pmu_ctx *ctx, const char *events, unsigned flags, int pid, int cpu,
+		       struct pmu_set ***sets, size_t *nsets)
+{
+	struct pmu_set **ns = realloc(*sets, (*nsets + 1) * sizeof(**sets));
+	struct pmu_set_opts so;
+	int r;
+
+	if (!ns) {
+		fprintf(stderr, "pmu stat: out of memory\n");
+		return -1;
+	}
+	*sets = ns;
+	memset(&so, 0, sizeof(so));
+	so.size = sizeof(so);
+	so.flags = flags | PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
+	so.pid = pid;
+	so.cpu = cpu;
+	r = pmu_set_open(ctx, events, &so, &ns[*nsets]);
+	if (r == -ESRCH || r == -ENODEV || r == -ENXIO)
+		return 1; /* the thread ended meanwhile; the CPU is offline */
+	if (r < 0) {
+		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+		return -1;
+	}
+	(*nsets)++;
+	return 0;
+}
+
+/* -p: the running process @pid, one set per thread it has now (inherit covers what they start). */
+static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_row **rowsp,
+		       size_t *np, struct run_times *t, int *status)
+{
+	struct pmu_set **sets = NULL;
+	size_t nsets = 0;
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path))) {
+		fprintf(stderr, "pmu stat: no process %d to attach to (%s)\n", (int)pid, strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(d)))
+		if (atoi(de->d_name) > 0 &&
+		    open_target(ctx, events, PMU_SET_PID | PMU_SET_INHERIT, atoi(de->d_name), -1, &sets, &nsets) < 0)
+			break;
+	closedir(d);
+	if (de || !nsets) {
+		if (!de)
+			fprintf(stderr, "pmu stat: process %d has no threads left to count\n", (int)pid);
+		for (size_t j = 0; j < nsets; j++)
+			pmu_set_close(sets[j]);
+		free(sets);
+		return 1;
+	}
+	return stat_sets(sets, nsets, pid, cmd, rowsp, np, t, status);
+}
+
+/* -a: every online CPU, all tasks. */
+static int stat_system(struct pmu_ctx *ctx, const char *events, char **cmd, struct stat_row **rowsp, size_t *np,
+		       struct run_times *t, int *status)
+{
+	struct pmu_set **sets = NULL;
+	size_t nsets = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (long c = 0; c < ncpu; c++)
+		if (open_target(ctx, events, PMU_SET_CPU | PMU_SET_PID, -1, (int)c, &sets, &nsets) < 0) {
+			for (size_t j = 0; j < nsets; j++)
+				pmu_set_close(sets[j]);
+			free(sets);
+			return 1;
+		}
+	return stat_sets(sets, nsets, 0, cmd, rowsp, np, t, status);
 }
 
 /* One run of @cmd counted with @events: @rows (allocated on the first run, @n
@@ -1611,7 +1671,7 @@ static int cmd_report(int argc, char **argv)
 				rows = nr;
 				memset(&rows[n], 0, sizeof(rows[n]));
 				snprintf(rows[n].info.name, sizeof(rows[n].info.name), "%s", name);
-				rows[n].info.unit = !strcmp(name, "task-clock") ? "ns" : "";
+				rows[n].info.unit = !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock") ? "ns" : "";
 				rows[n].info.desc = "";
 				rows[n].info.note = "";
 				rows[n].supported = true;
