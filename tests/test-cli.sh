@@ -178,12 +178,18 @@ check "stat -I: header" has "$tmp/o" "time (s) .*counts  event"
 check "stat -I: a line per interval (0.45 s, 100 ms: 4 expected, 2 or more required)" test "$(grep -c '^ *[0-9.]* .*msec  task-clock$' "$tmp/o")" -ge 2
 check "stat -I: the final table follows" has "$tmp/o" "Performance counter stats for 'sleep 0.45'"
 
-# -p: attach to a running process. It sleeps (pmu attaches meanwhile), then execs the workload,
-# which touches 4 MiB (>= 1024 page faults) and exits: the count ends with the process.
-sh -c "sleep 1.5; exec '$BUILD/examples/workload' 4" > /dev/null &
+# -p: attach to a running process. It waits for a file (created once pmu holds its perf_event
+# descriptors, i.e. has attached), then execs the workload, which touches 4 MiB (>= 1024 page
+# faults) and exits: the count ends with the process. No timing assumption.
+sh -c "while [ ! -e '$tmp/go' ]; do sleep 0.02; done; exec '$BUILD/examples/workload' 4" > /dev/null &
 target=$!
-run 0 "$tmp/o" "$tmp/e" stat -p $target -e page-faults,task-clock --json -o "$tmp/p.json"
-check "stat -p: the process's page faults (>= 1024) until it exits" json "$tmp/p.json" "d['command']==['-p','$target'] and d['events'][0]['value']>=1024 and d['events'][1]['value']>0 and d['elapsed_ns']>=0.5e9"
+$WRAP "$PMU" stat -p $target -e page-faults,task-clock --json -o "$tmp/p.json" > "$tmp/o" 2> "$tmp/e" &
+pmupid=$!
+for _ in $(seq 1200); do ls -l /proc/$pmupid/fd 2>/dev/null | grep -q perf_event && break; sleep 0.05; done
+touch "$tmp/go"
+wait $pmupid
+check "stat -p: exit status 0" test $? = 0
+check "stat -p: the process's page faults (>= 1024) until it exits" json "$tmp/p.json" "d['command']==['-p','$target'] and d['events'][0]['value']>=1024 and d['events'][1]['value']>0"
 wait $target 2>/dev/null
 # ... or while a command runs (a busy loop, counted for 0.3 s)
 sh -c 'while :; do :; done' &

@@ -1209,7 +1209,10 @@ static int stat_sets(struct pmu_set **sets, size_t nsets, pid_t pid, char **cmd,
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt; /* no SA_RESTART: the waits below return */
 	sigaction(SIGINT, &sa, &old_int);
+	/* the sets were opened disabled: all of them count the same window, the one timed */
 	t0 = ns_now();
+	for (size_t j = 0; j < nsets; j++)
+		pmu_set_enable(sets[j]);
 	if (pid)
 		proc_cpu(pid, &u0, &s0);
 	*status = 0;
@@ -1233,6 +1236,8 @@ static int stat_sets(struct pmu_set **sets, size_t nsets, pid_t pid, char **cmd,
 		while (!interrupted)
 			pause();
 	}
+	for (size_t j = 0; j < nsets; j++)
+		pmu_set_disable(sets[j]);
 	t->elapsed_ns = ns_now() - t0;
 	if (pid)
 		proc_cpu(pid, &u1, &s1);
@@ -1263,7 +1268,7 @@ static int open_target(struct pmu_ctx *ctx, const char *events, unsigned flags, 
 	*sets = ns;
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
-	so.flags = flags | PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
+	so.flags = flags | PMU_SET_SKIP_UNSUPPORTED;
 	so.pid = pid;
 	so.cpu = cpu;
 	r = pmu_set_open(ctx, events, &so, &ns[*nsets]);
