@@ -452,6 +452,25 @@ static const struct stat_row *partner(const struct stat_row *rows, size_t n, con
 	return find_row(rows, n, name);
 }
 
+/* The row named @name, appended (zeroed, @added set) if there is none; NULL when out of memory. */
+static struct stat_row *row_named(struct stat_row **rows, size_t *n, const char *name, bool *added)
+{
+	struct stat_row *nr;
+
+	*added = false;
+	for (size_t j = 0; j < *n; j++)
+		if (!strcmp((*rows)[j].info.name, name))
+			return &(*rows)[j];
+	if (!(nr = realloc(*rows, (*n + 1) * sizeof(**rows))))
+		return NULL;
+	*rows = nr;
+	nr += (*n)++;
+	memset(nr, 0, sizeof(*nr));
+	snprintf(nr->info.name, sizeof(nr->info.name), "%s", name);
+	*added = true;
+	return nr;
+}
+
 /* wall time of the run and the CPU time the kernel charged the command (with its waited-for children) */
 struct run_times {
 	double elapsed_ns, user_ns, sys_ns;   /* means over the runs; user/sys < 0: unknown (-p) */
@@ -1168,25 +1187,20 @@ static int add_set(struct pmu_set *set, struct stat_row **rows, size_t *n)
 
 	for (size_t k = 0; r == 0 && k < m; k++) {
 		struct pmu_event_info info;
-		size_t j;
+		struct stat_row *row;
+		bool added;
 		pmu_set_event(set, k, &info);
-		for (j = 0; j < *n && strcmp((*rows)[j].info.name, info.name); j++)
-			;
-		if (j == *n) {
-			struct stat_row *nr = realloc(*rows, (*n + 1) * sizeof(**rows));
-			if (!nr) {
-				r = -ENOMEM;
-				break;
-			}
-			*rows = nr;
-			memset(&nr[j], 0, sizeof(nr[j]));
-			nr[j].info = info;
-			nr[j].supported = !(info.flags & PMU_EVF_UNSUPPORTED);
-			(*n)++;
+		if (!(row = row_named(rows, n, info.name, &added))) {
+			r = -ENOMEM;
+			break;
 		}
-		(*rows)[j].v.value += vals[k].value;
-		(*rows)[j].v.enabled += vals[k].enabled;
-		(*rows)[j].v.running += vals[k].running;
+		if (added) {
+			row->info = info;
+			row->supported = !(info.flags & PMU_EVF_UNSUPPORTED);
+		}
+		row->v.value += vals[k].value;
+		row->v.enabled += vals[k].enabled;
+		row->v.running += vals[k].running;
 	}
 	free(vals);
 	if (r < 0)
@@ -1659,41 +1673,35 @@ static int cmd_report(int argc, char **argv)
 		files++;
 		for (size_t k = 0; k < json_object_array_length(ev); k++) {
 			json_object *e = json_object_array_get_idx(ev, k), *f;
+			struct stat_row *row;
 			const char *name;
-			size_t j;
+			bool added;
 			if (!json_object_object_get_ex(e, "name", &f))
 				continue;
 			name = json_object_get_string(f);
-			for (j = 0; j < n && strcmp(rows[j].info.name, name); j++)
-				;
-			if (j == n) {
-				struct stat_row *nr = realloc(rows, (n + 1) * sizeof(*rows));
-				if (!nr) {
-					json_object_put(o);
-					free(rows);
-					return 1;
-				}
-				rows = nr;
-				memset(&rows[n], 0, sizeof(rows[n]));
-				snprintf(rows[n].info.name, sizeof(rows[n].info.name), "%s", name);
-				rows[n].info.unit = !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock") ? "ns" : "";
-				rows[n].info.desc = "";
-				rows[n].info.note = "";
-				rows[n].supported = true;
+			if (!(row = row_named(&rows, &n, name, &added))) {
+				json_object_put(o);
+				free(rows);
+				return 1;
+			}
+			if (added) {
+				row->info.unit = !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock") ? "ns" : "";
+				row->info.desc = "";
+				row->info.note = "";
+				row->supported = true;
 				if (json_object_object_get_ex(e, "pmu", &f))
-					snprintf(rows[n].info.pmu, sizeof(rows[n].info.pmu), "%s", json_object_get_string(f));
-				if (!strcmp(rows[n].info.pmu, "software"))
-					rows[n].info.flags |= PMU_EVF_SOFTWARE;
-				n++;
+					snprintf(row->info.pmu, sizeof(row->info.pmu), "%s", json_object_get_string(f));
+				if (!strcmp(row->info.pmu, "software"))
+					row->info.flags |= PMU_EVF_SOFTWARE;
 			}
 			if (json_object_object_get_ex(e, "supported", &f) && !json_object_get_boolean(f))
-				rows[j].supported = false;
+				row->supported = false;
 			if (json_object_object_get_ex(e, "value", &f))
-				rows[j].v.value += json_object_get_uint64(f);
+				row->v.value += json_object_get_uint64(f);
 			if (json_object_object_get_ex(e, "enabled_ns", &f))
-				rows[j].v.enabled += json_object_get_uint64(f);
+				row->v.enabled += json_object_get_uint64(f);
 			if (json_object_object_get_ex(e, "running_ns", &f))
-				rows[j].v.running += json_object_get_uint64(f);
+				row->v.running += json_object_get_uint64(f);
 		}
 		json_object_put(o);
 	}
