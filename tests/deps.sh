@@ -1,5 +1,7 @@
 # Sourced by examples/run-demo.sh and tests/run-all.sh: install Debian
-# packages that are missing (apt-get, with sudo when not root).
+# packages that are missing (apt-get, with sudo when not root). Every
+# package a script of the project uses is named here or in tests/lab/run,
+# so that a fresh Debian machine has it (tests/fresh-debian.sh proves it).
 pmu_install() {
 	local missing=() p
 	for p in "$@"; do
@@ -11,4 +13,11 @@ pmu_install() {
 	echo "installing: ${missing[*]}" >&2
 	$sudo apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+# building libpmu and the pmu command
 PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
+# tests/run-all.sh besides the lab (whose packages tests/lab/run installs):
+# valgrind; clang and its sanitizer/libFuzzer runtime; Python with pytest and
+# jsonschema; the riscv32 bare-metal test's cross compiler and QEMU; pgrep
+# (procps) and perf (linux-perf, the oracle test-cli compares page faults with)
+PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
+	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf)

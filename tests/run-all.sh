@@ -1,76 +1,136 @@
 #!/bin/bash
 # Every test: install what is needed, build, run the unit/CLI/example/Python
 # tests, again under valgrind, under ASan+UBSan and (threaded tests) TSan,
-# a short libFuzzer run, then the QEMU real-PMU lab (arm64, riscv64).
+# a short libFuzzer run, then the QEMU real-PMU lab (riscv32 bare metal,
+# arm64 and riscv64 Linux guests).
 # PMU_FUZZ_SECONDS (default 10) sets the fuzz time per target.
+#
+# The last line names every suite that passed, failed or was skipped, with
+# its counts. It says ALL TESTS PASSED only when every suite ran and passed:
+# a suite that could not be set up (an install, download or build failed)
+# is a failure, and one that cannot run on this kind of host (the lab on a
+# host that is not amd64 Debian) is a skip, which that line names.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . tests/deps.sh
-pmu_install "${PMU_BUILD_DEPS[@]}" valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema \
-	gcc-riscv64-linux-gnu qemu-system-misc procps || { echo "cannot install build dependencies" >&2; exit 1; }
-status=0
+
+PASSED=() FAILED=() SKIPPED=()
 step() { echo; echo "== $*"; }
-fail() { echo "FAILED: $*"; status=1; }
+# passed/failed/skipped SUITE [DETAIL]: the outcome of one suite
+passed() { PASSED+=("$1${2:+ ($2)}"); }
+failed() { FAILED+=("$1${2:+ ($2)}"); echo "FAILED: $1${2:+ ($2)}"; }
+skipped() { SKIPPED+=("$1${2:+ ($2)}"); echo "SKIPPED: $1${2:+ ($2)}"; }
+join() { local IFS=';'; local s="$*"; echo "${s//;/, }"; }
+finish() {
+	local n=$((${#PASSED[@]} + ${#FAILED[@]} + ${#SKIPPED[@]})) head
+	if [ ${#FAILED[@]} -gt 0 ]; then
+		head="SOME TESTS FAILED"
+	elif [ ${#SKIPPED[@]} -gt 0 ]; then
+		head="TESTS PASSED, BUT NOT ALL SUITES RAN"
+	else
+		head="ALL TESTS PASSED"
+	fi
+	echo
+	echo "$head: $n suites: ${#PASSED[@]} passed${PASSED[*]:+: $(join "${PASSED[@]}")}; ${#FAILED[@]} failed${FAILED[*]:+: $(join "${FAILED[@]}")}; ${#SKIPPED[@]} skipped${SKIPPED[*]:+: $(join "${SKIPPED[@]}")}"
+	[ ${#FAILED[@]} = 0 ]
+	exit $?
+}
 
-[ -f build/build.ninja ] || meson setup build >/dev/null || exit 1
-ninja -C build >/dev/null || exit 1
+# meson_suite NAME LOG: record a `meson test` run whose output is in LOG and
+# whose exit status is $?, with the counts of its summary.
+meson_suite() {
+	local rc=$? name=$1 log=$2 ok fail skip to
+	ok=$(awk '/^Ok:/ { print $2 }' "$log" | tail -n 1)
+	fail=$(awk '/^Fail:/ { print $2 }' "$log" | tail -n 1)
+	skip=$(awk '/^Skipped:/ { print $2 }' "$log" | tail -n 1)
+	to=$(awk '/^Timeout:/ { print $2 }' "$log" | tail -n 1)
+	local counts="${ok:-0} ok${skip:+, $skip skipped}"
+	[ "${skip:-0}" = 0 ] && counts="${ok:-0} ok"
+	if [ $rc = 0 ] && [ "${ok:-0}" -gt 0 ]; then
+		passed "$name" "$counts"
+	elif [ $rc = 0 ]; then
+		failed "$name" "no test ran"
+	else
+		failed "$name" "$counts, ${fail:-?} failed${to:+, $to timed out}"
+	fi
+}
 
-step "unit, CLI, example, Python and bare-metal RISC-V tests"
-meson test -C build --print-errorlogs || fail "meson test"
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
+
+step "installing build and test dependencies (Debian packages)"
+if ! pmu_install "${PMU_BUILD_DEPS[@]}" "${PMU_TEST_DEPS[@]}"; then
+	failed "dependencies" "apt-get could not install them"
+	finish
+fi
+if { [ -f build/build.ninja ] || meson setup build >/dev/null; } && ninja -C build >/dev/null; then
+	passed "build"
+else
+	failed "build"
+	finish
+fi
+
+step "unit, CLI, example and Python tests"
+meson test -C build --print-errorlogs --no-suite lab 2>&1 | tee "$LOGS/unit"
+meson_suite "tests" "$LOGS/unit"
 
 step "the same C tests under valgrind memcheck (leaks and invalid accesses fail)"
 meson test -C build --print-errorlogs --suite unit --suite examples --no-suite python --no-rebuild \
 	--wrapper 'valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect' \
-	--timeout-multiplier 4 || fail "valgrind"
+	--timeout-multiplier 4 2>&1 | tee "$LOGS/valgrind"
+meson_suite "valgrind" "$LOGS/valgrind"
 PMU_CLI_WRAPPER="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
-	meson test -C build --print-errorlogs --no-rebuild --timeout-multiplier 4 test-cli || fail "valgrind (pmu command)"
+	meson test -C build --print-errorlogs --no-rebuild --timeout-multiplier 4 test-cli 2>&1 | tee "$LOGS/valgrind-cli"
+meson_suite "valgrind-pmu" "$LOGS/valgrind-cli"
 
 step "ASan + UBSan build (clang)"
-if [ -f build-asan/build.ninja ] || CC=clang meson setup build-asan -Db_sanitize=address,undefined \
-	-Db_lundef=false -Dbuildtype=debug >/dev/null; then
-	if ninja -C build-asan >/dev/null; then
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-			meson test -C build-asan --print-errorlogs --suite unit --suite cli --suite examples \
-			--no-suite python || fail "ASan/UBSan"
-	else
-		fail "ASan build"
-	fi
+if { [ -f build-asan/build.ninja ] || CC=clang meson setup build-asan -Db_sanitize=address,undefined \
+	-Db_lundef=false -Dbuildtype=debug >/dev/null; } && ninja -C build-asan >/dev/null; then
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+		meson test -C build-asan --print-errorlogs --suite unit --suite cli --suite examples \
+		--no-suite python 2>&1 | tee "$LOGS/asan"
+	meson_suite "asan+ubsan" "$LOGS/asan"
 else
-	fail "ASan setup"
+	failed "asan+ubsan" "build failed"
 fi
 
 step "TSan build (clang): the threaded tests"
-if [ -f build-tsan/build.ninja ] || CC=clang meson setup build-tsan -Db_sanitize=thread -Db_lundef=false \
-	-Dbuildtype=debug >/dev/null; then
-	if ninja -C build-tsan >/dev/null; then
-		TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs \
-			test-region test-region-nocal test-region-handle test-fast-sim test-sw-events test-stress example-threads || fail "TSan"
-	else
-		fail "TSan build"
-	fi
+if { [ -f build-tsan/build.ninja ] || CC=clang meson setup build-tsan -Db_sanitize=thread -Db_lundef=false \
+	-Dbuildtype=debug >/dev/null; } && ninja -C build-tsan >/dev/null; then
+	TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs \
+		test-region test-region-nocal test-region-handle test-fast-sim test-sw-events test-stress \
+		example-threads 2>&1 | tee "$LOGS/tsan"
+	meson_suite "tsan" "$LOGS/tsan"
 else
-	fail "TSan setup"
+	failed "tsan" "build failed"
 fi
 
 step "fuzzing (libFuzzer, ${PMU_FUZZ_SECONDS:-10} s per target)"
-tests/fuzz/run.sh "${PMU_FUZZ_SECONDS:-10}"
-case $? in
-0) ;;
-77) echo "fuzzing skipped (see above)" ;;
-*) fail "fuzzing" ;;
+tests/fuzz/run.sh "${PMU_FUZZ_SECONDS:-10}" 2>&1 | tee "$LOGS/fuzz"
+case ${PIPESTATUS[0]} in
+0) passed "fuzz" "$(grep -c 'no crash' "$LOGS/fuzz") targets, ${PMU_FUZZ_SECONDS:-10} s each" ;;
+*) failed "fuzz" ;;
 esac
 
-step "QEMU lab: real kernels with emulated PMUs"
+step "QEMU lab: riscv32 bare metal (machine-mode counters, exact minstret)"
+meson test -C build --print-errorlogs --suite lab 2>&1 | tee "$LOGS/lab32"
+if grep -qE '^Skipped:[[:space:]]+[1-9]' "$LOGS/lab32"; then
+	failed "lab-riscv32" "skipped: its cross compiler or QEMU is missing although installed above"
+else
+	meson_suite "lab-riscv32" "$LOGS/lab32"
+fi
+
+step "QEMU lab: arm64 and riscv64 Linux guests, real kernels with emulated PMUs"
 if [ -x tests/lab/run ]; then
-	tests/lab/run --arch all
-	case $? in
-	0) ;;
-	77) echo "lab skipped (see the reason above): hardware tests did not run" ;;
-	*) fail "lab" ;;
+	tests/lab/run --arch all | tee "$LOGS/lab"
+	rc=${PIPESTATUS[0]}
+	counts=$(sed -n 's/^lab: \([0-9]* passed, [0-9]* failed, [0-9]* skipped\).*/\1/p' "$LOGS/lab" | tail -n 1)
+	case $rc in
+	0) passed "lab" "arm64 + riscv64: $counts" ;;
+	77) skipped "lab" "$(sed -n 's/^lab: 0 passed, 0 failed, 0 skipped (lab not run: \(.*\))$/\1/p' "$LOGS/lab")" ;;
+	*) failed "lab" "arm64 + riscv64: ${counts:-no result}" ;;
 	esac
 else
-	fail "tests/lab/run missing"
+	failed "lab" "tests/lab/run missing"
 fi
-echo
-[ $status = 0 ] && echo "ALL TESTS PASSED" || echo "SOME TESTS FAILED"
-exit $status
+finish

@@ -73,7 +73,7 @@ if ! "$CC" "${rv32[@]}" -O2 "${warn[@]}" "${fw[@]}" "${inc[@]}" -T "$here/link.l
 fi
 
 out=$work/output.txt
-timeout 60 "$QEMU" -M virt -bios none -icount shift=0 -nographic -monitor none \
+timeout 60 "$QEMU" -M virt -bios none -icount shift=0 -nographic -monitor none -nic none \
 	-kernel "$work/prog.elf" </dev/null >"$out" 2>&1
 qemu_rc=$?
 tr -d '\r' <"$out"
