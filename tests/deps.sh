@@ -18,6 +18,8 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # tests/run-all.sh besides the lab (whose packages tests/lab/run installs):
 # valgrind; clang and its sanitizer/libFuzzer runtime; Python with pytest and
 # jsonschema; the riscv32 bare-metal test's cross compiler and QEMU; pgrep
-# (procps) and perf (linux-perf, the oracle test-cli compares page faults with)
+# (procps) and perf (linux-perf, the oracle test-cli compares page faults with);
+# linux-source-6.12, whose tools/perf/pmu-events (perf's tables and its own
+# jevents.py/metric.py) the perf-tree corpus test reads in place
 PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
-	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf)
+	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12)
