@@ -36,10 +36,10 @@ finish() {
 	exit $?
 }
 
-# meson_suite NAME LOG: record a `meson test` run whose output is in LOG and
-# whose exit status is $?, with the counts of its summary.
+# meson_suite NAME LOG RC: record a `meson test` run whose output is in LOG
+# and whose exit status is RC, with the counts of its summary.
 meson_suite() {
-	local rc=$? name=$1 log=$2 ok fail skip to
+	local name=$1 log=$2 rc=$3 ok fail skip to
 	ok=$(awk '/^Ok:/ { print $2 }' "$log" | tail -n 1)
 	fail=$(awk '/^Fail:/ { print $2 }' "$log" | tail -n 1)
 	skip=$(awk '/^Skipped:/ { print $2 }' "$log" | tail -n 1)
@@ -72,16 +72,16 @@ fi
 
 step "unit, CLI, example and Python tests"
 meson test -C build --print-errorlogs --no-suite lab 2>&1 | tee "$LOGS/unit"
-meson_suite "tests" "$LOGS/unit"
+meson_suite "tests" "$LOGS/unit" "${PIPESTATUS[0]}"
 
 step "the same C tests under valgrind memcheck (leaks and invalid accesses fail)"
 meson test -C build --print-errorlogs --suite unit --suite examples --no-suite python --no-rebuild \
 	--wrapper 'valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect' \
 	--timeout-multiplier 4 2>&1 | tee "$LOGS/valgrind"
-meson_suite "valgrind" "$LOGS/valgrind"
+meson_suite "valgrind" "$LOGS/valgrind" "${PIPESTATUS[0]}"
 PMU_CLI_WRAPPER="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
 	meson test -C build --print-errorlogs --no-rebuild --timeout-multiplier 4 test-cli 2>&1 | tee "$LOGS/valgrind-cli"
-meson_suite "valgrind-pmu" "$LOGS/valgrind-cli"
+meson_suite "valgrind-pmu" "$LOGS/valgrind-cli" "${PIPESTATUS[0]}"
 
 step "ASan + UBSan build (clang)"
 if { [ -f build-asan/build.ninja ] || CC=clang meson setup build-asan -Db_sanitize=address,undefined \
@@ -89,7 +89,7 @@ if { [ -f build-asan/build.ninja ] || CC=clang meson setup build-asan -Db_saniti
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
 		meson test -C build-asan --print-errorlogs --suite unit --suite cli --suite examples \
 		--no-suite python 2>&1 | tee "$LOGS/asan"
-	meson_suite "asan+ubsan" "$LOGS/asan"
+	meson_suite "asan+ubsan" "$LOGS/asan" "${PIPESTATUS[0]}"
 else
 	failed "asan+ubsan" "build failed"
 fi
@@ -100,7 +100,7 @@ if { [ -f build-tsan/build.ninja ] || CC=clang meson setup build-tsan -Db_saniti
 	TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs \
 		test-region test-region-nocal test-region-handle test-fast-sim test-sw-events test-stress \
 		example-threads 2>&1 | tee "$LOGS/tsan"
-	meson_suite "tsan" "$LOGS/tsan"
+	meson_suite "tsan" "$LOGS/tsan" "${PIPESTATUS[0]}"
 else
 	failed "tsan" "build failed"
 fi
@@ -114,10 +114,11 @@ esac
 
 step "QEMU lab: riscv32 bare metal (machine-mode counters, exact minstret)"
 meson test -C build --print-errorlogs --suite lab 2>&1 | tee "$LOGS/lab32"
+rc=${PIPESTATUS[0]}
 if grep -qE '^Skipped:[[:space:]]+[1-9]' "$LOGS/lab32"; then
 	failed "lab-riscv32" "skipped: its cross compiler or QEMU is missing although installed above"
 else
-	meson_suite "lab-riscv32" "$LOGS/lab32"
+	meson_suite "lab-riscv32" "$LOGS/lab32" "$rc"
 fi
 
 step "QEMU lab: arm64 and riscv64 Linux guests, real kernels with emulated PMUs"
