@@ -23,6 +23,9 @@
  *     plan is redirected to simulated pages: fast groups, per-group fallback
  *     to read(2), other threads, a child after fork()
  *  7. pmu_page_read() (custom arch) == pmu_page_read_with(same functions)
+ *  8. random histories against a model of the kernel (the page's times lag
+ *     until the next sched-in; multiplexing; disable): values, times and
+ *     scaled deltas equal the model's true ones after every read
  *
  * Safety: libpmu's exported twins (pmu_set_read, pmu_fast_read_fn,
  * pmu_page_read_fn) were compiled with the real x86 rdpmc. They are only ever
@@ -216,6 +219,13 @@ static uint64_t src_time(void *arg)
 	return s->tsc;
 }
 
+/* A clock that stays at 0: with page_init()'s time fields it adds nothing. */
+static uint64_t zero_time(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
 static void page_init(struct perf_event_mmap_page *pc, uint32_t index, unsigned width, uint64_t offset)
 {
 	memset(pc, 0, sizeof(*pc));
@@ -228,6 +238,12 @@ static void page_init(struct perf_event_mmap_page *pc, uint32_t index, unsigned 
 	pc->time_running = 900;
 	pc->cap_user_rdpmc = 1;
 	pc->pmc_width = (uint16_t)width;
+	/* a clock the times are brought up to date with (every read does): one
+	 * ns per cycle from 0, so a source clock of 0 adds nothing */
+	pc->cap_user_time = 1;
+	pc->time_mult = 1;
+	pc->time_shift = 0;
+	pc->time_offset = 0;
 }
 
 /* ================================================================== */
@@ -602,7 +618,7 @@ static void smp_run(int emulate, unsigned long max_reads, double max_secs, struc
 	res->pinned = smp_pin(th, &saved);
 	for (t = t0; res->reads < max_reads && t - t0 < max_secs;) {
 		struct pmu_value v = { 0, 0, 0 };
-		int rc = pmu_page_read_with(&pc, smp_counter, src_time, &x, &v);
+		int rc = pmu_page_read_with(&pc, smp_counter, zero_time, &x, &v);
 		int64_t k = sq_decode(&v, 0);
 		uint64_t pub = __atomic_load_n(&x.k_published, __ATOMIC_ACQUIRE);
 		if (rc != 0)
@@ -822,24 +838,20 @@ static void case4(void)
 	}
 	end();
 
-	begin("without cap_user_time: enabled/running are the page's values, clock not read");
+	begin("without cap_user_time: 1 (read(2)), since the page's times cannot be brought up to date");
 	page_init(&pc, 2, 48, 0);
+	pc.cap_user_time = 0;
 	pc.time_enabled = 123456;
 	pc.time_running = 65432;
-	pc.time_mult = 0xffffffffu;     /* present but must be ignored */
-	pc.time_shift = 3;
-	pc.time_offset = 999;
 	s.time_calls = 0;
-	s.tsc = 0xffffffffffull;
 	rc = pmu_page_read_with(&pc, src_counter, src_time, &s, &v);
-	EXPECT(rc == 0 && v.enabled == 123456 && v.running == 65432, "rc %d enabled %llu running %llu",
-	       rc, U(v.enabled), U(v.running));
+	EXPECT(rc == 1, "rc %d", rc);
 	EXPECT(s.time_calls == 0, "clock read %lu times", s.time_calls);
 	end();
 
-	begin("never multiplexed (enabled == running): no extrapolation, clock not read, ratio exact");
+	begin("never multiplexed (enabled == running): still extrapolated, the page's times lag "
+	      "since the last sched-in");
 	page_init(&pc, 2, 48, 0);
-	pc.cap_user_time = 1;
 	pc.time_enabled = 5555;
 	pc.time_running = 5555;
 	pc.time_mult = 12345;
@@ -848,9 +860,12 @@ static void case4(void)
 	s.time_calls = 0;
 	s.tsc = 0xffffffffffull;
 	rc = pmu_page_read_with(&pc, src_counter, src_time, &s, &v);
-	EXPECT(rc == 0 && v.enabled == 5555 && v.running == 5555, "rc %d enabled %llu running %llu", rc,
-	       U(v.enabled), U(v.running));
-	EXPECT(s.time_calls == 0, "clock read %lu times", s.time_calls);
+	{
+		uint64_t want = ref_delta(999, 0xffffffffffull, 12345, 3);
+		EXPECT(rc == 0 && v.enabled == 5555 + want && v.running == 5555 + want,
+		       "rc %d enabled %llu running %llu want %llu", rc, U(v.enabled), U(v.running), U(5555 + want));
+	}
+	EXPECT(s.time_calls == 1, "clock read %lu times", s.time_calls);
 	end();
 }
 
@@ -1227,18 +1242,19 @@ static int case6(char *skip, size_t skiplen)
 static void case7(void)
 {
 	static const struct { uint32_t index; unsigned width, rdpmc, time, tshort; uint64_t off, raw, tsc; } c[] = {
-		{ 1, 48, 1, 0, 0, 0, 5, 0 },
-		{ 2, 32, 1, 0, 0, (uint64_t)-5, 0x80000000ull, 0 },
+		{ 1, 48, 1, 1, 0, 0, 5, 0 },
+		{ 2, 32, 1, 1, 0, (uint64_t)-5, 0x80000000ull, 0 },
 		{ 3, 40, 1, 1, 0, 1ull << 63, 0xffffffffffull, 0x123456789abcdefull },
 		{ 4, 64, 1, 1, 1, 77, 0xffffffffffffffffull, 0xffffffff00001234ull },
 		{ 5, 48, 1, 1, 1, 0xfffffffffff00000ull, 0x0000800000000000ull, 0x5 },
 		{ 0, 48, 1, 1, 0, 1, 2, 3 },     /* fallback */
 		{ 6, 48, 0, 1, 0, 1, 2, 3 },     /* fallback */
+		{ 7, 48, 1, 0, 0, 1, 2, 3 },     /* fallback: no cap_user_time */
 	};
 
 	printf("case 7: pmu_page_read() (custom arch) vs pmu_page_read_with(page, pmu_arch_counter, "
 	       "pmu_arch_time)\n");
-	begin("7 page configurations (widths, time, time_short, fallbacks): same return, value, "
+	begin("8 page configurations (widths, time, time_short, fallbacks): same return, value, "
 	      "enabled, running, and the same number of counter/clock reads");
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct perf_event_mmap_page pc;
@@ -1277,10 +1293,177 @@ static void case7(void)
 		EXPECT(ca == cb && ta == tb, "config %zu: calls %lu/%lu vs %lu/%lu", i, ca, ta, cb, tb);
 		EXPECT(ra != 0 || a.value == ref_count(c[i].off, c[i].raw, c[i].width),
 		       "config %zu: value %llu want %llu", i, U(a.value), U(ref_count(c[i].off, c[i].raw, c[i].width)));
-		EXPECT((ra == 1) == (c[i].index == 0 || !c[i].rdpmc), "config %zu: rc %d", i, ra);
+		EXPECT((ra == 1) == (c[i].index == 0 || !c[i].rdpmc || !c[i].time), "config %zu: rc %d", i, ra);
 	}
 	EXPECT(sim.bad_index == 0, "counter source called with index 0 / out of range %lu times",
 	       sim.bad_index);
+	end();
+}
+
+/* ================================================================== */
+/* Case 8: histories against a model of the kernel                     */
+/* ================================================================== */
+
+/*
+ * The kernel model: an event counts `rate` per ns while it is on its
+ * counter. The kernel rewrites the user page only when it schedules the
+ * event in (offset, the times as of that moment, time_offset = -now so that
+ * the clock extrapolates from there) and out (index 0). In between the
+ * page's times lag behind; read(2) would return the true values, which the
+ * model keeps exactly. A history is a random sequence of running,
+ * multiplexing out and in, disabling and reads; after every read the
+ * fast path's result (or, when it returns 1, the model's, as read(2) would
+ * give) is compared with the true values, and the scaled delta of every
+ * two consecutive reads with the true scaled delta (exact 128-bit math).
+ */
+struct h_model {
+	uint64_t t;                 /* clock, ns (time_mult/shift make cycles = ns) */
+	uint64_t count, enabled, running;   /* the truth, as read(2) reports it */
+	uint64_t raw_base;          /* the counter's raw value at sched-in */
+	int on, is_enabled;
+	unsigned rate;
+	struct perf_event_mmap_page pc;
+};
+
+static uint64_t h_raw;          /* the hardware counter */
+
+static uint64_t h_counter(void *arg, uint32_t index)
+{
+	(void)arg;
+	(void)index;
+	return h_raw;
+}
+
+static uint64_t h_clock(void *arg)
+{
+	return ((struct h_model *)arg)->t;
+}
+
+static void h_update_page(struct h_model *m)
+{
+	m->pc.lock += 2;
+	m->pc.index = m->on ? 3 : 0;
+	m->pc.offset = m->count - h_raw;            /* so offset + raw = count */
+	m->pc.time_enabled = m->enabled;
+	m->pc.time_running = m->running;
+	m->pc.time_offset = (uint64_t)0 - m->t;     /* extrapolation adds now - t */
+}
+
+static void h_advance(struct h_model *m, uint64_t dt)
+{
+	if (m->is_enabled) {
+		m->enabled += dt;
+		if (m->on) {
+			m->running += dt;
+			m->count += dt * m->rate;
+			h_raw += dt * m->rate;
+		}
+	}
+	m->t += dt;
+}
+
+/* x * e / r rounded as pmu_scale documents (r == e or r > e: x; r == 0: 0) */
+static uint64_t h_scale(uint64_t x, uint64_t e, uint64_t r)
+{
+	if (r >= e)
+		return x;
+	if (r == 0)
+		return 0;
+	return (uint64_t)(((unsigned __int128)x * e + r / 2) / r);
+}
+
+static void case8(void)
+{
+	struct h_model m;
+	struct pmu_value prev = { 0, 0, 0 }, prevt = { 0, 0, 0 };
+	unsigned long steps = 20000, reads = 0, fast = 0, bad_read = 0, bad_scale = 0, multiplexed = 0, reopened = 0;
+	uint64_t seed = 0x5eed1234abcdull;
+	int have_prev = 0;
+
+	printf("case 8: random histories (sched in/out, multiplexing, disable) against a model of the kernel\n");
+	begin("every read equals the model's true value and times; every delta of two reads of one "
+	      "event scales as the true delta (20,000 steps, seed 0x5eed1234abcd)");
+	memset(&m, 0, sizeof(m));
+	page_init(&m.pc, 0, 48, 0);
+	m.pc.time_mult = 1u << 20;
+	m.pc.time_shift = 20;
+	m.t = 1000000;
+	m.rate = 3;
+	m.is_enabled = 1;
+	m.on = 1;
+	h_raw = 0xfff0;               /* the counter does not start at 0 */
+	h_update_page(&m);
+	for (unsigned long k = 0; k < steps; k++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned r = (unsigned)(seed >> 33) % 100;
+		uint64_t dt = 1 + (seed >> 40) % 50000;
+		if (r < 40) {
+			h_advance(&m, dt);                          /* run (or stay out) */
+		} else if (r < 45) {
+			if (m.is_enabled && m.on) {                 /* multiplexed out */
+				m.on = 0;
+				h_update_page(&m);
+				multiplexed++;
+			}
+		} else if (r < 57) {
+			if (m.is_enabled && !m.on) {                /* back in */
+				m.on = 1;
+				h_raw = seed >> 20;                 /* a counter reprogrammed: any raw value */
+				h_update_page(&m);
+			}
+		} else if (r < 59) {
+			m.is_enabled = !m.is_enabled;               /* disable / enable */
+			m.on = m.is_enabled;
+			if (m.on)
+				h_raw = seed >> 24;
+			h_update_page(&m);
+		} else if (r < 61) {
+			m.rate = 1 + (unsigned)(seed >> 50) % 7;
+		} else if (r < 63) {
+			/* a new event opened (times from 0): until its first multiplexing
+			 * enabled == running, where the stale-time shortcut used to apply */
+			m.count = m.enabled = m.running = 0;
+			m.is_enabled = m.on = 1;
+			h_raw = seed >> 28;
+			h_update_page(&m);
+			have_prev = 0;
+			reopened++;
+		} else {
+			struct pmu_value v, d, dt_true, truth = { m.count, m.enabled, m.running };
+			int rc = pmu_page_read_with(&m.pc, h_counter, h_clock, &m, &v);
+			reads++;
+			if (rc == 0) {
+				fast++;
+				if (v.value != truth.value || v.enabled != truth.enabled || v.running != truth.running) {
+					if (bad_read++ < 5)
+						EXPECT(0, "step %lu: read %llu/%llu/%llu, true %llu/%llu/%llu", k, U(v.value),
+						       U(v.enabled), U(v.running), U(truth.value), U(truth.enabled),
+						       U(truth.running));
+				}
+			} else {
+				v = truth;                          /* what read(2) returns */
+			}
+			if (have_prev) {
+				pmu_delta(&prev, &v, 1, &d);
+				pmu_delta(&prevt, &truth, 1, &dt_true);
+				if (pmu_scale(&d) != h_scale(dt_true.value, dt_true.enabled, dt_true.running) &&
+				    bad_scale++ < 5)
+					EXPECT(0, "step %lu: scaled delta %llu, true %llu (delta %llu/%llu/%llu)", k,
+					       U(pmu_scale(&d)),
+					       U(h_scale(dt_true.value, dt_true.enabled, dt_true.running)), U(d.value),
+					       U(d.enabled), U(d.running));
+			}
+			prev = v;
+			prevt = truth;
+			have_prev = 1;
+		}
+	}
+	info("%lu reads (%lu from user space), %lu times multiplexed out, %lu events opened; %lu reads and "
+	     "%lu scaled deltas differ from the model", reads, fast, multiplexed, reopened + 1, bad_read, bad_scale);
+	EXPECT(bad_read == 0 && bad_scale == 0, "%lu reads, %lu scaled deltas wrong", bad_read, bad_scale);
+	EXPECT(fast > reads / 3 && multiplexed > 100 && reopened > 100,
+	       "history too tame: %lu fast reads of %lu, %lu multiplexings, %lu events opened", fast, reads,
+	       multiplexed, reopened);
 	end();
 }
 
@@ -1302,6 +1485,7 @@ int main(void)
 	case5();
 	skipped = case6(skip, sizeof(skip));
 	case7();
+	case8();
 
 	printf("%s: %u assertions, %u failed\n", total_fail ? "FAIL" : "PASS", total_checks, total_fail);
 	if (total_fail)

@@ -73,23 +73,30 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
 			return 1;
 		count = p->offset;
 		if (with_time) {
+			/* The page's times are as of the kernel's last update of it
+			 * (the event's last sched-in), so they lag by as long as the
+			 * event has been on its counter since: always extrapolate them
+			 * to now. Skipping that while enabled == running gives each
+			 * read a different lag, and a delta of two reads taken before
+			 * and after multiplexing starts is then scaled wrongly. Without
+			 * cap_user_time the lag cannot be known: read(2) instead. */
+			uint64_t cyc, quot, rem, delta;
+			uint16_t shift;
+			uint32_t mult;
+			if (__builtin_expect(!PMU__CAP(p, 3, cap_user_time), 0))
+				return 1;
 			enabled = p->time_enabled;
 			running = p->time_running;
-			/* extrapolating only matters for scaling, i.e. once the event
-			 * has been multiplexed (enabled != running); otherwise both
-			 * times are as of the last sched-in and their ratio is 1 */
-			if (enabled != running && PMU__CAP(p, 3, cap_user_time)) {
-				uint64_t cyc = time(arg), quot, rem, delta;
-				uint16_t shift = p->time_shift;
-				uint32_t mult = p->time_mult;
-				if (PMU__CAP(p, 5, cap_user_time_short))
-					cyc = p->time_cycles + ((cyc - p->time_cycles) & p->time_mask);
-				quot = cyc >> shift;
-				rem = cyc & (((uint64_t)1 << shift) - 1);
-				delta = p->time_offset + quot * mult + ((rem * mult) >> shift);
-				enabled += delta;
-				running += delta;
-			}
+			shift = p->time_shift;
+			mult = p->time_mult;
+			cyc = time(arg);
+			if (PMU__CAP(p, 5, cap_user_time_short))
+				cyc = p->time_cycles + ((cyc - p->time_cycles) & p->time_mask);
+			quot = cyc >> shift;
+			rem = cyc & (((uint64_t)1 << shift) - 1);
+			delta = p->time_offset + quot * mult + ((rem * mult) >> shift);
+			enabled += delta;
+			running += delta;
 		}
 		{
 			/* sign-extend from pmc_width bits (64 - width is 0 for 64-bit counters) */
@@ -117,13 +124,11 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
  * @out:     value, enabled, running on success.
  *
  * Returns 0 when @out was filled from user space, 1 when the kernel does not
- * currently allow it (index 0: the event is not on a counter, e.g. disabled
- * or multiplexed out; or cap_user_rdpmc clear) and the caller must use
- * read(2). enabled/running are extrapolated to now (cap_user_time) when the
- * event has been multiplexed (they differ), which is when scaling needs it;
- * otherwise, and without cap_user_time, they are the page's values as of
- * the last time the kernel scheduled the event in: equal, so the ratio is
- * exact, but their absolute values lag.
+ * currently allow it and the caller must use read(2): index 0 (the event is
+ * not on a counter, e.g. disabled or multiplexed out), cap_user_rdpmc clear,
+ * or cap_user_time clear (the times cannot be brought up to date). On
+ * success enabled/running are extrapolated to now from the clock, as read(2)
+ * computes them, so deltas of any two reads scale correctly.
  */
 static inline int pmu_page_read_with(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
 				     pmu_time_fn time, void *arg, struct pmu_value *out)
