@@ -596,8 +596,13 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		return pmu__err(ctx, -EINVAL, "pmu_set_open: pid -1 (all tasks) needs PMU_SET_CPU");
 	if ((r = pmu__set_plan(ctx, events, &o, &s)) < 0)
 		return r;
-	s->fast.owner_valid = !(o.flags & (PMU_SET_PID | PMU_SET_CPU)) && !(o.flags & PMU_SET_NO_FAST) &&
-			      PMU_ARCH_FAST;
+	/* Inherited events: at a context switch between tasks that share them the
+	 * kernel swaps their counts and republishes the pages after reading the
+	 * counters (__perf_event_sync_stat), with the offset the sign-extending
+	 * read cannot use (see pmu_set_reset()): read(2) only. */
+	s->fast.owner_valid = !(o.flags & (PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHERIT)) &&
+			      !(o.flags & PMU_SET_NO_FAST) && PMU_ARCH_FAST;
+	s->enabled = o.flags & PMU_SET_ENABLE;
 	s->fast.owner = pthread_self();
 	for (size_t gi = 0; gi < s->ngroups; gi++) {
 		struct pmu_grp *g = &s->g[gi];
@@ -678,17 +683,50 @@ static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
 
 PMU_EXPORT int pmu_set_enable(struct pmu_set *s)
 {
-	return group_ioctl(s, PERF_EVENT_IOC_ENABLE, "enable");
+	int r = group_ioctl(s, PERF_EVENT_IOC_ENABLE, "enable");
+
+	if (r == 0)
+		s->enabled = true;
+	return r;
 }
 
 PMU_EXPORT int pmu_set_disable(struct pmu_set *s)
 {
-	return group_ioctl(s, PERF_EVENT_IOC_DISABLE, "disable");
+	int r = group_ioctl(s, PERF_EVENT_IOC_DISABLE, "disable");
+
+	if (r == 0)
+		s->enabled = false;
+	return r;
 }
 
+/*
+ * PERF_EVENT_IOC_RESET on a counting event reads the counter (the driver
+ * then keeps its raw value as prev_count, zero-extended) and republishes the
+ * user page with offset = 0 - prev_count; a reader that sign-extends the
+ * counter, as the page's contract says, is then off by 2^pmc_width until
+ * the kernel next schedules the event in (seen on arm64: 2^32 low after a
+ * reset, lab-history). A group read from user space is therefore reset
+ * while stopped: its page says index 0, and enabling it again republishes
+ * the page from the counter's new start value, as every sched-in does.
+ */
 PMU_EXPORT int pmu_set_reset(struct pmu_set *s)
 {
-	return group_ioctl(s, PERF_EVENT_IOC_RESET, "reset");
+	bool restart = false;
+	int r;
+
+	if (!s || forked(s))
+		return group_ioctl(s, PERF_EVENT_IOC_RESET, "reset");
+	for (size_t g = 0; g < s->ngroups; g++)
+		restart |= s->fgroups[g].fast && s->enabled;
+	if (restart && (r = group_ioctl(s, PERF_EVENT_IOC_DISABLE, "reset (disable)")) < 0)
+		return r;
+	r = group_ioctl(s, PERF_EVENT_IOC_RESET, "reset");
+	if (restart) {
+		int r2 = group_ioctl(s, PERF_EVENT_IOC_ENABLE, "reset (enable again)");
+		if (r == 0)
+			r = r2;
+	}
+	return r;
 }
 
 PMU_EXPORT size_t pmu_set_count(const struct pmu_set *s)

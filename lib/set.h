@@ -35,6 +35,7 @@ struct pmu_set {
 	struct pmu_fast_group *fgroups;
 	struct perf_event_mmap_page **pages;
 	size_t page_size;
+	bool enabled;           /* enabled by open (PMU_SET_ENABLE) or pmu_set_enable(), not since disabled */
 };
 
 /* Parse, resolve, arrange topdown and group @events without opening (tests use it). */

@@ -21,28 +21,7 @@ int main(void)
 	const struct pmu_fast *f;
 	int r, idx0 = 0, partial = 0;
 
-	/* QEMU 7.2's riscv PMU advances only one counter per event type (seen:
-	 * the second of two enabled instructions counters stays 0): with such a
-	 * PMU, duplicate events cannot show multiplexing. Check, don't assume. */
-	{
-		struct pmu_set *two;
-		struct pmu_value t0[2], t1[2];
-		struct pmu_set_opts o;
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.flags = PMU_SET_ENABLE;
-		if (pmu_set_open(ctx, "instructions:u,instructions:u", &o, &two) == 0) {
-			pmu_set_read(two, t0);
-			lab_spin(100000);
-			pmu_set_read(two, t1);
-			pmu_set_close(two);
-			if (t1[0].value == t0[0].value || t1[1].value == t0[1].value)
-				LAB_SKIP("this PMU advances only one of two identical events at a time (%llu and %llu over a "
-					 "200000-instruction loop): duplicate events cannot demonstrate multiplexing here",
-					 (unsigned long long)(t1[0].value - t0[0].value),
-					 (unsigned long long)(t1[1].value - t0[1].value));
-		}
-	}
+	lab_skip_unless_duplicates_count(ctx);
 	for (int i = 0; i < NEV; i++)
 		strcat(list, i ? ",instructions:u" : "instructions:u");
 	r = pmu_set_open(ctx, list, NULL, &s);
