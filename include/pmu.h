@@ -321,7 +321,13 @@ void pmu_set_close(struct pmu_set *s);
 int pmu_set_enable(struct pmu_set *s);
 /** Stop counting (all groups). Returns 0 or a negative errno. */
 int pmu_set_disable(struct pmu_set *s);
-/** Zero the counts (times keep running). Returns 0 or a negative errno. */
+/**
+ * Zero the counts (times keep running). An enabled set that is read from
+ * user space is stopped around the reset (disable, reset, enable: three
+ * system calls per group), because the kernel's reset of a running counter
+ * republishes its user page in a state the user-space read cannot use.
+ * Returns 0 or a negative errno.
+ */
 int pmu_set_reset(struct pmu_set *s);
 
 /** Number of values a read returns (one per event; per core type for a split event, see pmu_set_open()). */
