@@ -43,7 +43,9 @@ bench_lines() { grep -h "^BENCH $2" "$bdir/$1/console.txt" 2>/dev/null | tr -d '
 			fi
 			declare -A f=()
 			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
-			echo "| $a | $n | ${f[bare_reads]} | ${f[libpmu_pair]} | ${f[added]} | ${f[ratio]}x | ${f[pair_min]} – ${f[pair_max]} | ${f[calibrated]} | ${f[handle_pair]} |"
+			cal=${f[calibrated]}
+			[ "$cal" = dead ] && cal="not measured: the region's instructions counter is dead here (QEMU advances one instructions counter, the meter's)"
+			echo "| $a | $n | ${f[bare_reads]} | ${f[libpmu_pair]} | ${f[added]} | ${f[ratio]}x | ${f[pair_min]} – ${f[pair_max]} | $cal | ${f[handle_pair]} |"
 		done
 	done
 	echo

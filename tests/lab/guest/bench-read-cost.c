@@ -12,12 +12,25 @@
  * (interrupts only ever add instructions). The measured set is one group
  * {instructions:u, ...} so read(2) is a single system call for all of it.
  *
- * Baseline "bare": the least a user-space read can do per counter — the
- * seqlock loop with the hardware read and sign extension, no time
- * extrapolation, no library — written here as the reference.
+ * Baselines:
+ *  - "bare": the least a user-space read can do per counter — the seqlock
+ *    loop with the hardware read and sign extension, no time extrapolation,
+ *    no library — written here as the reference;
+ *  - "plain read(2)": what a program does without libpmu, one read(2) of one
+ *    descriptor opened with perf_event_open() directly: read_format 0 (the
+ *    value, 8 bytes) and with PERF_FORMAT_TOTAL_TIME_ENABLED|RUNNING (value
+ *    and times, 24 bytes: what pmu_set_read() returns for one event). These
+ *    are the fair baseline (for N counters, N such reads); libpmu's own
+ *    read(2) path reads a group (PERF_FORMAT_GROUP|ID), which costs more for
+ *    one counter and less for many.
  *
- * Output: one line per size, "BENCH read-cost ...", parsed by
- * bench/read-cost.sh.
+ * Every counter a figure relies on is checked live first: the meter must
+ * count a loop of known length (else nothing is printed but the reason),
+ * and the number of the measured set's counters that advance is printed
+ * (live=K of N; the cost of a read does not depend on it).
+ *
+ * Output: "BENCH read-cost-plain ..." once and "BENCH read-cost ..." per
+ * size, parsed by bench/read-cost.sh.
  */
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -44,7 +57,10 @@ static inline uint64_t bare_read(const struct perf_event_mmap_page *pc)
 	return count;
 }
 
-enum op { OP_EMPTY, OP_BARE, OP_FAST, OP_SETREAD, OP_SYSCALL };
+enum op { OP_EMPTY, OP_BARE, OP_FAST, OP_SETREAD, OP_SYSCALL, OP_PLAIN };
+
+static int plain_fd = -1;
+static size_t plain_len;
 
 static double cost(struct pmu_set *s, enum op op, unsigned n)
 {
@@ -84,6 +100,13 @@ static double cost(struct pmu_set *s, enum op op, unsigned n)
 				__asm__ __volatile__("" ::: "memory");
 			}
 			break;
+		case OP_PLAIN:
+			for (int i = 0; i < K; i++) {
+				if (read(plain_fd, v, plain_len) != (ssize_t)plain_len)
+					exit(1);
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
 		}
 		m1 = lab_meter();
 		if (m1 - m0 < best)
@@ -96,6 +119,7 @@ static double cost(struct pmu_set *s, enum op op, unsigned n)
 int main(void)
 {
 	static const unsigned sizes[] = { 1, 2, 4, 6, 8 };
+	double plain_with_times;
 	struct pmu_ctx *ctx = lab_ctx();
 	const char *arch =
 #if defined(__aarch64__)
@@ -107,6 +131,32 @@ int main(void)
 #endif
 
 	lab_meter_open();
+	if (!lab_meter_live("read-cost arch=all counters=all"))
+		return 1;
+	/* the baseline without libpmu: one descriptor, read(2), value only and value + times */
+	{
+		double plain[2];
+		for (int t = 0; t < 2; t++) {
+			struct perf_event_attr at;
+			memset(&at, 0, sizeof(at));
+			at.size = sizeof(at);
+			at.type = PERF_TYPE_HARDWARE;
+			at.config = PERF_COUNT_HW_INSTRUCTIONS;
+			at.exclude_kernel = at.exclude_hv = 1;
+			at.read_format = t ? PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING : 0;
+			plain_len = t ? 24 : 8;
+			plain_fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+			if (plain_fd < 0) {
+				printf("BENCH read-cost-plain arch=%s unavailable (perf_event_open: %s)\n", arch,
+				       strerror(errno));
+				return 1;
+			}
+			plain[t] = (cost(NULL, OP_PLAIN, 1) - cost(NULL, OP_EMPTY, 1)) / K;
+			close(plain_fd);
+		}
+		printf("BENCH read-cost-plain arch=%s plain=%.1f plain_times=%.1f\n", arch, plain[0], plain[1]);
+		plain_with_times = plain[1];
+	}
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		unsigned n = sizes[k];
 		char list[256] = "{";
@@ -135,9 +185,11 @@ int main(void)
 			double fast = (cost(s, OP_FAST, n) - e) / K;
 			double sr = (cost(s, OP_SETREAD, n) - e) / K;
 			double sys = (cost(s, OP_SYSCALL, n) - e) / K;
-			printf("BENCH read-cost arch=%s counters=%u bare=%.1f fast=%.1f set_read=%.1f syscall=%.1f "
-			       "fast_per_counter=%.1f bare_per_counter=%.1f syscall_over_fast=%.1f\n",
-			       arch, n, bare, fast, sr, sys, fast / n, bare / n, sys / fast);
+			printf("BENCH read-cost arch=%s counters=%u live=%u bare=%.1f fast=%.1f set_read=%.1f syscall=%.1f "
+			       "fast_per_counter=%.1f bare_per_counter=%.1f syscall_over_fast=%.1f "
+			       "plain_over_set_read=%.1f plain_over_fast=%.1f\n",
+			       arch, n, lab_set_live(s), bare, fast, sr, sys, fast / n, bare / n, sys / fast,
+			       n * plain_with_times / sr, n * plain_with_times / fast);
 		}
 		pmu_set_close(s);
 	}

@@ -178,4 +178,42 @@ __attribute__((unused)) static void lab_skip_unless_duplicates_count(struct pmu_
 			 (unsigned long long)(t1[1].value - t0[1].value));
 }
 
+/*
+ * A benchmark prints no figure from a dead counter. lab_meter_live(): the
+ * meter must count at least the 2N user instructions of lab_spin(N); if not
+ * (QEMU's riscv PMU advances only one counter per event type, so a meter
+ * opened after another instructions event reads nothing), it prints why and
+ * returns 0.
+ */
+__attribute__((unused)) static int lab_meter_live(const char *what)
+{
+	const uint64_t n = 100000;
+	uint64_t m0 = lab_meter(), m1;
+	lab_spin(n);
+	m1 = lab_meter();
+	if (m1 - m0 < 2 * n) {
+		printf("BENCH %s unavailable (the meter counter is dead: %llu instructions over a loop of at least "
+		       "%llu)\n", what, (unsigned long long)(m1 - m0), (unsigned long long)(2 * n));
+		return 0;
+	}
+	return 1;
+}
+
+/* How many of a set's values advance (read(2)) over lab_spin(N): the live counters. */
+__attribute__((unused)) static unsigned lab_set_live(struct pmu_set *s)
+{
+	struct pmu_value a[16], b[16];
+	size_t n = pmu_set_count(s);
+	unsigned live = 0;
+
+	if (n > 16 || pmu_set_read_syscall(s, a) < 0)
+		return 0;
+	lab_spin(100000);
+	if (pmu_set_read_syscall(s, b) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		live += b[i].value != a[i].value;
+	return live;
+}
+
 #endif
