@@ -51,7 +51,10 @@ typedef uint64_t (*pmu_time_fn)(void *arg);
 /*
  * The seqlock read of one user page; with_time == 0 skips the clock and the
  * time fields (for group members, whose times are their leader's). Callers
- * pass constants, so each use compiles to a straight-line loop.
+ * pass constants, so each use compiles to a straight-line loop. @counter and
+ * @time NULL mean this CPU's pmu_arch_counter()/pmu_arch_time(), called
+ * directly: forcing their inlining through a function pointer fails at gcc
+ * -O1, which resolves indirect calls only from -O2 (-findirect-inlining).
  */
 PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
 				 pmu_time_fn time, void *arg, int with_time, struct pmu_value *out,
@@ -89,7 +92,7 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
 			running = p->time_running;
 			shift = p->time_shift;
 			mult = p->time_mult;
-			cyc = time(arg);
+			cyc = time ? time(arg) : pmu_arch_time(arg);
 			if (PMU__CAP(p, 5, cap_user_time_short))
 				cyc = p->time_cycles + ((cyc - p->time_cycles) & p->time_mask);
 			quot = cyc >> shift;
@@ -101,7 +104,7 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
 		{
 			/* sign-extend from pmc_width bits (64 - width is 0 for 64-bit counters) */
 			unsigned shift = (64u - p->pmc_width) & 63u;
-			uint64_t pmc = counter(arg, idx);
+			uint64_t pmc = counter ? counter(arg, idx) : pmu_arch_counter(arg, idx);
 			count += (uint64_t)((int64_t)(pmc << shift) >> shift);
 		}
 		__asm__ __volatile__("" ::: "memory");
@@ -121,6 +124,7 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
  * pmu_page_read_with - the seqlock read of one user page.
  * @pc:      the event's mmapped user page.
  * @counter: hardware counter read; @time: clock read; @arg: passed to both.
+ *           NULL: this CPU's counter or clock (what pmu_page_read() uses).
  * @out:     value, enabled, running on success.
  *
  * Returns 0 when @out was filled from user space, 1 when the kernel does not
@@ -139,7 +143,7 @@ static inline int pmu_page_read_with(const struct perf_event_mmap_page *pc, pmu_
 /** pmu_page_read - pmu_page_read_with() using this CPU's counters and clock. */
 PMU_HOT int pmu_page_read(const struct perf_event_mmap_page *pc, struct pmu_value *out)
 {
-	return pmu_page_read_with(pc, pmu_arch_counter, pmu_arch_time, (void *)0, out);
+	return pmu__page_read(pc, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1, out, (uint64_t *)0);
 }
 
 /** One perf_event group inside a set's read plan. */
@@ -194,7 +198,7 @@ static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 			uint64_t enabled = out[first].enabled, running = out[first].running;
 			for (i = first + 1; i < end; i++) {
 				struct pmu_value *o = &out[i];
-				if (pmu__page_read(pages[i], pmu_arch_counter, pmu_arch_time, (void *)0, 0, o, (uint64_t *)0)) {
+				if (pmu__page_read(pages[i], (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o, (uint64_t *)0)) {
 					slow = 1;
 					break;
 				}
@@ -221,15 +225,17 @@ struct pmu__topdown_read {
 	uint64_t metrics;
 };
 
-PMU_HOT uint64_t pmu__topdown_counter(void *a, uint32_t index)
+/* passed by pointer to pmu__page_read(): not forced inline (see there) */
+static inline uint64_t pmu__topdown_counter(void *a, uint32_t index)
 {
 	struct pmu__topdown_read *t = (struct pmu__topdown_read *)a;
-	uint64_t slots = t->counter(t->arg, index);
-	t->metrics = t->counter(t->arg, pmu_x86_rdpmc_metrics(0) + 1);
+	uint64_t slots = t->counter ? t->counter(t->arg, index) : pmu_arch_counter(t->arg, index);
+	t->metrics = t->counter ? t->counter(t->arg, pmu_x86_rdpmc_metrics(0) + 1)
+				: pmu_arch_counter(t->arg, pmu_x86_rdpmc_metrics(0) + 1);
 	return slots;
 }
 
-PMU_HOT uint64_t pmu__no_time(void *arg)
+static inline uint64_t pmu__no_time(void *arg)
 {
 	(void)arg;
 	return 0;
@@ -239,8 +245,8 @@ PMU_HOT uint64_t pmu__no_time(void *arg)
  * pmu_topdown_page_sample_with - read the SLOTS fixed counter (through the
  * slots event's user page, @pc) and the PERF_METRICS register in one
  * seqlock round (x86 topdown, seed: Linux topdown.txt); the same loop as
- * every other user-space read. Returns 0, or 1 when the page does not allow
- * a user-space read now.
+ * every other user-space read. @counter NULL: this CPU's (rdpmc). Returns 0,
+ * or 1 when the page does not allow a user-space read now.
  */
 static inline int pmu_topdown_page_sample_with(const struct perf_event_mmap_page *pc, pmu_counter_fn counter,
 					       void *arg, struct pmu_topdown_sample *out)
@@ -263,7 +269,7 @@ static inline int pmu_topdown_page_sample_with(const struct perf_event_mmap_page
 /** pmu_topdown_page_sample - pmu_topdown_page_sample_with() on this CPU (rdpmc). */
 static inline int pmu_topdown_page_sample(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out)
 {
-	return pmu_topdown_page_sample_with(pc, pmu_arch_counter, (void *)0, out);
+	return pmu_topdown_page_sample_with(pc, (pmu_counter_fn)0, (void *)0, out);
 }
 
 #endif /* PMU_FAST_H */
