@@ -56,6 +56,26 @@ static struct pmu_expr *node(struct parser *ps, enum pmu_expr_kind k, const char
 	}
 	e->kind = k;
 	e->pos = (int)(at - ps->src);
+	e->height = 1;
+	return e;
+}
+
+/* Give @e (whose operands are set) its height; NULL, @e freed, past the limit. */
+static struct pmu_expr *grown(struct parser *ps, struct pmu_expr *e, const char *at)
+{
+	const struct pmu_expr *ops[3] = { e->a, e->b, e->c };
+
+	for (int i = 0; i < 3; i++)
+		if (ops[i] && ops[i]->height + 1 > e->height)
+			e->height = ops[i]->height + 1;
+	if (e->height > PMU_EXPR_MAX_HEIGHT) {
+		char lim[16];
+		snprintf(lim, sizeof(lim), "%d", PMU_EXPR_MAX_HEIGHT);
+		fail(ps, at, "more than %s operations chained (the expression tree is too tall; split it into metrics)",
+		     lim);
+		pmu__expr_free(e);
+		return NULL;
+	}
 	return e;
 }
 
@@ -164,7 +184,7 @@ static struct pmu_expr *binary(struct parser *ps, enum pmu_expr_kind k, struct p
 	}
 	e->a = a;
 	e->b = b;
-	return e;
+	return grown(ps, e, at);
 }
 
 static struct pmu_expr *parse_unary(struct parser *ps);
@@ -310,7 +330,7 @@ static struct pmu_expr *parse_unary(struct parser *ps)
 		return NULL;
 	}
 	e->a = a;
-	return e;
+	return grown(ps, e, at);
 }
 
 static struct pmu_expr *parse_mul(struct parser *ps)
@@ -449,7 +469,7 @@ static struct pmu_expr *parse_expr(struct parser *ps)
 		n->a = e;
 		n->b = cond;
 		n->c = other;
-		e = n;
+		e = grown(ps, n, at);
 	}
 	ps->depth--;
 	return e;
@@ -464,6 +484,11 @@ struct pmu_expr *pmu__expr_parse(const char *src, char *err, size_t errlen)
 		err[0] = 0;
 	if (!src) {
 		snprintf(err, errlen, "position 0: no expression");
+		return NULL;
+	}
+	if (strnlen(src, PMU_EXPR_MAX_LEN + 1) > PMU_EXPR_MAX_LEN) {
+		snprintf(err, errlen, "position %d: the expression is longer than %d characters", PMU_EXPR_MAX_LEN,
+			 PMU_EXPR_MAX_LEN);
 		return NULL;
 	}
 	e = parse_expr(&ps);

@@ -17,8 +17,15 @@ struct pmu_expr {
 	double num;              /* PMU_EX_NUM */
 	char *name;              /* PMU_EX_VAR (event or metric), PMU_EX_CONST (after '#') */
 	int pos;                 /* offset in the source, for messages */
+	int height;              /* 1 + the tallest operand's: bounds the recursion over the tree */
 	struct pmu_expr *a, *b, *c; /* operands; IF: a if b else c */
 };
+
+/* Longest expression, and tallest tree (a flat a+b+c+... of N terms is N
+ * tall): the tree is walked recursively. perf's tables (Linux 6.12) reach
+ * 1,316 characters and a height of 20. */
+#define PMU_EXPR_MAX_LEN 16384
+#define PMU_EXPR_MAX_HEIGHT 512
 
 /* Parse @src. On error returns NULL and writes "position N: what" to @err. */
 struct pmu_expr *pmu__expr_parse(const char *src, char *err, size_t errlen);

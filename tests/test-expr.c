@@ -102,6 +102,28 @@ int main(void)
 		bad(deep, "nested too deeply");
 	}
 	{
+		/* a flat sum is as tall as it has terms: at most PMU_EXPR_MAX_HEIGHT
+		 * (512) of them; 1+1+... of 512 terms is 512 */
+		static char sum[2 * 300000];
+		char err[160];
+		size_t o = 0;
+		for (int i = 0; i < 512; i++)
+			o += (size_t)sprintf(sum + o, i ? "+1" : "1");
+		val(sum, 512);
+		strcat(sum, "+1");
+		bad(sum, "more than 512 operations chained");
+		/* 300,000 terms: refused by length before any tree is built (it used
+		 * to overflow the stack when the tree was freed or evaluated) */
+		o = 0;
+		for (int i = 0; i < 300000; i++)
+			o += (size_t)sprintf(sum + o, i ? "+1" : "1");
+		{
+			struct pmu_expr *e = pmu__expr_parse(sum, err, sizeof(err));
+			CHECK(e == NULL && strstr(err, "longer than 16384 characters"), "300,000 terms: %s", err);
+			pmu__expr_free(e);
+		}
+	}
+	{
 		char err[128];
 		double v;
 		const char *badname = NULL;
