@@ -8,7 +8,7 @@
 static __thread int last_err;
 static __thread char last_msg[1024];
 static __thread char generic_msg[128];
-static __thread bool quiet;
+static __thread unsigned quiet; /* nesting depth of pmu__err_quiet(true) */
 
 volatile unsigned pmu__fork_gen;
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -64,12 +64,15 @@ int pmu__err(struct pmu_ctx *ctx, int err, const char *fmt, ...)
 
 void pmu__err_quiet(bool on)
 {
-	quiet = on;
+	if (on)
+		quiet++;
+	else if (quiet)
+		quiet--;
 }
 
 bool pmu__err_is_quiet(void)
 {
-	return quiet;
+	return quiet != 0;
 }
 
 void pmu__err_emit(struct pmu_ctx *ctx, int level)

@@ -75,7 +75,8 @@ void pmu__log(struct pmu_ctx *ctx, int level, const char *fmt, ...) PMU_PRINTF(3
 /* Record a failure: message for pmu_strerror() and the log; returns @err (< 0). */
 int pmu__err(struct pmu_ctx *ctx, int err, const char *fmt, ...) PMU_PRINTF(3, 4);
 /* While on, pmu__err() records without logging; pmu__err_emit() logs the
- * recorded message at @level (for failures the caller may tolerate). */
+ * recorded message at @level (for failures the caller may tolerate). Calls
+ * nest: each pmu__err_quiet(true) is undone by one pmu__err_quiet(false). */
 void pmu__err_quiet(bool on);
 bool pmu__err_is_quiet(void);
 void pmu__err_emit(struct pmu_ctx *ctx, int level);

@@ -65,17 +65,72 @@ static void mark_topdown(const struct pmu_ctx *ctx, struct pmu_event_info *info)
 
 struct suggest {
 	const char *want;
+	size_t want_len;
+	unsigned char want_bag[256]; /* how often each (case-folded) character occurs in want */
 	unsigned cap;           /* distances at or above this are not suggested */
 	char best[3][PMU_NAME_MAX];
 	unsigned dist[3];
 };
 
+/* Does @hay (length lh) contain @needle (length ln), ignoring case? For
+ * names of at most PMU_NAME_MAX characters a plain scan is far cheaper than
+ * strcasestr(), which prepares a two-way search at every call. */
+static inline unsigned char fold(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 'a' - 'A') : (unsigned char)c;
+}
+
+static bool contains_ci(const char *hay, size_t lh, const char *needle, size_t ln)
+{
+	unsigned char first;
+
+	if (ln == 0)
+		return true;
+	first = fold(needle[0]);
+	for (size_t i = 0; i + ln <= lh; i++) {
+		size_t k = 1;
+		if (fold(hay[i]) != first)
+			continue;
+		while (k < ln && fold(hay[i + k]) == fold(needle[k]))
+			k++;
+		if (k == ln)
+			return true;
+	}
+	return false;
+}
+
 static void suggest_add(struct suggest *s, const char *cand)
 {
-	unsigned d = pmu__edit_distance(s->want, cand, s->cap);
+	/* only a distance below the third best so far (and the cap) is kept, and
+	 * the distance is at least the difference of the lengths: both bound the
+	 * work without changing what is suggested */
+	size_t la = s->want_len, lb = strlen(cand);
+	unsigned cap = s->cap < s->dist[2] ? s->cap : s->dist[2], d;
+	bool sub = la <= lb ? contains_ci(cand, lb, s->want, la) : contains_ci(s->want, la, cand, lb);
 
-	if (strcasestr(cand, s->want) || strcasestr(s->want, cand))
+	if (sub) {
+		d = pmu__edit_distance(s->want, cand, 3);
 		d = d > 2 ? 2 : d; /* substring hits rank close */
+	} else {
+		/* the bag distance (characters of one that the other lacks, counted
+		 * with multiplicity, the larger side) never exceeds the edit distance */
+		unsigned char bag[256];
+		size_t extra = 0, missing;
+		if ((la > lb ? la - lb : lb - la) >= cap || la > PMU_NAME_MAX || lb > PMU_NAME_MAX)
+			return; /* (pmu__edit_distance() gives longer names the cap) */
+		memcpy(bag, s->want_bag, sizeof(bag));
+		for (size_t j = 0; j < lb; j++) {
+			unsigned char c = fold(cand[j]);
+			if (bag[c])
+				bag[c]--;
+			else
+				extra++;
+		}
+		missing = la - (lb - extra); /* characters of want left unmatched */
+		if ((extra > missing ? extra : missing) >= cap)
+			return;
+		d = pmu__edit_distance(s->want, cand, cap);
+	}
 	if (d >= s->cap)
 		return;
 	for (int i = 0; i < 3; i++) {
@@ -111,6 +166,9 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 		return -ENOENT; /* nobody reads the message: skip the suggestions */
 	memset(&s, 0, sizeof(s));
 	s.want = base;
+	s.want_len = strlen(base);
+	for (size_t i = 0; i < s.want_len && i < PMU_NAME_MAX; i++)
+		s.want_bag[fold(base[i])]++;
 	s.cap = limit + 1;
 	s.dist[0] = s.dist[1] = s.dist[2] = 64;
 	pmu__generic_foreach(suggest_generic, &s);
