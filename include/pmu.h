@@ -9,6 +9,11 @@
  *    is sent to the context's log callback and kept per thread for
  *    pmu_strerror().
  *  - Objects are opaque handles; destroyers accept NULL.
+ *  - NULL where an object, a name or an output is required gives -EINVAL
+ *    (with a message); functions without an error return say below what
+ *    they do with NULL. The inline pmu_fast_read() and pmu_page_read() do
+ *    not check their arguments (that would cost every read); their exported
+ *    twins (_fn) do.
  *  - Option structs start with `size_t size` (set it to sizeof the struct)
  *    so they can grow without breaking callers. A NULL options pointer
  *    means "all defaults".
@@ -363,7 +368,7 @@ int pmu_set_read_syscall(struct pmu_set *s, struct pmu_value *out);
 /**
  * pmu_delta - out[i] = b[i] - a[i] for value, enabled and running (modulo
  * 2^64, so a wrapped 64-bit counter still gives the right difference).
- * @out may alias @a or @b.
+ * @out may alias @a or @b. With any of them NULL nothing is written.
  */
 void pmu_delta(const struct pmu_value *a, const struct pmu_value *b, size_t n,
 	       struct pmu_value *out);
@@ -374,7 +379,7 @@ void pmu_delta(const struct pmu_value *a, const struct pmu_value *b, size_t n,
  * saturated at UINT64_MAX. running == enabled (including 0 == 0, when no time
  * is known) returns value unchanged, and so does running > enabled (which
  * the kernel never reports); running == 0 < enabled (never on a
- * counter) returns 0 — check pmu_confidence().
+ * counter) returns 0 — check pmu_confidence(). NULL returns 0.
  */
 uint64_t pmu_scale(const struct pmu_value *v);
 
@@ -382,7 +387,7 @@ uint64_t pmu_scale(const struct pmu_value *v);
  * pmu_confidence - running / enabled in [0, 1]: 1.0 means counted the whole
  * time (exact), less means multiplexed and pmu_scale() is an estimate, 0 means
  * never counted. Returns 1.0 when enabled == 0 and value == 0 and nothing is
- * known, 0.0 when running == 0 < enabled.
+ * known, 0.0 when running == 0 < enabled, and for NULL.
  */
 double pmu_confidence(const struct pmu_value *v);
 
@@ -394,7 +399,9 @@ struct pmu_fast;
 
 /**
  * pmu_set_fast - the set's read plan for pmu_fast_read() (see <pmu/fast.h>).
- * Owned by the set, valid until pmu_set_close(). NULL for a NULL set.
+ * Owned by the set, valid until pmu_set_close(). For a NULL set, a static
+ * plan that every read refuses with -EINVAL (so pmu_fast_read(pmu_set_fast(s),
+ * out) fails cleanly when s is NULL).
  */
 const struct pmu_fast *pmu_set_fast(struct pmu_set *s);
 
@@ -407,8 +414,8 @@ int pmu_set_read_group(struct pmu_set *s, unsigned g, struct pmu_value *out);
 
 /**
  * pmu_fast_forked - what a read of a set inherited through fork() returns:
- * always -ECHILD (the set counts the parent; open a new set in the child),
- * with a message for pmu_strerror().
+ * -ECHILD (the set counts the parent; open a new set in the child), with a
+ * message for pmu_strerror(); -EINVAL for NULL or the plan of a NULL set.
  */
 int pmu_fast_forked(const struct pmu_fast *f);
 

@@ -12,7 +12,9 @@
 
 PMU_EXPORT int pmu_fast_forked(const struct pmu_fast *f)
 {
-	return pmu__err(f && f->set ? f->set->ctx : NULL, -ECHILD,
+	if (!f || !f->set)
+		return pmu__err(NULL, -EINVAL, "reading a NULL set (the read plan of pmu_set_fast(NULL))");
+	return pmu__err(f->set->ctx, -ECHILD,
 			"this set was opened before fork() and counts the parent process; open a new set "
 			"in the child");
 }
@@ -135,16 +137,22 @@ PMU_EXPORT void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out)
 
 PMU_EXPORT int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out)
 {
+	if (!f || !out)
+		return pmu__err(NULL, -EINVAL, "pmu_fast_read_fn: NULL read plan or output");
 	return pmu_fast_read(f, out);
 }
 
 PMU_EXPORT int pmu_page_read_fn(const struct perf_event_mmap_page *pc, struct pmu_value *out)
 {
+	if (!pc || !out)
+		return pmu__err(NULL, -EINVAL, "pmu_page_read_fn: NULL page or output");
 	return pmu_page_read(pc, out);
 }
 
 PMU_EXPORT int pmu_topdown_page_sample_fn(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out)
 {
+	if (!pc || !out)
+		return pmu__err(NULL, -EINVAL, "pmu_topdown_page_sample_fn: NULL page or output");
 	return pmu_topdown_page_sample(pc, out);
 }
 
@@ -158,6 +166,8 @@ PMU_EXPORT int pmu_set_read(struct pmu_set *s, struct pmu_value *out)
 PMU_EXPORT void pmu_delta(const struct pmu_value *a, const struct pmu_value *b, size_t n,
 			  struct pmu_value *out)
 {
+	if (!a || !b || !out)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		struct pmu_value d;
 		d.value = b[i].value - a[i].value;
@@ -171,6 +181,8 @@ PMU_EXPORT uint64_t pmu_scale(const struct pmu_value *v)
 {
 	unsigned __int128 x;
 
+	if (!v)
+		return 0;
 	if (v->running == v->enabled || v->running > v->enabled)
 		return v->value;
 	if (v->running == 0)
@@ -182,6 +194,8 @@ PMU_EXPORT uint64_t pmu_scale(const struct pmu_value *v)
 
 PMU_EXPORT double pmu_confidence(const struct pmu_value *v)
 {
+	if (!v)
+		return 0.0;
 	if (v->running >= v->enabled)
 		return 1.0;
 	if (v->running == 0)

@@ -750,7 +750,12 @@ PMU_EXPORT int pmu_set_group_of(const struct pmu_set *s, size_t i)
 	return (int)s->ev[i].group;
 }
 
+/* The plan of a NULL set: its generation never matches, so pmu_fast_read()
+ * goes straight to pmu_fast_forked(), which refuses it (no set) with -EINVAL. */
+static const unsigned null_plan_gen = 1;
+static const struct pmu_fast null_plan = { .gen = 0, .fork_gen = &null_plan_gen };
+
 PMU_EXPORT const struct pmu_fast *pmu_set_fast(struct pmu_set *s)
 {
-	return s ? &s->fast : NULL;
+	return s ? &s->fast : &null_plan;
 }
