@@ -3,9 +3,13 @@
  * Regions: pmu_region_begin/end with no set-up call.
  *
  * One process-wide context; per thread, a set opened on first use and a
- * table of slots, one per region name, found by the caller's name pointer
- * (open addressing over pointer values: no string work, no lock, no
- * allocation once a name has been seen in the thread). Slots are never
+ * table of slots, one per region name. A name is found by its content: a
+ * small cache maps the caller's pointer to a slot, and a hit counts only
+ * when the slot's own copy of the name equals the caller's string (a
+ * buffer reused for another name, or a freed and reallocated string, is
+ * not mistaken for the name that lived there before); otherwise a hash of
+ * the content finds the slot and refreshes the cache. No lock and no
+ * allocation once a name has been seen in the thread. Slots are never
  * freed while the process runs, so reports can read threads that ended.
  */
 #include <ctype.h>
@@ -24,12 +28,21 @@
 #define CAL_ROUNDS 16
 
 struct thread_state;
+struct slot;
+
+/* One entry of a thread's pointer cache: a hint, verified by content. */
+struct pcache {
+	const char *key;                /* a caller's pointer, never dereferenced */
+	struct slot *s;
+};
 
 /* One (thread, name) accumulator; also the handle of pmu_region_get(). */
 struct slot {
 	struct thread_state *ts;        /* owner: a handle is refused in any other thread */
 	unsigned gen;                   /* pmu__fork_gen of the owner */
 	unsigned id;                    /* interned name index */
+	uint32_t hash;                  /* hash_name(name) */
+	char name[REG_NAME_MAX];        /* the slot's own copy: what a lookup compares */
 	uint32_t by_handle;             /* the open call began through a handle */
 	uint32_t depth;                 /* nesting of this name (recursion counts once) */
 	uint64_t calls;
@@ -48,9 +61,10 @@ struct thread_state {
 	int calibrated;
 	uint64_t overhead[REG_MAX_EV];  /* an empty pmu_region_begin/end pair */
 	uint64_t overhead_h[REG_MAX_EV];/* an empty pmu_region_enter/leave pair */
-	const char **hkey;              /* name pointer -> slot, open addressing */
-	uint32_t *hval;
-	uint32_t hcap, hused;
+	struct pcache *pc;              /* caller's name pointer -> slot, a cache (pcmask + 1 entries) */
+	uint32_t pcmask;
+	uint32_t *cidx;                 /* hash of the name -> slot index + 1, open addressing */
+	uint32_t cmask;
 	struct slot **slots;
 	size_t nslots, slots_cap;
 	volatile sig_atomic_t busy;     /* inside begin/end: a signal handler must not re-enter */
@@ -227,72 +241,129 @@ static int intern(const char *name)
 	return (int)nnames++;
 }
 
-static inline uint32_t hash_ptr(const void *p, uint32_t cap)
+static inline uint32_t hash_ptr(const void *p)
 {
 	uint64_t x = (uint64_t)(uintptr_t)p;
 	x ^= x >> 29;
 	x *= 0xbf58476d1ce4e5b9ull;
 	x ^= x >> 32;
-	return (uint32_t)x & (cap - 1);
+	return (uint32_t)x;
 }
 
-static int hash_put(struct thread_state *ts, const char *key, uint32_t slot)
+/* FNV-1a over at most REG_NAME_MAX bytes of @name (longer names have no slot). */
+static uint32_t hash_name(const char *name)
 {
-	if ((ts->hused + 1) * 4 > ts->hcap) {
-		/* keep the table at most a quarter full: lookups almost never probe */
-		uint32_t nc = ts->hcap ? ts->hcap * 2 : 64;
-		const char **nk = calloc(nc, sizeof(*nk));
-		uint32_t *nv = calloc(nc, sizeof(*nv));
-		if (!nk || !nv) {
-			free(nk);
-			free(nv);
-			return -ENOMEM;
-		}
-		for (uint32_t i = 0; i < ts->hcap; i++) {
-			if (!ts->hkey[i])
-				continue;
-			uint32_t h = hash_ptr(ts->hkey[i], nc);
-			while (nk[h])
-				h = (h + 1) & (nc - 1);
-			nk[h] = ts->hkey[i];
-			nv[h] = ts->hval[i];
-		}
-		free(ts->hkey);
-		free(ts->hval);
-		ts->hkey = nk;
-		ts->hval = nv;
-		ts->hcap = nc;
-	}
-	{
-		uint32_t h = hash_ptr(key, ts->hcap);
-		while (ts->hkey[h])
-			h = (h + 1) & (ts->hcap - 1);
-		ts->hkey[h] = key;
-		ts->hval[h] = slot;
-		ts->hused++;
-	}
-	return 0;
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; name[i] && i < REG_NAME_MAX; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h;
 }
 
-/* The slot for @name in this thread: the pointer first (the fast path), then
- * the string (a new pointer for a known name, or a new name). */
-static inline struct slot *find(struct thread_state *ts, const char *name)
+#define PC_PROBE 4      /* a pointer lives in one of 4 consecutive cache entries */
+
+/* Remember that @key names @s: the entry already holding @key, else the
+ * first free one of its window, else the first of the window (evicted). */
+static void pcache_put(struct thread_state *ts, const char *key, struct slot *s)
 {
-	if (ts->hcap) {
-		uint32_t h = hash_ptr(name, ts->hcap);
-		while (ts->hkey[h]) {
-			if (ts->hkey[h] == name)
-				return ts->slots[ts->hval[h]];
-			h = (h + 1) & (ts->hcap - 1);
+	uint32_t h = hash_ptr(key), victim = h & ts->pcmask;
+
+	for (uint32_t i = 0; i < PC_PROBE; i++) {
+		struct pcache *e = &ts->pc[(h + i) & ts->pcmask];
+		if (!e->key || e->key == key) {
+			victim = (h + i) & ts->pcmask;
+			break;
+		}
+	}
+	ts->pc[victim].key = key;
+	ts->pc[victim].s = s;
+}
+
+/* The slot named @name in this thread by content, or NULL; refreshes the
+ * pointer cache. No lock, no allocation. */
+static struct slot *find_name(struct thread_state *ts, const char *name)
+{
+	uint32_t h = hash_name(name);
+
+	for (uint32_t i = h & ts->cmask; ts->cidx[i]; i = (i + 1) & ts->cmask) {
+		struct slot *s = ts->slots[ts->cidx[i] - 1];
+		if (s->hash == h && !strcmp(s->name, name)) {
+			pcache_put(ts, name, s);
+			return s;
 		}
 	}
 	return NULL;
 }
 
-static struct slot *find_slow(struct thread_state *ts, const char *name, bool create, int *err)
+/* The slot named @name in this thread, or NULL. The fast path: the
+ * caller's pointer in the cache, and the slot's copy of the name equal to
+ * the caller's string. */
+static inline struct slot *find(struct thread_state *ts, const char *name)
 {
-	struct slot *s = NULL;
-	size_t i;
+	uint32_t h = hash_ptr(name);
+
+	for (uint32_t i = 0; i < PC_PROBE; i++) {
+		const struct pcache *e = &ts->pc[(h + i) & ts->pcmask];
+		if (e->key == name) {
+			if (__builtin_expect(!strcmp(e->s->name, name), 1))
+				return e->s;
+			break;
+		}
+		if (!e->key)
+			break;
+	}
+	return find_name(ts, name);
+}
+
+/* A power of two >= @n (n <= 2^31). */
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t c = 1;
+	while (c < n)
+		c <<= 1;
+	return c;
+}
+
+/* Make room for one more slot in the content index (at most half full) and
+ * the pointer cache (4 entries per slot): new tables, filled again. */
+static int index_grow(struct thread_state *ts)
+{
+	uint32_t n = (uint32_t)ts->nslots + 1, ccap = pow2_at_least(2 * n), pcap = pow2_at_least(4 * n);
+
+	if (ccap < 16)
+		ccap = 16;
+	if (pcap < 64)
+		pcap = 64;
+	if (ts->cidx && ccap <= ts->cmask + 1 && pcap <= ts->pcmask + 1)
+		return 0;
+	{
+		uint32_t *ci = calloc(ccap, sizeof(*ci));
+		struct pcache *pc = calloc(pcap, sizeof(*pc));
+		if (!ci || !pc) {
+			free(ci);
+			free(pc);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < ts->nslots; k++) {
+			uint32_t i = ts->slots[k]->hash & (ccap - 1);
+			while (ci[i])
+				i = (i + 1) & (ccap - 1);
+			ci[i] = (uint32_t)k + 1;
+		}
+		free(ts->cidx);
+		free(ts->pc);
+		ts->cidx = ci;
+		ts->cmask = ccap - 1;
+		ts->pc = pc; /* a cache: it fills again as names are used */
+		ts->pcmask = pcap - 1;
+	}
+	return 0;
+}
+
+/* A new slot for @name, the first use of the name in this thread: the one
+ * place where begin (and pmu_region_get) allocates and locks. */
+static struct slot *new_slot(struct thread_state *ts, const char *name, int *err)
+{
+	struct slot *s;
 	int id;
 
 	if (strnlen(name, REG_NAME_MAX) == REG_NAME_MAX) {
@@ -303,50 +374,41 @@ static struct slot *find_slow(struct thread_state *ts, const char *name, bool cr
 	pthread_mutex_lock(&reg_lock);
 	id = intern(name);
 	pthread_mutex_unlock(&reg_lock);
-	if (id < 0) {
-		*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
-		return NULL;
-	}
-	for (i = 0; i < ts->nslots; i++)
-		if (ts->slots[i]->id == (unsigned)id)
-			break;
-	if (i == ts->nslots) {
-		if (!create)
-			return NULL;
-		if (ts->nslots == ts->slots_cap) {
-			size_t nc = ts->slots_cap ? ts->slots_cap * 2 : 16;
-			struct slot **ns = realloc(ts->slots, nc * sizeof(*ns));
-			if (!ns) {
-				*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
-				return NULL;
-			}
-			pthread_mutex_lock(&reg_lock); /* reports walk ts->slots */
-			ts->slots = ns;
-			ts->slots_cap = nc;
-			pthread_mutex_unlock(&reg_lock);
+	if (id < 0 || index_grow(ts) < 0 || !(s = calloc(1, sizeof(*s))))
+		goto nomem;
+	if (ts->nslots == ts->slots_cap) {
+		size_t nc = ts->slots_cap ? ts->slots_cap * 2 : 16;
+		struct slot **ns = realloc(ts->slots, nc * sizeof(*ns));
+		if (!ns) {
+			free(s);
+			goto nomem;
 		}
-		s = calloc(1, sizeof(*s));
-		if (!s) {
-			*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
-			return NULL;
-		}
-		s->id = (unsigned)id;
-		s->ts = ts;
-		s->gen = ts->gen;
-		for (size_t k = 0; k < REG_MAX_EV; k++)
-			s->min[k] = UINT64_MAX;
-		pthread_mutex_lock(&reg_lock);
-		ts->slots[ts->nslots++] = s;
+		pthread_mutex_lock(&reg_lock); /* reports walk ts->slots */
+		ts->slots = ns;
+		ts->slots_cap = nc;
 		pthread_mutex_unlock(&reg_lock);
-	} else {
-		s = ts->slots[i];
 	}
-	/* map this pointer once: a name already seen by pointer must not be added again */
-	if (!find(ts, name) && hash_put(ts, name, (uint32_t)(i == ts->nslots ? ts->nslots - 1 : i)) < 0) {
-		*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
-		return NULL;
+	s->id = (unsigned)id;
+	s->ts = ts;
+	s->gen = ts->gen;
+	s->hash = hash_name(name);
+	strcpy(s->name, name);
+	for (size_t k = 0; k < REG_MAX_EV; k++)
+		s->min[k] = UINT64_MAX;
+	{
+		uint32_t i = s->hash & ts->cmask;
+		while (ts->cidx[i])
+			i = (i + 1) & ts->cmask;
+		ts->cidx[i] = (uint32_t)ts->nslots + 1;
 	}
+	pthread_mutex_lock(&reg_lock);
+	ts->slots[ts->nslots++] = s;
+	pthread_mutex_unlock(&reg_lock);
+	pcache_put(ts, name, s);
 	return s;
+nomem:
+	*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
+	return NULL;
 }
 
 
@@ -384,8 +446,6 @@ static void calibrate_pair(struct thread_state *ts, struct pmu_region *h, uint64
 		else
 			cal_pair();
 		s = find(ts, CAL_NAME);
-		if (!s)
-			s = find_slow(ts, CAL_NAME, false, &(int){ 0 });
 		if (!s || s->calls != 1)
 			return;
 		for (size_t k = 0; k < ts->nev; k++)
@@ -464,6 +524,8 @@ static struct thread_state *thread_init(void)
 	ts->tid = (long)syscall(SYS_gettid);
 	ts->gen = pmu__fork_gen;
 	ts->err = reg_err;
+	if (!ts->err && index_grow(ts) < 0)
+		ts->err = pmu__err(reg_ctx, -ENOMEM, "out of memory setting up regions for this thread");
 	if (!ts->err) {
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
@@ -516,7 +578,7 @@ static int region_begin(struct thread_state *ts, const char *name)
 		return -EBUSY;
 	ts->busy = 1;
 	s = find(ts, name);
-	if (!s && !(s = find_slow(ts, name, true, &err))) {
+	if (!s && !(s = new_slot(ts, name, &err))) {
 		ts->busy = 0;
 		return err;
 	}
@@ -554,19 +616,14 @@ static int region_end(struct thread_state *ts, const char *name)
 {
 	struct pmu_value now[REG_MAX_EV];
 	struct slot *s;
-	int err = 0;
 
 	if (ts->busy)
 		return -EBUSY;
 	ts->busy = 1;
 	pmu_fast_read(ts->fast, now);
 	s = find(ts, name);
-	if (!s)
-		s = find_slow(ts, name, false, &err);
 	if (!s || s->depth == 0) {
 		ts->busy = 0;
-		if (err)
-			return err;
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") without a matching pmu_region_begin in this "
 				"thread; nothing recorded", name);
 	}
@@ -651,7 +708,7 @@ PMU_EXPORT int pmu_region_get(const char *name, struct pmu_region **out)
 	ts->busy = 1;
 	s = find(ts, name);
 	if (!s)
-		s = find_slow(ts, name, true, &err);
+		s = new_slot(ts, name, &err);
 	ts->busy = 0;
 	if (!s)
 		return err;
@@ -672,12 +729,9 @@ static inline struct thread_state *handle_owner(struct pmu_region *h, const char
 	else if (!ts || ts->gen != pmu__fork_gen)
 		*err = pmu__err(reg_ctx, -EINVAL, "%s: this thread has no regions: a handle is valid only in the "
 				"thread that got it from pmu_region_get (and not in a forked child)", fn);
-	else {
-		pthread_mutex_lock(&reg_lock); /* names may be growing in another thread */
+	else
 		*err = pmu__err(reg_ctx, -EINVAL, "%s(\"%s\"): the handle belongs to another thread (or to the parent "
-				"process); get one in this thread with pmu_region_get", fn, names[s->id]);
-		pthread_mutex_unlock(&reg_lock);
-	}
+				"process); get one in this thread with pmu_region_get", fn, s->name);
 	return NULL;
 }
 
@@ -712,11 +766,8 @@ PMU_EXPORT int pmu_region_leave(struct pmu_region *h)
 	pmu_fast_read(ts->fast, now);
 	if (s->depth == 0) {
 		ts->busy = 0;
-		pthread_mutex_lock(&reg_lock);
-		err = pmu__err(reg_ctx, -EINVAL, "pmu_region_leave(\"%s\") without a matching enter or begin in this "
-			       "thread; nothing recorded", names[s->id]);
-		pthread_mutex_unlock(&reg_lock);
-		return err;
+		return pmu__err(reg_ctx, -EINVAL, "pmu_region_leave(\"%s\") without a matching enter or begin in this "
+				"thread; nothing recorded", s->name);
 	}
 	slot_end(ts, s, now, true);
 	ts->busy = 0;
