@@ -14,6 +14,7 @@
  */
 #include <ctype.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -58,6 +59,8 @@ struct thread_state {
 	const struct pmu_fast *fast;
 	size_t nev;
 	int err;                        /* sticky error of opening the events */
+	const char *errmsg;             /* its sentence: reg_errmsg, or errbuf */
+	char errbuf[640];
 	int calibrated;
 	uint64_t overhead[REG_MAX_EV];  /* an empty pmu_region_begin/end pair */
 	uint64_t overhead_h[REG_MAX_EV];/* an empty pmu_region_enter/leave pair */
@@ -77,6 +80,13 @@ static struct pmu_ctx *reg_ctx;
 static int reg_err;
 static char *reg_events;                /* the event list every thread opens */
 static char *reg_metrics;               /* metric names from PMU_EVENTS, comma separated */
+static char reg_errmsg[1024];           /* reg_err's sentence, "<origin>: <cause and fix>" */
+static bool reg_told;                   /* pmu_region_configure() returned reg_err: its caller knows */
+static int reg_said;                    /* regions being off was said (once per process) */
+static char reg_origin[320];            /* where the events came from, for messages */
+static const char *reg_fix;             /* what to change when they cannot be used */
+static int reg_format = PMU_FORMAT_TEXT;/* $PMU_FORMAT */
+static int reg_per_thread;              /* $PMU_PER_THREAD */
 static int reg_calibrate = 1;
 static char *cfg_events;                /* pmu_region_configure(): replaces PMU_EVENTS */
 static int cfg_calibrate = -1;          /* pmu_region_configure(): replaces PMU_CALIBRATE (-1: not set) */
@@ -149,11 +159,65 @@ static void at_fork_child(void)
 	pthread_mutex_init(&reg_lock, NULL);
 }
 
+/* Zero-setup regions have no caller to tell: a misconfiguration is said,
+ * once, to the context's log callback if it has one, else on stderr (the
+ * one place the library writes there; see STYLE.md). */
+static void say(const char *fmt, ...) PMU_PRINTF(1, 2);
+static void say(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (reg_ctx && reg_ctx->log_fn)
+		pmu__log(reg_ctx, PMU_LOG_ERR, "libpmu regions: %s", msg);
+	else
+		fprintf(stderr, "libpmu regions: %s\n", msg);
+}
+
+/* A yes/no variable: 1/yes/on/true or 0/no/off/false (any case); unset or
+ * empty: @def; anything else is said and gives @def. */
+static int env_flag(const char *var, int def)
+{
+	static const char *const yes[] = { "1", "yes", "on", "true" }, *const no[] = { "0", "no", "off", "false" };
+	const char *v = getenv(var);
+
+	if (!v || !*v)
+		return def;
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(v, yes[i]))
+			return 1;
+		if (!strcasecmp(v, no[i]))
+			return 0;
+	}
+	say("%s='%.100s' is neither 1 nor 0 (yes/no, on/off, true/false are accepted too); using %s, the default. "
+	    "Fix %s.", var, v, def ? "1" : "0", var);
+	return def;
+}
+
+/* $PMU_FORMAT as a pmu_report_format; an unknown value is said and gives text. */
+static int env_format(void)
+{
+	static const char *const fmts[] = { [PMU_FORMAT_TEXT] = "text", [PMU_FORMAT_JSON] = "json",
+					    [PMU_FORMAT_CSV] = "csv" };
+	const char *v = getenv("PMU_FORMAT");
+
+	if (!v || !*v)
+		return PMU_FORMAT_TEXT;
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++)
+		if (!strcasecmp(v, fmts[i]))
+			return (int)i;
+	say("PMU_FORMAT='%.100s' is not text, json or csv; the report will be text. Fix PMU_FORMAT.", v);
+	return PMU_FORMAT_TEXT;
+}
+
 static void report_at_exit(void)
 {
-	const char *f = getenv("PMU_FORMAT"), *pt = getenv("PMU_PER_THREAD");
-	int format = PMU_FORMAT_TEXT;
+	const char *out = getenv("PMU_OUTPUT");
 	bool any = false;
+	int r;
 
 	pthread_mutex_lock(&reg_lock);
 	for (struct thread_state *t = threads; t && !any; t = t->next)
@@ -162,34 +226,54 @@ static void report_at_exit(void)
 	pthread_mutex_unlock(&reg_lock);
 	if (!any)
 		return;
-	if (f && !strcasecmp(f, "json"))
-		format = PMU_FORMAT_JSON;
-	else if (f && !strcasecmp(f, "csv"))
-		format = PMU_FORMAT_CSV;
-	pmu_region_report(NULL, format, pt && *pt && *pt != '0');
+	if ((r = pmu_region_report(NULL, reg_format, reg_per_thread)) < 0 && out && *out && strcmp(out, "-")) {
+		/* the counts are not lost for a wrong path */
+		say("PMU_OUTPUT='%.200s': %s; the report follows on stderr. Fix PMU_OUTPUT (a file in a writable "
+		    "directory; '-' for stdout, unset for stderr).", out, pmu_strerror(r));
+		pmu_region_report("", reg_format, reg_per_thread);
+	} else if (r < 0) {
+		say("the report to %s failed: %s.", out && !strcmp(out, "-") ? "stdout" : "stderr", pmu_strerror(r));
+	}
 }
 
+/* Read the PMU_* variables and check the event list once per process
+ * (pmu_region_configure() or the first region call). On failure reg_err
+ * and reg_errmsg say why; every region call returns them. */
 static void global_init(void)
 {
-	const char *ev = getenv("PMU_EVENTS"), *cal = getenv("PMU_CALIBRATE");
+	const char *env = getenv("PMU_EVENTS"), *ev;
 	struct pmu_caps caps;
 	char *copy, *save = NULL;
 
 	pthread_mutex_lock(&reg_lock);
 	reg_started = true;
 	pthread_mutex_unlock(&reg_lock);
-	if (cfg_events)
-		ev = cfg_events;
 	pmu__global_init();
-	if ((reg_err = pmu_ctx_new(&reg_ctx, NULL)) < 0)
+	reg_format = env_format();
+	reg_per_thread = env_flag("PMU_PER_THREAD", 0);
+	reg_calibrate = cfg_calibrate >= 0 ? cfg_calibrate : env_flag("PMU_CALIBRATE", 1);
+	if ((reg_err = pmu_ctx_new(&reg_ctx, NULL)) < 0) {
+		snprintf(reg_errmsg, sizeof(reg_errmsg), "%s", pmu__err_msg());
+		reg_fix = "see the message above";
 		return;
-	reg_calibrate = cfg_calibrate >= 0 ? cfg_calibrate : !(cal && (!strcmp(cal, "0") || !strcasecmp(cal, "no")));
+	}
 	pmu_caps(reg_ctx, &caps);
-	if (!ev || !*ev)
+	ev = cfg_events ? cfg_events : env;
+	if (ev && *ev && cfg_events) {
+		snprintf(reg_origin, sizeof(reg_origin), "pmu_region_configure(\"%.200s\")", ev);
+		reg_fix = "fix the events given to pmu_region_configure()";
+	} else if (ev && *ev) {
+		snprintf(reg_origin, sizeof(reg_origin), "PMU_EVENTS='%.200s'", ev);
+		reg_fix = "fix PMU_EVENTS ('pmu list' shows the events of this machine)";
+	} else {
 		ev = caps.hw_pmu ? "instructions:u,cycles:u,branch-misses:u,L1-dcache-load-misses:u"
 				 : "task-clock,page-faults,context-switches";
+		snprintf(reg_origin, sizeof(reg_origin), "the default events '%s' (PMU_EVENTS is not set)", ev);
+		reg_fix = "set PMU_EVENTS to events this machine can count ('pmu list')";
+	}
 	/* metric names stand for the events they need */
-	copy = strdup(ev);
+	if (!(copy = strdup(ev)))
+		reg_err = pmu__err(reg_ctx, -ENOMEM, "out of memory");
 	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && reg_err == 0; tok = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*tok))
 			tok++;
@@ -214,9 +298,23 @@ static void global_init(void)
 	}
 	free(copy);
 	if (!reg_err && !reg_events)
-		reg_err = pmu__err(reg_ctx, -EINVAL, "PMU_EVENTS names no events");
-	if (reg_err)
+		reg_err = pmu__err(reg_ctx, -EINVAL, "names no events");
+	if (!reg_err) {
+		/* resolve the list now: a bad name turns regions off in the whole process, said once */
+		struct pmu_set_opts o;
+		struct pmu_set *plan = NULL;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.flags = PMU_SET_SKIP_UNSUPPORTED;
+		if ((reg_err = pmu__set_plan(reg_ctx, reg_events, &o, &plan)) == 0 && pmu_set_count(plan) > REG_MAX_EV)
+			reg_err = pmu__err(reg_ctx, -E2BIG, "%zu events; regions count at most %d", pmu_set_count(plan),
+					   REG_MAX_EV);
+		pmu_set_close(plan);
+	}
+	if (reg_err) {
+		snprintf(reg_errmsg, sizeof(reg_errmsg), "%s: %s", reg_origin, pmu__err_msg());
 		return;
+	}
 	pthread_key_create(&tls_key, on_thread_exit);
 	pthread_atfork(NULL, NULL, at_fork_child);
 	atexit(report_at_exit);
@@ -495,18 +593,10 @@ PMU_EXPORT int pmu_region_configure(const char *events, int calibrate)
 	pthread_mutex_unlock(&reg_lock);
 	/* resolve the list now, so that a bad name is reported here rather than at the first begin */
 	pthread_once(&reg_once, global_init);
-	if (reg_err == 0) {
-		struct pmu_set_opts o;
-		struct pmu_set *plan = NULL;
-		int r;
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.flags = PMU_SET_SKIP_UNSUPPORTED;
-		if ((r = pmu__set_plan(reg_ctx, reg_events, &o, &plan)) < 0)
-			return reg_err = r; /* every region call returns it, as when the first begin fails */
-		pmu_set_close(plan);
-	}
-	return reg_err;
+	if (!reg_err)
+		return 0;
+	reg_told = true; /* every region call returns it too, but nothing is printed */
+	return pmu__err(reg_ctx, reg_err, "%s", reg_errmsg);
 }
 
 static struct thread_state *thread_init(void)
@@ -524,8 +614,11 @@ static struct thread_state *thread_init(void)
 	ts->tid = (long)syscall(SYS_gettid);
 	ts->gen = pmu__fork_gen;
 	ts->err = reg_err;
-	if (!ts->err && index_grow(ts) < 0)
-		ts->err = pmu__err(reg_ctx, -ENOMEM, "out of memory setting up regions for this thread");
+	ts->errmsg = reg_errmsg;
+	if (reg_err && !reg_told && !__atomic_exchange_n(&reg_said, 1, __ATOMIC_RELAXED))
+		say("%s. Regions are off in this process; %s.", reg_errmsg, reg_fix);
+	if (!ts->err && (r = index_grow(ts)) < 0)
+		ts->err = pmu__err(reg_ctx, r, "out of memory setting up regions for this thread");
 	if (!ts->err) {
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
@@ -533,15 +626,18 @@ static struct thread_state *thread_init(void)
 		r = pmu_set_open(reg_ctx, reg_events, &o, &ts->set);
 		if (r < 0) {
 			ts->err = r;
-		} else if (pmu_set_count(ts->set) > REG_MAX_EV) {
-			ts->err = pmu__err(reg_ctx, -E2BIG, "PMU_EVENTS names %zu events; regions count at most %d",
-					   pmu_set_count(ts->set), REG_MAX_EV);
-			pmu_set_close(ts->set);
-			ts->set = NULL;
 		} else {
-			ts->nev = pmu_set_count(ts->set);
+			ts->nev = pmu_set_count(ts->set); /* at most REG_MAX_EV: global_init checked the list */
 			ts->fast = pmu_set_fast(ts->set);
 		}
+	}
+	if (ts->err && !reg_err) {
+		/* this thread only (out of descriptors or memory, a PMU busy...): said for the first such thread */
+		snprintf(ts->errbuf, sizeof(ts->errbuf), "%.300s: %s", reg_origin, pmu__err_msg());
+		ts->errmsg = ts->errbuf;
+		if (!__atomic_exchange_n(&reg_said, 1, __ATOMIC_RELAXED))
+			say("%s. Regions are off in thread %ld (other threads that fail are not said again).", ts->errbuf,
+			    ts->tid);
 	}
 	pthread_mutex_lock(&reg_lock);
 	if (!ts->err && !reg_nev) {
@@ -632,6 +728,14 @@ static int region_end(struct thread_state *ts, const char *name)
 	return 0;
 }
 
+/* The error of a thread whose regions are off, with the sentence saved
+ * when it happened (the cause and fix, a suggestion for a misspelt name). */
+static int regions_off(const struct thread_state *ts)
+{
+	return pmu__err(reg_ctx, ts->err, "regions are off in this %s: %s", ts->errmsg == reg_errmsg ? "process" : "thread",
+			ts->errmsg);
+}
+
 /* The calling thread's region state, set up on its first use; NULL, with
  * the error in *err, when regions cannot count in this thread. */
 static inline struct thread_state *thread_ready(int *err)
@@ -645,8 +749,7 @@ static inline struct thread_state *thread_ready(int *err)
 		}
 	}
 	if (ts->err) {
-		*err = pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
-				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
+		*err = regions_off(ts);
 		return NULL;
 	}
 	return ts;
@@ -674,8 +777,7 @@ PMU_EXPORT int pmu_region_end(const char *name)
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") before any pmu_region_begin in this thread",
 				name);
 	if (ts->err)
-		return pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
-				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
+		return regions_off(ts);
 	return region_end(ts, name);
 }
 
@@ -1152,9 +1254,14 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	else if (format == PMU_FORMAT_TEXT)
 		fprintf(f, "\n%s", r == 0 ? " (no regions)\n\n" : w.scaled ? " * scaled: the event was multiplexed\n\n" : "");
 	pthread_mutex_unlock(&reg_lock);
-	if (f != stderr && f != stdout)
-		fclose(f);
-	else
-		fflush(f);
+	{
+		/* a full disk, a closed stdout: said, not swallowed */
+		int bad = ferror(f) ? (errno ? errno : EIO) : 0;
+		if ((f != stderr && f != stdout ? fclose(f) : fflush(f)) != 0 && !bad)
+			bad = errno ? errno : EIO;
+		if (bad)
+			return pmu__err(reg_ctx, -bad, "writing the region report to '%s' failed: %s",
+					f == stdout ? "stdout" : f == stderr ? "stderr" : file, strerror(bad));
+	}
 	return r < 0 ? r : 0;
 }
