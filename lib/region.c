@@ -13,6 +13,8 @@
  * freed while the process runs, so reports can read threads that ended.
  */
 #include <ctype.h>
+#include <json-c/json.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1007,19 +1009,33 @@ PMU_EXPORT int pmu_region_foreach(int per_thread, pmu_region_cb cb, void *data)
 struct writer {
 	FILE *f;
 	int format;
-	int first;
-	int scaled;         /* some value was multiplexed and scaled */
-	size_t nev;
+	int scaled;                     /* text: some value was multiplexed and scaled */
+	int namew;                      /* text: width of the region column (the longest name) */
+	int colw[REG_MAX_EV];           /* text: width of each event's column (its label) */
 	const struct pmu_event_info *infos;
+	json_object *regions;           /* json: the regions array */
+	json_object *threads;           /* json: the current region's per-thread array */
 };
 
-static void metric_values(const struct pmu_region_result *r, struct pmu_named_value *nv, size_t *n)
+/* The metrics named in PMU_EVENTS, evaluated on @r's counts: @fn(name, value, data)
+ * for each, the value NAN where it cannot be evaluated. */
+static void each_metric(const struct pmu_region_result *r, void (*fn)(const char *m, double v, void *data),
+			void *data)
 {
-	*n = 0;
+	struct pmu_named_value nv[REG_MAX_EV];
+	char *copy = reg_metrics ? strdup(reg_metrics) : NULL, *save = NULL;
+
 	for (size_t k = 0; k < r->nvalues; k++) {
-		nv[*n].name = r->events[k];
-		nv[(*n)++].value = (double)pmu_scale(&r->values[k]);
+		nv[k].name = r->events[k];
+		nv[k].value = (double)pmu_scale(&r->values[k]);
 	}
+	for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
+		double v;
+		if (pmu_metric_eval(reg_ctx, m, nv, r->nvalues, &v) < 0)
+			v = NAN;
+		fn(m, v, data);
+	}
+	free(copy);
 }
 
 static void fmt_count(char *buf, size_t len, uint64_t v)
@@ -1034,137 +1050,233 @@ static void fmt_count(char *buf, size_t len, uint64_t v)
 	buf[o] = 0;
 }
 
-static void json_str(FILE *f, const char *s)
+/* ---- CSV (RFC 4180: text fields quoted, inner quotes doubled) ---- */
+
+static void csv_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+static void write_csv(const struct pmu_region_result *r, const struct writer *w)
+{
+	for (size_t k = 0; k < r->nvalues; k++) {
+		csv_str(w->f, r->name);
+		fprintf(w->f, ",%ld,%llu,", r->tid, (unsigned long long)r->calls);
+		csv_str(w->f, r->events[k]);
+		fprintf(w->f, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", (unsigned long long)r->values[k].value,
+			(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
+			(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]), (unsigned long long)r->min[k],
+			(unsigned long long)r->max[k], !!(w->infos[k].flags & PMU_EVF_UNSUPPORTED));
+	}
+}
+
+/* ---- JSON (schema libpmu-regions/1, written with json-c) ---- */
+
+static json_object *json_fixed(double v, const char *fmt)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), fmt, v);
+	return json_object_new_double_s(v, buf);
+}
+
+static json_object *json_events(const struct pmu_region_result *r, const struct writer *w)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t k = 0; o && k < r->nvalues; k++) {
+		json_object *e = NULL;
+		if (!(w->infos[k].flags & PMU_EVF_UNSUPPORTED) && (e = json_object_new_object())) {
+			json_object_object_add(e, "value", json_object_new_uint64(r->values[k].value));
+			json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->values[k])));
+			json_object_object_add(e, "enabled_ns", json_object_new_uint64(r->values[k].enabled));
+			json_object_object_add(e, "running_ns", json_object_new_uint64(r->values[k].running));
+			json_object_object_add(e, "confidence", json_fixed(pmu_confidence(&r->values[k]), "%.6f"));
+			json_object_object_add(e, "min", json_object_new_uint64(r->min[k]));
+			json_object_object_add(e, "max", json_object_new_uint64(r->max[k]));
+		}
+		json_object_object_add(o, r->events[k], e); /* NULL: null, not counted here */
+	}
+	return o;
+}
+
+static void json_metric(const char *m, double v, void *data)
+{
+	json_object_object_add(data, m, isfinite(v) ? json_fixed(v, "%.9g") : NULL);
+}
+
+static void write_json(const struct pmu_region_result *r, struct writer *w)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return;
+	if (r->tid == -1) {
+		json_object *m = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(r->name));
+		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
+		json_object_object_add(o, "events", json_events(r, w));
+		if (m)
+			each_metric(r, json_metric, m);
+		json_object_object_add(o, "metrics", m);
+		json_object_object_add(o, "threads", w->threads = json_object_new_array());
+		json_object_array_add(w->regions, o);
+	} else if (!w->threads) {
+		json_object_put(o); /* out of memory for the region's thread list */
+	} else {
+		json_object_object_add(o, "tid", json_object_new_int64(r->tid));
+		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
+		json_object_object_add(o, "events", json_events(r, w));
+		json_object_array_add(w->threads, o);
+	}
+}
+
+/* The MPI rank given by the launcher (Open MPI, MPICH/PMI, PMIx, Slurm,
+ * MVAPICH2), or NULL: the one reading of it, for %r and the JSON header. */
+static const char *mpi_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+					    "MV2_COMM_WORLD_RANK" };
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+/* The rank as JSON: a number when it is one (decimal digits), else the string as given; null when none. */
+static json_object *json_rank(void)
+{
+	const char *v = mpi_rank();
+	char *end;
+	long long n;
+
+	if (!v)
+		return NULL;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (isdigit((unsigned char)v[0]) && !*end && !errno)
+		return json_object_new_int64(n);
+	return json_object_new_string(v);
+}
+
+static json_object *json_header(int nthreads, const char *const *events, size_t nev)
+{
+	json_object *o = json_object_new_object(), *ev = json_object_new_array();
+	struct pmu_caps c;
+
+	if (!o || !ev) {
+		json_object_put(o);
+		json_object_put(ev);
+		return NULL;
+	}
+	pmu_caps(reg_ctx, &c);
+	json_object_object_add(o, "schema", json_object_new_string("libpmu-regions/1"));
+	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
+	json_object_object_add(o, "pid", json_object_new_int64((long)getpid()));
+	json_object_object_add(o, "rank", json_rank());
+	json_object_object_add(o, "cpuid", json_object_new_string(c.cpuid));
+	json_object_object_add(o, "threads", json_object_new_int(nthreads));
+	json_object_object_add(o, "calibrated", json_object_new_boolean(reg_calibrate));
+	for (size_t k = 0; k < nev; k++)
+		json_object_array_add(ev, json_object_new_string(events[k]));
+	json_object_object_add(o, "events", ev);
+	return o;
+}
+
+/* ---- text ---- */
+
+static void text_metric(const char *m, double v, void *data)
+{
+	struct pmu_metric_info mi;
+	const char *unit = "";
+	double factor = 1;
+
+	if (pmu_metric_info(reg_ctx, m, &mi) == 0 && mi.scale_unit[0]) {
+		char *end;
+		factor = strtod(mi.scale_unit, &end);
+		if (end == mi.scale_unit)
+			factor = 1;
+		unit = end;
+	}
+	if (v == v)
+		fprintf(data, "   %-40s %14.3f %s\n", m, v * factor, unit);
+	else
+		fprintf(data, "   %-40s  n/a\n", m);
+}
+
+static void write_text(const struct pmu_region_result *r, struct writer *w)
+{
+	char num[40];
+
+	if (r->tid == -1)
+		fprintf(w->f, " %-*s %10llu", w->namew, r->name, (unsigned long long)r->calls);
+	else
+		fprintf(w->f, "   thread %-*ld %10llu", w->namew - 9, r->tid, (unsigned long long)r->calls);
+	for (size_t k = 0; k < r->nvalues; k++) {
+		double c = pmu_confidence(&r->values[k]);
+		if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
+			fprintf(w->f, " %*s", w->colw[k], "<not counted>");
+			continue;
+		}
+		fmt_count(num, sizeof(num), pmu_scale(&r->values[k]));
+		fprintf(w->f, " %*s%s", w->colw[k] - 1, num, c < 1.0 ? "*" : " ");
+		w->scaled |= c < 1.0;
+	}
+	fprintf(w->f, "\n");
+	if (r->tid == -1)
+		each_metric(r, text_metric, w->f);
+}
+
+/* The column header of event @k: its name, and its unit when it has one ("task-clock (ns)"). */
+static int text_label(char *buf, size_t len, const char *name, const struct pmu_event_info *info)
+{
+	if (info->unit && info->unit[0])
+		return snprintf(buf, len, "%s (%s)", name, info->unit);
+	return snprintf(buf, len, "%s", name);
+}
+
+static void text_header(struct writer *w, int nthreads, const char *const *events, size_t nev)
+{
+	char label[256];
+
+	/* columns as wide as the longest name: a label is never cut */
+	w->namew = 28;
+	for (size_t id = 0; id < nnames; id++)
+		if (strcmp(names[id], CAL_NAME) && (int)strlen(names[id]) > w->namew)
+			w->namew = (int)strlen(names[id]);
+	fprintf(w->f, "\n libpmu regions (pid %ld, %d thread%s%s)\n\n %-*s %10s", (long)getpid(), nthreads,
+		nthreads == 1 ? "" : "s", reg_calibrate ? ", begin/end overhead subtracted" : "", w->namew, "region",
+		"calls");
+	for (size_t k = 0; k < nev; k++) {
+		int n = text_label(label, sizeof(label), events[k], &w->infos[k]);
+		w->colw[k] = n > 18 ? n : 18;
+		fprintf(w->f, " %*s", w->colw[k], label);
+	}
+	fprintf(w->f, "\n");
 }
 
 static int write_result(const struct pmu_region_result *r, void *data)
 {
 	struct writer *w = data;
-	FILE *f = w->f;
 
-	if (w->format == PMU_FORMAT_CSV) {
-		for (size_t k = 0; k < r->nvalues; k++) {
-			fprintf(f, "\"%s\",%ld,%llu,\"%s\",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", r->name, r->tid,
-				(unsigned long long)r->calls, r->events[k], (unsigned long long)r->values[k].value,
-				(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
-				(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]),
-				(unsigned long long)r->min[k], (unsigned long long)r->max[k],
-				!!(w->infos[k].flags & PMU_EVF_UNSUPPORTED));
-		}
-		return 0;
-	}
-	if (w->format == PMU_FORMAT_JSON) {
-		if (r->tid == -1) {
-			/* close the previous region's thread list and object */
-			fprintf(f, "%s\n    {\"name\": ", w->first == 1 ? "" : "]},");
-			w->first = 0;
-			json_str(f, r->name);
-			fprintf(f, ", \"calls\": %llu, \"events\": {", (unsigned long long)r->calls);
-		} else {
-			fprintf(f, "%s{\"tid\": %ld, \"calls\": %llu, \"events\": {", w->first == 2 ? "" : ", ", r->tid,
-				(unsigned long long)r->calls);
-		}
-		for (size_t k = 0; k < r->nvalues; k++) {
-			fprintf(f, "%s", k ? ", " : "");
-			json_str(f, r->events[k]);
-			if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
-				fprintf(f, ": null");
-				continue;
-			}
-			fprintf(f, ": {\"value\": %llu, \"scaled\": %llu, \"enabled_ns\": %llu, \"running_ns\": %llu, "
-				"\"confidence\": %.6f, \"min\": %llu, \"max\": %llu}", (unsigned long long)r->values[k].value,
-				(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
-				(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]),
-				(unsigned long long)r->min[k], (unsigned long long)r->max[k]);
-		}
-		fprintf(f, "}");
-		if (r->tid == -1) {
-			struct pmu_named_value nv[REG_MAX_EV];
-			size_t n;
-			char *copy = reg_metrics ? strdup(reg_metrics) : NULL, *save = NULL;
-			int firstm = 1;
-			metric_values(r, nv, &n);
-			fprintf(f, ", \"metrics\": {");
-			for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
-				double v;
-				fprintf(f, "%s", firstm ? "" : ", ");
-				firstm = 0;
-				json_str(f, m);
-				if (pmu_metric_eval(reg_ctx, m, nv, n, &v) == 0 && v == v)
-					fprintf(f, ": %.9g", v);
-				else
-					fprintf(f, ": null");
-			}
-			free(copy);
-			fprintf(f, "}, \"threads\": [");
-			w->first = 2;
-		} else {
-			fprintf(f, "}");
-			w->first = 3;
-		}
-		return 0;
-	}
-	/* text */
-	{
-		char num[40];
-		if (r->tid == -1)
-			fprintf(f, " %-28.28s %10llu", r->name, (unsigned long long)r->calls);
-		else
-			fprintf(f, "   thread %-19ld %10llu", r->tid, (unsigned long long)r->calls);
-		for (size_t k = 0; k < r->nvalues; k++) {
-			double c = pmu_confidence(&r->values[k]);
-			if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
-				fprintf(f, " %18s", "<not counted>");
-				continue;
-			}
-			fmt_count(num, sizeof(num), pmu_scale(&r->values[k]));
-			fprintf(f, " %17s%s", num, c < 1.0 ? "*" : " ");
-			w->scaled |= c < 1.0;
-		}
-		fprintf(f, "\n");
-		if (r->tid == -1 && reg_metrics) {
-			struct pmu_named_value nv[REG_MAX_EV];
-			size_t n;
-			char *copy = strdup(reg_metrics), *save = NULL;
-			metric_values(r, nv, &n);
-			for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
-				double v;
-				struct pmu_metric_info mi;
-				const char *unit = "";
-				double factor = 1;
-				if (pmu_metric_info(reg_ctx, m, &mi) == 0 && mi.scale_unit[0]) {
-					char *end;
-					factor = strtod(mi.scale_unit, &end);
-					if (end == mi.scale_unit)
-						factor = 1;
-					unit = end;
-				}
-				if (pmu_metric_eval(reg_ctx, m, nv, n, &v) == 0 && v == v)
-					fprintf(f, "   %-40s %14.3f %s\n", m, v * factor, unit);
-				else
-					fprintf(f, "   %-40s  n/a\n", m);
-			}
-			free(copy);
-		}
-	}
+	if (w->format == PMU_FORMAT_CSV)
+		write_csv(r, w);
+	else if (w->format == PMU_FORMAT_JSON)
+		write_json(r, w);
+	else
+		write_text(r, w);
 	return 0;
 }
 
 static void expand_path(const char *in, char *out, size_t len)
 {
-	static const char *const rank_vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
-						 "MV2_COMM_WORLD_RANK" };
 	size_t o = 0;
 
 	for (const char *p = in; *p && o + 1 < len; p++) {
@@ -1172,9 +1284,7 @@ static void expand_path(const char *in, char *out, size_t len)
 			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
 			p++;
 		} else if (p[0] == '%' && p[1] == 'r') {
-			const char *rank = NULL;
-			for (size_t i = 0; i < ARRAY_SIZE(rank_vars) && !rank; i++)
-				rank = getenv(rank_vars[i]);
+			const char *rank = mpi_rank();
 			o += (size_t)snprintf(out + o, len - o, "%s", rank ? rank : "0");
 			p++;
 		} else if (p[0] == '%' && p[1] == '%') {
@@ -1193,6 +1303,7 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	const char *events[REG_MAX_EV];
 	struct pmu_event_info infos[REG_MAX_EV];
 	struct writer w;
+	json_object *doc = NULL;
 	FILE *f;
 	size_t nev;
 	int r, nthreads = 0;
@@ -1218,42 +1329,25 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	memset(&w, 0, sizeof(w));
 	w.f = f;
 	w.format = format;
-	w.first = 1;
-	w.nev = nev;
 	w.infos = infos;
 	if (format == PMU_FORMAT_JSON) {
-		struct pmu_caps c;
-		const char *rank = getenv("OMPI_COMM_WORLD_RANK");
-		if (!rank)
-			rank = getenv("PMI_RANK");
-		if (!rank)
-			rank = getenv("SLURM_PROCID");
-		pmu_caps(reg_ctx, &c);
-		fprintf(f, "{\"schema\": \"libpmu-regions/1\", \"version\": \"%s\", \"pid\": %ld, \"rank\": %s, \"cpuid\": ",
-			pmu_version(), (long)getpid(), rank ? rank : "null");
-		json_str(f, c.cpuid);
-		fprintf(f, ", \"threads\": %d, \"calibrated\": %s, \"events\": [", nthreads,
-			reg_calibrate ? "true" : "false");
-		for (size_t k = 0; k < nev; k++) {
-			fprintf(f, "%s", k ? ", " : "");
-			json_str(f, events[k]);
-		}
-		fprintf(f, "], \"regions\": [");
+		if ((doc = json_header(nthreads, events, nev)) && (w.regions = json_object_new_array()))
+			json_object_object_add(doc, "regions", w.regions);
+		r = w.regions ? foreach_locked(per_thread, write_result, &w, events, nev)
+			      : pmu__err(reg_ctx, -ENOMEM, "out of memory writing the region report");
 	} else if (format == PMU_FORMAT_CSV) {
 		fprintf(f, "region,tid,calls,event,value,scaled,enabled_ns,running_ns,confidence,min,max,unsupported\n");
+		r = foreach_locked(per_thread, write_result, &w, events, nev);
 	} else {
-		fprintf(f, "\n libpmu regions (pid %ld, %d thread%s%s)\n\n %-28s %10s", (long)getpid(), nthreads,
-			nthreads == 1 ? "" : "s", reg_calibrate ? ", begin/end overhead subtracted" : "", "region", "calls");
-		for (size_t k = 0; k < nev; k++)
-			fprintf(f, " %18.18s", events[k]);
-		fprintf(f, "\n");
-	}
-	r = foreach_locked(per_thread, write_result, &w, events, nev);
-	if (format == PMU_FORMAT_JSON)
-		fprintf(f, "%s\n]}\n", w.first == 1 ? "" : "]}");
-	else if (format == PMU_FORMAT_TEXT)
+		text_header(&w, nthreads, events, nev);
+		r = foreach_locked(per_thread, write_result, &w, events, nev);
 		fprintf(f, "\n%s", r == 0 ? " (no regions)\n\n" : w.scaled ? " * scaled: the event was multiplexed\n\n" : "");
+	}
 	pthread_mutex_unlock(&reg_lock);
+	if (doc && r >= 0)
+		fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+								  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(doc);
 	{
 		/* a full disk, a closed stdout: said, not swallowed */
 		int bad = ferror(f) ? (errno ? errno : EIO) : 0;
