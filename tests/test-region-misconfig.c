@@ -78,7 +78,7 @@ static int child(const char *mode)
 
 /* --------------------------------------------------------------- parent */
 
-static char out_path[64], err_path[64];
+static char out_path[64], err_path[64], self[4096];
 
 static char *slurp(const char *path)
 {
@@ -131,7 +131,7 @@ static struct run run(const char *mode, const char *const *env)
 				envp[k++] = *p;
 		for (const char *const *p = env; envp && *p; p++)
 			envp[k++] = (char *)*p;
-		execve("/proc/self/exe", (char *[]){ "test-region-misconfig", "child", (char *)mode, NULL }, envp);
+		execve(self, (char *[]){ "test-region-misconfig", "child", (char *)mode, NULL }, envp);
 		_exit(101);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid)
@@ -171,6 +171,14 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "child"))
 		return child(argv[2]);
+	{
+		/* this program's path, as the parent sees it (under valgrind /proc/self/exe is the tool) */
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n > 0)
+			self[n] = 0;
+		else
+			snprintf(self, sizeof(self), "%s", argv[0]);
+	}
 	snprintf(out_path, sizeof(out_path), "/tmp/pmu-misconfig-%d.out", (int)getpid());
 	snprintf(err_path, sizeof(err_path), "/tmp/pmu-misconfig-%d.err", (int)getpid());
 	snprintf(missing, sizeof(missing), "/nonexistent-pmu-dir-%d/report-%%p.txt", (int)getpid());
