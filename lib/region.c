@@ -162,8 +162,9 @@ static void at_fork_child(void)
 }
 
 /* Zero-setup regions have no caller to tell: a misconfiguration is said,
- * once, to the context's log callback if it has one, else on stderr (the
- * one place the library writes there; see STYLE.md). */
+ * once, on stderr (the one place the library writes there; see STYLE.md).
+ * The regions' own context is made without options, so it has no log
+ * callback to take the message instead. */
 static void say(const char *fmt, ...) PMU_PRINTF(1, 2);
 static void say(const char *fmt, ...)
 {
@@ -173,10 +174,7 @@ static void say(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (reg_ctx && reg_ctx->log_fn)
-		pmu__log(reg_ctx, PMU_LOG_ERR, "libpmu regions: %s", msg);
-	else
-		fprintf(stderr, "libpmu regions: %s\n", msg);
+	fprintf(stderr, "libpmu regions: %s\n", msg);
 }
 
 /* A yes/no variable: 1/yes/on/true or 0/no/off/false (any case); unset or
@@ -256,7 +254,7 @@ static void global_init(void)
 	reg_calibrate = cfg_calibrate >= 0 ? cfg_calibrate : env_flag("PMU_CALIBRATE", 1);
 	if ((reg_err = pmu_ctx_new(&reg_ctx, NULL)) < 0) {
 		snprintf(reg_errmsg, sizeof(reg_errmsg), "%s", pmu__err_msg());
-		reg_fix = "see the message above";
+		reg_fix = "fix what it names";
 		return;
 	}
 	pmu_caps(reg_ctx, &caps);
