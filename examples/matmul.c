@@ -63,6 +63,7 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 256;
 	struct pick p[2] = { { "matmul i-j-k", { 0 }, { "" }, 0 }, { "matmul i-k-j", { 0 }, { "" }, 0 } };
+	struct pmu_ctx *ctx;
 	double check = 0;
 	int r;
 
@@ -92,9 +93,20 @@ int main(int argc, char **argv)
 	check -= C[n * n / 3];
 	printf("matmul %dx%d, the two orders agree: %s\n", n, n, check == 0 ? "yes" : "NO");
 	pmu_region_foreach(0, pick, p);
-	for (size_t k = 0; k < p[0].n; k++)
-		printf("  %-24s i-j-k %14llu   i-k-j %14llu   (%.2fx)\n", p[0].ev[k], (unsigned long long)p[0].v[k],
+	if (pmu_ctx_new(&ctx, NULL) < 0)
+		ctx = NULL;
+	for (size_t k = 0; k < p[0].n; k++) {
+		/* the event's unit, where it has one (task-clock counts ns) */
+		struct pmu_event_info info;
+		char label[80];
+		if (ctx && pmu_event_resolve(ctx, p[0].ev[k], &info) == 0 && info.unit && info.unit[0])
+			snprintf(label, sizeof(label), "%s (%s)", p[0].ev[k], info.unit);
+		else
+			snprintf(label, sizeof(label), "%s", p[0].ev[k]);
+		printf("  %-24s i-j-k %14llu   i-k-j %14llu   (%.2fx)\n", label, (unsigned long long)p[0].v[k],
 		       (unsigned long long)p[1].v[k], p[1].v[k] ? (double)p[0].v[k] / (double)p[1].v[k] : 0.0);
+	}
+	pmu_ctx_free(ctx);
 	free(A);
 	free(B);
 	free(C);

@@ -608,17 +608,42 @@ int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *va
  * instructions, cycles, branch and cache misses in user mode where a
  * hardware PMU exists, else task-clock, page-faults, context-switches), and
  * at exit a report goes to $PMU_OUTPUT (default stderr; "%p" becomes the
- * pid, "%r" the MPI rank) in $PMU_FORMAT (text, json, csv). With
- * $PMU_CALIBRATE=1 (the default) the cost of an empty begin/end pair,
- * measured when the thread's events are opened, is subtracted: a region's
- * count is then the instructions between the calls, exactly, for the usual
- * call pattern (a literal name, code continuing after pmu_region_end). A
- * function whose last statement is pmu_region_end() may be compiled to a
- * tail call that moves a few epilogue instructions into the region.
+ * pid, "%r" the MPI rank) in $PMU_FORMAT (text, json, csv). These
+ * variables, $PMU_CALIBRATE and $PMU_PER_THREAD are read once, at the first
+ * region call. A misconfiguration (an unknown event, format or yes/no
+ * value, a report that cannot be written, a thread that cannot open its
+ * events) is said once on stderr, naming the variable, its value and the
+ * fix; an unknown event turns regions off in the process (every call
+ * returns the error, pmu_strerror() has the sentence), an unknown format
+ * gives text, an unwritable report goes to stderr.
  *
- * Regions with different names may nest or overlap; the same name nested
- * (recursion) counts once, from the outermost begin to its end. After the
- * first use of a name in a thread, begin and end neither allocate nor lock.
+ * Calibration ($PMU_CALIBRATE=1, the default): when a thread opens its
+ * events, libpmu measures an empty pair, pmu_region_begin(N);
+ * pmu_region_end(N); with N a string literal, called through these
+ * functions from a function of libpmu itself, and subtracts its cost (per
+ * event, the smallest of 16 pairs) from each of the thread's regions, never
+ * below 0. What that guarantees, and no more: for an event counting
+ * user-mode instructions, a region's count is exactly the instructions
+ * executed between the two calls when the caller passes the name to
+ * pmu_region_end with the same instructions as the calibration pair does.
+ * The QEMU lab checks it for literal names compiled by GCC -O2 (an empty
+ * region counts 0, a 2,000-iteration loop 4,001, on arm64 and riscv64). A
+ * caller that passes the name otherwise shifts the count by the
+ * difference: a name kept in a register can count one instruction low (seen
+ * on riscv64, where the calibration loads the literal's address with two
+ * instructions), a name loaded from memory or computed counts higher, and a
+ * function whose last statement is pmu_region_end() may be compiled to a
+ * tail call that moves its epilogue into the region. Where the event also
+ * counts kernel mode (riscv64 under QEMU), interrupts and faults land in
+ * regions and only the smallest count of one call (min) is exact. Other
+ * events (cycles, cache misses) get the same subtraction: close, not exact.
+ *
+ * Names are compared by content, not by address: a name built in a reused
+ * buffer, or freed and allocated again, is counted under what it says at
+ * each call. Regions with different names may nest or overlap; the same
+ * name nested (recursion) counts once, from the outermost begin to its end.
+ * After the first use of a name in a thread, begin and end neither
+ * allocate nor lock (they compare the name with the thread's copy of it).
  * Returns 0, -EINVAL (end without begin, NULL or overlong name: nothing is
  * recorded), -EBUSY (called from a signal handler that interrupted a
  * begin/end of the same thread: refused, nothing recorded), -ENOMEM, or the
@@ -665,7 +690,8 @@ int pmu_region_get(const char *name, struct pmu_region **out);
 /**
  * pmu_region_enter / pmu_region_leave - pmu_region_begin / pmu_region_end
  * through a handle: no lookup of the name. Calibration measures an empty
- * enter/leave pair separately, so an empty region is 0 this way too (a
+ * enter/leave pair separately (the handle held in a register), so an
+ * empty region is 0 this way too, on the terms of pmu_region_begin (a
  * pair mixing a handle and a name subtracts the smaller of the two costs).
  * Returns 0; -EINVAL for a NULL handle, a handle of another thread or of
  * the parent process (refused with a message, never followed), or leave

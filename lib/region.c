@@ -3,13 +3,20 @@
  * Regions: pmu_region_begin/end with no set-up call.
  *
  * One process-wide context; per thread, a set opened on first use and a
- * table of slots, one per region name, found by the caller's name pointer
- * (open addressing over pointer values: no string work, no lock, no
- * allocation once a name has been seen in the thread). Slots are never
+ * table of slots, one per region name. A name is found by its content: a
+ * small cache maps the caller's pointer to a slot, and a hit counts only
+ * when the slot's own copy of the name equals the caller's string (a
+ * buffer reused for another name, or a freed and reallocated string, is
+ * not mistaken for the name that lived there before); otherwise a hash of
+ * the content finds the slot and refreshes the cache. No lock and no
+ * allocation once a name has been seen in the thread. Slots are never
  * freed while the process runs, so reports can read threads that ended.
  */
 #include <ctype.h>
+#include <json-c/json.h>
+#include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,12 +31,21 @@
 #define CAL_ROUNDS 16
 
 struct thread_state;
+struct slot;
+
+/* One entry of a thread's pointer cache: a hint, verified by content. */
+struct pcache {
+	const char *key;                /* a caller's pointer, never dereferenced */
+	struct slot *s;
+};
 
 /* One (thread, name) accumulator; also the handle of pmu_region_get(). */
 struct slot {
 	struct thread_state *ts;        /* owner: a handle is refused in any other thread */
 	unsigned gen;                   /* pmu__fork_gen of the owner */
 	unsigned id;                    /* interned name index */
+	uint32_t hash;                  /* hash_name(name) */
+	char name[REG_NAME_MAX];        /* the slot's own copy: what a lookup compares */
 	uint32_t by_handle;             /* the open call began through a handle */
 	uint32_t depth;                 /* nesting of this name (recursion counts once) */
 	uint64_t calls;
@@ -45,12 +61,15 @@ struct thread_state {
 	const struct pmu_fast *fast;
 	size_t nev;
 	int err;                        /* sticky error of opening the events */
+	const char *errmsg;             /* its sentence: reg_errmsg, or errbuf */
+	char errbuf[640];
 	int calibrated;
 	uint64_t overhead[REG_MAX_EV];  /* an empty pmu_region_begin/end pair */
 	uint64_t overhead_h[REG_MAX_EV];/* an empty pmu_region_enter/leave pair */
-	const char **hkey;              /* name pointer -> slot, open addressing */
-	uint32_t *hval;
-	uint32_t hcap, hused;
+	struct pcache *pc;              /* caller's name pointer -> slot, a cache (pcmask + 1 entries) */
+	uint32_t pcmask;
+	uint32_t *cidx;                 /* hash of the name -> slot index + 1, open addressing */
+	uint32_t cmask;
 	struct slot **slots;
 	size_t nslots, slots_cap;
 	volatile sig_atomic_t busy;     /* inside begin/end: a signal handler must not re-enter */
@@ -63,6 +82,13 @@ static struct pmu_ctx *reg_ctx;
 static int reg_err;
 static char *reg_events;                /* the event list every thread opens */
 static char *reg_metrics;               /* metric names from PMU_EVENTS, comma separated */
+static char reg_errmsg[1024];           /* reg_err's sentence, "<origin>: <cause and fix>" */
+static bool reg_told;                   /* pmu_region_configure() returned reg_err: its caller knows */
+static int reg_said;                    /* regions being off was said (once per process) */
+static char reg_origin[320];            /* where the events came from, for messages */
+static const char *reg_fix;             /* what to change when they cannot be used */
+static int reg_format = PMU_FORMAT_TEXT;/* $PMU_FORMAT */
+static int reg_per_thread;              /* $PMU_PER_THREAD */
 static int reg_calibrate = 1;
 static char *cfg_events;                /* pmu_region_configure(): replaces PMU_EVENTS */
 static int cfg_calibrate = -1;          /* pmu_region_configure(): replaces PMU_CALIBRATE (-1: not set) */
@@ -135,11 +161,63 @@ static void at_fork_child(void)
 	pthread_mutex_init(&reg_lock, NULL);
 }
 
+/* Zero-setup regions have no caller to tell: a misconfiguration is said,
+ * once, on stderr (the one place the library writes there; see STYLE.md).
+ * The regions' own context is made without options, so it has no log
+ * callback to take the message instead. */
+static void say(const char *fmt, ...) PMU_PRINTF(1, 2);
+static void say(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "libpmu regions: %s\n", msg);
+}
+
+/* A yes/no variable: 1/yes/on/true or 0/no/off/false (any case); unset or
+ * empty: @def; anything else is said and gives @def. */
+static int env_flag(const char *var, int def)
+{
+	static const char *const yes[] = { "1", "yes", "on", "true" }, *const no[] = { "0", "no", "off", "false" };
+	const char *v = getenv(var);
+
+	if (!v || !*v)
+		return def;
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(v, yes[i]))
+			return 1;
+		if (!strcasecmp(v, no[i]))
+			return 0;
+	}
+	say("%s='%.100s' is neither 1 nor 0 (yes/no, on/off, true/false are accepted too); using %s, the default. "
+	    "Fix %s.", var, v, def ? "1" : "0", var);
+	return def;
+}
+
+/* $PMU_FORMAT as a pmu_report_format; an unknown value is said and gives text. */
+static int env_format(void)
+{
+	static const char *const fmts[] = { [PMU_FORMAT_TEXT] = "text", [PMU_FORMAT_JSON] = "json",
+					    [PMU_FORMAT_CSV] = "csv" };
+	const char *v = getenv("PMU_FORMAT");
+
+	if (!v || !*v)
+		return PMU_FORMAT_TEXT;
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++)
+		if (!strcasecmp(v, fmts[i]))
+			return (int)i;
+	say("PMU_FORMAT='%.100s' is not text, json or csv; the report will be text. Fix PMU_FORMAT.", v);
+	return PMU_FORMAT_TEXT;
+}
+
 static void report_at_exit(void)
 {
-	const char *f = getenv("PMU_FORMAT"), *pt = getenv("PMU_PER_THREAD");
-	int format = PMU_FORMAT_TEXT;
+	const char *out = getenv("PMU_OUTPUT");
 	bool any = false;
+	int r;
 
 	pthread_mutex_lock(&reg_lock);
 	for (struct thread_state *t = threads; t && !any; t = t->next)
@@ -148,34 +226,54 @@ static void report_at_exit(void)
 	pthread_mutex_unlock(&reg_lock);
 	if (!any)
 		return;
-	if (f && !strcasecmp(f, "json"))
-		format = PMU_FORMAT_JSON;
-	else if (f && !strcasecmp(f, "csv"))
-		format = PMU_FORMAT_CSV;
-	pmu_region_report(NULL, format, pt && *pt && *pt != '0');
+	if ((r = pmu_region_report(NULL, reg_format, reg_per_thread)) < 0 && out && *out && strcmp(out, "-")) {
+		/* the counts are not lost for a wrong path */
+		say("PMU_OUTPUT='%.200s': %s; the report follows on stderr. Fix PMU_OUTPUT (a file in a writable "
+		    "directory; '-' for stdout, unset for stderr).", out, pmu_strerror(r));
+		pmu_region_report("", reg_format, reg_per_thread);
+	} else if (r < 0) {
+		say("the report to %s failed: %s.", out && !strcmp(out, "-") ? "stdout" : "stderr", pmu_strerror(r));
+	}
 }
 
+/* Read the PMU_* variables and check the event list once per process
+ * (pmu_region_configure() or the first region call). On failure reg_err
+ * and reg_errmsg say why; every region call returns them. */
 static void global_init(void)
 {
-	const char *ev = getenv("PMU_EVENTS"), *cal = getenv("PMU_CALIBRATE");
+	const char *env = getenv("PMU_EVENTS"), *ev;
 	struct pmu_caps caps;
 	char *copy, *save = NULL;
 
 	pthread_mutex_lock(&reg_lock);
 	reg_started = true;
 	pthread_mutex_unlock(&reg_lock);
-	if (cfg_events)
-		ev = cfg_events;
 	pmu__global_init();
-	if ((reg_err = pmu_ctx_new(&reg_ctx, NULL)) < 0)
+	reg_format = env_format();
+	reg_per_thread = env_flag("PMU_PER_THREAD", 0);
+	reg_calibrate = cfg_calibrate >= 0 ? cfg_calibrate : env_flag("PMU_CALIBRATE", 1);
+	if ((reg_err = pmu_ctx_new(&reg_ctx, NULL)) < 0) {
+		snprintf(reg_errmsg, sizeof(reg_errmsg), "%s", pmu__err_msg());
+		reg_fix = "fix what it names";
 		return;
-	reg_calibrate = cfg_calibrate >= 0 ? cfg_calibrate : !(cal && (!strcmp(cal, "0") || !strcasecmp(cal, "no")));
+	}
 	pmu_caps(reg_ctx, &caps);
-	if (!ev || !*ev)
+	ev = cfg_events ? cfg_events : env;
+	if (ev && *ev && cfg_events) {
+		snprintf(reg_origin, sizeof(reg_origin), "pmu_region_configure(\"%.200s\")", ev);
+		reg_fix = "fix the events given to pmu_region_configure()";
+	} else if (ev && *ev) {
+		snprintf(reg_origin, sizeof(reg_origin), "PMU_EVENTS='%.200s'", ev);
+		reg_fix = "fix PMU_EVENTS ('pmu list' shows the events of this machine)";
+	} else {
 		ev = caps.hw_pmu ? "instructions:u,cycles:u,branch-misses:u,L1-dcache-load-misses:u"
 				 : "task-clock,page-faults,context-switches";
+		snprintf(reg_origin, sizeof(reg_origin), "the default events '%s' (PMU_EVENTS is not set)", ev);
+		reg_fix = "set PMU_EVENTS to events this machine can count ('pmu list')";
+	}
 	/* metric names stand for the events they need */
-	copy = strdup(ev);
+	if (!(copy = strdup(ev)))
+		reg_err = pmu__err(reg_ctx, -ENOMEM, "out of memory");
 	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && reg_err == 0; tok = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*tok))
 			tok++;
@@ -200,9 +298,23 @@ static void global_init(void)
 	}
 	free(copy);
 	if (!reg_err && !reg_events)
-		reg_err = pmu__err(reg_ctx, -EINVAL, "PMU_EVENTS names no events");
-	if (reg_err)
+		reg_err = pmu__err(reg_ctx, -EINVAL, "names no events");
+	if (!reg_err) {
+		/* resolve the list now: a bad name turns regions off in the whole process, said once */
+		struct pmu_set_opts o;
+		struct pmu_set *plan = NULL;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.flags = PMU_SET_SKIP_UNSUPPORTED;
+		if ((reg_err = pmu__set_plan(reg_ctx, reg_events, &o, &plan)) == 0 && pmu_set_count(plan) > REG_MAX_EV)
+			reg_err = pmu__err(reg_ctx, -E2BIG, "%zu events; regions count at most %d", pmu_set_count(plan),
+					   REG_MAX_EV);
+		pmu_set_close(plan);
+	}
+	if (reg_err) {
+		snprintf(reg_errmsg, sizeof(reg_errmsg), "%s: %s", reg_origin, pmu__err_msg());
 		return;
+	}
 	pthread_key_create(&tls_key, on_thread_exit);
 	pthread_atfork(NULL, NULL, at_fork_child);
 	atexit(report_at_exit);
@@ -227,72 +339,129 @@ static int intern(const char *name)
 	return (int)nnames++;
 }
 
-static inline uint32_t hash_ptr(const void *p, uint32_t cap)
+static inline uint32_t hash_ptr(const void *p)
 {
 	uint64_t x = (uint64_t)(uintptr_t)p;
 	x ^= x >> 29;
 	x *= 0xbf58476d1ce4e5b9ull;
 	x ^= x >> 32;
-	return (uint32_t)x & (cap - 1);
+	return (uint32_t)x;
 }
 
-static int hash_put(struct thread_state *ts, const char *key, uint32_t slot)
+/* FNV-1a over at most REG_NAME_MAX bytes of @name (longer names have no slot). */
+static uint32_t hash_name(const char *name)
 {
-	if ((ts->hused + 1) * 4 > ts->hcap) {
-		/* keep the table at most a quarter full: lookups almost never probe */
-		uint32_t nc = ts->hcap ? ts->hcap * 2 : 64;
-		const char **nk = calloc(nc, sizeof(*nk));
-		uint32_t *nv = calloc(nc, sizeof(*nv));
-		if (!nk || !nv) {
-			free(nk);
-			free(nv);
-			return -ENOMEM;
-		}
-		for (uint32_t i = 0; i < ts->hcap; i++) {
-			if (!ts->hkey[i])
-				continue;
-			uint32_t h = hash_ptr(ts->hkey[i], nc);
-			while (nk[h])
-				h = (h + 1) & (nc - 1);
-			nk[h] = ts->hkey[i];
-			nv[h] = ts->hval[i];
-		}
-		free(ts->hkey);
-		free(ts->hval);
-		ts->hkey = nk;
-		ts->hval = nv;
-		ts->hcap = nc;
-	}
-	{
-		uint32_t h = hash_ptr(key, ts->hcap);
-		while (ts->hkey[h])
-			h = (h + 1) & (ts->hcap - 1);
-		ts->hkey[h] = key;
-		ts->hval[h] = slot;
-		ts->hused++;
-	}
-	return 0;
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; name[i] && i < REG_NAME_MAX; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h;
 }
 
-/* The slot for @name in this thread: the pointer first (the fast path), then
- * the string (a new pointer for a known name, or a new name). */
-static inline struct slot *find(struct thread_state *ts, const char *name)
+#define PC_PROBE 4      /* a pointer lives in one of 4 consecutive cache entries */
+
+/* Remember that @key names @s: the entry already holding @key, else the
+ * first free one of its window, else the first of the window (evicted). */
+static void pcache_put(struct thread_state *ts, const char *key, struct slot *s)
 {
-	if (ts->hcap) {
-		uint32_t h = hash_ptr(name, ts->hcap);
-		while (ts->hkey[h]) {
-			if (ts->hkey[h] == name)
-				return ts->slots[ts->hval[h]];
-			h = (h + 1) & (ts->hcap - 1);
+	uint32_t h = hash_ptr(key), victim = h & ts->pcmask;
+
+	for (uint32_t i = 0; i < PC_PROBE; i++) {
+		struct pcache *e = &ts->pc[(h + i) & ts->pcmask];
+		if (!e->key || e->key == key) {
+			victim = (h + i) & ts->pcmask;
+			break;
+		}
+	}
+	ts->pc[victim].key = key;
+	ts->pc[victim].s = s;
+}
+
+/* The slot named @name in this thread by content, or NULL; refreshes the
+ * pointer cache. No lock, no allocation. */
+static struct slot *find_name(struct thread_state *ts, const char *name)
+{
+	uint32_t h = hash_name(name);
+
+	for (uint32_t i = h & ts->cmask; ts->cidx[i]; i = (i + 1) & ts->cmask) {
+		struct slot *s = ts->slots[ts->cidx[i] - 1];
+		if (s->hash == h && !strcmp(s->name, name)) {
+			pcache_put(ts, name, s);
+			return s;
 		}
 	}
 	return NULL;
 }
 
-static struct slot *find_slow(struct thread_state *ts, const char *name, bool create, int *err)
+/* The slot named @name in this thread, or NULL. The fast path: the
+ * caller's pointer in the cache, and the slot's copy of the name equal to
+ * the caller's string. */
+static inline struct slot *find(struct thread_state *ts, const char *name)
 {
-	struct slot *s = NULL;
-	size_t i;
+	uint32_t h = hash_ptr(name);
+
+	for (uint32_t i = 0; i < PC_PROBE; i++) {
+		const struct pcache *e = &ts->pc[(h + i) & ts->pcmask];
+		if (e->key == name) {
+			if (__builtin_expect(!strcmp(e->s->name, name), 1))
+				return e->s;
+			break;
+		}
+		if (!e->key)
+			break;
+	}
+	return find_name(ts, name);
+}
+
+/* A power of two >= @n (n <= 2^31). */
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t c = 1;
+	while (c < n)
+		c <<= 1;
+	return c;
+}
+
+/* Make room for one more slot in the content index (at most half full) and
+ * the pointer cache (4 entries per slot): new tables, filled again. */
+static int index_grow(struct thread_state *ts)
+{
+	uint32_t n = (uint32_t)ts->nslots + 1, ccap = pow2_at_least(2 * n), pcap = pow2_at_least(4 * n);
+
+	if (ccap < 16)
+		ccap = 16;
+	if (pcap < 64)
+		pcap = 64;
+	if (ts->cidx && ccap <= ts->cmask + 1 && pcap <= ts->pcmask + 1)
+		return 0;
+	{
+		uint32_t *ci = calloc(ccap, sizeof(*ci));
+		struct pcache *pc = calloc(pcap, sizeof(*pc));
+		if (!ci || !pc) {
+			free(ci);
+			free(pc);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < ts->nslots; k++) {
+			uint32_t i = ts->slots[k]->hash & (ccap - 1);
+			while (ci[i])
+				i = (i + 1) & (ccap - 1);
+			ci[i] = (uint32_t)k + 1;
+		}
+		free(ts->cidx);
+		free(ts->pc);
+		ts->cidx = ci;
+		ts->cmask = ccap - 1;
+		ts->pc = pc; /* a cache: it fills again as names are used */
+		ts->pcmask = pcap - 1;
+	}
+	return 0;
+}
+
+/* A new slot for @name, the first use of the name in this thread: the one
+ * place where begin (and pmu_region_get) allocates and locks. */
+static struct slot *new_slot(struct thread_state *ts, const char *name, int *err)
+{
+	struct slot *s;
 	int id;
 
 	if (strnlen(name, REG_NAME_MAX) == REG_NAME_MAX) {
@@ -303,50 +472,41 @@ static struct slot *find_slow(struct thread_state *ts, const char *name, bool cr
 	pthread_mutex_lock(&reg_lock);
 	id = intern(name);
 	pthread_mutex_unlock(&reg_lock);
-	if (id < 0) {
-		*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
-		return NULL;
-	}
-	for (i = 0; i < ts->nslots; i++)
-		if (ts->slots[i]->id == (unsigned)id)
-			break;
-	if (i == ts->nslots) {
-		if (!create)
-			return NULL;
-		if (ts->nslots == ts->slots_cap) {
-			size_t nc = ts->slots_cap ? ts->slots_cap * 2 : 16;
-			struct slot **ns = realloc(ts->slots, nc * sizeof(*ns));
-			if (!ns) {
-				*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
-				return NULL;
-			}
-			pthread_mutex_lock(&reg_lock); /* reports walk ts->slots */
-			ts->slots = ns;
-			ts->slots_cap = nc;
-			pthread_mutex_unlock(&reg_lock);
+	if (id < 0 || index_grow(ts) < 0 || !(s = calloc(1, sizeof(*s))))
+		goto nomem;
+	if (ts->nslots == ts->slots_cap) {
+		size_t nc = ts->slots_cap ? ts->slots_cap * 2 : 16;
+		struct slot **ns = realloc(ts->slots, nc * sizeof(*ns));
+		if (!ns) {
+			free(s);
+			goto nomem;
 		}
-		s = calloc(1, sizeof(*s));
-		if (!s) {
-			*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
-			return NULL;
-		}
-		s->id = (unsigned)id;
-		s->ts = ts;
-		s->gen = ts->gen;
-		for (size_t k = 0; k < REG_MAX_EV; k++)
-			s->min[k] = UINT64_MAX;
-		pthread_mutex_lock(&reg_lock);
-		ts->slots[ts->nslots++] = s;
+		pthread_mutex_lock(&reg_lock); /* reports walk ts->slots */
+		ts->slots = ns;
+		ts->slots_cap = nc;
 		pthread_mutex_unlock(&reg_lock);
-	} else {
-		s = ts->slots[i];
 	}
-	/* map this pointer once: a name already seen by pointer must not be added again */
-	if (!find(ts, name) && hash_put(ts, name, (uint32_t)(i == ts->nslots ? ts->nslots - 1 : i)) < 0) {
-		*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
-		return NULL;
+	s->id = (unsigned)id;
+	s->ts = ts;
+	s->gen = ts->gen;
+	s->hash = hash_name(name);
+	strcpy(s->name, name);
+	for (size_t k = 0; k < REG_MAX_EV; k++)
+		s->min[k] = UINT64_MAX;
+	{
+		uint32_t i = s->hash & ts->cmask;
+		while (ts->cidx[i])
+			i = (i + 1) & ts->cmask;
+		ts->cidx[i] = (uint32_t)ts->nslots + 1;
 	}
+	pthread_mutex_lock(&reg_lock);
+	ts->slots[ts->nslots++] = s;
+	pthread_mutex_unlock(&reg_lock);
+	pcache_put(ts, name, s);
 	return s;
+nomem:
+	*err = pmu__err(reg_ctx, -ENOMEM, "out of memory for region '%s'", name);
+	return NULL;
 }
 
 
@@ -384,8 +544,6 @@ static void calibrate_pair(struct thread_state *ts, struct pmu_region *h, uint64
 		else
 			cal_pair();
 		s = find(ts, CAL_NAME);
-		if (!s)
-			s = find_slow(ts, CAL_NAME, false, &(int){ 0 });
 		if (!s || s->calls != 1)
 			return;
 		for (size_t k = 0; k < ts->nev; k++)
@@ -435,18 +593,10 @@ PMU_EXPORT int pmu_region_configure(const char *events, int calibrate)
 	pthread_mutex_unlock(&reg_lock);
 	/* resolve the list now, so that a bad name is reported here rather than at the first begin */
 	pthread_once(&reg_once, global_init);
-	if (reg_err == 0) {
-		struct pmu_set_opts o;
-		struct pmu_set *plan = NULL;
-		int r;
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.flags = PMU_SET_SKIP_UNSUPPORTED;
-		if ((r = pmu__set_plan(reg_ctx, reg_events, &o, &plan)) < 0)
-			return reg_err = r; /* every region call returns it, as when the first begin fails */
-		pmu_set_close(plan);
-	}
-	return reg_err;
+	if (!reg_err)
+		return 0;
+	reg_told = true; /* every region call returns it too, but nothing is printed */
+	return pmu__err(reg_ctx, reg_err, "%s", reg_errmsg);
 }
 
 static struct thread_state *thread_init(void)
@@ -464,6 +614,11 @@ static struct thread_state *thread_init(void)
 	ts->tid = (long)syscall(SYS_gettid);
 	ts->gen = pmu__fork_gen;
 	ts->err = reg_err;
+	ts->errmsg = reg_errmsg;
+	if (reg_err && !reg_told && !__atomic_exchange_n(&reg_said, 1, __ATOMIC_RELAXED))
+		say("%s. Regions are off in this process; %s.", reg_errmsg, reg_fix);
+	if (!ts->err && (r = index_grow(ts)) < 0)
+		ts->err = pmu__err(reg_ctx, r, "out of memory setting up regions for this thread");
 	if (!ts->err) {
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
@@ -471,15 +626,18 @@ static struct thread_state *thread_init(void)
 		r = pmu_set_open(reg_ctx, reg_events, &o, &ts->set);
 		if (r < 0) {
 			ts->err = r;
-		} else if (pmu_set_count(ts->set) > REG_MAX_EV) {
-			ts->err = pmu__err(reg_ctx, -E2BIG, "PMU_EVENTS names %zu events; regions count at most %d",
-					   pmu_set_count(ts->set), REG_MAX_EV);
-			pmu_set_close(ts->set);
-			ts->set = NULL;
 		} else {
-			ts->nev = pmu_set_count(ts->set);
+			ts->nev = pmu_set_count(ts->set); /* at most REG_MAX_EV: global_init checked the list */
 			ts->fast = pmu_set_fast(ts->set);
 		}
+	}
+	if (ts->err && !reg_err) {
+		/* this thread only (out of descriptors or memory, a PMU busy...): said for the first such thread */
+		snprintf(ts->errbuf, sizeof(ts->errbuf), "%.300s: %s", reg_origin, pmu__err_msg());
+		ts->errmsg = ts->errbuf;
+		if (!__atomic_exchange_n(&reg_said, 1, __ATOMIC_RELAXED))
+			say("%s. Regions are off in thread %ld (other threads that fail are not said again).", ts->errbuf,
+			    ts->tid);
 	}
 	pthread_mutex_lock(&reg_lock);
 	if (!ts->err && !reg_nev) {
@@ -516,7 +674,7 @@ static int region_begin(struct thread_state *ts, const char *name)
 		return -EBUSY;
 	ts->busy = 1;
 	s = find(ts, name);
-	if (!s && !(s = find_slow(ts, name, true, &err))) {
+	if (!s && !(s = new_slot(ts, name, &err))) {
 		ts->busy = 0;
 		return err;
 	}
@@ -554,25 +712,28 @@ static int region_end(struct thread_state *ts, const char *name)
 {
 	struct pmu_value now[REG_MAX_EV];
 	struct slot *s;
-	int err = 0;
 
 	if (ts->busy)
 		return -EBUSY;
 	ts->busy = 1;
 	pmu_fast_read(ts->fast, now);
 	s = find(ts, name);
-	if (!s)
-		s = find_slow(ts, name, false, &err);
 	if (!s || s->depth == 0) {
 		ts->busy = 0;
-		if (err)
-			return err;
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") without a matching pmu_region_begin in this "
 				"thread; nothing recorded", name);
 	}
 	slot_end(ts, s, now, false);
 	ts->busy = 0;
 	return 0;
+}
+
+/* The error of a thread whose regions are off, with the sentence saved
+ * when it happened (the cause and fix, a suggestion for a misspelt name). */
+static int regions_off(const struct thread_state *ts)
+{
+	return pmu__err(reg_ctx, ts->err, "regions are off in this %s: %s", ts->errmsg == reg_errmsg ? "process" : "thread",
+			ts->errmsg);
 }
 
 /* The calling thread's region state, set up on its first use; NULL, with
@@ -588,8 +749,7 @@ static inline struct thread_state *thread_ready(int *err)
 		}
 	}
 	if (ts->err) {
-		*err = pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
-				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
+		*err = regions_off(ts);
 		return NULL;
 	}
 	return ts;
@@ -617,8 +777,7 @@ PMU_EXPORT int pmu_region_end(const char *name)
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") before any pmu_region_begin in this thread",
 				name);
 	if (ts->err)
-		return pmu__err(reg_ctx, ts->err, "regions are off in this thread: opening '%s' failed (%s)",
-				reg_events ? reg_events : "PMU_EVENTS", strerror(-ts->err));
+		return regions_off(ts);
 	return region_end(ts, name);
 }
 
@@ -651,7 +810,7 @@ PMU_EXPORT int pmu_region_get(const char *name, struct pmu_region **out)
 	ts->busy = 1;
 	s = find(ts, name);
 	if (!s)
-		s = find_slow(ts, name, true, &err);
+		s = new_slot(ts, name, &err);
 	ts->busy = 0;
 	if (!s)
 		return err;
@@ -672,12 +831,9 @@ static inline struct thread_state *handle_owner(struct pmu_region *h, const char
 	else if (!ts || ts->gen != pmu__fork_gen)
 		*err = pmu__err(reg_ctx, -EINVAL, "%s: this thread has no regions: a handle is valid only in the "
 				"thread that got it from pmu_region_get (and not in a forked child)", fn);
-	else {
-		pthread_mutex_lock(&reg_lock); /* names may be growing in another thread */
+	else
 		*err = pmu__err(reg_ctx, -EINVAL, "%s(\"%s\"): the handle belongs to another thread (or to the parent "
-				"process); get one in this thread with pmu_region_get", fn, names[s->id]);
-		pthread_mutex_unlock(&reg_lock);
-	}
+				"process); get one in this thread with pmu_region_get", fn, s->name);
 	return NULL;
 }
 
@@ -712,11 +868,8 @@ PMU_EXPORT int pmu_region_leave(struct pmu_region *h)
 	pmu_fast_read(ts->fast, now);
 	if (s->depth == 0) {
 		ts->busy = 0;
-		pthread_mutex_lock(&reg_lock);
-		err = pmu__err(reg_ctx, -EINVAL, "pmu_region_leave(\"%s\") without a matching enter or begin in this "
-			       "thread; nothing recorded", names[s->id]);
-		pthread_mutex_unlock(&reg_lock);
-		return err;
+		return pmu__err(reg_ctx, -EINVAL, "pmu_region_leave(\"%s\") without a matching enter or begin in this "
+				"thread; nothing recorded", s->name);
 	}
 	slot_end(ts, s, now, true);
 	ts->busy = 0;
@@ -854,19 +1007,33 @@ PMU_EXPORT int pmu_region_foreach(int per_thread, pmu_region_cb cb, void *data)
 struct writer {
 	FILE *f;
 	int format;
-	int first;
-	int scaled;         /* some value was multiplexed and scaled */
-	size_t nev;
+	int scaled;                     /* text: some value was multiplexed and scaled */
+	int namew;                      /* text: width of the region column (the longest name) */
+	int colw[REG_MAX_EV];           /* text: width of each event's column (its label) */
 	const struct pmu_event_info *infos;
+	json_object *regions;           /* json: the regions array */
+	json_object *threads;           /* json: the current region's per-thread array */
 };
 
-static void metric_values(const struct pmu_region_result *r, struct pmu_named_value *nv, size_t *n)
+/* The metrics named in PMU_EVENTS, evaluated on @r's counts: @fn(name, value, data)
+ * for each, the value NAN where it cannot be evaluated. */
+static void each_metric(const struct pmu_region_result *r, void (*fn)(const char *m, double v, void *data),
+			void *data)
 {
-	*n = 0;
+	struct pmu_named_value nv[REG_MAX_EV];
+	char *copy = reg_metrics ? strdup(reg_metrics) : NULL, *save = NULL;
+
 	for (size_t k = 0; k < r->nvalues; k++) {
-		nv[*n].name = r->events[k];
-		nv[(*n)++].value = (double)pmu_scale(&r->values[k]);
+		nv[k].name = r->events[k];
+		nv[k].value = (double)pmu_scale(&r->values[k]);
 	}
+	for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
+		double v;
+		if (pmu_metric_eval(reg_ctx, m, nv, r->nvalues, &v) < 0)
+			v = NAN;
+		fn(m, v, data);
+	}
+	free(copy);
 }
 
 static void fmt_count(char *buf, size_t len, uint64_t v)
@@ -881,137 +1048,233 @@ static void fmt_count(char *buf, size_t len, uint64_t v)
 	buf[o] = 0;
 }
 
-static void json_str(FILE *f, const char *s)
+/* ---- CSV (RFC 4180: text fields quoted, inner quotes doubled) ---- */
+
+static void csv_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+static void write_csv(const struct pmu_region_result *r, const struct writer *w)
+{
+	for (size_t k = 0; k < r->nvalues; k++) {
+		csv_str(w->f, r->name);
+		fprintf(w->f, ",%ld,%llu,", r->tid, (unsigned long long)r->calls);
+		csv_str(w->f, r->events[k]);
+		fprintf(w->f, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", (unsigned long long)r->values[k].value,
+			(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
+			(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]), (unsigned long long)r->min[k],
+			(unsigned long long)r->max[k], !!(w->infos[k].flags & PMU_EVF_UNSUPPORTED));
+	}
+}
+
+/* ---- JSON (schema libpmu-regions/1, written with json-c) ---- */
+
+static json_object *json_fixed(double v, const char *fmt)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), fmt, v);
+	return json_object_new_double_s(v, buf);
+}
+
+static json_object *json_events(const struct pmu_region_result *r, const struct writer *w)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t k = 0; o && k < r->nvalues; k++) {
+		json_object *e = NULL;
+		if (!(w->infos[k].flags & PMU_EVF_UNSUPPORTED) && (e = json_object_new_object())) {
+			json_object_object_add(e, "value", json_object_new_uint64(r->values[k].value));
+			json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->values[k])));
+			json_object_object_add(e, "enabled_ns", json_object_new_uint64(r->values[k].enabled));
+			json_object_object_add(e, "running_ns", json_object_new_uint64(r->values[k].running));
+			json_object_object_add(e, "confidence", json_fixed(pmu_confidence(&r->values[k]), "%.6f"));
+			json_object_object_add(e, "min", json_object_new_uint64(r->min[k]));
+			json_object_object_add(e, "max", json_object_new_uint64(r->max[k]));
+		}
+		json_object_object_add(o, r->events[k], e); /* NULL: null, not counted here */
+	}
+	return o;
+}
+
+static void json_metric(const char *m, double v, void *data)
+{
+	json_object_object_add(data, m, isfinite(v) ? json_fixed(v, "%.9g") : NULL);
+}
+
+static void write_json(const struct pmu_region_result *r, struct writer *w)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return;
+	if (r->tid == -1) {
+		json_object *m = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(r->name));
+		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
+		json_object_object_add(o, "events", json_events(r, w));
+		if (m)
+			each_metric(r, json_metric, m);
+		json_object_object_add(o, "metrics", m);
+		json_object_object_add(o, "threads", w->threads = json_object_new_array());
+		json_object_array_add(w->regions, o);
+	} else if (!w->threads) {
+		json_object_put(o); /* out of memory for the region's thread list */
+	} else {
+		json_object_object_add(o, "tid", json_object_new_int64(r->tid));
+		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
+		json_object_object_add(o, "events", json_events(r, w));
+		json_object_array_add(w->threads, o);
+	}
+}
+
+/* The MPI rank given by the launcher (Open MPI, MPICH/PMI, PMIx, Slurm,
+ * MVAPICH2), or NULL: the one reading of it, for %r and the JSON header. */
+static const char *mpi_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+					    "MV2_COMM_WORLD_RANK" };
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+/* The rank as JSON: a number when it is one (decimal digits), else the string as given; null when none. */
+static json_object *json_rank(void)
+{
+	const char *v = mpi_rank();
+	char *end;
+	long long n;
+
+	if (!v)
+		return NULL;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (isdigit((unsigned char)v[0]) && !*end && !errno)
+		return json_object_new_int64(n);
+	return json_object_new_string(v);
+}
+
+static json_object *json_header(int nthreads, const char *const *events, size_t nev)
+{
+	json_object *o = json_object_new_object(), *ev = json_object_new_array();
+	struct pmu_caps c;
+
+	if (!o || !ev) {
+		json_object_put(o);
+		json_object_put(ev);
+		return NULL;
+	}
+	pmu_caps(reg_ctx, &c);
+	json_object_object_add(o, "schema", json_object_new_string("libpmu-regions/1"));
+	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
+	json_object_object_add(o, "pid", json_object_new_int64((long)getpid()));
+	json_object_object_add(o, "rank", json_rank());
+	json_object_object_add(o, "cpuid", json_object_new_string(c.cpuid));
+	json_object_object_add(o, "threads", json_object_new_int(nthreads));
+	json_object_object_add(o, "calibrated", json_object_new_boolean(reg_calibrate));
+	for (size_t k = 0; k < nev; k++)
+		json_object_array_add(ev, json_object_new_string(events[k]));
+	json_object_object_add(o, "events", ev);
+	return o;
+}
+
+/* ---- text ---- */
+
+static void text_metric(const char *m, double v, void *data)
+{
+	struct pmu_metric_info mi;
+	const char *unit = "";
+	double factor = 1;
+
+	if (pmu_metric_info(reg_ctx, m, &mi) == 0 && mi.scale_unit[0]) {
+		char *end;
+		factor = strtod(mi.scale_unit, &end);
+		if (end == mi.scale_unit)
+			factor = 1;
+		unit = end;
+	}
+	if (v == v)
+		fprintf(data, "   %-40s %14.3f %s\n", m, v * factor, unit);
+	else
+		fprintf(data, "   %-40s  n/a\n", m);
+}
+
+static void write_text(const struct pmu_region_result *r, struct writer *w)
+{
+	char num[40];
+
+	if (r->tid == -1)
+		fprintf(w->f, " %-*s %10llu", w->namew, r->name, (unsigned long long)r->calls);
+	else
+		fprintf(w->f, "   thread %-*ld %10llu", w->namew - 9, r->tid, (unsigned long long)r->calls);
+	for (size_t k = 0; k < r->nvalues; k++) {
+		double c = pmu_confidence(&r->values[k]);
+		if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
+			fprintf(w->f, " %*s", w->colw[k], "<not counted>");
+			continue;
+		}
+		fmt_count(num, sizeof(num), pmu_scale(&r->values[k]));
+		fprintf(w->f, " %*s%s", w->colw[k] - 1, num, c < 1.0 ? "*" : " ");
+		w->scaled |= c < 1.0;
+	}
+	fprintf(w->f, "\n");
+	if (r->tid == -1)
+		each_metric(r, text_metric, w->f);
+}
+
+/* The column header of event @k: its name, and its unit when it has one ("task-clock (ns)"). */
+static int text_label(char *buf, size_t len, const char *name, const struct pmu_event_info *info)
+{
+	if (info->unit && info->unit[0])
+		return snprintf(buf, len, "%s (%s)", name, info->unit);
+	return snprintf(buf, len, "%s", name);
+}
+
+static void text_header(struct writer *w, int nthreads, const char *const *events, size_t nev)
+{
+	char label[256];
+
+	/* columns as wide as the longest name: a label is never cut */
+	w->namew = 28;
+	for (size_t id = 0; id < nnames; id++)
+		if (strcmp(names[id], CAL_NAME) && (int)strlen(names[id]) > w->namew)
+			w->namew = (int)strlen(names[id]);
+	fprintf(w->f, "\n libpmu regions (pid %ld, %d thread%s%s)\n\n %-*s %10s", (long)getpid(), nthreads,
+		nthreads == 1 ? "" : "s", reg_calibrate ? ", begin/end overhead subtracted" : "", w->namew, "region",
+		"calls");
+	for (size_t k = 0; k < nev; k++) {
+		int n = text_label(label, sizeof(label), events[k], &w->infos[k]);
+		w->colw[k] = n > 18 ? n : 18;
+		fprintf(w->f, " %*s", w->colw[k], label);
+	}
+	fprintf(w->f, "\n");
 }
 
 static int write_result(const struct pmu_region_result *r, void *data)
 {
 	struct writer *w = data;
-	FILE *f = w->f;
 
-	if (w->format == PMU_FORMAT_CSV) {
-		for (size_t k = 0; k < r->nvalues; k++) {
-			fprintf(f, "\"%s\",%ld,%llu,\"%s\",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", r->name, r->tid,
-				(unsigned long long)r->calls, r->events[k], (unsigned long long)r->values[k].value,
-				(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
-				(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]),
-				(unsigned long long)r->min[k], (unsigned long long)r->max[k],
-				!!(w->infos[k].flags & PMU_EVF_UNSUPPORTED));
-		}
-		return 0;
-	}
-	if (w->format == PMU_FORMAT_JSON) {
-		if (r->tid == -1) {
-			/* close the previous region's thread list and object */
-			fprintf(f, "%s\n    {\"name\": ", w->first == 1 ? "" : "]},");
-			w->first = 0;
-			json_str(f, r->name);
-			fprintf(f, ", \"calls\": %llu, \"events\": {", (unsigned long long)r->calls);
-		} else {
-			fprintf(f, "%s{\"tid\": %ld, \"calls\": %llu, \"events\": {", w->first == 2 ? "" : ", ", r->tid,
-				(unsigned long long)r->calls);
-		}
-		for (size_t k = 0; k < r->nvalues; k++) {
-			fprintf(f, "%s", k ? ", " : "");
-			json_str(f, r->events[k]);
-			if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
-				fprintf(f, ": null");
-				continue;
-			}
-			fprintf(f, ": {\"value\": %llu, \"scaled\": %llu, \"enabled_ns\": %llu, \"running_ns\": %llu, "
-				"\"confidence\": %.6f, \"min\": %llu, \"max\": %llu}", (unsigned long long)r->values[k].value,
-				(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
-				(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]),
-				(unsigned long long)r->min[k], (unsigned long long)r->max[k]);
-		}
-		fprintf(f, "}");
-		if (r->tid == -1) {
-			struct pmu_named_value nv[REG_MAX_EV];
-			size_t n;
-			char *copy = reg_metrics ? strdup(reg_metrics) : NULL, *save = NULL;
-			int firstm = 1;
-			metric_values(r, nv, &n);
-			fprintf(f, ", \"metrics\": {");
-			for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
-				double v;
-				fprintf(f, "%s", firstm ? "" : ", ");
-				firstm = 0;
-				json_str(f, m);
-				if (pmu_metric_eval(reg_ctx, m, nv, n, &v) == 0 && v == v)
-					fprintf(f, ": %.9g", v);
-				else
-					fprintf(f, ": null");
-			}
-			free(copy);
-			fprintf(f, "}, \"threads\": [");
-			w->first = 2;
-		} else {
-			fprintf(f, "}");
-			w->first = 3;
-		}
-		return 0;
-	}
-	/* text */
-	{
-		char num[40];
-		if (r->tid == -1)
-			fprintf(f, " %-28.28s %10llu", r->name, (unsigned long long)r->calls);
-		else
-			fprintf(f, "   thread %-19ld %10llu", r->tid, (unsigned long long)r->calls);
-		for (size_t k = 0; k < r->nvalues; k++) {
-			double c = pmu_confidence(&r->values[k]);
-			if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
-				fprintf(f, " %18s", "<not counted>");
-				continue;
-			}
-			fmt_count(num, sizeof(num), pmu_scale(&r->values[k]));
-			fprintf(f, " %17s%s", num, c < 1.0 ? "*" : " ");
-			w->scaled |= c < 1.0;
-		}
-		fprintf(f, "\n");
-		if (r->tid == -1 && reg_metrics) {
-			struct pmu_named_value nv[REG_MAX_EV];
-			size_t n;
-			char *copy = strdup(reg_metrics), *save = NULL;
-			metric_values(r, nv, &n);
-			for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
-				double v;
-				struct pmu_metric_info mi;
-				const char *unit = "";
-				double factor = 1;
-				if (pmu_metric_info(reg_ctx, m, &mi) == 0 && mi.scale_unit[0]) {
-					char *end;
-					factor = strtod(mi.scale_unit, &end);
-					if (end == mi.scale_unit)
-						factor = 1;
-					unit = end;
-				}
-				if (pmu_metric_eval(reg_ctx, m, nv, n, &v) == 0 && v == v)
-					fprintf(f, "   %-40s %14.3f %s\n", m, v * factor, unit);
-				else
-					fprintf(f, "   %-40s  n/a\n", m);
-			}
-			free(copy);
-		}
-	}
+	if (w->format == PMU_FORMAT_CSV)
+		write_csv(r, w);
+	else if (w->format == PMU_FORMAT_JSON)
+		write_json(r, w);
+	else
+		write_text(r, w);
 	return 0;
 }
 
 static void expand_path(const char *in, char *out, size_t len)
 {
-	static const char *const rank_vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
-						 "MV2_COMM_WORLD_RANK" };
 	size_t o = 0;
 
 	for (const char *p = in; *p && o + 1 < len; p++) {
@@ -1019,9 +1282,7 @@ static void expand_path(const char *in, char *out, size_t len)
 			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
 			p++;
 		} else if (p[0] == '%' && p[1] == 'r') {
-			const char *rank = NULL;
-			for (size_t i = 0; i < ARRAY_SIZE(rank_vars) && !rank; i++)
-				rank = getenv(rank_vars[i]);
+			const char *rank = mpi_rank();
 			o += (size_t)snprintf(out + o, len - o, "%s", rank ? rank : "0");
 			p++;
 		} else if (p[0] == '%' && p[1] == '%') {
@@ -1040,6 +1301,7 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	const char *events[REG_MAX_EV];
 	struct pmu_event_info infos[REG_MAX_EV];
 	struct writer w;
+	json_object *doc = NULL;
 	FILE *f;
 	size_t nev;
 	int r, nthreads = 0;
@@ -1065,45 +1327,33 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	memset(&w, 0, sizeof(w));
 	w.f = f;
 	w.format = format;
-	w.first = 1;
-	w.nev = nev;
 	w.infos = infos;
 	if (format == PMU_FORMAT_JSON) {
-		struct pmu_caps c;
-		const char *rank = getenv("OMPI_COMM_WORLD_RANK");
-		if (!rank)
-			rank = getenv("PMI_RANK");
-		if (!rank)
-			rank = getenv("SLURM_PROCID");
-		pmu_caps(reg_ctx, &c);
-		fprintf(f, "{\"schema\": \"libpmu-regions/1\", \"version\": \"%s\", \"pid\": %ld, \"rank\": %s, \"cpuid\": ",
-			pmu_version(), (long)getpid(), rank ? rank : "null");
-		json_str(f, c.cpuid);
-		fprintf(f, ", \"threads\": %d, \"calibrated\": %s, \"events\": [", nthreads,
-			reg_calibrate ? "true" : "false");
-		for (size_t k = 0; k < nev; k++) {
-			fprintf(f, "%s", k ? ", " : "");
-			json_str(f, events[k]);
-		}
-		fprintf(f, "], \"regions\": [");
+		if ((doc = json_header(nthreads, events, nev)) && (w.regions = json_object_new_array()))
+			json_object_object_add(doc, "regions", w.regions);
+		r = w.regions ? foreach_locked(per_thread, write_result, &w, events, nev)
+			      : pmu__err(reg_ctx, -ENOMEM, "out of memory writing the region report");
 	} else if (format == PMU_FORMAT_CSV) {
 		fprintf(f, "region,tid,calls,event,value,scaled,enabled_ns,running_ns,confidence,min,max,unsupported\n");
+		r = foreach_locked(per_thread, write_result, &w, events, nev);
 	} else {
-		fprintf(f, "\n libpmu regions (pid %ld, %d thread%s%s)\n\n %-28s %10s", (long)getpid(), nthreads,
-			nthreads == 1 ? "" : "s", reg_calibrate ? ", begin/end overhead subtracted" : "", "region", "calls");
-		for (size_t k = 0; k < nev; k++)
-			fprintf(f, " %18.18s", events[k]);
-		fprintf(f, "\n");
-	}
-	r = foreach_locked(per_thread, write_result, &w, events, nev);
-	if (format == PMU_FORMAT_JSON)
-		fprintf(f, "%s\n]}\n", w.first == 1 ? "" : "]}");
-	else if (format == PMU_FORMAT_TEXT)
+		text_header(&w, nthreads, events, nev);
+		r = foreach_locked(per_thread, write_result, &w, events, nev);
 		fprintf(f, "\n%s", r == 0 ? " (no regions)\n\n" : w.scaled ? " * scaled: the event was multiplexed\n\n" : "");
+	}
 	pthread_mutex_unlock(&reg_lock);
-	if (f != stderr && f != stdout)
-		fclose(f);
-	else
-		fflush(f);
+	if (doc && r >= 0)
+		fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+								  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(doc);
+	{
+		/* a full disk, a closed stdout: said, not swallowed */
+		int bad = ferror(f) ? (errno ? errno : EIO) : 0;
+		if ((f != stderr && f != stdout ? fclose(f) : fflush(f)) != 0 && !bad)
+			bad = errno ? errno : EIO;
+		if (bad)
+			return pmu__err(reg_ctx, -bad, "writing the region report to '%s' failed: %s",
+					f == stdout ? "stdout" : f == stderr ? "stderr" : file, strerror(bad));
+	}
 	return r < 0 ? r : 0;
 }

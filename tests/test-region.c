@@ -201,8 +201,8 @@ int main(void)
 		buf[n] = 0;
 		if (fp)
 			fclose(fp);
-		CHECK(strstr(buf, "\"schema\": \"libpmu-regions/1\"") && strstr(buf, "\"name\": \"stress\", \"calls\": 800"),
-		      "json content");
+		CHECK(strstr(buf, "\"schema\": \"libpmu-regions/1\"") && strstr(buf, "\"name\": \"stress\",\n") &&
+		      strstr(strstr(buf, "\"name\": \"stress\",\n"), "\"calls\": 800,\n"), "json content");
 		unlink(path);
 		snprintf(path, sizeof(path), "/tmp/pmu-test-region-%d.csv", (int)getpid());
 		CHECK(pmu_region_report(path, PMU_FORMAT_CSV, 0) == 0, "csv report");

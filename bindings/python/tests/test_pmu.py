@@ -530,6 +530,18 @@ def test_region_context_manager_and_decorator(regions):
     assert any(v["value"] > 0 for v in vals.values()), vals
 
 
+def test_region_names_compared_by_content(regions):
+    # f-strings: each name is a new object, often at the address of the
+    # previous one; the oracle is the loop: phase i runs i + 1 times
+    for i in range(4):
+        for _ in range(i + 1):
+            with pmu.region(f"phase{i}"):
+                pass
+    res = by_name(pmu.region_results())
+    assert {n: r["calls"] for n, r in res.items() if n.startswith("phase")} == \
+        {"phase0": 1, "phase1": 2, "phase2": 3, "phase3": 4}
+
+
 def test_region_exception_still_ends(regions):
     with pytest.raises(ZeroDivisionError):
         with pmu.region("py-raises"):
