@@ -746,7 +746,8 @@ int pmu_region_foreach(int per_thread, pmu_region_cb cb, void *data);
 /**
  * pmu_region_overhead - the calibrated cost of an empty begin/end pair for
  * the calling thread's events (@out[0..n-1]); returns the number of events,
- * or a negative errno (no events opened yet in this thread).
+ * or a negative errno (-ENODATA: no events opened yet in this thread;
+ * -EINVAL: @out NULL with @n > 0).
  */
 int pmu_region_overhead(uint64_t *out, size_t n);
 

@@ -785,6 +785,8 @@ PMU_EXPORT int pmu_region_overhead(uint64_t *out, size_t n)
 {
 	struct thread_state *ts = me;
 
+	if (!out && n)
+		return pmu__err(reg_ctx, -EINVAL, "pmu_region_overhead: NULL output for %zu values", n);
 	if (!ts || ts->gen != pmu__fork_gen || ts->err)
 		return pmu__err(reg_ctx, -ENODATA, "no region events are open in this thread yet");
 	for (size_t k = 0; k < n && k < ts->nev; k++)
