@@ -19,9 +19,11 @@
  *                two reads, the delta/min/max/calibration bookkeeping.
  *                Measured for NNAMES different literal names, one after the
  *                other; the median is reported, with the smallest and the
- *                largest. The name lookup hashes the name's address, so the
- *                cost can depend on where the linker put the string: a name
- *                whose slot lands in a run of occupied slots probes more.
+ *                largest. The name lookup finds a cached slot by the name's
+ *                address and confirms it by comparing the content, so the
+ *                cost can depend on where the linker put the string (a
+ *                pointer sharing a cache window with another probes once more)
+ *                and on the name's length.
  *   bare_reads:  two pmu_fast_read() calls on a set opened from the same
  *                event list with the same options (each event on its own,
  *                as regions open them) — the reads a region cannot avoid.
