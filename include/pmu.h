@@ -469,8 +469,9 @@ struct pmu_metric_info {
  * #num_cpus_online, #num_packages, #num_cores, #slots where known).
  * Division by zero gives NaN; d_ratio() gives 0.
  * Returns 0, -ENOENT (the message lists every value that was missing),
- * -EINVAL (syntax: the message gives the position), -ELOOP (metrics refer to
- * each other in a cycle). Thread-safe for a shared context.
+ * -EINVAL (syntax: the message gives the position; or a NULL argument, a
+ * value with a NULL name), -ELOOP (metrics refer to each other in a cycle).
+ * Thread-safe for a shared context.
  */
 int pmu_metric_eval(struct pmu_ctx *ctx, const char *metric_or_expr, const struct pmu_named_value *vals,
 		    size_t n, double *out);

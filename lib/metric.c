@@ -291,6 +291,9 @@ static int eval_common(struct pmu_ctx *ctx, const char *what, const char *expr_o
 
 	if (!ctx || !what || !out || (n && !vals))
 		return pmu__err(ctx, -EINVAL, "pmu_metric_eval: NULL argument");
+	for (size_t i = 0; i < n; i++)
+		if (!vals[i].name)
+			return pmu__err(ctx, -EINVAL, "pmu_metric_eval: value %zu has a NULL name", i);
 	if (pmu__tables_load(ctx) == 0) {
 		m = pmu__tables_find(ctx, what);
 		if (m && m->kind != PMU_T_METRIC)
