@@ -117,6 +117,44 @@ static int add_entry(struct pmu_tables *t, struct pmu_tentry *e)
 	return 0;
 }
 
+/*
+ * perf's encoding rules for native events (facts from perf's jevents.py,
+ * JsonEvent.real_event() and its event= term), so that a table encodes what
+ * perf encodes: a missing EventCode is event 0 (Intel's fixed-counter
+ * pseudo-events, TOPDOWN.SLOTS = umask 0x4); and six Intel names are encoded
+ * by name, whatever the file says, because Intel's files give them the
+ * fixed-counter pseudo-encodings (event 0, umask 1/2/3) that Linux accepts
+ * only from Ice Lake on (umask 2 on no CPU). Returns false for an entry with
+ * no encoding at all on the core PMU, which would count event 0 umask 0:
+ * nothing.
+ */
+static bool perf_event_rules(struct pmu_tentry *e)
+{
+	static const struct { const char *name; uint64_t event, umask, any; } by_name[] = {
+		{ "INST_RETIRED.ANY", 0xc0, 0, 0 },     { "INST_RETIRED.ANY_P", 0xc0, 0, 0 },
+		{ "CPU_CLK_UNHALTED.REF", 0x00, 0x03, 0 }, { "CPU_CLK_UNHALTED.THREAD", 0x3c, 0, 0 },
+		{ "CPU_CLK_UNHALTED.CORE", 0x3c, 0, 0 }, { "CPU_CLK_UNHALTED.THREAD_ANY", 0x3c, 0, 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(by_name); i++)
+		if (!strcasecmp(e->name, by_name[i].name)) {
+			/* perf's string replaces the entry's: other fields are dropped */
+			e->have = PMU_TF_EVENT | (by_name[i].umask ? PMU_TF_UMASK : 0) | (by_name[i].any ? PMU_TF_ANY : 0);
+			e->event = by_name[i].event;
+			e->umask = by_name[i].umask;
+			e->any = by_name[i].any;
+			e->cmask = e->inv = e->edge = e->msr_index = e->msr_value = e->config_code = 0;
+			return true;
+		}
+	if (e->have & (PMU_TF_EVENT | PMU_TF_CONFIG))
+		return true;
+	if (!e->have && !e->unit)
+		return false;
+	e->event = 0;
+	e->have |= PMU_TF_EVENT;
+	return true;
+}
+
 /* Parse one object into an entry. Returns 0, -EINVAL (reported), -ENOMEM. */
 static int parse_entry(json_object *o, const char *file, const char *dir, struct pmu_tentry **out,
 		       problem_fn pf, void *pd)
@@ -188,8 +226,9 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 				goto bad;
 		}
 		e->archstd = as && *as;
-		if (!(e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) && !e->archstd) {
-			snprintf(why, sizeof(why), "native event without EventCode or ConfigCode");
+		if (!e->archstd && !perf_event_rules(e)) {
+			snprintf(why, sizeof(why), "native event without EventCode, UMask or ConfigCode (it would count "
+				 "event 0, umask 0: nothing)");
 			goto bad;
 		}
 	}
@@ -676,6 +715,7 @@ static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_ta
 		e->desc = xstrdup_or(e->desc, a->desc);
 		e->pdesc = xstrdup_or(e->pdesc, a->pdesc);
 		e->stdnames = xstrdup_or(e->stdnames, a->stdnames);
+		perf_event_rules(e);
 	}
 }
 
@@ -943,6 +983,8 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 			e->config_code = b->config_code;
 			e->counter_width = b->counter_width;
 			e->mhpmevent_bit = b->mhpmevent_bit;
+			if (e->kind == PMU_T_NATIVE)
+				perf_event_rules(e);
 			if (add_entry(t, e) < 0) {
 				free(e);
 				return -ENOMEM;
