@@ -749,7 +749,28 @@ static int cmp_tname(const void *a, const void *b)
 	return strcasecmp(((const struct pmu_tname *)a)->name, ((const struct pmu_tname *)b)->name);
 }
 
-/* Index names and aliases. Duplicates (the first loaded wins) are reported. */
+/* names, then load order: the first loaded of equal names comes first */
+static int cmp_tname_order(const void *a, const void *b)
+{
+	const struct pmu_tname *x = a, *y = b;
+	int c = strcasecmp(x->name, y->name);
+
+	return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+static bool same_unit(const struct pmu_tentry *a, const struct pmu_tentry *b)
+{
+	return !strcasecmp(a->unit ? a->unit : "", b->unit ? b->unit : "");
+}
+
+/*
+ * Index names and aliases. A name is defined once, by the entry loaded
+ * first, except that one table directory may define it once per PMU (perf's
+ * Intel hybrid files: an event or metric for "Unit": "cpu_core" and another
+ * for "cpu_atom"): those are kept side by side. Other duplicates are
+ * reported (loading: only within one directory, as a PMU_EVENTS_PATH
+ * directory overrides the built-in tables by design; checking: every one).
+ */
 static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *problems)
 {
 	size_t cap = t->n * 2 + 8, n = 0;
@@ -767,6 +788,7 @@ static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *probl
 			v = nv;
 		}
 		v[n].name = e->name;
+		v[n].order = i;
 		v[n++].e = e;
 		if (!e->aliases)
 			continue;
@@ -803,41 +825,36 @@ static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *probl
 				v = nv;
 			}
 			v[n].name = ns[t->nalias++];
+			v[n].order = i;
 			v[n++].e = e;
 		}
 		free(copy);
 	}
-	/* stable order: entries were added in load order; mergesort keeps it */
+	qsort(v, n, sizeof(*v), cmp_tname_order);
 	{
-		size_t w = 0;
-		/* insertion into a sorted array keeps "first loaded wins" among equals */
-		qsort(v, n, sizeof(*v), cmp_tname);
+		size_t w = 0, run = 0; /* v[run..w): the names kept for the current name */
 		for (size_t i = 0; i < n; i++) {
-			if (w && !strcasecmp(v[w - 1].name, v[i].name)) {
-				/* keep the entry loaded first */
-				size_t a = 0, b = 0;
-				for (size_t k = 0; k < t->n; k++) {
-					if (t->v[k] == v[w - 1].e)
-						a = k;
-					if (t->v[k] == v[i].e)
-						b = k;
-				}
-				/* loading: a directory of PMU_EVENTS_PATH overrides the built-in
-				 * tables by design; only a name defined twice in one directory is
-				 * a problem. Checking (pf) reports every duplicate. */
-				if (v[w - 1].e != v[i].e && (pf || !strcmp(v[w - 1].e->dir, v[i].e->dir))) {
-					char msg[PMU_NAME_MAX + 160];
-					snprintf(msg, sizeof(msg), "name '%s' is also defined in %s", v[i].name,
-						 (b < a ? v[w - 1].e : v[i].e)->file);
-					(*problems)++;
-					if (pf)
-						pf(pd, (b < a ? v[i].e : v[w - 1].e)->file, v[i].name, msg);
-				}
-				if (b < a)
-					v[w - 1] = v[i];
+			const struct pmu_tentry *first, *dup = NULL;
+			if (!w || strcasecmp(v[w - 1].name, v[i].name)) {
+				run = w;
+				v[w++] = v[i];
 				continue;
 			}
-			v[w++] = v[i];
+			first = v[run].e;
+			for (size_t k = run; k < w && !dup; k++)
+				if (v[k].e == v[i].e || same_unit(v[k].e, v[i].e))
+					dup = v[k].e;
+			if (!dup && !strcmp(first->dir, v[i].e->dir) && first->kind == v[i].e->kind) {
+				v[w++] = v[i]; /* the same directory's definition for another PMU */
+				continue;
+			}
+			if (dup != v[i].e && (pf || !strcmp(first->dir, v[i].e->dir))) {
+				char msg[PMU_NAME_MAX + 160];
+				snprintf(msg, sizeof(msg), "name '%s' is also defined in %s", v[i].name, first->file);
+				(*problems)++;
+				if (pf)
+					pf(pd, v[i].e->file, v[i].name, msg);
+			}
 		}
 		n = w;
 	}
@@ -849,13 +866,27 @@ nomem:
 	return -ENOMEM;
 }
 
+/* The index entries of @name: the first, and in *n how many (PMU definitions). */
+static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *name, size_t *n)
+{
+	struct pmu_tname key = { name, NULL, 0 };
+	const struct pmu_tname *hit, *end;
+
+	*n = 0;
+	if (!t->names || !(hit = bsearch(&key, t->names, t->nnames, sizeof(*t->names), cmp_tname)))
+		return NULL;
+	while (hit > t->names && !strcasecmp(hit[-1].name, name))
+		hit--;
+	for (end = hit; end < t->names + t->nnames && !strcasecmp(end->name, name); end++)
+		(*n)++;
+	return hit;
+}
+
 static const struct pmu_tentry *find_in(const struct pmu_tables *t, const char *name)
 {
-	struct pmu_tname key = { name, NULL }, *hit;
+	size_t n;
+	const struct pmu_tname *hit = find_all(t, name, &n);
 
-	if (!t->names)
-		return NULL;
-	hit = bsearch(&key, t->names, t->nnames, sizeof(*t->names), cmp_tname);
 	return hit ? hit->e : NULL;
 }
 
@@ -1148,6 +1179,66 @@ int pmu__tables_load(struct pmu_ctx *ctx)
 const struct pmu_tentry *pmu__tables_find(const struct pmu_ctx *ctx, const char *name)
 {
 	return find_in(&ctx->tables, name);
+}
+
+const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, size_t *n)
+{
+	return find_all(&ctx->tables, name, n);
+}
+
+const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu)
+{
+	size_t n;
+	const struct pmu_tname *hit = find_all(&ctx->tables, name, &n);
+	const struct pmu_tentry *any = NULL;
+
+	if (!pmu || !*pmu)
+		return n == 1 ? hit->e : NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (hit[i].e->unit && !strcasecmp(hit[i].e->unit, pmu))
+			return hit[i].e;
+		if (!hit[i].e->unit)
+			any = hit[i].e;
+	}
+	return any;
+}
+
+bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
+{
+	size_t n;
+	const struct pmu_tname *hit = find_all(&ctx->tables, e->name, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (hit[i].e == e)
+			return true;
+	return false;
+}
+
+int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e)
+{
+	size_t n, o = 0;
+	const struct pmu_tname *hit = find_all(&ctx->tables, (*e)->name, &n);
+	char list[512];
+
+	if (n <= 1 && ((*e)->unit || pmu__n_core_pmus(ctx) < 2))
+		return 0;
+	list[0] = 0;
+	if (n > 1) {
+		for (size_t i = 0; i < n; i++)
+			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
+					      i ? " or " : "", hit[i].e->unit ? hit[i].e->unit : "cpu", (*e)->name);
+		return pmu__err(ctx, -EINVAL,
+				"event '%s' is defined once per PMU in %s (perf counts it on each): libpmu counts a "
+				"table event on one PMU, name it: %s", name, (*e)->file, list);
+	}
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (ctx->pmus[i].is_core)
+			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
+					      o ? " or " : "", ctx->pmus[i].name, (*e)->name);
+	return pmu__err(ctx, -EINVAL,
+			"event '%s' (%s) names no PMU and this CPU has %zu core PMUs (perf counts it on each): "
+			"libpmu counts a table event on one PMU, name it: %s", name, (*e)->file,
+			pmu__n_core_pmus(ctx), list);
 }
 
 static bool list_has(const char *list, const char *name)

@@ -12,6 +12,15 @@
  * from those rules and the Intel layout (event bits 0-7, umask 8-15, any 21),
  * once through a fixture's format files (Ice Lake-SP) and once through the
  * architectural layout (no core PMU in sysfs).
+ *
+ * Hybrid tables: perf's Alder Lake files define some events and metrics once
+ * for "Unit": "cpu_core" and once for "cpu_atom", with other codes and other
+ * formulas. tests/tables/hybrid does the same with fixture events whose codes
+ * differ per PMU; on the Alder Lake fixture (cpu_core type 4, cpu_atom type
+ * 10) each PMU/NAME/ must give its own definition (codes from the table,
+ * Intel layout by hand), a bare name defined twice must be refused naming
+ * both, and each metric must be evaluated with its own PMU's formula and its
+ * own PMU's references (values computed by hand below).
  */
 #include <errno.h>
 #include <math.h>
@@ -106,6 +115,138 @@ static void fixed_counters(void)
 	}
 }
 
+static void refused(struct pmu_ctx *ctx, const char *name, int want, const char *says, const char *says2)
+{
+	struct pmu_event_info e;
+	int r = pmu_event_resolve(ctx, name, &e);
+
+	CHECK(r == want && strstr(pmu_strerror(r), says) && (!says2 || strstr(pmu_strerror(r), says2)),
+	      "'%s': %d (type %u config 0x%llx) %s; expected %d saying '%s'", name, r, e.type,
+	      (unsigned long long)e.config, pmu_strerror(r), want, says);
+}
+
+struct listing {
+	int n;
+	char pmus[128];
+};
+
+static int list_cb(const struct pmu_event_entry *e, void *data)
+{
+	struct listing *l = data;
+	size_t o = strlen(l->pmus);
+
+	if (e->kind == PMU_ENTRY_NATIVE) {
+		l->n++;
+		snprintf(l->pmus + o, sizeof(l->pmus) - o, "%s%s", o ? "," : "", e->pmu);
+	}
+	return 0;
+}
+
+static double metric(struct pmu_ctx *ctx, const char *what, const struct pmu_named_value *v, size_t n, int *r)
+{
+	double x = NAN;
+
+	*r = pmu_metric_eval(ctx, what, v, n, &x);
+	return x;
+}
+
+static void metric_is(struct pmu_ctx *ctx, const char *what, const struct pmu_named_value *v, size_t n, double want)
+{
+	int r;
+	double x = metric(ctx, what, v, n, &r);
+
+	CHECK(r == 0 && fabs(x - want) < 1e-12, "metric '%s' = %g (%d %s), expected %g", what, x, r,
+	      r ? pmu_strerror(r) : "", want);
+}
+
+static void events_are(struct pmu_ctx *ctx, const char *what, const char *want)
+{
+	char buf[512];
+	int r = pmu_metric_events(ctx, what, buf, sizeof(buf));
+
+	CHECK(r >= 0 && !strcmp(buf, want), "events of '%s': '%s' (%d %s), expected '%s'", what, r >= 0 ? buf : "", r,
+	      r < 0 ? pmu_strerror(r) : "", want);
+}
+
+static void hybrid(void)
+{
+	struct pmu_ctx *ctx = ctx_on("intel-adl-hybrid", "GenuineIntel-6-9A-3", "hybrid");
+	/* counts as a hybrid run names them: each core type's own */
+	const struct pmu_named_value all[] = {
+		{ "cpu_core/INST_RETIRED.ANY/", 1000 }, { "cpu_core/CPU_CLK_UNHALTED.THREAD/", 400 },
+		{ "cpu_atom/INST_RETIRED.ANY/", 600 },  { "cpu_atom/CPU_CLK_UNHALTED.CORE/", 800 },
+		{ "cpu_core/FIXTURE.BOTH/", 40 },      { "cpu_atom/FIXTURE.BOTH/", 50 },
+	};
+	struct listing l;
+	struct pmu_metric_info mi;
+	int r, crossed = -1;
+
+	if (!ctx)
+		return;
+	/* events: the PMU's own definition; types from the fixture (cpu_core 4, cpu_atom 10) */
+	encodes(ctx, "hybrid", "cpu_core/FIXTURE.BOTH/", 4, 0x01a4);
+	encodes(ctx, "hybrid", "cpu_atom/FIXTURE.BOTH/", 10, 0x0274);
+	encodes(ctx, "hybrid", "cpu_core/INST_RETIRED.ANY/", 4, 0xc0);
+	encodes(ctx, "hybrid", "cpu_atom/INST_RETIRED.ANY/", 10, 0xc0);
+	encodes(ctx, "hybrid", "cpu_atom/FIXTURE.NO_UNIT/", 10, 0x412e);
+	encodes(ctx, "hybrid", "cpu_core/FIXTURE.NO_UNIT/", 4, 0x412e);
+	/* a name defined for one PMU only is that PMU's */
+	encodes(ctx, "hybrid", "FIXTURE.CORE_ONLY", 4, 0x04a3);
+	encodes(ctx, "hybrid", "FIXTURE.ATOM_ONLY", 10, 0x0871);
+	/* never another PMU's definition */
+	refused(ctx, "cpu_core/FIXTURE.ATOM_ONLY/", -EINVAL, "cpu_core", NULL);
+	/* a bare name perf counts on both: refused, both spellings named */
+	refused(ctx, "FIXTURE.BOTH", -EINVAL, "cpu_core/FIXTURE.BOTH/", "cpu_atom/FIXTURE.BOTH/");
+	refused(ctx, "INST_RETIRED.ANY", -EINVAL, "cpu_core/INST_RETIRED.ANY/", "cpu_atom/INST_RETIRED.ANY/");
+	refused(ctx, "FIXTURE.BOTH:c1", -EINVAL, "cpu_core/FIXTURE.BOTH/", "cpu_atom/FIXTURE.BOTH/");
+	refused(ctx, "FIXTURE.NO_UNIT", -EINVAL, "cpu_core/FIXTURE.NO_UNIT/", "cpu_atom/FIXTURE.NO_UNIT/");
+	/* both definitions are listed, each with its PMU */
+	memset(&l, 0, sizeof(l));
+	pmu_event_foreach(ctx, "FIXTURE.BOTH", list_cb, &l);
+	CHECK(l.n == 2 && (!strcmp(l.pmus, "cpu_core,cpu_atom") || !strcmp(l.pmus, "cpu_atom,cpu_core")),
+	      "pmu list FIXTURE.BOTH: %d entries on '%s'", l.n, l.pmus);
+
+	/* metrics: each PMU's formula, and its references among its own PMU's metrics */
+	metric_is(ctx, "cpu_core/M_IPC/", all, 6, 1000.0 / 400);
+	metric_is(ctx, "cpu_atom/M_IPC/", all, 6, 600.0 / 800);
+	metric_is(ctx, "cpu_core/M_DERIVED/", all, 6, 40.0 / 4 * 2);
+	metric_is(ctx, "cpu_atom/M_DERIVED/", all, 6, 50.0 / 5 * 3);
+	metric_is(ctx, "M_CORE_ONLY", all, 6, 40.0 / 4 * 2 + 1);
+	metric_is(ctx, "M_BARE", all, 6, 40 + 1); /* a bare event inside a cpu_core metric is cpu_core's */
+	/* a bare name: the definition whose counts were given */
+	metric_is(ctx, "M_IPC", all, 2, 1000.0 / 400);
+	metric_is(ctx, "M_IPC", all + 2, 2, 600.0 / 800);
+	metric_is(ctx, "M_DERIVED", all + 5, 1, 50.0 / 5 * 3);
+	metric(ctx, "M_IPC", all, 6, &r);
+	CHECK(r == -EINVAL && strstr(pmu_strerror(r), "cpu_core/M_IPC/") && strstr(pmu_strerror(r), "cpu_atom/M_IPC/"),
+	      "M_IPC with both core types' counts: %d %s", r, pmu_strerror(r));
+	metric(ctx, "M_IPC", all + 4, 2, &r);
+	CHECK(r == -ENOENT, "M_IPC without its counts: %d %s", r, pmu_strerror(r));
+	/* thresholds too */
+	r = pmu_metric_threshold(ctx, "cpu_core/M_BASE/", all, 6, &crossed);
+	CHECK(r == 0 && crossed == 1, "cpu_core/M_BASE/ > 9 with 10: %d %d %s", r, crossed, pmu_strerror(r));
+	r = pmu_metric_threshold(ctx, "cpu_atom/M_BASE/", all, 6, &crossed);
+	CHECK(r == 0 && crossed == 0, "cpu_atom/M_BASE/ > 11 with 10: %d %d %s", r, crossed, pmu_strerror(r));
+	/* the events to count, spelled as an event list names them */
+	events_are(ctx, "cpu_atom/M_IPC/", "cpu_atom/INST_RETIRED.ANY/,cpu_atom/CPU_CLK_UNHALTED.CORE/");
+	events_are(ctx, "cpu_core/M_DERIVED/", "cpu_core/FIXTURE.BOTH/");
+	events_are(ctx, "M_BARE", "cpu_core/FIXTURE.BOTH/");
+	{
+		char buf[256];
+		r = pmu_metric_events(ctx, "M_IPC", buf, sizeof(buf));
+		CHECK(r == -EINVAL && strstr(pmu_strerror(r), "cpu_core/M_IPC/"), "events of bare M_IPC: %d %s", r,
+		      pmu_strerror(r));
+	}
+	r = pmu_metric_info(ctx, "cpu_atom/M_IPC/", &mi);
+	CHECK(r == 0 && strstr(mi.expr, "cpu_atom@") && strstr(mi.desc, "E-cores"), "info cpu_atom/M_IPC/: %d %s", r,
+	      r ? pmu_strerror(r) : mi.expr);
+	r = pmu_metric_info(ctx, "M_IPC", &mi);
+	CHECK(r == -EINVAL, "info of bare M_IPC: %d %s", r, pmu_strerror(r));
+	r = pmu_metric_info(ctx, "cpu_atom/M_CORE_ONLY/", &mi);
+	CHECK(r == -ENOENT, "info cpu_atom/M_CORE_ONLY/: %d %s", r, pmu_strerror(r));
+	pmu_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const char *s = getenv("PMU_TEST_SRCDIR");
@@ -116,5 +257,6 @@ int main(void)
 	}
 	snprintf(src, sizeof(src), "%s", s);
 	fixed_counters();
+	hybrid();
 	return test_done("test-perf-tables");
 }
