@@ -684,7 +684,9 @@ static char *xstrdup_or(char *cur, const char *from)
 }
 
 /* Fill the entries [first, t->n) that are ArchStdEvent references from the
- * events of @arch (the .json files of the CPU directory's ancestors). */
+ * events and metrics of @arch (the .json files of the CPU directory's
+ * ancestors): fields the entry leaves out are the architecture's, and a
+ * reference to a metric (arm64's sbsa.json topdown metrics) is a metric. */
 static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_tables *arch, problem_fn pf,
 			 void *pd, int *problems)
 {
@@ -694,12 +696,24 @@ static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_ta
 		if (!e->archstd || (e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
 			continue;
 		for (size_t k = 0; k < arch->n && !a; k++)
-			if (!strcasecmp(arch->v[k]->name, e->name) && (arch->v[k]->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
+			if (!strcasecmp(arch->v[k]->name, e->name) &&
+			    ((arch->v[k]->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) || arch->v[k]->kind == PMU_T_METRIC))
 				a = arch->v[k];
 		if (!a) {
 			(*problems)++;
 			if (pf)
 				pf(pd, e->file, e->name, "ArchStdEvent is not defined by the architecture-level files");
+			continue;
+		}
+		if (a->kind == PMU_T_METRIC) {
+			e->kind = PMU_T_METRIC;
+			e->expr = xstrdup_or(e->expr, a->expr);
+			e->group = xstrdup_or(e->group, a->group);
+			e->scale_unit = xstrdup_or(e->scale_unit, a->scale_unit);
+			e->threshold = xstrdup_or(e->threshold, a->threshold);
+			e->params = xstrdup_or(e->params, a->params);
+			e->desc = xstrdup_or(e->desc, a->desc);
+			e->pdesc = xstrdup_or(e->pdesc, a->pdesc);
 			continue;
 		}
 		e->have |= a->have;

@@ -21,6 +21,10 @@
  * Intel layout by hand), a bare name defined twice must be refused naming
  * both, and each metric must be evaluated with its own PMU's formula and its
  * own PMU's references (values computed by hand below).
+ *
+ * ArchStdEvent metrics (arm64's sbsa.json): a CPU file's reference to an
+ * architecture-level metric is that metric, with the CPU's MetricExpr where it
+ * gives one.
  */
 #include <errno.h>
 #include <math.h>
@@ -247,6 +251,25 @@ static void hybrid(void)
 	pmu_ctx_free(ctx);
 }
 
+static void archstd_metrics(void)
+{
+	struct pmu_ctx *ctx = ctx_on("arm64-neoverse-n1", "0x00000000410fd0c0", "archstd-metrics");
+	const struct pmu_named_value v[] = { { "FIXTURE_A", 30 }, { "FIXTURE_B", 120 } };
+	struct pmu_metric_info mi;
+	int r;
+
+	if (!ctx)
+		return;
+	encodes(ctx, "archstd", "FIXTURE_A", 10, 0x11);
+	metric_is(ctx, "fixture_share", v, 2, 100.0 * 30 / 120);     /* the architecture's formula */
+	metric_is(ctx, "fixture_sum", v, 2, 30 * 2);                 /* the CPU's own */
+	r = pmu_metric_info(ctx, "fixture_share", &mi);
+	CHECK(r == 0 && !strcmp(mi.scale_unit, "1percent of slots") && !strcmp(mi.group, "TopdownL1"),
+	      "fixture_share's ScaleUnit/MetricGroup from the architecture: %d %s", r,
+	      r ? pmu_strerror(r) : mi.scale_unit);
+	pmu_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const char *s = getenv("PMU_TEST_SRCDIR");
@@ -258,5 +281,6 @@ int main(void)
 	snprintf(src, sizeof(src), "%s", s);
 	fixed_counters();
 	hybrid();
+	archstd_metrics();
 	return test_done("test-perf-tables");
 }
