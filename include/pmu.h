@@ -458,10 +458,10 @@ struct pmu_metric_info {
  * over named values. A name is matched against @vals by name
  * (case-insensitive), then as a metric (evaluated recursively), then by
  * encoding (a value counted as "instructions" satisfies "INST.RET" where
- * that maps to it). #constants: pmu_ctx_set_param(), the metric's
- * MetricParams defaults, then the machine (#smt_on, #num_cpus,
- * #num_cpus_online, #num_packages, #num_cores, #slots where known).
- * Division by zero gives NaN; d_ratio() gives 0.
+ * that maps to it). #constants (any case): pmu_ctx_set_param(), the
+ * metric's MetricParams defaults, then the machine (#smt_on, #num_cpus,
+ * #num_cpus_online, #num_packages, #num_cores, #has_pmem, #slots where
+ * known). Division by zero gives NaN; d_ratio() gives 0.
  *
  * Hybrid CPUs: perf's tables define some metrics once per core PMU, with
  * different formulas. "cpu_core/NAME/" evaluates that PMU's definition; a

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "expr.h"
 #include "set.h"
@@ -49,7 +50,7 @@ PMU_EXPORT int pmu_ctx_set_param(struct pmu_ctx *ctx, const char *name, double v
 	if (!ctx || !name || !*name || strlen(name) >= sizeof(ctx->params[0].name))
 		return pmu__err(ctx, -EINVAL, "pmu_ctx_set_param: bad name");
 	for (size_t i = 0; i < ctx->nparams; i++)
-		if (!strcmp(ctx->params[i].name, name)) {
+		if (!strcasecmp(ctx->params[i].name, name)) {
 			ctx->params[i].value = value;
 			return 0;
 		}
@@ -80,41 +81,48 @@ static int count_packages(const struct pmu_ctx *ctx)
 	return n ? n : 1;
 }
 
-/* Machine constants perf's metrics use. Returns 0 or -ENOENT. */
+/* Machine constants perf's metrics use (any case: perf's tables write #SMT_on). Returns 0 or -ENOENT. */
 static int machine_const(struct eval *ev, const char *name, double *out)
 {
 	struct pmu_ctx *ctx = ev->ctx;
 	char path[512];
 	long long v;
 
-	if (!strcmp(name, "smt_on")) {
+	if (!strcasecmp(name, "smt_on")) {
 		*out = pmu__path(path, sizeof(path), "%s/devices/system/cpu/smt/active", ctx->sysfs_root) == 0 &&
 		       pmu__read_int(path, &v) == 0 && v > 0;
 		return 0;
 	}
-	if (!strcmp(name, "num_cpus")) {
+	if (!strcasecmp(name, "num_cpus")) {
 		*out = (double)sysconf(_SC_NPROCESSORS_CONF);
 		return 0;
 	}
-	if (!strcmp(name, "num_cpus_online")) {
+	if (!strcasecmp(name, "num_cpus_online")) {
 		*out = (double)sysconf(_SC_NPROCESSORS_ONLN);
 		return 0;
 	}
-	if (!strcmp(name, "num_packages") || !strcmp(name, "num_dies")) {
+	if (!strcasecmp(name, "num_packages") || !strcasecmp(name, "num_dies")) {
 		*out = count_packages(ctx);
 		return 0;
 	}
-	if (!strcmp(name, "num_cores")) {
+	if (!strcasecmp(name, "num_cores")) {
 		double smt = 0;
 		machine_const(ev, "smt_on", &smt);
 		*out = (double)sysconf(_SC_NPROCESSORS_CONF) / (smt > 0 ? 2 : 1);
 		return 0;
 	}
-	if (!strcmp(name, "core_wide")) {
+	if (!strcasecmp(name, "has_pmem")) {
+		/* perf's test: an ACPI NFIT table (persistent memory) */
+		struct stat st;
+		*out = pmu__path(path, sizeof(path), "%s/firmware/acpi/tables/NFIT", ctx->sysfs_root) == 0 &&
+		       stat(path, &st) == 0;
+		return 0;
+	}
+	if (!strcasecmp(name, "core_wide")) {
 		*out = 0; /* per-thread counting */
 		return 0;
 	}
-	if (!strcmp(name, "slots")) {
+	if (!strcasecmp(name, "slots")) {
 		const struct pmu_dev *core = pmu__core_pmu(ctx);
 		if (core && pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/caps/slots", ctx->sysfs_root,
 				      core->name) == 0 && pmu__read_int(path, &v) == 0 && v > 0) {
@@ -132,7 +140,7 @@ static int param_default(const struct pmu_tentry *m, const char *name, double *o
 	for (const char *p = m && m->params ? m->params : ""; *p;) {
 		while (*p == ',' || isspace((unsigned char)*p))
 			p++;
-		if (!strncmp(p, name, l) && p[l] == '=') {
+		if (!strncasecmp(p, name, l) && p[l] == '=') {
 			char *end;
 			double v = strtod(p + l + 1, &end);
 			if (end != p + l + 1) {
@@ -250,7 +258,7 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 
 	if (is_const) {
 		for (size_t i = 0; i < ev->ctx->nparams; i++)
-			if (!strcmp(ev->ctx->params[i].name, name)) {
+			if (!strcasecmp(ev->ctx->params[i].name, name)) {
 				*out = ev->ctx->params[i].value;
 				return 0;
 			}

@@ -1388,7 +1388,7 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 
 static const char *const known_consts[] = {
 	"smt_on", "slots", "num_cpus", "num_cpus_online", "num_dies", "num_packages", "num_cores",
-	"system_tsc_freq", "core_wide",
+	"system_tsc_freq", "core_wide", "has_pmem",
 };
 
 struct check {
@@ -1422,12 +1422,12 @@ static int check_name(const char *name, int is_const, void *data)
 
 	if (is_const) {
 		for (size_t i = 0; i < ARRAY_SIZE(known_consts); i++)
-			if (!strcmp(name, known_consts[i]))
+			if (!strcasecmp(name, known_consts[i]))
 				return 0;
 		if (m->params) {
 			char key[PMU_NAME_MAX + 2];
 			snprintf(key, sizeof(key), "%s=", name);
-			for (const char *p = m->params; (p = strstr(p, key)); p++)
+			for (const char *p = m->params; (p = strcasestr(p, key)); p++)
 				if (p == m->params || p[-1] == ',' || isspace((unsigned char)p[-1]))
 					return 0;
 		}
@@ -1437,6 +1437,17 @@ static int check_name(const char *name, int is_const, void *data)
 	}
 	if (find_in(c->t, name) || pmu__generic_lookup(name, &g) == 0 || !strcmp(name, "duration_time"))
 		return 0;
+	{
+		/* perf's PMU@EVENT@ (cpu_core@INST_RETIRED.ANY@): the event must be in the table */
+		const char *at = strchr(name, '@'), *end = strrchr(name, '@');
+		char ev[PMU_NAME_MAX];
+		if (at && end > at + 1 && (size_t)(end - at - 1) < sizeof(ev)) {
+			memcpy(ev, at + 1, (size_t)(end - at - 1));
+			ev[end - at - 1] = 0;
+			if (find_in(c->t, ev) || pmu__generic_lookup(ev, &g) == 0)
+				return 0;
+		}
+	}
 	{
 		/* an event with modifiers (EVENT:c1, EVENT:u): the event must be in the table */
 		const char *colon = strchr(name, ':');

@@ -24,7 +24,7 @@
  *
  * ArchStdEvent metrics (arm64's sbsa.json): a CPU file's reference to an
  * architecture-level metric is that metric, with the CPU's MetricExpr where it
- * gives one.
+ * gives one. #constants in any case (perf's files write #SMT_on), #has_pmem.
  */
 #include <errno.h>
 #include <math.h>
@@ -270,6 +270,37 @@ static void archstd_metrics(void)
 	pmu_ctx_free(ctx);
 }
 
+static void problem(void *data, const char *file, const char *entry, const char *msg)
+{
+	(void)data;
+	fprintf(stderr, "problem: %s: %s: %s\n", file, entry ? entry : "-", msg);
+}
+
+static void constants_and_lists(void)
+{
+	struct pmu_ctx *ctx = ctx_on("intel-icx", "GenuineIntel-6-6A-6", "fixed-counters/perf");
+	const struct pmu_named_value v[] = { { "INST_RETIRED.ANY", 7 } };
+	int r;
+
+	if (!ctx)
+		return;
+	CHECK(pmu_ctx_set_param(ctx, "smt_on", 1) == 0 && pmu_ctx_set_param(ctx, "num_cores", 4) == 0, "set params");
+	metric_is(ctx, "#SMT_on * 10 + #Num_Cores", v, 1, 14);
+	metric_is(ctx, "#has_pmem + 1", v, 1, 1); /* no ACPI NFIT table in the fixture */
+	pmu_ctx_free(ctx);
+	/* in a table: the checker knows them too (and a name defined once per PMU is no duplicate) */
+	if ((ctx = ctx_on("intel-adl-hybrid", "GenuineIntel-6-9A-3", "hybrid"))) {
+		const struct pmu_named_value b[] = { { "cpu_core/FIXTURE.BOTH/", 40 } };
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/tests/tables/hybrid", src);
+		r = pmu_tables_check(ctx, path, problem, NULL);
+		CHECK(r == 0, "tests/tables/hybrid: %d problems", r);
+		pmu_ctx_set_param(ctx, "smt_on", 1);
+		metric_is(ctx, "M_SMT", b, 1, 2 * 40.0 / 4);
+	}
+	pmu_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const char *s = getenv("PMU_TEST_SRCDIR");
@@ -282,5 +313,6 @@ int main(void)
 	fixed_counters();
 	hybrid();
 	archstd_metrics();
+	constants_and_lists();
 	return test_done("test-perf-tables");
 }
