@@ -595,7 +595,8 @@ static int collect_names(const char *name, int is_const, void *data)
 		return 0;
 	{
 		size_t l = strlen(name);
-		if (c->buf && c->used + l + 2 <= c->len) {
+		/* the name, a ',' before it unless first, and the terminating NUL */
+		if (c->buf && c->used + (c->used ? 1 : 0) + l + 1 <= c->len) {
 			if (c->used)
 				c->buf[c->used] = ',';
 			memcpy(c->buf + c->used + (c->used ? 1 : 0), name, l);

@@ -25,6 +25,7 @@
  * ArchStdEvent metrics (arm64's sbsa.json): a CPU file's reference to an
  * architecture-level metric is that metric, with the CPU's MetricExpr where it
  * gives one. #constants in any case (perf's files write #SMT_on), #has_pmem.
+ * pmu_metric_events() with the exact buffer size it asked for.
  */
 #include <errno.h>
 #include <math.h>
@@ -280,13 +281,22 @@ static void constants_and_lists(void)
 {
 	struct pmu_ctx *ctx = ctx_on("intel-icx", "GenuineIntel-6-6A-6", "fixed-counters/perf");
 	const struct pmu_named_value v[] = { { "INST_RETIRED.ANY", 7 } };
-	int r;
+	char buf[64];
+	int need, r;
 
 	if (!ctx)
 		return;
 	CHECK(pmu_ctx_set_param(ctx, "smt_on", 1) == 0 && pmu_ctx_set_param(ctx, "num_cores", 4) == 0, "set params");
 	metric_is(ctx, "#SMT_on * 10 + #Num_Cores", v, 1, 14);
 	metric_is(ctx, "#has_pmem + 1", v, 1, 1); /* no ACPI NFIT table in the fixture */
+	/* the exact size pmu_metric_events asked for holds a one-event list */
+	need = pmu_metric_events(ctx, "INST_RETIRED.ANY * 2", NULL, 0);
+	CHECK(need == (int)strlen("INST_RETIRED.ANY"), "size needed: %d", need);
+	if (need > 0 && need < (int)sizeof(buf)) {
+		memset(buf, 'x', sizeof(buf));
+		r = pmu_metric_events(ctx, "INST_RETIRED.ANY * 2", buf, (size_t)need + 1);
+		CHECK(r == need && !strcmp(buf, "INST_RETIRED.ANY"), "exact buffer: %d '%.*s'", r, need + 1, buf);
+	}
 	pmu_ctx_free(ctx);
 	/* in a table: the checker knows them too (and a name defined once per PMU is no duplicate) */
 	if ((ctx = ctx_on("intel-adl-hybrid", "GenuineIntel-6-9A-3", "hybrid"))) {
