@@ -627,7 +627,8 @@ static int load_disk_dir(struct pmu_tables *t, const char *path, const char *dir
 	while ((de = readdir(dh))) {
 		size_t l = strlen(de->d_name);
 		char **nn;
-		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
+		/* perf's metricgroups.json describes metric groups: not a table (jevents.py skips it too) */
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json") || !strcmp(de->d_name, "metricgroups.json"))
 			continue;
 		nn = realloc(names, (n + 1) * sizeof(*nn));
 		if (!nn) {
