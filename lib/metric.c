@@ -195,21 +195,26 @@ static const struct pmu_tentry *metric_on(struct pmu_ctx *ctx, const char *name,
 /*
  * The event a name in a metric of PMU @pmu stands for, spelled as an event
  * list names it: perf's "PMU@EVENT@" is "PMU/EVENT/" (perf's metricgroup.c
- * turns it so), and a table event defined once per PMU, named bare in a
- * metric of PMU P, is "P/EVENT/" (perf takes P's). Returns @name itself when
- * it is spelled as it is.
+ * turns it so); named bare in a metric of core PMU P, a table event defined
+ * once per PMU, or a generic event on a CPU with several core PMUs, is
+ * "P/EVENT/" (perf counts P's only). Returns @name itself when it is
+ * spelled as it is.
  */
 static const char *event_spelling(const struct pmu_ctx *ctx, const char *name, const char *pmu, char *out,
 				  size_t len)
 {
 	const char *at = strchr(name, '@'), *end = strrchr(name, '@');
+	struct pmu_generic g;
 	size_t n;
 
 	if (at && at > name && end > at + 1) {
 		snprintf(out, len, "%.*s/%.*s/%s", (int)(at - name), name, (int)(end - at - 1), at + 1, end + 1);
 		return out;
 	}
-	if (pmu && *pmu && !at && pmu__tables_find_all(ctx, name, &n) && n > 1) {
+	if (pmu && *pmu && !at &&
+	    ((pmu__tables_find_all(ctx, name, &n) && n > 1) ||
+	     (pmu__n_core_pmus(ctx) > 1 && pmu__generic_lookup(name, &g) == 0 &&
+	      (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)))) {
 		snprintf(out, len, "%s/%s/", pmu, name);
 		return out;
 	}

@@ -218,6 +218,12 @@ static void hybrid(void)
 	metric_is(ctx, "cpu_atom/M_DERIVED/", all, 6, 50.0 / 5 * 3);
 	metric_is(ctx, "M_CORE_ONLY", all, 6, 40.0 / 4 * 2 + 1);
 	metric_is(ctx, "M_BARE", all, 6, 40 + 1); /* a bare event inside a cpu_core metric is cpu_core's */
+	{
+		/* so is a generic event, which a set counts once per core type */
+		const struct pmu_named_value cyc[] = { { "cpu_core/cycles/", 100 }, { "cpu_atom/cycles/", 60 } };
+		metric_is(ctx, "M_CYCLES", cyc, 2, 100.0 / 2);
+		events_are(ctx, "M_CYCLES", "cpu_core/cycles/");
+	}
 	/* a bare name: the definition whose counts were given */
 	metric_is(ctx, "M_IPC", all, 2, 1000.0 / 400);
 	metric_is(ctx, "M_IPC", all + 2, 2, 600.0 / 800);
