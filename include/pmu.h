@@ -204,13 +204,20 @@ struct pmu_event_info {
 /**
  * pmu_event_resolve - turn an event name into a perf_event_attr encoding.
  * @name: "cycles", "L1-dcache-load-misses", "r01c2", "cpu/event=0xd1,umask=0x1/",
- *        "cpu/cpu-cycles/", "task-clock", optionally with ":u", ":k", ":h".
- *        Case-insensitive for symbolic names.
+ *        "cpu/cpu-cycles/", "task-clock", a table event ("INST_RETIRED.ANY",
+ *        or "cpu_core/INST_RETIRED.ANY/" for the PMU's own definition),
+ *        optionally with ":u", ":k", ":h". Case-insensitive for symbolic names.
  * @out:  filled on success; strings point at static or context storage.
  *
+ * Hybrid CPUs: perf's tables define some events once per core PMU ("Unit":
+ * "cpu_core" and "cpu_atom"); perf counts such a name on each. One encoding
+ * cannot, so a bare name defined for several PMUs (or a table event without
+ * a Unit on a CPU with several core PMUs) is refused with -EINVAL naming the
+ * PMU/NAME/ spellings to choose from, never resolved to one of them silently.
+ *
  * Returns 0, -ENOENT (unknown; the message lists the closest names), or
- * -EINVAL (malformed syntax, unknown format term, value out of range).
- * Thread-safe for a shared context.
+ * -EINVAL (malformed syntax, unknown format term, value out of range, a name
+ * that needs its PMU). Thread-safe for a shared context.
  */
 int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
 
@@ -464,10 +471,19 @@ struct pmu_metric_info {
  * over named values. A name is matched against @vals by name
  * (case-insensitive), then as a metric (evaluated recursively), then by
  * encoding (a value counted as "instructions" satisfies "INST.RET" where
- * that maps to it). #constants: pmu_ctx_set_param(), the metric's
- * MetricParams defaults, then the machine (#smt_on, #num_cpus,
- * #num_cpus_online, #num_packages, #num_cores, #slots where known).
- * Division by zero gives NaN; d_ratio() gives 0.
+ * that maps to it). #constants (any case): pmu_ctx_set_param(), the
+ * metric's MetricParams defaults, then the machine (#smt_on, #num_cpus,
+ * #num_cpus_online, #num_packages, #num_cores, #has_pmem, #slots where
+ * known). Division by zero gives NaN; d_ratio() gives 0.
+ *
+ * Hybrid CPUs: perf's tables define some metrics once per core PMU, with
+ * different formulas. "cpu_core/NAME/" evaluates that PMU's definition; a
+ * bare NAME is evaluated with the one definition whose values @vals holds
+ * (-EINVAL, naming the spellings, when they fit several; -ENOENT when they
+ * fit none). Inside a metric, other metrics and bare event names are those
+ * of the metric's own PMU (as perf resolves them), and perf's "PMU@EVENT@"
+ * is the value named "PMU/EVENT/".
+ *
  * Returns 0, -ENOENT (the message lists every value that was missing),
  * -EINVAL (syntax: the message gives the position; or a NULL argument, a
  * value with a NULL name), -ELOOP (metrics refer to each other in a cycle).
@@ -494,12 +510,18 @@ int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct p
 /**
  * pmu_metric_events - the events a metric (or expression) needs, comma
  * separated and deduplicated, metric references expanded: a list to pass to
- * pmu_set_open(). Returns the length (like snprintf, even when @len is too
- * small: then -ENOSPC with nothing written) or a negative errno.
+ * pmu_set_open() (perf's "PMU@EVENT@" written "PMU/EVENT/"). Returns the
+ * length (like snprintf, even when @len is too small: then -ENOSPC with
+ * nothing written) or a negative errno; -EINVAL for a metric defined once per
+ * PMU and named without one (see pmu_metric_eval(): name it "PMU/NAME/").
  */
 int pmu_metric_events(struct pmu_ctx *ctx, const char *metric_or_expr, char *buf, size_t len);
 
-/** pmu_metric_info - describe a metric of the tables. Returns 0 or -ENOENT. */
+/**
+ * pmu_metric_info - describe a metric of the tables ("NAME" or "PMU/NAME/").
+ * Returns 0, -ENOENT, or -EINVAL for a metric defined once per PMU and named
+ * without one.
+ */
 int pmu_metric_info(struct pmu_ctx *ctx, const char *name, struct pmu_metric_info *out);
 
 /**

@@ -8,6 +8,13 @@
  *      by a counted "instructions" where INST.RET maps to it),
  * and #constants come from pmu_ctx_set_param(), the metric's MetricParams,
  * or the machine (smt_on, num_cpus, ...).
+ *
+ * Hybrid CPUs: perf's tables define some metrics (and events) once per core
+ * PMU ("Unit": "cpu_core" / "cpu_atom"). A metric's references are resolved
+ * among the definitions of its own PMU, as perf's metricgroup.c does; its
+ * event names are spelled as an event list names them ("cpu_core@X@" is
+ * "cpu_core/X/", as perf turns it); "PMU/NAME/" selects one definition, and a
+ * bare NAME is evaluated with the definition whose values were given.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -15,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "expr.h"
 #include "set.h"
@@ -42,7 +50,7 @@ PMU_EXPORT int pmu_ctx_set_param(struct pmu_ctx *ctx, const char *name, double v
 	if (!ctx || !name || !*name || strlen(name) >= sizeof(ctx->params[0].name))
 		return pmu__err(ctx, -EINVAL, "pmu_ctx_set_param: bad name");
 	for (size_t i = 0; i < ctx->nparams; i++)
-		if (!strcmp(ctx->params[i].name, name)) {
+		if (!strcasecmp(ctx->params[i].name, name)) {
 			ctx->params[i].value = value;
 			return 0;
 		}
@@ -73,41 +81,48 @@ static int count_packages(const struct pmu_ctx *ctx)
 	return n ? n : 1;
 }
 
-/* Machine constants perf's metrics use. Returns 0 or -ENOENT. */
+/* Machine constants perf's metrics use (any case: perf's tables write #SMT_on). Returns 0 or -ENOENT. */
 static int machine_const(struct eval *ev, const char *name, double *out)
 {
 	struct pmu_ctx *ctx = ev->ctx;
 	char path[512];
 	long long v;
 
-	if (!strcmp(name, "smt_on")) {
+	if (!strcasecmp(name, "smt_on")) {
 		*out = pmu__path(path, sizeof(path), "%s/devices/system/cpu/smt/active", ctx->sysfs_root) == 0 &&
 		       pmu__read_int(path, &v) == 0 && v > 0;
 		return 0;
 	}
-	if (!strcmp(name, "num_cpus")) {
+	if (!strcasecmp(name, "num_cpus")) {
 		*out = (double)sysconf(_SC_NPROCESSORS_CONF);
 		return 0;
 	}
-	if (!strcmp(name, "num_cpus_online")) {
+	if (!strcasecmp(name, "num_cpus_online")) {
 		*out = (double)sysconf(_SC_NPROCESSORS_ONLN);
 		return 0;
 	}
-	if (!strcmp(name, "num_packages") || !strcmp(name, "num_dies")) {
+	if (!strcasecmp(name, "num_packages") || !strcasecmp(name, "num_dies")) {
 		*out = count_packages(ctx);
 		return 0;
 	}
-	if (!strcmp(name, "num_cores")) {
+	if (!strcasecmp(name, "num_cores")) {
 		double smt = 0;
 		machine_const(ev, "smt_on", &smt);
 		*out = (double)sysconf(_SC_NPROCESSORS_CONF) / (smt > 0 ? 2 : 1);
 		return 0;
 	}
-	if (!strcmp(name, "core_wide")) {
+	if (!strcasecmp(name, "has_pmem")) {
+		/* perf's test: an ACPI NFIT table (persistent memory) */
+		struct stat st;
+		*out = pmu__path(path, sizeof(path), "%s/firmware/acpi/tables/NFIT", ctx->sysfs_root) == 0 &&
+		       stat(path, &st) == 0;
+		return 0;
+	}
+	if (!strcasecmp(name, "core_wide")) {
 		*out = 0; /* per-thread counting */
 		return 0;
 	}
-	if (!strcmp(name, "slots")) {
+	if (!strcasecmp(name, "slots")) {
 		const struct pmu_dev *core = pmu__core_pmu(ctx);
 		if (core && pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/caps/slots", ctx->sysfs_root,
 				      core->name) == 0 && pmu__read_int(path, &v) == 0 && v > 0) {
@@ -125,7 +140,7 @@ static int param_default(const struct pmu_tentry *m, const char *name, double *o
 	for (const char *p = m && m->params ? m->params : ""; *p;) {
 		while (*p == ',' || isspace((unsigned char)*p))
 			p++;
-		if (!strncmp(p, name, l) && p[l] == '=') {
+		if (!strncasecmp(p, name, l) && p[l] == '=') {
 			char *end;
 			double v = strtod(p + l + 1, &end);
 			if (end != p + l + 1) {
@@ -158,6 +173,53 @@ static bool same_encoding(const struct pmu_event_info *a, const struct pmu_event
 }
 
 static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *expr, double *out);
+
+/* The PMU whose definitions the names of the metric being evaluated refer to:
+ * the Unit of the innermost table metric, NULL in a user's expression. */
+static const char *cur_pmu(const struct eval *ev)
+{
+	for (int d = ev->depth - 1; d >= 0; d--)
+		if (ev->stack[d])
+			return ev->stack[d]->unit;
+	return ev->base ? ev->base->unit : NULL;
+}
+
+/* The table metric @name within PMU @pmu (see pmu__tables_find_pmu), or NULL. */
+static const struct pmu_tentry *metric_on(struct pmu_ctx *ctx, const char *name, const char *pmu)
+{
+	const struct pmu_tentry *e = pmu__tables_load(ctx) == 0 ? pmu__tables_find_pmu(ctx, name, pmu) : NULL;
+
+	return e && e->kind == PMU_T_METRIC ? e : NULL;
+}
+
+/*
+ * The event a name in a metric of PMU @pmu stands for, spelled as an event
+ * list names it: perf's "PMU@EVENT@" is "PMU/EVENT/" (perf's metricgroup.c
+ * turns it so); named bare in a metric of core PMU P, a table event defined
+ * once per PMU, or a generic event on a CPU with several core PMUs, is
+ * "P/EVENT/" (perf counts P's only). Returns @name itself when it is
+ * spelled as it is.
+ */
+static const char *event_spelling(const struct pmu_ctx *ctx, const char *name, const char *pmu, char *out,
+				  size_t len)
+{
+	const char *at = strchr(name, '@'), *end = strrchr(name, '@');
+	struct pmu_generic g;
+	size_t n;
+
+	if (at && at > name && end > at + 1) {
+		snprintf(out, len, "%.*s/%.*s/%s", (int)(at - name), name, (int)(end - at - 1), at + 1, end + 1);
+		return out;
+	}
+	if (pmu && *pmu && !at &&
+	    ((pmu__tables_find_all(ctx, name, &n) && n > 1) ||
+	     (pmu__n_core_pmus(ctx) > 1 && pmu__generic_lookup(name, &g) == 0 &&
+	      (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)))) {
+		snprintf(out, len, "%s/%s/", pmu, name);
+		return out;
+	}
+	return name;
+}
 
 /*
  * Hybrid CPUs: a set counts a generic event once per core type
@@ -196,10 +258,12 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 {
 	struct eval *ev = data;
 	const struct pmu_tentry *e;
+	char buf[PMU_NAME_MAX * 2];
+	const char *spelled;
 
 	if (is_const) {
 		for (size_t i = 0; i < ev->ctx->nparams; i++)
-			if (!strcmp(ev->ctx->params[i].name, name)) {
+			if (!strcasecmp(ev->ctx->params[i].name, name)) {
 				*out = ev->ctx->params[i].value;
 				return 0;
 			}
@@ -214,22 +278,22 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 		*out = NAN;
 		return 0;
 	}
+	spelled = event_spelling(ev->ctx, name, cur_pmu(ev), buf, sizeof(buf));
 	for (size_t i = 0; i < ev->n; i++)
-		if (!strcasecmp(ev->vals[i].name, name)) {
+		if (!strcasecmp(ev->vals[i].name, name) || !strcasecmp(ev->vals[i].name, spelled)) {
 			*out = ev->vals[i].value;
 			return 0;
 		}
 	if (sum_parts(ev, name, out))
 		return 0;
-	e = pmu__tables_load(ev->ctx) == 0 ? pmu__tables_find(ev->ctx, name) : NULL;
-	if (e && e->kind == PMU_T_METRIC)
+	if ((e = metric_on(ev->ctx, name, cur_pmu(ev))))
 		return eval_metric(ev, e, e->expr, out);
 	/* match by encoding */
 	{
 		struct pmu_event_info want;
 		int r;
 		pmu__err_quiet(true);
-		r = pmu__resolve(ev->ctx, name, NULL, &want);
+		r = pmu__resolve(ev->ctx, spelled, NULL, &want);
 		for (size_t i = 0; r == 0 && i < ev->n; i++) {
 			if (ev->val_ok[i] < 0)
 				ev->val_ok[i] = pmu__resolve(ev->ctx, ev->vals[i].name, NULL, &ev->val_info[i]) == 0;
@@ -282,26 +346,73 @@ static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *
 	return r;
 }
 
-static int eval_common(struct pmu_ctx *ctx, const char *what, const char *expr_override,
-		       const struct pmu_named_value *vals, size_t n, double *out)
+/*
+ * The table metric @what names: "NAME", or "PMU/NAME/" for the definition of
+ * one PMU. Sets *one to it (NULL: not a table metric, an expression), or,
+ * when a bare NAME is defined once per PMU, *defs and *nd to those
+ * definitions. Returns 0, or -ENOENT for a PMU/NAME/ that names no metric.
+ */
+static int metric_defs(struct pmu_ctx *ctx, const char *what, const struct pmu_tentry **one,
+		       const struct pmu_tname **defs, size_t *nd)
 {
-	const struct pmu_tentry *m = NULL;
+	const char *s1 = strchr(what, '/');
+	size_t l = strlen(what);
+
+	*one = NULL;
+	*defs = NULL;
+	*nd = 0;
+	if (pmu__tables_load(ctx) < 0)
+		return 0;
+	if (s1 && s1 > what && l >= 4 && what[l - 1] == '/' && s1 < what + l - 2 &&
+	    !memchr(s1 + 1, '/', (size_t)(what + l - 2 - s1))) {
+		char pmu[64], name[PMU_NAME_MAX];
+		if ((size_t)(s1 - what) < sizeof(pmu) && (size_t)(what + l - 2 - s1) < sizeof(name)) {
+			snprintf(pmu, sizeof(pmu), "%.*s", (int)(s1 - what), what);
+			snprintf(name, sizeof(name), "%.*s", (int)(what + l - 2 - s1), s1 + 1);
+			if ((*one = metric_on(ctx, name, pmu)))
+				return 0;
+		}
+		return pmu__err(ctx, -ENOENT, "no metric '%.*s' for PMU '%.*s' ('pmu list' shows the metrics)",
+				(int)(what + l - 2 - s1), s1 + 1, (int)(s1 - what), what);
+	}
+	*defs = pmu__tables_find_all(ctx, what, nd);
+	if (!*defs || (*defs)->e->kind != PMU_T_METRIC) {
+		*defs = NULL;
+		*nd = 0;
+	} else if (*nd == 1) {
+		*one = (*defs)->e;
+	}
+	return 0;
+}
+
+/* "cpu_core/NAME/ or cpu_atom/NAME/": the spellings of a metric's definitions */
+static const char *spellings(const struct pmu_tname *defs, size_t nd, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < nd && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s/%s/", i ? " or " : "",
+				      defs[i].e->unit ? defs[i].e->unit : "cpu", defs[i].e->name);
+	return buf;
+}
+
+/*
+ * Evaluate metric @m (its threshold with @threshold), or @what as an
+ * expression when @m is NULL. Returns 0, or a negative errno with the
+ * sentence for it in @why.
+ */
+static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tentry *m, bool threshold,
+		    const struct pmu_named_value *vals, size_t n, double *out, char *why, size_t wl)
+{
 	struct eval *ev;
 	int r;
 
-	if (!ctx || !what || !out || (n && !vals))
-		return pmu__err(ctx, -EINVAL, "pmu_metric_eval: NULL argument");
-	for (size_t i = 0; i < n; i++)
-		if (!vals[i].name)
-			return pmu__err(ctx, -EINVAL, "pmu_metric_eval: value %zu has a NULL name", i);
-	if (pmu__tables_load(ctx) == 0) {
-		m = pmu__tables_find(ctx, what);
-		if (m && m->kind != PMU_T_METRIC)
-			m = NULL;
-	}
 	ev = calloc(1, sizeof(*ev));
-	if (!ev)
-		return pmu__err(ctx, -ENOMEM, "out of memory");
+	if (!ev) {
+		snprintf(why, wl, "out of memory");
+		return -ENOMEM;
+	}
 	ev->ctx = ctx;
 	ev->vals = vals;
 	ev->n = n;
@@ -311,50 +422,97 @@ static int eval_common(struct pmu_ctx *ctx, const char *what, const char *expr_o
 		free(ev->val_info);
 		free(ev->val_ok);
 		free(ev);
-		return pmu__err(ctx, -ENOMEM, "out of memory");
+		snprintf(why, wl, "out of memory");
+		return -ENOMEM;
 	}
 	memset(ev->val_ok, -1, n ? n : 1);
 	/* a threshold is an expression over the metric (by name), not the metric itself */
 	ev->base = m;
-	r = eval_metric(ev, expr_override ? NULL : m, expr_override ? expr_override : m ? m->expr : what, out);
+	r = eval_metric(ev, threshold ? NULL : m, threshold ? m->threshold : m ? m->expr : what, out);
 	if (r == 0 && ev->err)
 		r = ev->err;
 	if (r == -ELOOP)
-		r = pmu__err(ctx, -ELOOP, "metric '%s': metrics refer to each other in a cycle: %s", what, ev->errmsg);
+		snprintf(why, wl, "metric '%s': metrics refer to each other in a cycle: %s", what, ev->errmsg);
 	else if (r == -EINVAL)
-		r = pmu__err(ctx, -EINVAL, "%s", ev->errmsg);
+		snprintf(why, wl, "%s", ev->errmsg);
 	else if (r == 0 && ev->nmissing)
-		r = pmu__err(ctx, -ENOENT, "%s '%s' needs values that were not counted or set: %s%s",
-			     m ? "metric" : "expression", what, ev->missing,
-			     strchr(ev->missing, '#') ? " (set #constants with pmu_ctx_set_param or -D NAME=VALUE)" : "");
+		snprintf(why, wl, "%s '%s' needs values that were not counted or set: %s%s", m ? "metric" : "expression",
+			 what, ev->missing,
+			 strchr(ev->missing, '#') ? " (set #constants with pmu_ctx_set_param or -D NAME=VALUE)" : ""),
+			r = -ENOENT;
+	else if (r < 0)
+		snprintf(why, wl, "%s '%s': %s", m ? "metric" : "expression", what, strerror(-r));
 	free(ev->val_info);
 	free(ev->val_ok);
 	free(ev);
 	return r;
 }
 
+static int eval_common(struct pmu_ctx *ctx, const char *what, bool threshold, const struct pmu_named_value *vals,
+		       size_t n, double *out)
+{
+	const struct pmu_tentry *m;
+	const struct pmu_tname *defs;
+	size_t nd, nfit = 0;
+	char why[1024], list[512];
+	double v = 0, got = 0;
+	int r;
+
+	if (!ctx || !what || !out || (n && !vals))
+		return pmu__err(ctx, -EINVAL, "pmu_metric_eval: NULL argument");
+	for (size_t i = 0; i < n; i++)
+		if (!vals[i].name)
+			return pmu__err(ctx, -EINVAL, "pmu_metric_eval: value %zu has a NULL name", i);
+	if ((r = metric_defs(ctx, what, &m, &defs, &nd)) < 0)
+		return r;
+	if (threshold && !m && !defs)
+		return pmu__err(ctx, -ENOENT, "no metric named '%s'", what);
+	if (threshold && m && !m->threshold)
+		return pmu__err(ctx, -ENODATA, "metric '%s' has no threshold", what);
+	if (!defs || nd == 1) {
+		r = eval_run(ctx, what, m, threshold, vals, n, out, why, sizeof(why));
+		return r < 0 ? pmu__err(ctx, r, "%s", why) : 0;
+	}
+	/* defined once per PMU: the definition whose values were given */
+	list[0] = 0;
+	for (size_t i = 0; i < nd; i++) {
+		size_t o = strlen(list);
+		if (threshold && !defs[i].e->threshold)
+			continue;
+		r = eval_run(ctx, what, defs[i].e, threshold, vals, n, &v, why, sizeof(why));
+		if (r == 0 && nfit++ == 0)
+			got = v;
+		if (r < 0 && o + 2 < sizeof(list))
+			snprintf(list + o, sizeof(list) - o, "%s%s/%s/: %s", o ? "; " : "", defs[i].e->unit ? defs[i].e->unit : "cpu",
+				 defs[i].e->name, why);
+	}
+	if (nfit == 1) {
+		*out = got;
+		return 0;
+	}
+	if (nfit > 1)
+		return pmu__err(ctx, -EINVAL, "metric '%s' is defined once per PMU and the values fit more than one "
+				"definition: name one, %s", what, spellings(defs, nd, why, sizeof(why)));
+	return pmu__err(ctx, -ENOENT, "metric '%s' is defined once per PMU and the values fit none: %s", what, list);
+}
+
 PMU_EXPORT int pmu_metric_eval(struct pmu_ctx *ctx, const char *metric_or_expr, const struct pmu_named_value *vals,
 			       size_t n, double *out)
 {
 	pmu__err_clear();
-	return eval_common(ctx, metric_or_expr, NULL, vals, n, out);
+	return eval_common(ctx, metric_or_expr, false, vals, n, out);
 }
 
 PMU_EXPORT int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct pmu_named_value *vals,
 				    size_t n, int *crossed)
 {
-	const struct pmu_tentry *m;
 	double v;
 	int r;
 
 	pmu__err_clear();
 	if (!ctx || !metric || !crossed)
 		return pmu__err(ctx, -EINVAL, "pmu_metric_threshold: NULL argument");
-	if (pmu__tables_load(ctx) < 0 || !(m = pmu__tables_find(ctx, metric)) || m->kind != PMU_T_METRIC)
-		return pmu__err(ctx, -ENOENT, "no metric named '%s'", metric);
-	if (!m->threshold)
-		return pmu__err(ctx, -ENODATA, "metric '%s' has no threshold", metric);
-	r = eval_common(ctx, metric, m->threshold, vals, n, &v);
+	r = eval_common(ctx, metric, true, vals, n, &v);
 	if (r == 0)
 		*crossed = v != 0 && !isnan(v);
 	return r;
@@ -376,7 +534,7 @@ PMU_EXPORT int pmu_metric_eval_set(struct pmu_ctx *ctx, const char *metric_or_ex
 		nv[i].name = s->ev[i].info.name;
 		nv[i].value = (s->ev[i].info.flags & PMU_EVF_UNSUPPORTED) ? NAN : (double)pmu_scale(&vals[i]);
 	}
-	r = eval_common(ctx, metric_or_expr, NULL, nv, s->n, out);
+	r = eval_common(ctx, metric_or_expr, false, nv, s->n, out);
 	free(nv);
 	return r;
 }
@@ -389,6 +547,7 @@ struct collect {
 	size_t len, used;
 	int depth;
 	int err;
+	const char *pmu;        /* Unit of the metric whose names are collected */
 };
 
 static int collect_names(const char *name, int is_const, void *data);
@@ -423,24 +582,29 @@ static int collect_names(const char *name, int is_const, void *data)
 {
 	struct collect *c = data;
 	const struct pmu_tentry *e;
+	char buf[PMU_NAME_MAX * 2];
 
 	if (is_const || c->err)
 		return 0;
-	e = pmu__tables_find(c->ctx, name);
-	if (e && e->kind == PMU_T_METRIC) {
+	if ((e = metric_on(c->ctx, name, c->pmu))) {
+		const char *outer = c->pmu;
 		if (++c->depth > MAX_METRIC_DEPTH) {
 			c->err = pmu__err(c->ctx, -ELOOP, "metric '%s': references nest too deeply (a cycle?)", name);
 			return 1;
 		}
+		c->pmu = e->unit;
 		collect_expr(c, e->expr);
+		c->pmu = outer;
 		c->depth--;
 		return 0;
 	}
+	name = event_spelling(c->ctx, name, c->pmu, buf, sizeof(buf));
 	if (!strcmp(name, "duration_time") || (c->buf && listed(c->buf, c->used, name)))
 		return 0;
 	{
 		size_t l = strlen(name);
-		if (c->buf && c->used + l + 2 <= c->len) {
+		/* the name, a ',' before it unless first, and the terminating NUL */
+		if (c->buf && c->used + (c->used ? 1 : 0) + l + 1 <= c->len) {
 			if (c->used)
 				c->buf[c->used] = ',';
 			memcpy(c->buf + c->used + (c->used ? 1 : 0), name, l);
@@ -454,18 +618,23 @@ static int collect_names(const char *name, int is_const, void *data)
 PMU_EXPORT int pmu_metric_events(struct pmu_ctx *ctx, const char *metric_or_expr, char *buf, size_t len)
 {
 	const struct pmu_tentry *m = NULL;
-	struct collect c = { ctx, buf, len, 0, 0, 0 };
+	const struct pmu_tname *defs;
+	struct collect c = { ctx, buf, len, 0, 0, 0, NULL };
+	char list[512];
+	size_t nd;
+	int r;
 
 	pmu__err_clear();
 	if (!ctx || !metric_or_expr || (!buf && len))
 		return pmu__err(ctx, -EINVAL, "pmu_metric_events: NULL argument");
 	if (len)
 		buf[0] = 0;
-	if (pmu__tables_load(ctx) == 0) {
-		m = pmu__tables_find(ctx, metric_or_expr);
-		if (m && m->kind != PMU_T_METRIC)
-			m = NULL;
-	}
+	if ((r = metric_defs(ctx, metric_or_expr, &m, &defs, &nd)) < 0)
+		return r;
+	if (nd > 1)
+		return pmu__err(ctx, -EINVAL, "metric '%s' is defined once per PMU, with other events for each: name "
+				"one, %s", metric_or_expr, spellings(defs, nd, list, sizeof(list)));
+	c.pmu = m ? m->unit : NULL;
 	collect_expr(&c, m ? m->expr : metric_or_expr);
 	if (c.err)
 		return c.err;
@@ -477,11 +646,20 @@ PMU_EXPORT int pmu_metric_events(struct pmu_ctx *ctx, const char *metric_or_expr
 PMU_EXPORT int pmu_metric_info(struct pmu_ctx *ctx, const char *name, struct pmu_metric_info *out)
 {
 	const struct pmu_tentry *m;
+	const struct pmu_tname *defs;
+	char list[512];
+	size_t nd;
+	int r;
 
 	pmu__err_clear();
 	if (!ctx || !name || !out)
 		return pmu__err(ctx, -EINVAL, "pmu_metric_info: NULL argument");
-	if (pmu__tables_load(ctx) < 0 || !(m = pmu__tables_find(ctx, name)) || m->kind != PMU_T_METRIC)
+	if ((r = metric_defs(ctx, name, &m, &defs, &nd)) < 0)
+		return r;
+	if (nd > 1)
+		return pmu__err(ctx, -EINVAL, "metric '%s' is defined once per PMU: name one, %s", name,
+				spellings(defs, nd, list, sizeof(list)));
+	if (!m)
 		return pmu__err(ctx, -ENOENT, "no metric named '%s' for this CPU ('pmu list' shows the metrics)", name);
 	memset(out, 0, sizeof(*out));
 	out->name = m->name;

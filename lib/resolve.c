@@ -262,10 +262,19 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 	snprintf(out->origin, sizeof(out->origin), "sysfs: %s/format", path);
 	if (strchr(s1 + 1, '=') == NULL && strchr(s1 + 1, ',') == NULL) {
 		struct pmu_generic g;
+		const struct pmu_tentry *te;
 		if (d->is_core && !sysfs_term(d, s1 + 1) && pmu__generic_lookup(s1 + 1, &g) == 0 &&
 		    (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)) {
 			pmu__generic_on(ctx, d, &g, out);
 			return 0;
+		}
+		/* a table event of this PMU (perf's hybrid tables define some once per core PMU) */
+		if (!sysfs_term(d, s1 + 1) && pmu__tables_load(ctx) == 0 &&
+		    (te = pmu__tables_find_pmu(ctx, s1 + 1, d->name)) && te->kind == PMU_T_NATIVE &&
+		    (te->unit || d->is_core)) {
+			struct pmu_tentry on = *te;
+			on.unit = (char *)d->name;
+			return pmu__tables_encode(ctx, &on, name, out);
 		}
 		snprintf(out->origin, sizeof(out->origin), "sysfs: %s/events/%s", path, s1 + 1);
 	}
@@ -324,7 +333,7 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 		return pmu__err(ctx, -EINVAL, "'%s' is a metric (%s), not an event: evaluate it with pmu stat -M %s",
 				name, e->file, e->name);
 	if (e->kind == PMU_T_NATIVE)
-		return pmu__tables_encode(ctx, e, name, out);
+		return (r = pmu__tables_one_pmu(ctx, name, &e)) < 0 ? r : pmu__tables_encode(ctx, e, name, out);
 	/* a standard name: the CPU's native event first, then the kernel's generic one */
 	if ((n = pmu__tables_native_for(ctx, e->name))) {
 		char origin[sizeof(out->origin)];
@@ -370,6 +379,7 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 	struct pmu_tentry m;
 	size_t np = 0;
 	const char *colon = strchr(spec, ':');
+	int r;
 
 	if (!colon || (size_t)(colon - spec) >= sizeof(base))
 		return -ENOENT;
@@ -377,6 +387,8 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 	base[colon - spec] = 0;
 	if (pmu__tables_load(ctx) < 0 || !(e = pmu__tables_find(ctx, base)) || e->kind != PMU_T_NATIVE)
 		return -ENOENT;
+	if ((r = pmu__tables_one_pmu(ctx, name, &e)) < 0)
+		return r;
 	if (!(e->have & PMU_TF_EVENT) || (strncmp(e->dir, "x86/", 4) && ctx->cpu.arch != PMU_ARCH_X86))
 		return pmu__err(ctx, -EINVAL, "event '%s': modifiers c, e, i and u<mask> apply to Intel events; "
 				"'%s' (%s) takes only :u, :k, :h", name, base, e->file);
@@ -595,7 +607,7 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 		for (size_t i = 0; i < t->n; i++) {
 			const struct pmu_tentry *te = t->v[i];
 			struct pmu_event_entry e;
-			if (!pmu__prefix(te->name, st.prefix) || pmu__tables_find(ctx, te->name) != te)
+			if (!pmu__prefix(te->name, st.prefix) || !pmu__tables_indexed(ctx, te))
 				continue; /* not in the subtree, or shadowed by an earlier table */
 			e.name = te->name;
 			e.pmu = te->unit ? te->unit : te->kind == PMU_T_NATIVE ? core_name(ctx) : "";

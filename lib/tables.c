@@ -117,6 +117,44 @@ static int add_entry(struct pmu_tables *t, struct pmu_tentry *e)
 	return 0;
 }
 
+/*
+ * perf's encoding rules for native events (facts from perf's jevents.py,
+ * JsonEvent.real_event() and its event= term), so that a table encodes what
+ * perf encodes: a missing EventCode is event 0 (Intel's fixed-counter
+ * pseudo-events, TOPDOWN.SLOTS = umask 0x4); and six Intel names are encoded
+ * by name, whatever the file says, because Intel's files give them the
+ * fixed-counter pseudo-encodings (event 0, umask 1/2/3) that Linux accepts
+ * only from Ice Lake on (umask 2 on no CPU). Returns false for an entry with
+ * no encoding at all on the core PMU, which would count event 0 umask 0:
+ * nothing.
+ */
+static bool perf_event_rules(struct pmu_tentry *e)
+{
+	static const struct { const char *name; uint64_t event, umask, any; } by_name[] = {
+		{ "INST_RETIRED.ANY", 0xc0, 0, 0 },     { "INST_RETIRED.ANY_P", 0xc0, 0, 0 },
+		{ "CPU_CLK_UNHALTED.REF", 0x00, 0x03, 0 }, { "CPU_CLK_UNHALTED.THREAD", 0x3c, 0, 0 },
+		{ "CPU_CLK_UNHALTED.CORE", 0x3c, 0, 0 }, { "CPU_CLK_UNHALTED.THREAD_ANY", 0x3c, 0, 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(by_name); i++)
+		if (!strcasecmp(e->name, by_name[i].name)) {
+			/* perf's string replaces the entry's: other fields are dropped */
+			e->have = PMU_TF_EVENT | (by_name[i].umask ? PMU_TF_UMASK : 0) | (by_name[i].any ? PMU_TF_ANY : 0);
+			e->event = by_name[i].event;
+			e->umask = by_name[i].umask;
+			e->any = by_name[i].any;
+			e->cmask = e->inv = e->edge = e->msr_index = e->msr_value = e->config_code = 0;
+			return true;
+		}
+	if (e->have & (PMU_TF_EVENT | PMU_TF_CONFIG))
+		return true;
+	if (!e->have && !e->unit)
+		return false;
+	e->event = 0;
+	e->have |= PMU_TF_EVENT;
+	return true;
+}
+
 /* Parse one object into an entry. Returns 0, -EINVAL (reported), -ENOMEM. */
 static int parse_entry(json_object *o, const char *file, const char *dir, struct pmu_tentry **out,
 		       problem_fn pf, void *pd)
@@ -188,8 +226,9 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 				goto bad;
 		}
 		e->archstd = as && *as;
-		if (!(e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) && !e->archstd) {
-			snprintf(why, sizeof(why), "native event without EventCode or ConfigCode");
+		if (!e->archstd && !perf_event_rules(e)) {
+			snprintf(why, sizeof(why), "native event without EventCode, UMask or ConfigCode (it would count "
+				 "event 0, umask 0: nothing)");
 			goto bad;
 		}
 	}
@@ -588,7 +627,8 @@ static int load_disk_dir(struct pmu_tables *t, const char *path, const char *dir
 	while ((de = readdir(dh))) {
 		size_t l = strlen(de->d_name);
 		char **nn;
-		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
+		/* perf's metricgroups.json describes metric groups: not a table (jevents.py skips it too) */
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json") || !strcmp(de->d_name, "metricgroups.json"))
 			continue;
 		nn = realloc(names, (n + 1) * sizeof(*nn));
 		if (!nn) {
@@ -645,7 +685,9 @@ static char *xstrdup_or(char *cur, const char *from)
 }
 
 /* Fill the entries [first, t->n) that are ArchStdEvent references from the
- * events of @arch (the .json files of the CPU directory's ancestors). */
+ * events and metrics of @arch (the .json files of the CPU directory's
+ * ancestors): fields the entry leaves out are the architecture's, and a
+ * reference to a metric (arm64's sbsa.json topdown metrics) is a metric. */
 static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_tables *arch, problem_fn pf,
 			 void *pd, int *problems)
 {
@@ -655,12 +697,24 @@ static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_ta
 		if (!e->archstd || (e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
 			continue;
 		for (size_t k = 0; k < arch->n && !a; k++)
-			if (!strcasecmp(arch->v[k]->name, e->name) && (arch->v[k]->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
+			if (!strcasecmp(arch->v[k]->name, e->name) &&
+			    ((arch->v[k]->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) || arch->v[k]->kind == PMU_T_METRIC))
 				a = arch->v[k];
 		if (!a) {
 			(*problems)++;
 			if (pf)
 				pf(pd, e->file, e->name, "ArchStdEvent is not defined by the architecture-level files");
+			continue;
+		}
+		if (a->kind == PMU_T_METRIC) {
+			e->kind = PMU_T_METRIC;
+			e->expr = xstrdup_or(e->expr, a->expr);
+			e->group = xstrdup_or(e->group, a->group);
+			e->scale_unit = xstrdup_or(e->scale_unit, a->scale_unit);
+			e->threshold = xstrdup_or(e->threshold, a->threshold);
+			e->params = xstrdup_or(e->params, a->params);
+			e->desc = xstrdup_or(e->desc, a->desc);
+			e->pdesc = xstrdup_or(e->pdesc, a->pdesc);
 			continue;
 		}
 		e->have |= a->have;
@@ -676,6 +730,7 @@ static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_ta
 		e->desc = xstrdup_or(e->desc, a->desc);
 		e->pdesc = xstrdup_or(e->pdesc, a->pdesc);
 		e->stdnames = xstrdup_or(e->stdnames, a->stdnames);
+		perf_event_rules(e);
 	}
 }
 
@@ -709,7 +764,28 @@ static int cmp_tname(const void *a, const void *b)
 	return strcasecmp(((const struct pmu_tname *)a)->name, ((const struct pmu_tname *)b)->name);
 }
 
-/* Index names and aliases. Duplicates (the first loaded wins) are reported. */
+/* names, then load order: the first loaded of equal names comes first */
+static int cmp_tname_order(const void *a, const void *b)
+{
+	const struct pmu_tname *x = a, *y = b;
+	int c = strcasecmp(x->name, y->name);
+
+	return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+static bool same_unit(const struct pmu_tentry *a, const struct pmu_tentry *b)
+{
+	return !strcasecmp(a->unit ? a->unit : "", b->unit ? b->unit : "");
+}
+
+/*
+ * Index names and aliases. A name is defined once, by the entry loaded
+ * first, except that one table directory may define it once per PMU (perf's
+ * Intel hybrid files: an event or metric for "Unit": "cpu_core" and another
+ * for "cpu_atom"): those are kept side by side. Other duplicates are
+ * reported (loading: only within one directory, as a PMU_EVENTS_PATH
+ * directory overrides the built-in tables by design; checking: every one).
+ */
 static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *problems)
 {
 	size_t cap = t->n * 2 + 8, n = 0;
@@ -727,6 +803,7 @@ static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *probl
 			v = nv;
 		}
 		v[n].name = e->name;
+		v[n].order = i;
 		v[n++].e = e;
 		if (!e->aliases)
 			continue;
@@ -763,41 +840,36 @@ static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *probl
 				v = nv;
 			}
 			v[n].name = ns[t->nalias++];
+			v[n].order = i;
 			v[n++].e = e;
 		}
 		free(copy);
 	}
-	/* stable order: entries were added in load order; mergesort keeps it */
+	qsort(v, n, sizeof(*v), cmp_tname_order);
 	{
-		size_t w = 0;
-		/* insertion into a sorted array keeps "first loaded wins" among equals */
-		qsort(v, n, sizeof(*v), cmp_tname);
+		size_t w = 0, run = 0; /* v[run..w): the names kept for the current name */
 		for (size_t i = 0; i < n; i++) {
-			if (w && !strcasecmp(v[w - 1].name, v[i].name)) {
-				/* keep the entry loaded first */
-				size_t a = 0, b = 0;
-				for (size_t k = 0; k < t->n; k++) {
-					if (t->v[k] == v[w - 1].e)
-						a = k;
-					if (t->v[k] == v[i].e)
-						b = k;
-				}
-				/* loading: a directory of PMU_EVENTS_PATH overrides the built-in
-				 * tables by design; only a name defined twice in one directory is
-				 * a problem. Checking (pf) reports every duplicate. */
-				if (v[w - 1].e != v[i].e && (pf || !strcmp(v[w - 1].e->dir, v[i].e->dir))) {
-					char msg[PMU_NAME_MAX + 160];
-					snprintf(msg, sizeof(msg), "name '%s' is also defined in %s", v[i].name,
-						 (b < a ? v[w - 1].e : v[i].e)->file);
-					(*problems)++;
-					if (pf)
-						pf(pd, (b < a ? v[i].e : v[w - 1].e)->file, v[i].name, msg);
-				}
-				if (b < a)
-					v[w - 1] = v[i];
+			const struct pmu_tentry *first, *dup = NULL;
+			if (!w || strcasecmp(v[w - 1].name, v[i].name)) {
+				run = w;
+				v[w++] = v[i];
 				continue;
 			}
-			v[w++] = v[i];
+			first = v[run].e;
+			for (size_t k = run; k < w && !dup; k++)
+				if (v[k].e == v[i].e || same_unit(v[k].e, v[i].e))
+					dup = v[k].e;
+			if (!dup && !strcmp(first->dir, v[i].e->dir) && first->kind == v[i].e->kind) {
+				v[w++] = v[i]; /* the same directory's definition for another PMU */
+				continue;
+			}
+			if (dup != v[i].e && (pf || !strcmp(first->dir, v[i].e->dir))) {
+				char msg[PMU_NAME_MAX + 160];
+				snprintf(msg, sizeof(msg), "name '%s' is also defined in %s", v[i].name, first->file);
+				(*problems)++;
+				if (pf)
+					pf(pd, v[i].e->file, v[i].name, msg);
+			}
 		}
 		n = w;
 	}
@@ -809,13 +881,27 @@ nomem:
 	return -ENOMEM;
 }
 
+/* The index entries of @name: the first, and in *n how many (PMU definitions). */
+static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *name, size_t *n)
+{
+	struct pmu_tname key = { name, NULL, 0 };
+	const struct pmu_tname *hit, *end;
+
+	*n = 0;
+	if (!t->names || !(hit = bsearch(&key, t->names, t->nnames, sizeof(*t->names), cmp_tname)))
+		return NULL;
+	while (hit > t->names && !strcasecmp(hit[-1].name, name))
+		hit--;
+	for (end = hit; end < t->names + t->nnames && !strcasecmp(end->name, name); end++)
+		(*n)++;
+	return hit;
+}
+
 static const struct pmu_tentry *find_in(const struct pmu_tables *t, const char *name)
 {
-	struct pmu_tname key = { name, NULL }, *hit;
+	size_t n;
+	const struct pmu_tname *hit = find_all(t, name, &n);
 
-	if (!t->names)
-		return NULL;
-	hit = bsearch(&key, t->names, t->nnames, sizeof(*t->names), cmp_tname);
 	return hit ? hit->e : NULL;
 }
 
@@ -943,6 +1029,8 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 			e->config_code = b->config_code;
 			e->counter_width = b->counter_width;
 			e->mhpmevent_bit = b->mhpmevent_bit;
+			if (e->kind == PMU_T_NATIVE)
+				perf_event_rules(e);
 			if (add_entry(t, e) < 0) {
 				free(e);
 				return -ENOMEM;
@@ -1108,6 +1196,66 @@ const struct pmu_tentry *pmu__tables_find(const struct pmu_ctx *ctx, const char 
 	return find_in(&ctx->tables, name);
 }
 
+const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, size_t *n)
+{
+	return find_all(&ctx->tables, name, n);
+}
+
+const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu)
+{
+	size_t n;
+	const struct pmu_tname *hit = find_all(&ctx->tables, name, &n);
+	const struct pmu_tentry *any = NULL;
+
+	if (!pmu || !*pmu)
+		return n == 1 ? hit->e : NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (hit[i].e->unit && !strcasecmp(hit[i].e->unit, pmu))
+			return hit[i].e;
+		if (!hit[i].e->unit)
+			any = hit[i].e;
+	}
+	return any;
+}
+
+bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
+{
+	size_t n;
+	const struct pmu_tname *hit = find_all(&ctx->tables, e->name, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (hit[i].e == e)
+			return true;
+	return false;
+}
+
+int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e)
+{
+	size_t n, o = 0;
+	const struct pmu_tname *hit = find_all(&ctx->tables, (*e)->name, &n);
+	char list[512];
+
+	if (n <= 1 && ((*e)->unit || pmu__n_core_pmus(ctx) < 2))
+		return 0;
+	list[0] = 0;
+	if (n > 1) {
+		for (size_t i = 0; i < n; i++)
+			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
+					      i ? " or " : "", hit[i].e->unit ? hit[i].e->unit : "cpu", (*e)->name);
+		return pmu__err(ctx, -EINVAL,
+				"event '%s' is defined once per PMU in %s (perf counts it on each): libpmu counts a "
+				"table event on one PMU, name it: %s", name, (*e)->file, list);
+	}
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (ctx->pmus[i].is_core)
+			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
+					      o ? " or " : "", ctx->pmus[i].name, (*e)->name);
+	return pmu__err(ctx, -EINVAL,
+			"event '%s' (%s) names no PMU and this CPU has %zu core PMUs (perf counts it on each): "
+			"libpmu counts a table event on one PMU, name it: %s", name, (*e)->file,
+			pmu__n_core_pmus(ctx), list);
+}
+
 static bool list_has(const char *list, const char *name)
 {
 	size_t nl = strlen(name);
@@ -1241,7 +1389,7 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 
 static const char *const known_consts[] = {
 	"smt_on", "slots", "num_cpus", "num_cpus_online", "num_dies", "num_packages", "num_cores",
-	"system_tsc_freq", "core_wide",
+	"system_tsc_freq", "core_wide", "has_pmem",
 };
 
 struct check {
@@ -1275,12 +1423,12 @@ static int check_name(const char *name, int is_const, void *data)
 
 	if (is_const) {
 		for (size_t i = 0; i < ARRAY_SIZE(known_consts); i++)
-			if (!strcmp(name, known_consts[i]))
+			if (!strcasecmp(name, known_consts[i]))
 				return 0;
 		if (m->params) {
 			char key[PMU_NAME_MAX + 2];
 			snprintf(key, sizeof(key), "%s=", name);
-			for (const char *p = m->params; (p = strstr(p, key)); p++)
+			for (const char *p = m->params; (p = strcasestr(p, key)); p++)
 				if (p == m->params || p[-1] == ',' || isspace((unsigned char)p[-1]))
 					return 0;
 		}
@@ -1290,6 +1438,17 @@ static int check_name(const char *name, int is_const, void *data)
 	}
 	if (find_in(c->t, name) || pmu__generic_lookup(name, &g) == 0 || !strcmp(name, "duration_time"))
 		return 0;
+	{
+		/* perf's PMU@EVENT@ (cpu_core@INST_RETIRED.ANY@): the event must be in the table */
+		const char *at = strchr(name, '@'), *end = strrchr(name, '@');
+		char ev[PMU_NAME_MAX];
+		if (at && end > at + 1 && (size_t)(end - at - 1) < sizeof(ev)) {
+			memcpy(ev, at + 1, (size_t)(end - at - 1));
+			ev[end - at - 1] = 0;
+			if (find_in(c->t, ev) || pmu__generic_lookup(ev, &g) == 0)
+				return 0;
+		}
+	}
 	{
 		/* an event with modifiers (EVENT:c1, EVENT:u): the event must be in the table */
 		const char *colon = strchr(name, ':');

@@ -68,6 +68,7 @@ struct pmu_tentry {
 struct pmu_tname {
 	const char *name;       /* points into an entry (name or one of its aliases) */
 	struct pmu_tentry *e;
+	size_t order;           /* the entry's place in load order */
 };
 
 struct pmu_tables {
@@ -86,8 +87,21 @@ struct pmu_tables {
 /* Load (once) the tables this context's CPU needs. Thread-safe. */
 int pmu__tables_load(struct pmu_ctx *ctx);
 void pmu__tables_free(struct pmu_tables *t);
-/* Entry by name or alias, case-insensitive; NULL if none. Needs a loaded context. */
+/* Entry by name or alias, case-insensitive; NULL if none. Needs a loaded context. Where a table
+ * defines the name once per PMU (perf's Intel hybrid files: "Unit": "cpu_core" and "cpu_atom"),
+ * the first of those: use the functions below to tell them apart. */
 const struct pmu_tentry *pmu__tables_find(const struct pmu_ctx *ctx, const char *name);
+/* Every definition of @name (one per PMU), *n of them (0: NULL). */
+const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, size_t *n);
+/* The definition of @name for PMU @pmu: the one whose Unit is @pmu, else one without Unit, else
+ * NULL. @pmu NULL or "": the only definition, NULL if there are several. */
+const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu);
+/* Whether @e is a definition of its name in use (not shadowed by an earlier table). */
+bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e);
+/* A native event named without a PMU: *e set to its one definition and 0, or -EINVAL with a
+ * message naming the PMU/NAME/ spellings when it is defined once per PMU, or has no Unit on a CPU
+ * with several core PMUs (perf counts such an event on each; one encoding cannot). */
+int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e);
 /* The CPU-table event whose StdNames lists @stdname, or NULL. */
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname);
 /* Encode a native entry into @info (type, config*, pmu, origin, desc, note, flags). */

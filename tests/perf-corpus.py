@@ -1,0 +1,823 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The perf-tree corpus test: libpmu against perf's own tables and code.
+
+perf's pmu-events tree (Debian's linux-source-6.12, tools/perf/pmu-events/)
+is extracted into the build directory once and read in place; nothing of it
+is copied into this repository. For every CPU directory of perf's x86, arm64
+and riscv trees that has core PMU events:
+
+* Events. libpmu resolves each core PMU event of the directory
+  (PMU_EVENTS_PATH=<arch root>, PMU_CPUID=<an id of the directory's mapfile
+  line>, PMU_SYSFS_ROOT=<a fixture machine of that architecture>). The
+  oracle: perf's jevents.py, imported from the extracted tree, turns the
+  JSON entry into perf's event string (JsonEvent(...).event, e.g.
+  "event=0xd1,umask=0x1,period=100003"); the fixture's sysfs format/ files
+  (the kernel's word on where each term goes) turn the terms into config
+  bits, with the small format parser below. type, config, config1 and
+  config2 must be equal.
+* Metrics. libpmu evaluates each metric as pmu stat does: the events
+  pmu_metric_events() lists get counts, pmu_metric_eval() computes. The
+  counts are made up: a seeded hash of the event's name, so both sides get
+  the same count for the same event; #constants get the same values on both
+  sides (pmu_ctx_set_param). The oracle: perf's metric.py parses the
+  expression (what jevents.py ships: JsonEvent's ParsePerfJson + Simplify),
+  and the evaluator below walks that tree with perf's evaluation rules
+  (tools/perf/util/expr.y: division by zero is NaN, d_ratio(x, 0) is 0, 'if'
+  takes the else branch only for 0, '|' and '&' as there), resolving metric
+  references among the metrics of the metric's own PMU as perf's
+  metricgroup.c does. Equal within 1e-9 (relative), NaN equal to NaN.
+* Hybrid directories (events with "Unit": "cpu_core"/"cpu_atom", on the Alder
+  Lake fixture): each PMU's definitions as PMU/NAME/; then every name perf
+  defines for both PMUs, written bare: an event must be refused naming both
+  spellings (perf counts it on each; one encoding cannot), a metric given one
+  PMU's counts must equal that PMU's formula.
+
+Each event is "same encoding", "DIFFERENT encoding", "not resolved by
+libpmu (reason)" or "skipped (why)"; each metric "equal", "DIFFERENT",
+"libpmu cannot evaluate (reason)" or "oracle cannot evaluate (why)". One line
+per directory (a hybrid directory once per core PMU), then a total and what
+issue 12 requires (items 4 and 5). Any DIFFERENT fails the test, and so does
+a bare hybrid name resolved to one PMU; gaps are listed with their reasons
+and do not.
+
+Usage: perf-corpus.py [--verbose] [--only ARCH/DIR,...]   (run by meson test;
+PMU_TEST_SRCDIR, PMU_TEST_BUILDDIR, PMU_LIBRARY, PYTHONPATH=bindings/python)
+"""
+import argparse
+import errno
+import hashlib
+import itertools
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+
+TARBALL = "/usr/src/linux-source-6.12.tar.xz"
+TOP = "linux-source-6.12"
+PE = TOP + "/tools/perf/pmu-events"
+SEED = "libpmu-perf-corpus-1"
+REL = 1e-9
+
+# ---------------------------------------------------------------------------
+# setup
+# ---------------------------------------------------------------------------
+
+
+def fail_setup(msg):
+    print("perf-corpus: FAIL (setup): " + msg)
+    sys.exit(1)
+
+
+def extract(builddir):
+    """perf's pmu-events tree under <build>/perf-corpus, extracted once."""
+    cache = os.path.join(builddir, "perf-corpus")
+    root = os.path.join(cache, PE)
+    done = os.path.join(cache, ".extracted")
+    if os.path.exists(done) and os.path.isdir(os.path.join(root, "arch")):
+        return root
+    if not os.path.exists(TARBALL):
+        fail_setup("%s is missing: install Debian's linux-source-6.12 package "
+                   "(tests/deps.sh lists it in PMU_TEST_DEPS)" % TARBALL)
+    tmp = cache + ".tmp%d" % os.getpid()
+    os.makedirs(tmp, exist_ok=True)
+    t = time.time()
+    r = subprocess.run(["tar", "xJf", TARBALL, "-C", tmp, "--wildcards", PE + "/*"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        fail_setup("tar xJf %s failed: %s" % (TARBALL, r.stdout.strip()))
+    os.makedirs(cache, exist_ok=True)
+    if os.path.isdir(os.path.join(cache, TOP)):
+        subprocess.run(["rm", "-rf", os.path.join(cache, TOP)], check=True)
+    os.rename(os.path.join(tmp, TOP), os.path.join(cache, TOP))
+    os.rmdir(tmp)
+    open(done, "w").close()
+    print("perf-corpus: extracted %s from %s in %.0f s" % (PE, TARBALL, time.time() - t))
+    return root
+
+
+# ---------------------------------------------------------------------------
+# CPU ids from mapfile patterns
+# ---------------------------------------------------------------------------
+
+POSIX_CLASSES = {"[:xdigit:]": "0123456789abcdef", "[:digit:]": "0123456789"}
+
+
+def posix_to_python(pat):
+    for k, v in POSIX_CLASSES.items():
+        pat = pat.replace(k, "0-9a-fA-F" if k == "[:xdigit:]" else "0-9")
+    return pat
+
+
+def _parse_alt(p, i):
+    """Regex (the subset mapfiles use) -> list of alternatives, each a list of
+    (choices-generator) items. Returns (node, next index)."""
+    alts, seq = [], []
+    while i < len(p) and p[i] not in "|)":
+        c = p[i]
+        if c == "(":
+            node, i = _parse_alt(p, i + 1)
+            if i >= len(p) or p[i] != ")":
+                raise ValueError("unbalanced '(' in " + p)
+            i += 1
+            item = node
+        elif c == "[":
+            j = i + 1
+            chars = ""
+            while p[j] != "]" or j == i + 1:
+                if p.startswith("[:", j):
+                    k = p.index(":]", j) + 2
+                    chars += POSIX_CLASSES[p[j:k]]
+                    j = k
+                elif j + 2 < len(p) and p[j + 1] == "-" and p[j + 2] != "]":
+                    chars += "".join(chr(x) for x in range(ord(p[j]), ord(p[j + 2]) + 1))
+                    j += 3
+                else:
+                    chars += p[j]
+                    j += 1
+            i = j + 1
+            item = ("set", chars)
+        elif c == "\\":
+            item = ("set", p[i + 1])
+            i += 2
+        elif c == ".":
+            item = ("set", "0")
+            i += 1
+        else:
+            item = ("set", c)
+            i += 1
+        if i < len(p) and p[i] in "+*?":
+            item = ("rep", item, {"+": (1, 2), "*": (0, 1), "?": (0, 1)}[p[i]])
+            i += 1
+        seq.append(item)
+    alts.append(seq)
+    if i < len(p) and p[i] == "|":
+        more, i = _parse_alt(p, i + 1)
+        alts.extend(more[1])
+    return ("alt", alts), i
+
+
+def _strings(node):
+    kind = node[0]
+    if kind == "set":
+        yield from node[1]
+    elif kind == "rep":
+        lo, hi = node[2]
+        for n in range(lo, hi + 1):
+            yield from ("".join(t) for t in itertools.product(*[list(_strings(node[1]))] * n))
+    else:
+        for seq in node[1]:
+            yield from ("".join(t) for t in itertools.product(*[list(_strings(x)) for x in seq]))
+
+
+def example_ids(pattern, limit=5000):
+    node, i = _parse_alt(pattern, 0)
+    if i != len(pattern):
+        raise ValueError("cannot read pattern " + pattern)
+    return itertools.islice(_strings(node), limit)
+
+
+def read_mapfile(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            cols = line.split(",")
+            if len(cols) < 4 or cols[1] == "Version":
+                continue
+            rows.append((cols[0], cols[2], cols[3]))
+    return rows
+
+
+def canonical_id(cand):
+    """x86 ids as the kernel's cpuid gives them and perf prints them
+    (Vendor-%u-%X[-%X]: no leading zeros); others unchanged."""
+    m = re.fullmatch(r"([A-Za-z]+)-(\d+)-([0-9A-Fa-f]+)(?:-([0-9A-Fa-f]+))?", cand)
+    if not m:
+        return cand
+    out = "%s-%d-%X" % (m.group(1), int(m.group(2)), int(m.group(3), 16))
+    return out + ("-%X" % int(m.group(4), 16) if m.group(4) else "")
+
+
+def cpu_id_for(rows, index):
+    """An id that the mapfile line @index matches before any earlier line."""
+    pat = rows[index][0]
+    for cand in map(canonical_id, example_ids(pat)):
+        first = next((k for k, r in enumerate(rows)
+                      if re.fullmatch(posix_to_python(r[0]), cand, re.I)), None)
+        if first == index:
+            return cand
+    return None
+
+
+# ---------------------------------------------------------------------------
+# the kernel's format files: perf's terms -> config bits
+# ---------------------------------------------------------------------------
+
+class CannotEncode(Exception):
+    pass
+
+
+def read_pmu(sysfs, name):
+    d = os.path.join(sysfs, "bus/event_source/devices", name)
+    with open(os.path.join(d, "type")) as f:
+        typ = int(f.read())
+    formats = {}
+    fd = os.path.join(d, "format")
+    for fn in os.listdir(fd):
+        with open(os.path.join(fd, fn)) as f:
+            spec = f.read().strip()
+        field, _, ranges = spec.partition(":")
+        if field not in ("config", "config1", "config2"):
+            raise ValueError("%s/%s: '%s'" % (fd, fn, spec))
+        bits = []
+        for r in ranges.split(","):
+            lo, _, hi = r.partition("-")
+            bits.extend(range(int(lo), int(hi or lo) + 1))
+        formats[fn] = (field, sorted(bits))
+    return {"name": name, "type": typ, "formats": formats}
+
+
+def perf_terms_to_attr(event, pmu):
+    """perf's event string -> (type, config, config1, config2), each term's
+    value spread over the format's bits lowest first (perf's pmu_format_value)."""
+    cfg = {"config": 0, "config1": 0, "config2": 0}
+    for term in event.split(","):
+        key, eq, val = term.partition("=")
+        if not eq:
+            raise CannotEncode("term '%s' without a value" % term)
+        try:
+            v = int(val, 0)
+        except ValueError:
+            raise CannotEncode("perf's own event string has '%s', which perf cannot parse either" % term)
+        if key == "period":
+            continue                     # sampling period: not part of the encoding
+        if key in cfg:
+            cfg[key] = v
+            continue
+        if key not in pmu["formats"]:
+            raise CannotEncode("the fixture's %s/format has no '%s'" % (pmu["name"], key))
+        field, bits = pmu["formats"][key]
+        if v >> len(bits):
+            raise CannotEncode("%s=%#x does not fit %s's %d-bit format" % (key, v, pmu["name"], len(bits)))
+        for k, b in enumerate(bits):
+            if v >> k & 1:
+                cfg[field] |= 1 << b
+    return (pmu["type"], cfg["config"], cfg["config1"], cfg["config2"])
+
+
+# ---------------------------------------------------------------------------
+# perf's metric trees, evaluated with perf's rules (tools/perf/util/expr.y)
+# ---------------------------------------------------------------------------
+
+class OracleCannot(Exception):
+    pass
+
+
+def canon(name):
+    """One spelling per event for both sides: no escapes, '@' for perf's
+    PMU separator ('cpu_core@X@' and 'cpu_core/X/' are the same event),
+    lower case (names are case-insensitive on both sides)."""
+    n = name.replace("\\", "")
+    m = re.fullmatch(r"([^@/]+)[@/](.+)[@/](.*)", n)
+    if m:
+        n = "%s@%s@%s" % m.groups()
+    return n.lower()
+
+
+def count_for(name):
+    """The made-up count of an event: a seeded hash of its name, 1 .. 2^32."""
+    h = hashlib.sha256((SEED + canon(name)).encode()).digest()
+    return float(int.from_bytes(h[:4], "little") + 1)
+
+
+CONSTANTS = {"smt_on": 1.0, "num_cores": 8.0, "num_packages": 1.0, "num_dies": 1.0,
+             "num_cpus": 16.0, "num_cpus_online": 16.0, "system_tsc_freq": 2.5e9,
+             "slots": 6.0, "core_wide": 0.0, "has_pmem": 1.0}
+
+
+def constant_for(name):
+    """#constants: the same value on both sides (libpmu's set with
+    pmu_ctx_set_param). perf reads #SMT_on and #system_tsc_freq in any case."""
+    name = name.lower()
+    if name in CONSTANTS:
+        return CONSTANTS[name]
+    h = hashlib.sha256((SEED + "#" + name).encode()).digest()
+    return float(int.from_bytes(h[:2], "little") + 1)
+
+
+class Oracle:
+    """Evaluates perf's parsed metrics of one directory (metric.py trees)."""
+
+    def __init__(self, metric_mod, metrics, counts=count_for):
+        self.m = metric_mod
+        self.metrics = metrics            # (pmu, lower name) -> (name, tree)
+        self.memo = {}
+        self.counts = counts
+
+    def names(self, pmu, tree, seen=None):
+        """(events, #constants) the metric uses, metric references followed."""
+        seen = seen if seen is not None else set()
+        ev, lit = set(), set()
+        stack = [tree]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, self.m.Event):
+                key = (pmu, e.name.replace("\\", "").lower())
+                if key in self.metrics:
+                    if key not in seen:
+                        seen.add(key)
+                        a, b = self.names(pmu, self.metrics[key][1], seen)
+                        ev |= a
+                        lit |= b
+                else:
+                    ev.add(e.name.replace("\\", ""))
+            elif isinstance(e, self.m.Literal):
+                lit.add(e.value.lstrip("#"))
+            elif isinstance(e, self.m.Constant):
+                pass
+            else:
+                for a in ("lhs", "rhs", "true_val", "cond", "false_val"):
+                    x = getattr(e, a, None)
+                    if x is not None:
+                        stack.append(x)
+        return ev, lit
+
+    def value(self, pmu, name, depth=0):
+        key = (pmu, name.lower())
+        if key not in self.memo:
+            if depth > 64:
+                raise OracleCannot("metric references nest deeper than 64")
+            self.memo[key] = self.eval(pmu, self.metrics[key][1], depth + 1)
+        return self.memo[key]
+
+    def eval(self, pmu, e, depth=0):
+        m = self.m
+        if isinstance(e, m.Constant):
+            return float(e.value)
+        if isinstance(e, m.Literal):
+            return constant_for(e.value.lstrip("#"))
+        if isinstance(e, m.Event):
+            n = e.name.replace("\\", "")
+            if re.fullmatch(r"0x[0-9a-fA-F]+", n):
+                return float(int(n, 16))
+            if (pmu, n.lower()) in self.metrics:
+                return self.value(pmu, n, depth)
+            return self.counts(n)
+        if isinstance(e, m.Select):
+            c = self.eval(pmu, e.cond, depth)
+            return self.eval(pmu, e.false_val, depth) if c == 0 else self.eval(pmu, e.true_val, depth)
+        if isinstance(e, m.Function):
+            if e.fn not in ("min", "max", "d_ratio"):
+                raise OracleCannot("%s() depends on the machine perf runs on" % e.fn)
+            a, b = self.eval(pmu, e.lhs, depth), self.eval(pmu, e.rhs, depth)
+            if e.fn == "d_ratio":
+                return 0.0 if b == 0 else a / b
+            if e.fn == "min":
+                return a if a < b else b
+            return a if a > b else b
+        if isinstance(e, m.Operator):
+            a, b = self.eval(pmu, e.lhs, depth), self.eval(pmu, e.rhs, depth)
+            op = e.operator
+            fin_a, fin_b = math.isfinite(a), math.isfinite(b)
+            if op == "|":
+                if fin_a and fin_b:
+                    return 0.0 if a == 0 and b == 0 else 1.0
+                if fin_a:
+                    return b if a == 0 else 1.0
+                if fin_b:
+                    return a if b == 0 else 1.0
+                return math.nan
+            if op == "&":
+                if fin_a and fin_b:
+                    return 1.0 if a != 0 and b != 0 else 0.0
+                if fin_a:
+                    return b if a != 0 else 0.0
+                if fin_b:
+                    return a if b != 0 else 0.0
+                return math.nan
+            if op == "^":
+                if fin_a and fin_b:
+                    return 1.0 if (a == 0) != (b == 0) else 0.0
+                return math.nan
+            if op == "/":
+                return math.nan if b == 0 else a / b
+            if op == "%":
+                if b == 0:
+                    raise OracleCannot("perf stops on a modulo by zero")
+                return float(math.fmod(int(a), int(b)))
+            if math.isnan(a) or math.isnan(b):
+                return math.nan
+            if op == "<":
+                return 1.0 if a < b else 0.0
+            if op == ">":
+                return 1.0 if a > b else 0.0
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            raise OracleCannot("operator '%s'" % op)
+        raise OracleCannot("node %s" % type(e).__name__)
+
+
+def oracle_selftest(metric_mod):
+    """The evaluator against values worked out by hand from expr.y's rules."""
+    counts = {"a": 6.0, "b": 0.0, "c": 4.0}
+    cases = [("a / c", 1.5), ("a / b", math.nan), ("d_ratio(a, b)", 0.0), ("d_ratio(a, c)", 1.5),
+             ("a if b else c", 4.0), ("a if c else b", 6.0), ("(a / b) if c else 1", math.nan),
+             ("min(a, c) + max(a, c)", 10.0), ("b | 0", 0.0), ("a | b", 1.0), ("a & b", 0.0), ("a & c", 1.0),
+             ("a > c", 1.0), ("a < c", 0.0), ("(a / b) + 1", math.nan), ("#smt_on * a", 6.0),
+             ("a - c * 2", -2.0), ("m1 * 2", 3.0)]
+    trees = {("p", "m1"): ("m1", metric_mod.ParsePerfJson("a / c").Simplify())}
+    bad = []
+    for expr, want in cases:
+        o = Oracle(metric_mod, trees, counts=lambda n: counts[n])
+        got = o.eval("p", metric_mod.ParsePerfJson(expr).Simplify())
+        if not same_number(got, want):
+            bad.append("%s = %r, by hand %r" % (expr, got, want))
+    return bad
+
+
+def same_number(a, b):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= REL * max(abs(a), abs(b)) or a == b
+
+
+# ---------------------------------------------------------------------------
+# one CPU directory
+# ---------------------------------------------------------------------------
+
+CORE_UNITS = ("cpu_core", "cpu_atom")
+
+
+class Tally:
+    def __init__(self):
+        self.ev = Counter()
+        self.mt = Counter()
+        self.reasons = defaultdict(list)     # (what, reason) -> names
+        self.diffs = []
+
+    def note(self, kind, what, reason, name):
+        self.reasons[(kind, what, reason)].append(name)
+
+
+def short_reason(msg):
+    """Group libpmu's messages by their shape: names and numbers out."""
+    s = re.sub(r"'[^']*'", "'…'", msg)
+    s = re.sub(r"0x[0-9a-fA-F]+|\b\d+\b", "N", s)
+    return s[:160]
+
+
+class Corpus:
+    def __init__(self, root, src, build, pmu_mod, args):
+        self.root = root
+        self.src = src
+        self.build = build
+        self.pmu = pmu_mod
+        self.args = args
+        sys.path.insert(0, root)
+        import jevents  # perf's own, in place
+        import metric
+        self.jevents = jevents
+        self.metric = metric
+        self.total = Tally()
+        self.total.others = 0
+        self.bare = {}
+        self.lines = []
+        self.failures = []
+        self.results = {}                     # (dir, pmu) -> {name: (status, detail)}
+
+    def with_any(self):
+        """The Ice Lake-SP fixture plus the 'any' format term (config:21),
+        which the kernel's Intel PMUs before perfmon v5 (Ice Lake, Tremont)
+        expose (intel_arch3_formats_attr's format_attr_any): a machine for
+        the directories whose events use AnyThread. Made in the build tree."""
+        dst = os.path.join(self.build, "perf-corpus", "fixtures", "intel-icx+any")
+        fmt = os.path.join(dst, "sys/bus/event_source/devices/cpu/format/any")
+        if not os.path.exists(fmt):
+            subprocess.run(["rm", "-rf", dst], check=True)
+            shutil.copytree(os.path.join(self.src, "tests", "fixtures", "intel-icx"), dst)
+            with open(fmt, "w") as f:
+                f.write("config:21\n")
+        return dst
+
+    # fixtures: a machine whose core PMU format fits the directory's vendor
+    def fixture(self, arch, cpuid, hybrid, anythread):
+        fx = os.path.join(self.src, "tests", "fixtures")
+        if arch == "x86":
+            if cpuid.startswith("AuthenticAMD"):
+                return os.path.join(fx, "amd-zen3"), ["cpu"]
+            if hybrid:
+                return os.path.join(fx, "intel-adl-hybrid"), list(CORE_UNITS)
+            if anythread:
+                return self.with_any(), ["cpu"]
+            return os.path.join(fx, "intel-icx"), ["cpu"]
+        if arch == "arm64":
+            return os.path.join(fx, "arm64-neoverse-n1"), ["armv8_pmuv3_0"]
+        return os.path.join(fx, "riscv-jh7110"), ["cpu"]
+
+    def perf_entries(self, arch_root, d):
+        """perf's JsonEvent objects of directory @d (jevents' own reading)."""
+        path = os.path.join(arch_root, d)
+        out = []
+        for fn in sorted(os.listdir(path)):
+            if fn.endswith(".json") and fn != "metricgroups.json":  # jevents skips it too
+                out.extend(self.jevents.read_json_events(os.path.join(path, fn), topic=fn[:-5]))
+        return out
+
+    def run_arch(self, arch):
+        arch_root = os.path.join(self.root, "arch", arch)
+        rows = read_mapfile(os.path.join(arch_root, "mapfile.csv"))
+        self.jevents._arch_std_events = {}
+        self.jevents.preprocess_arch_std_files(arch_root)
+        seen = set()
+        for i, (pat, d, typ) in enumerate(rows):
+            if d in seen or typ != "core":
+                continue
+            seen.add(d)
+            if self.args.only and "%s/%s" % (arch, d) not in self.args.only:
+                continue
+            cpuid = cpu_id_for(rows, i)
+            if cpuid is None:
+                self.failures.append("%s/%s: no CPU id found for the mapfile pattern %s" % (arch, d, pat))
+                continue
+            self.run_dir(arch, arch_root, d, cpuid)
+
+    def run_dir(self, arch, arch_root, d, cpuid):
+        label = "%s/%s" % (arch, d)
+        try:
+            entries = self.perf_entries(arch_root, d)
+        except Exception as x:  # jevents itself refuses the directory
+            self.failures.append("%s: perf's jevents.py cannot read it: %s" % (label, x))
+            return
+        events = [e for e in entries if e.name and (e.pmu == "default_core" or e.pmu in CORE_UNITS)]
+        others = sum(1 for e in entries if e.name) - len(events)
+        if not events:
+            self.lines.append("%-28s no core PMU events in perf's tables (%d of other PMUs): nothing compared" %
+                              (label, others))
+            return
+        hybrid = any(e.pmu in CORE_UNITS for e in events)
+        anythread = any(re.search(r"(^|,)any=", e.event or "") for e in events)
+        sysfs_dir, core_pmus = self.fixture(arch, cpuid, hybrid, anythread)
+        sysfs = os.path.join(sysfs_dir, "sys")
+        pmus = {n: read_pmu(sysfs, n) for n in core_pmus}
+        ctx = self.pmu.Context(cpuid=cpuid, sysfs_root=sysfs, procfs_root=os.path.join(sysfs_dir, "proc"),
+                               events_path=arch_root)
+        caps = ctx.caps()
+        if caps.get("events_table") != d:
+            self.failures.append("%s: libpmu chose table '%s' for %s (mapfile says %s)" %
+                                 (label, caps.get("events_table"), cpuid, d))
+            ctx.close()
+            return
+        metrics = [e for e in entries if e.metric_name and e.metric_expr is not None]
+        trees = {(m.pmu, m.metric_name.lower()): (m.metric_name, m.metric_expr) for m in metrics}
+        oracle = Oracle(self.metric, trees)
+        # a hybrid directory once per core PMU, then its metrics without a Unit
+        units = list(CORE_UNITS) + ["default_core"] if hybrid else [""]
+        for unit in units:
+            t = Tally()
+            t.others = others if unit in ("", CORE_UNITS[0]) else 0
+            res = self.results.setdefault((label, unit), {})
+            pmu_info = pmus[unit] if unit in CORE_UNITS else pmus[core_pmus[0]]
+            for e in events:
+                if not hybrid or e.pmu == unit:
+                    self.one_event(ctx, t, res, e, "%s/%%s/" % unit if hybrid else "%s", pmu_info)
+            for m in metrics:
+                if not hybrid or m.pmu == unit:
+                    self.one_metric(ctx, t, res, oracle, trees, m, unit if unit in CORE_UNITS else "")
+            self.report(label + {"": "", "default_core": " (no Unit)"}.get(unit, " " + unit),
+                        os.path.basename(sysfs_dir), cpuid, t)
+        if hybrid:
+            self.bare_names(ctx, label, events, metrics, oracle, trees)
+        ctx.close()
+
+    def one_event(self, ctx, t, res, e, spelling, pmu_info):
+        # perf's name (jevents lower-cases it; libpmu is case-insensitive)
+        name = e.name.upper() if e.name.islower() else e.name
+        try:
+            want = perf_terms_to_attr(e.event, pmu_info)
+        except CannotEncode as x:
+            t.ev["skipped"] += 1
+            t.note("event", "skipped", "oracle cannot encode: %s" % x, name)
+            res[name] = ("skipped", str(x))
+            return
+        spec = spelling % name
+        try:
+            got = ctx.resolve(spec)
+        except self.pmu.PmuError as x:
+            t.ev["not resolved"] += 1
+            t.note("event", "not resolved", short_reason(str(x)), name)
+            res[name] = ("not resolved", str(x))
+            return
+        have = (got["type"], got["config"], got["config1"], got["config2"])
+        if have == want:
+            t.ev["same"] += 1
+            res[name] = ("same", have)
+        else:
+            t.ev["DIFFERENT"] += 1
+            t.diffs.append("event %s: libpmu type=%d config=%#x config1=%#x config2=%#x, perf (%s) "
+                           "type=%d config=%#x config1=%#x config2=%#x" % ((spec,) + have + (e.event,) + want))
+            res[name] = ("DIFFERENT", have, want)
+
+    def libpmu_metric(self, ctx, m, spec, trees, lit, own=None):
+        """libpmu's value, as pmu stat gets it: counts for the events
+        libpmu's own list names (pmu_metric_events of @own, default @spec)
+        and the run's duration_time, except names perf knows as metrics of
+        this PMU (libpmu must evaluate those); the same #constants."""
+        for c in lit:
+            ctx.set_param(c, constant_for(c))
+        need = ctx.metric_events(own or spec) + ["duration_time"]
+        values = {n: count_for(n) for n in need if (m.pmu, canon(n)) not in trees}
+        return ctx.metric(spec, values)
+
+    def one_metric(self, ctx, t, res, oracle, trees, m, unit):
+        name = m.metric_name
+        key = "metric " + name
+        try:
+            _, lit = oracle.names(m.pmu, m.metric_expr)
+            want = oracle.value(m.pmu, name)
+        except OracleCannot as x:
+            t.mt["oracle cannot"] += 1
+            t.note("metric", "oracle cannot evaluate", str(x), name)
+            res[key] = ("oracle cannot", str(x))
+            return
+        # a metric defined once per PMU is named with its PMU (see bare_names for the bare name)
+        spec = "%s/%s/" % (unit, name) if unit and sum(k[1] == name.lower() for k in trees) > 1 else name
+        try:
+            got = self.libpmu_metric(ctx, m, spec, trees, lit)
+        except self.pmu.PmuError as x:
+            t.mt["libpmu cannot"] += 1
+            t.note("metric", "libpmu cannot evaluate", short_reason(str(x)), name)
+            res[key] = ("libpmu cannot", str(x))
+            return
+        if same_number(got, want):
+            t.mt["equal"] += 1
+            res[key] = ("equal", got)
+        else:
+            t.mt["DIFFERENT"] += 1
+            t.diffs.append("metric %s: libpmu %r, perf's formula %r (%s)" %
+                           (spec, got, want, m.metric_expr.ToPerfJson()[:200]))
+            res[key] = ("DIFFERENT", got, want)
+
+    def bare_names(self, ctx, label, events, metrics, oracle, trees):
+        """Hybrid directories: a name perf defines for both core PMUs, written
+        without one. An event must be refused naming both spellings (perf
+        counts it on each; one encoding cannot); a metric must be evaluated
+        with the formula of the PMU whose counts it is given."""
+        per = defaultdict(set)
+        for e in events:
+            per[e.name.lower()].add(e.pmu)
+        refused = resolved = 0
+        for n, us in sorted(per.items()):
+            if len(us) < 2:
+                continue
+            name = n.upper()
+            try:
+                got = ctx.resolve(name)
+                self.total.diffs.append("%s: bare event %s, defined for %s, resolved silently to %s config=%#x" %
+                                        (label, name, " and ".join(sorted(us)), got["pmu"], got["config"]))
+                resolved += 1
+            except self.pmu.PmuError as x:
+                if x.errno == errno.EINVAL and all(("%s/%s/" % (u, name)).lower() in str(x).lower() for u in us):
+                    refused += 1
+                else:
+                    self.failures.append("%s: bare event %s: %s" % (label, name, x))
+        mper = defaultdict(list)
+        for m in metrics:
+            mper[m.metric_name.lower()].append(m)
+        t = Counter()
+        for n, ms in sorted(mper.items()):
+            if len(ms) < 2:
+                continue
+            for m in ms:
+                try:
+                    _, lit = oracle.names(m.pmu, m.metric_expr)
+                    want = oracle.value(m.pmu, m.metric_name)
+                except OracleCannot:
+                    t["oracle cannot"] += 1
+                    continue
+                try:
+                    got = self.libpmu_metric(ctx, m, m.metric_name, trees, lit,
+                                             own="%s/%s/" % (m.pmu, m.metric_name))
+                except self.pmu.PmuError as x:
+                    t["libpmu cannot"] += 1
+                    self.total.reasons[("metric", "libpmu cannot evaluate (bare name)", short_reason(str(x)))].append(
+                        "%s:%s %s" % (label, m.pmu, m.metric_name))
+                    continue
+                if same_number(got, want):
+                    t["equal"] += 1
+                else:
+                    t["DIFFERENT"] += 1
+                    self.total.diffs.append("%s: bare metric %s with %s's counts: libpmu %r, perf's %s formula %r" %
+                                            (label, m.metric_name, m.pmu, got, m.pmu, want))
+        self.lines.append("%-28s bare names defined for both PMUs: events %d refused naming both, %d resolved to "
+                          "one | metrics with one PMU's counts: %d equal, %d DIFFERENT, %d libpmu cannot, "
+                          "%d oracle cannot" % (label + " (bare)", refused, resolved, t["equal"], t["DIFFERENT"],
+                                                t["libpmu cannot"], t["oracle cannot"]))
+        self.bare[label] = (refused, resolved, t)
+
+    def report(self, label, fixture, cpuid, t):
+        self.lines.append(
+            "%-28s events: %5d same, %d DIFFERENT, %3d not resolved, %3d skipped (%4d of other PMUs) | "
+            "metrics: %4d equal, %d DIFFERENT, %3d libpmu cannot, %3d oracle cannot  [%s on %s]" %
+            (label, t.ev["same"], t.ev["DIFFERENT"], t.ev["not resolved"], t.ev["skipped"], t.others,
+             t.mt["equal"], t.mt["DIFFERENT"], t.mt["libpmu cannot"], t.mt["oracle cannot"], cpuid, fixture))
+        self.total.ev.update(t.ev)
+        self.total.mt.update(t.mt)
+        self.total.others += t.others
+        for k, v in t.reasons.items():
+            self.total.reasons[k].extend("%s:%s" % (label.split()[0], n) for n in v)
+        self.total.diffs.extend("%s: %s" % (label, s) for s in t.diffs)
+
+
+def required(c):
+    """What issue 12 items 4 and 5 require, read from the results above."""
+    out = []
+    res = c.results.get(("x86/alderlake", "cpu_core"))
+    if res is not None:
+        st = res.get("metric tma_fetch_bandwidth", ("absent",))
+        out.append(("x86/alderlake cpu_core tma_fetch_bandwidth equals perf's cpu_core formula", st[0] == "equal",
+                    st))
+    n = bad = 0
+    for (label, unit), r in sorted(c.results.items()):
+        st = r.get("INST_RETIRED.ANY")
+        if st is None or label.startswith(("arm64", "riscv")):
+            continue
+        n += 1
+        if st[0] != "same" or st[1][1] != 0xc0:
+            bad += 1
+            out.append(("%s %s INST_RETIRED.ANY is 0xc0 as perf encodes it" % (label, unit), False, st))
+    out.append(("INST_RETIRED.ANY encoded 0xc0 in %d of the %d x86 directories (core PMUs) that define it" %
+                (n - bad, n), n > 0 and bad == 0, n))
+    for label, (refused, resolved, _) in sorted(c.bare.items()):
+        out.append(("%s: bare event names defined for both PMUs refused (%d), none resolved to one (%d)" %
+                    (label, refused, resolved), refused > 0 and resolved == 0, None))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    args.only = set(x for x in args.only.split(",") if x)
+    src = os.environ.get("PMU_TEST_SRCDIR")
+    build = os.environ.get("PMU_TEST_BUILDDIR")
+    if not src or not build:
+        fail_setup("PMU_TEST_SRCDIR / PMU_TEST_BUILDDIR are not set: run it through meson test")
+    try:
+        import pmu
+    except ImportError as x:
+        fail_setup("cannot import the Python binding: %s" % x)
+    root = extract(build)
+    t0 = time.time()
+    c = Corpus(root, src, build, pmu, args)
+    bad = oracle_selftest(c.metric)
+    if bad:
+        fail_setup("the metric oracle disagrees with perf's rules worked by hand: " + "; ".join(bad))
+    for arch in ("x86", "arm64", "riscv"):
+        c.run_arch(arch)
+    print("libpmu against perf's own tables (%s): events compared as perf's jevents.py + the fixture's "
+          "format files encode them, metrics as perf's metric.py parses them, evaluated with perf's rules" % PE)
+    for line in c.lines:
+        print(line)
+    tot = c.total
+    print("%-28s events: %5d same, %d DIFFERENT, %3d not resolved, %3d skipped (%4d of other PMUs) | "
+          "metrics: %4d equal, %d DIFFERENT, %3d libpmu cannot, %3d oracle cannot  (%.0f s)" %
+          ("TOTAL", tot.ev["same"], tot.ev["DIFFERENT"], tot.ev["not resolved"], tot.ev["skipped"], tot.others,
+           tot.mt["equal"], tot.mt["DIFFERENT"], tot.mt["libpmu cannot"], tot.mt["oracle cannot"],
+           time.time() - t0))
+    print("\nGaps and skips, by reason (count, examples):")
+    for (kind, what, reason), names in sorted(tot.reasons.items(), key=lambda kv: -len(kv[1])):
+        print("  %5d %s %s: %s  [%s%s]" % (len(names), kind, what, reason, ", ".join(names[:3]),
+                                           ", ..." if len(names) > 3 else ""))
+    if not args.only:
+        print("\nRequired:")
+        for what, ok, detail in required(c):
+            print("  %s %s" % ("ok  " if ok else "FAIL", what))
+            if not ok:
+                c.failures.append("%s: %s" % (what, detail))
+    if tot.diffs:
+        print("\nDIFFERENT (%d): a number libpmu gives that perf does not" % len(tot.diffs))
+        for line in tot.diffs[: (None if args.verbose else 60)]:
+            print("  " + line)
+    for f in c.failures:
+        print("FAIL: " + f)
+    bad = bool(tot.diffs or c.failures)
+    print("perf-corpus: %s" % ("FAIL" if bad else "PASS"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
