@@ -14,7 +14,7 @@ static const char *env_or(const char *opt, const char *env, const char *dflt)
 
 	if (opt && *opt)
 		return opt;
-	e = getenv(env);
+	e = pmu__getenv(env);
 	return e && *e ? e : dflt;
 }
 

@@ -32,21 +32,44 @@ const char *pmu__pfm_model(const char *dir)
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static int pfm_status;
 
+extern char **environ;
+
+/* The environment libpfm4 saw while it initialised (kept: see pfm_setup). */
+static char **pfm_environ;
+
 static void pfm_setup(void)
 {
-	/* encode for PMUs other than this machine's too (PMU_CPUID, the
-	 * validator); the variable is read only here, then restored */
-	const char *old = getenv("LIBPFM_ENCODE_INACTIVE");
-	char *saved = old ? strdup(old) : NULL;
+	/*
+	 * Encode for PMUs other than this machine's too (PMU_CPUID, the
+	 * validator). libpfm4 takes that setting only from the environment,
+	 * which pfm_initialize() reads with getenv(). setenv()/unsetenv() at
+	 * run time race with getenv() in other threads, so instead a copy of
+	 * the environment with LIBPFM_ENCODE_INACTIVE=1 in front is installed
+	 * by one atomic store of `environ` for the duration of the call, and
+	 * the old array is put back with a compare-and-swap (if something
+	 * replaced the environment meanwhile, that stays). The copy is never
+	 * freed: a getenv() in another thread may still be walking it.
+	 */
+	static char inactive[] = "LIBPFM_ENCODE_INACTIVE=1";
+	char **old = __atomic_load_n(&environ, __ATOMIC_ACQUIRE), **mine, **expect;
+	size_t n = 0;
 
-	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
-	pfm_status = pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
-	if (saved) {
-		setenv("LIBPFM_ENCODE_INACTIVE", saved, 1);
-		free(saved);
-	} else {
-		unsetenv("LIBPFM_ENCODE_INACTIVE");
+	while (old && old[n])
+		n++;
+	mine = malloc((n + 2) * sizeof(*mine));
+	if (!mine) {
+		pfm_status = pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
+		return;
 	}
+	mine[0] = inactive;
+	if (n)
+		memcpy(mine + 1, old, n * sizeof(*mine));
+	mine[n + 1] = NULL;
+	pfm_environ = mine;
+	__atomic_store_n(&environ, mine, __ATOMIC_RELEASE);
+	pfm_status = pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
+	expect = mine;
+	__atomic_compare_exchange_n(&environ, &expect, old, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
 static int pfm_ready(void)

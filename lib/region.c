@@ -182,7 +182,7 @@ static void say(const char *fmt, ...)
 static int env_flag(const char *var, int def)
 {
 	static const char *const yes[] = { "1", "yes", "on", "true" }, *const no[] = { "0", "no", "off", "false" };
-	const char *v = getenv(var);
+	const char *v = pmu__getenv(var);
 
 	if (!v || !*v)
 		return def;
@@ -202,7 +202,7 @@ static int env_format(void)
 {
 	static const char *const fmts[] = { [PMU_FORMAT_TEXT] = "text", [PMU_FORMAT_JSON] = "json",
 					    [PMU_FORMAT_CSV] = "csv" };
-	const char *v = getenv("PMU_FORMAT");
+	const char *v = pmu__getenv("PMU_FORMAT");
 
 	if (!v || !*v)
 		return PMU_FORMAT_TEXT;
@@ -215,7 +215,7 @@ static int env_format(void)
 
 static void report_at_exit(void)
 {
-	const char *out = getenv("PMU_OUTPUT");
+	const char *out = pmu__getenv("PMU_OUTPUT");
 	bool any = false;
 	int r;
 
@@ -241,7 +241,7 @@ static void report_at_exit(void)
  * and reg_errmsg say why; every region call returns them. */
 static void global_init(void)
 {
-	const char *env = getenv("PMU_EVENTS"), *ev;
+	const char *env = pmu__getenv("PMU_EVENTS"), *ev;
 	struct pmu_caps caps;
 	char *copy, *save = NULL;
 
@@ -1143,7 +1143,7 @@ static const char *mpi_rank(void)
 	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
 					    "MV2_COMM_WORLD_RANK" };
 	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
-		const char *v = getenv(vars[i]);
+		const char *v = pmu__getenv(vars[i]);
 		if (v && *v)
 			return v;
 	}
@@ -1312,7 +1312,7 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_report: format %d is not PMU_FORMAT_TEXT, _JSON or _CSV",
 				format);
 	if (!path)
-		path = getenv("PMU_OUTPUT");
+		path = pmu__getenv("PMU_OUTPUT");
 	if (!path || !*path) {
 		f = stderr;
 	} else if (!strcmp(path, "-")) {

@@ -111,6 +111,11 @@ unsigned pmu__edit_distance(const char *a, const char *b, unsigned cap)
 	return prev[lb] < cap ? prev[lb] : cap;
 }
 
+const char *pmu__getenv(const char *name)
+{
+	return secure_getenv(name);
+}
+
 void pmu__strlcpy(char *dst, const char *src, size_t len)
 {
 	size_t n = strlen(src);

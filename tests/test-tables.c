@@ -67,6 +67,9 @@ static int read_expect(const char *path, char *buf, size_t len)
 
 int main(void)
 {
+	extern char **environ;
+	char **env0 = environ;   /* libpfm4's set-up must leave the environment as it was */
+	const int inactive0 = getenv("LIBPFM_ENCODE_INACTIVE") != NULL;
 	char path[1024];
 	struct pmu_ctx *ctx;
 	struct probs p;
@@ -271,5 +274,8 @@ int main(void)
 	}
 	CHECK(pmu_tables_check(ctx, "/nonexistent/dir", NULL, NULL) == -ENOENT, "missing directory");
 	pmu_ctx_free(ctx);
+	CHECK(environ == env0 && (getenv("LIBPFM_ENCODE_INACTIVE") != NULL) == inactive0,
+	      "the environment changed: environ %p -> %p, LIBPFM_ENCODE_INACTIVE %s", (void *)env0, (void *)environ,
+	      getenv("LIBPFM_ENCODE_INACTIVE") ? getenv("LIBPFM_ENCODE_INACTIVE") : "(unset)");
 	return test_done("test-tables");
 }
