@@ -42,6 +42,46 @@ static bool is_mods(const char *s)
 	return true;
 }
 
+/* A {group}:mods modifier is not in the event's name: the label gets the modes counted ("cycles:k"). */
+static int label_group_mods(struct pmu_ctx *ctx, const char *name, const char *group_mods, struct pmu_event_info *out)
+{
+	static const struct { char c; unsigned flag; } modes[] = {
+		{ 'u', PMU_EVF_EXCL_USER }, { 'k', PMU_EVF_EXCL_KERNEL }, { 'h', PMU_EVF_EXCL_HV } };
+	size_t k = 0;
+	char m[4];
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!(out->flags & modes[i].flag))
+			m[k++] = modes[i].c;
+	m[k] = 0;
+	if (!k)
+		return pmu__err(ctx, -EINVAL, "event '%s' in a group with ':%s': its modifiers and the group's leave no "
+				"mode to count; write the mode once", name, group_mods);
+	if (pmu__label_mode(out->name, sizeof(out->name), name, m) < 0)
+		return pmu__err(ctx, -EINVAL, "event name '%s' is too long to add the group's ':%s' to", name,
+				group_mods);
+	return 0;
+}
+
+size_t pmu__mode_base(const char *name)
+{
+	const char *slash = strrchr(name, '/'), *colon = strrchr(name, ':');
+
+	if (slash)
+		return (size_t)(slash + 1 - name);
+	if (colon && colon > name && colon[-1] != ':' && is_mods(colon + 1))
+		return (size_t)(colon - name);
+	return strlen(name);
+}
+
+int pmu__label_mode(char *out, size_t len, const char *name, const char *mods)
+{
+	size_t base = pmu__mode_base(name);
+	int n = snprintf(out, len, "%.*s%s%s", (int)base, name, base && name[base - 1] == '/' ? "" : ":", mods);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 static const char *core_name(const struct pmu_ctx *ctx)
 {
 	const struct pmu_dev *c = pmu__core_pmu(ctx);
@@ -359,6 +399,12 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out)
 {
+	return pmu__resolve_mode(ctx, name, mods_extra, out, NULL);
+}
+
+int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
+		      struct pmu_event_info *out, bool *mode_written)
+{
 	char priv[8] = "";
 	char spec[PMU_NAME_MAX * 2];
 	const char *mods = NULL, *bad_mods = NULL;
@@ -482,6 +528,10 @@ done:
 		return r;
 	if ((r = apply_mods(ctx, name, mods_extra, &out->flags)) < 0)
 		return r;
+	if (mods_extra && *mods_extra && (r = label_group_mods(ctx, name, mods_extra, out)) < 0)
+		return r;
+	if (mode_written)
+		*mode_written = (mods && *mods) || (mods_extra && *mods_extra);
 	if (out->type == PERF_TYPE_SOFTWARE || !strcmp(out->pmu, "software"))
 		out->flags |= PMU_EVF_SOFTWARE;
 	mark_topdown(ctx, out);

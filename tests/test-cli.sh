@@ -127,6 +127,13 @@ run 0 "$tmp/o" "$tmp/e" report -M "instructions / cycles" "$SRC/tests/reports/ad
 check "hybrid report: P-core IPC 6000/3000" has "$tmp/o" "cpu_core/instructions/ *# *2.00 insn per cycle"
 check "hybrid report: E-core IPC 2000/5000" has "$tmp/o" "cpu_atom/instructions/ *# *0.40 insn per cycle"
 check "hybrid report: IPC over both 8000/8000" has "$tmp/o" "instructions / cycles  *1.000"
+# the same counts as an unprivileged user's run labels them (user mode only: cpu_core/cycles/u, as perf)
+sed 's|"\(cpu_[a-z]*/[a-z]*/\)"|"\1u"|' "$SRC/tests/reports/adl-hybrid.json" > "$tmp/adl-u.json"
+check "hybrid report, labels with u: the file has them" grep -q 'cpu_core/cycles/u' "$tmp/adl-u.json"
+run 0 "$tmp/o" "$tmp/e" report -M "instructions / cycles" "$tmp/adl-u.json"
+check "hybrid report, labels with u: P-core IPC 6000/3000" has "$tmp/o" "cpu_core/instructions/u *# *2.00 insn per cycle"
+check "hybrid report, labels with u: E-core IPC 2000/5000" has "$tmp/o" "cpu_atom/instructions/u *# *0.40 insn per cycle"
+check "hybrid report, labels with u: metric sums the parts, 8000/8000" has "$tmp/o" "instructions / cycles  *1.000"
 # metrics from an Intel perfmon metric file (fixture in its structure), on hand-written counts
 PMU_EVENTS_PATH="$SRC/tests/tables/intel-perfmon" run 0 "$tmp/o" "$tmp/e" report -M cpi,issue_cycles "$SRC/tests/reports/skx-perfmon.json"
 check "perfmon metric: cpi 3000/1000" has "$tmp/o" "cpi  *3.000 per instruction"
@@ -154,6 +161,53 @@ check "stat -M counts the metric's events" has "$tmp/o" "page-faults"
 check "stat -M prints the metric" has "$tmp/o" "1e9 / task.-clock  *[0-9][0-9]*[.][0-9]"
 run 0 "$tmp/o" "$tmp/e" stat -M 'page\-faults / task\-clock' --json -- true
 check "stat -M --json" json "$tmp/o" "len(d['metrics'])==1 and d['metrics'][0]['value'] is not None"
+
+# Privilege modes as an unprivileged user (uid 65534), perf stat as the oracle: an event perf
+# labels ':u' (the kernel refused kernel mode and perf fell back to user mode) pmu labels so too,
+# in text and JSON, with its exclude flags; an event written ':k' that perf cannot open, pmu
+# refuses with one sentence naming perf_event_paranoid and the fix.
+nobody=
+[ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+evs="context-switches,task-clock,page-faults:u,{cpu-clock,minor-faults}"
+if [ -z "$nobody" ]; then
+	echo "note: not root, or no setpriv: the unprivileged mode checks did not run"
+elif ! command -v perf > /dev/null || ! $nobody perf stat -x, -e "$evs" -- true > /dev/null 2> "$tmp/perf-u.csv" ||
+     ! grep -q "task-clock:u" "$tmp/perf-u.csv"; then
+	echo "note: perf does not count user mode only as uid 65534 here (perf_event_paranoid < 2?); the mode checks did not run"
+else
+	$nobody $WRAP "$PMU" stat --json -e "$evs" -- true > "$tmp/u.json" 2> "$tmp/e"
+	check "unprivileged stat --json: exit 0" test $? = 0
+	check "unprivileged: each row labelled and flagged as perf labels it" $PY - "$tmp/perf-u.csv" "$tmp/u.json" "$evs" <<'PYEOF'
+import csv, json, sys
+perf = [r[2] for r in csv.reader(open(sys.argv[1])) if len(r) > 2 and r[0][:1].isdigit()]
+d = json.load(open(sys.argv[2]))
+written = [w.strip('{}') for w in sys.argv[3].split(',')]
+ok = [e['name'] for e in d['events']] == perf
+for e, w in zip(d['events'], written):
+    uo = e['name'].endswith(':u')
+    ok = ok and (e['exclude_kernel'], e['exclude_hv'], e['exclude_user']) == (uo, uo, False)
+    ok = ok and e['user_fallback'] == (e['name'] != w)
+print("perf:", perf, "pmu:", [(e['name'], e['exclude_kernel'], e['user_fallback']) for e in d['events']])
+sys.exit(0 if ok else 1)
+PYEOF
+	if $PY -c "import jsonschema" 2> /dev/null; then
+		check "unprivileged stat --json validates against the schema" $PY -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" "$tmp/u.json" "$SRC/tools/schemas/libpmu-stat-1.schema.json"
+	fi
+	run 0 "$tmp/o" "$tmp/e" report "$tmp/u.json"
+	check "report of the unprivileged run: task-clock:u in msec" has "$tmp/o" "msec  *task-clock:u  *#.*CPUs utilized"
+	$nobody $WRAP "$PMU" stat -e "$evs" -- true > "$tmp/o" 2> "$tmp/e"
+	check "unprivileged text rows: task-clock:u" has "$tmp/o" "msec  *task-clock:u "
+	check "unprivileged text rows: the note says user mode only" has "$tmp/o" "note: context-switches:u, task-clock:u, cpu-clock:u, minor-faults:u: user mode only"
+	$nobody $WRAP "$PMU" stat -M 'page\-faults / task\-clock' --json -- true > "$tmp/m.json" 2> "$tmp/e"
+	check "unprivileged -M: the metric finds page-faults:u and task-clock:u" json "$tmp/m.json" "d['metrics'][0]['value'] is not None and d['events'][0]['name'].endswith(':u')"
+	$nobody perf stat -e context-switches:k -- true > /dev/null 2>&1
+	perf_st=$?
+	$nobody $WRAP "$PMU" stat -e context-switches:k -- true > "$tmp/o" 2> "$tmp/e"
+	st=$?
+	check "':k' refused as perf refuses it (perf exit $perf_st, pmu exit $st)" test $perf_st != 0 -a $st = 1
+	check "':k' refused: the sentence names the setting and the fix" has "$tmp/e" "perf_event_paranoid=[0-9]* forbids.*'context-switches:u'"
+	check "':k' refused: one line" test "$(wc -l < "$tmp/e")" = 1
+fi
 
 # region reports of two processes (%p) merged by pmu report
 PMU_FORMAT=json PMU_OUTPUT="$tmp/reg-%p.json" "$BUILD/examples/matmul" 64 > /dev/null
