@@ -231,7 +231,11 @@ struct pmu_event_entry {
 	const char *desc;
 	int source;             /* enum pmu_source */
 	int kind;               /* enum pmu_entry_kind */
-	int usable;             /* 1 if it can be counted (or evaluated) here */
+	int usable;             /* 1 if pmu stat can count it here: its PMU is present (a core PMU
+	                           for hardware events), a generic hardware event is listed in the
+	                           core PMU's sysfs events/ (x86, arm64), kernel mode is allowed
+	                           where the PMU cannot count user mode alone; a metric when every
+	                           event it needs is usable. Suggestions name only such events. */
 };
 
 typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);

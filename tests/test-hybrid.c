@@ -18,6 +18,7 @@
 #include "set.h"
 #include "harness.h"
 #include "plan.h"
+#include "fixture.h"
 
 static void plan(struct pmu_ctx *ctx, const char *events, int cpu, const char *want_order, const char *want_groups,
 		 const unsigned long long *want_config)
@@ -45,25 +46,6 @@ static void plan(struct pmu_ctx *ctx, const char *events, int cpu, const char *w
 		      "'%s': part flag of %s", events, s->ev[i].info.name);
 	}
 	pmu_set_close(s);
-}
-
-static struct pmu_ctx *fixture_ctx(const char *machine, const char *cpuid)
-{
-	const char *src = getenv("PMU_TEST_SRCDIR");
-	char sys[1024], proc[1024];
-	struct pmu_ctx_opts o;
-	struct pmu_ctx *ctx = NULL;
-
-	snprintf(sys, sizeof(sys), "%s/tests/fixtures/%s/sys", src ? src : ".", machine);
-	snprintf(proc, sizeof(proc), "%s/tests/fixtures/%s/proc", src ? src : ".", machine);
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	o.sysfs_root = sys;
-	o.procfs_root = proc;
-	o.cpuid = cpuid;
-	if (pmu_ctx_new(&ctx, &o) < 0)
-		return NULL;
-	return ctx;
 }
 
 int main(void)
