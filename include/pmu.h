@@ -188,9 +188,10 @@ enum pmu_event_flags {
 /** A resolved event: what the kernel will be asked to count and why. */
 struct pmu_event_info {
 	char name[PMU_NAME_MAX];  /* the name as written (modifiers included); in a set, the label of
-	                             what is counted: "cpu_core/cycles/" for a core type's part,
-	                             ":u" added when only user mode is counted (PMU_SET_USER_ONLY,
-	                             PMU_EVF_USER_FALLBACK) */
+	                             what is counted: on a hybrid CPU with the core PMU that counts
+	                             it ("cpu_core/cycles/" for a core type's part,
+	                             "cpu_core/topdown-retiring/"), ":u" added when only user mode
+	                             is counted (PMU_SET_USER_ONLY, PMU_EVF_USER_FALLBACK) */
 	char pmu[64];             /* PMU name: "cpu", "software", "armv8_pmuv3_0", ... */
 	uint32_t type;            /* perf_event_attr.type */
 	uint64_t config, config1, config2, config3;

@@ -450,6 +450,16 @@ static bool splits(const struct pmu_ev *e)
 	       (e->info.config >> 32) == 0;
 }
 
+/* Name @in as counted by PMU @pmu, as perf does on a hybrid CPU: "cpu_core/cycles/", "cpu_core/cycles/:u". */
+static void pmu_label(struct pmu_event_info *in, const char *pmu)
+{
+	size_t base = pmu__mode_base(in->name);
+	char name[PMU_NAME_MAX];
+
+	snprintf(name, sizeof(name), "%s/%.*s/%s", pmu, (int)base, in->name, in->name + base);
+	pmu__strlcpy(in->name, name, sizeof(in->name));
+}
+
 /*
  * Intel hybrid CPUs (cpu_core + cpu_atom): the kernel gives a generic
  * hardware event without a PMU type to cpu_core only, so a thread running on
@@ -524,12 +534,8 @@ static int split_hybrid(struct pmu_set *s, struct pmu_speclist *l)
 				nspec[k].group = group;
 				if (splits(e)) {
 					struct pmu_event_info *in = &nev[k].info;
-					size_t base = pmu__mode_base(e->info.name);
-					char name[PMU_NAME_MAX];
 					nev[k].part_of = (int)j;
-					snprintf(name, sizeof(name), "%s/%.*s/%s", core[c]->name, (int)base, e->info.name,
-						 e->info.name + base);
-					pmu__strlcpy(in->name, name, sizeof(in->name));
+					pmu_label(in, core[c]->name);
 					pmu__strlcpy(in->pmu, core[c]->name, sizeof(in->pmu));
 					in->config |= (uint64_t)core[c]->type << 32;
 					in->flags |= PMU_EVF_HYBRID_PART;
@@ -550,6 +556,24 @@ static int split_hybrid(struct pmu_set *s, struct pmu_speclist *l)
 	l->v = nspec;
 	s->n = l->n = k;
 	return resize_plan(s);
+}
+
+/*
+ * On a hybrid CPU an event of one core PMU that the name does not place
+ * (topdown-retiring, slots, a table event, r01c2) is labelled with its PMU,
+ * as perf does: "cpu_core/topdown-retiring/". Both core types may have an
+ * event of that name.
+ */
+static void label_core_pmu(struct pmu_set *s)
+{
+	if (pmu__n_core_pmus(s->ctx) < 2)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		struct pmu_event_info *in = &s->ev[i].info;
+		const struct pmu_dev *d = pmu__pmu_by_name(s->ctx, in->pmu);
+		if (d && d->is_core && !strchr(in->name, '/'))
+			pmu_label(in, d->name);
+	}
 }
 
 /* PMU_SET_USER_ONLY: every event counts user mode only, and its label says so. */
@@ -607,7 +631,10 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		if ((r = pmu__resolve_mode(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info,
 					   &s->ev[i].mode_written)) < 0)
 			goto fail;
-	if ((r = split_hybrid(s, &l)) < 0 || (r = arrange_topdown(s, &l)) < 0 || (r = user_only(s)) < 0)
+	if ((r = split_hybrid(s, &l)) < 0 || (r = arrange_topdown(s, &l)) < 0)
+		goto fail;
+	label_core_pmu(s);
+	if ((r = user_only(s)) < 0)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
 		s->ev[i].fd = -1;
