@@ -182,7 +182,7 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 	if (s.near_dist <= limit && s.near_dist < s.dist[0]) {
 		/* a closer name that is known, but not countable here: named apart, with the reason */
 		struct pmu_event_info info;
-		const char *why = "it does not resolve here";
+		const char *why = "this CPU has no event for it";
 		pmu__err_quiet(true);
 		if (pmu__resolve(ctx, s.near, NULL, &info) == 0)
 			why = pmu__uncountable(ctx, &info);
