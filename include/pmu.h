@@ -182,13 +182,21 @@ enum pmu_event_flags {
 	PMU_EVF_EXCL_KERNEL = 1u << 9,    /* modifier :u / :h — kernel mode not counted */
 	PMU_EVF_EXCL_HV = 1u << 10,       /* hypervisor not counted */
 	PMU_EVF_UNSUPPORTED = 1u << 16,   /* in a set: not counted, the kernel refused it */
+	PMU_EVF_USER_FALLBACK = 1u << 17, /* in a set: the name had no mode modifier and
+	                                     kernel.perf_event_paranoid forbids kernel mode, so
+	                                     user mode only is counted (as perf does) and ":u"
+	                                     ("u" after PMU/.../) was added to the name */
 };
 
 #define PMU_NAME_MAX 128
 
 /** A resolved event: what the kernel will be asked to count and why. */
 struct pmu_event_info {
-	char name[PMU_NAME_MAX];  /* the name as written (modifiers included) */
+	char name[PMU_NAME_MAX];  /* the name as written (modifiers included); in a set, the label of
+	                             what is counted: on a hybrid CPU with the core PMU that counts
+	                             it ("cpu_core/cycles/" for a core type's part,
+	                             "cpu_core/topdown-retiring/"), ":u" added when only user mode
+	                             is counted (PMU_SET_USER_ONLY, PMU_EVF_USER_FALLBACK) */
 	char pmu[64];             /* PMU name: "cpu", "software", "armv8_pmuv3_0", ... */
 	uint32_t type;            /* perf_event_attr.type */
 	uint64_t config, config1, config2, config3;
@@ -236,7 +244,11 @@ struct pmu_event_entry {
 	const char *desc;
 	int source;             /* enum pmu_source */
 	int kind;               /* enum pmu_entry_kind */
-	int usable;             /* 1 if it can be counted (or evaluated) here */
+	int usable;             /* 1 if pmu stat can count it here: its PMU is present (a core PMU
+	                           for hardware events), a generic hardware event is listed in the
+	                           core PMU's sysfs events/ (x86, arm64), kernel mode is allowed
+	                           where the PMU cannot count user mode alone; a metric when every
+	                           event it needs is usable. Suggestions name only such events. */
 };
 
 typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);
@@ -279,7 +291,9 @@ enum pmu_set_flags {
 	PMU_SET_ENABLE_ON_EXEC = 1u << 3, /* start counting at the target's next exec */
 	PMU_SET_ENABLE = 1u << 4,       /* start counting at once (default: opened disabled) */
 	PMU_SET_NO_FAST = 1u << 5,      /* never read from user space; always read(2) */
-	PMU_SET_USER_ONLY = 1u << 6,    /* exclude kernel and hypervisor for every event */
+	PMU_SET_USER_ONLY = 1u << 6,    /* exclude kernel and hypervisor for every event (names get
+	                                   ":u"; an event whose modifier asks for kernel or
+	                                   hypervisor mode is refused with -EINVAL) */
 	PMU_SET_SKIP_UNSUPPORTED = 1u << 7, /* keep going when the kernel does not support an
 	                                       event outside braces (ENOENT/EOPNOTSUPP/ENODEV):
 	                                       it stays in the set flagged PMU_EVF_UNSUPPORTED
@@ -316,6 +330,15 @@ struct pmu_set_opts {
  * pmu_metric_eval() sums them for a metric that names the event; see
  * pmu_fast_hybrid() for their times. With PMU_SET_CPU only the core PMU of
  * that CPU is used. Name a PMU (cpu_atom/cycles/) to count one type only.
+ *
+ * Privilege modes: an event with a modifier (:u, :k, :h, PMU/.../u,
+ * {group}:u) is opened exactly as written or not at all (-EACCES when
+ * kernel.perf_event_paranoid forbids the mode asked for). An event without
+ * one counts every mode the kernel allows: where kernel mode is forbidden
+ * (paranoid >= 2 without CAP_PERFMON) it counts user mode only, as perf
+ * does, flagged PMU_EVF_USER_FALLBACK and named with ":u" ("cycles:u",
+ * "cpu/event=0x3c/u"); pmu_set_event() gives that label and the applied
+ * PMU_EVF_EXCL_* flags.
  *
  * The set keeps a pointer to
  * @ctx, which must outlive it. On failure nothing stays open. Returns 0,

@@ -139,3 +139,44 @@ int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), voi
 			}
 	return 0;
 }
+
+/*
+ * Does core PMU @d have the kernel's generic hardware event @id? Its sysfs
+ * events/ says so where the kernel lists them: x86 shows exactly the generic
+ * events the CPU maps (arch/x86/events/core.c: EVENT_ATTR names, is_visible()
+ * hides an event whose event_map() is 0, and event_init then fails with
+ * ENOENT); arm64 lists the architectural events PMCEID says the CPU has,
+ * under the names the generic ones map to (drivers/perf/arm_pmuv3.c:
+ * armv8_pmuv3_perf_map; branch-instructions is BR_RETIRED, else
+ * PC_WRITE_RETIRED; ref-cycles has no mapping). Elsewhere, or for a PMU
+ * without events/, nothing says otherwise: true.
+ */
+bool pmu__generic_hw_on(const struct pmu_ctx *ctx, const struct pmu_dev *d, uint64_t id)
+{
+	static const char *const x86[] = { "cpu-cycles", "instructions", "cache-references", "cache-misses",
+					   "branch-instructions", "branch-misses", "bus-cycles",
+					   "stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles" };
+	static const char *const arm64[][2] = { { "cpu_cycles" }, { "inst_retired" }, { "l1d_cache" },
+						{ "l1d_cache_refill" }, { "br_retired", "pc_write_retired" },
+						{ "br_mis_pred" }, { "bus_cycles" }, { "stall_frontend" },
+						{ "stall_backend" }, { NULL } };
+	const char *want[2] = { NULL, NULL };
+
+	if (!d->n_events || id >= ARRAY_SIZE(x86))
+		return true;
+	if (ctx->cpu.arch == PMU_ARCH_X86) {
+		want[0] = x86[id];
+	} else if (ctx->cpu.arch == PMU_ARCH_ARM64) {
+		want[0] = arm64[id][0];
+		want[1] = arm64[id][1];
+		if (!want[0])
+			return false;
+	} else {
+		return true;
+	}
+	for (size_t i = 0; i < d->n_events; i++)
+		for (int k = 0; k < 2; k++)
+			if (want[k] && !strcmp(d->events[i].name, want[k]))
+				return true;
+	return false;
+}

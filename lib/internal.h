@@ -138,11 +138,28 @@ void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct 
 size_t pmu__n_core_pmus(const struct pmu_ctx *ctx);
 /* Visit every generic name; stops when cb returns non-zero. */
 int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), void *data);
+/* Does core PMU @d have generic hardware event @id (PERF_COUNT_HW_*)? From its sysfs events/ where the
+ * kernel lists them (x86, arm64); true where nothing says otherwise. */
+bool pmu__generic_hw_on(const struct pmu_ctx *ctx, const struct pmu_dev *d, uint64_t id);
 
 /* ---- resolution (resolve.c) ---- */
 /* Resolve one event spec; @mods_extra are modifiers from a {group}:mods suffix. */
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out);
+/* pmu__resolve(), and *@mode_written: whether a :u/:k/:h modifier (or {group}:mods) chose the mode. */
+int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
+		      struct pmu_event_info *out, bool *mode_written);
+/* Length of @name without its mode modifiers: "cycles:uk" 6, "cpu/event=0x3c/u" 15 (up to the last '/'). */
+size_t pmu__mode_base(const char *name);
+/* The label of @name counted in modes @mods ("u", "uk"), as perf writes it: "cycles:u",
+ * "cpu/event=0x3c/u" (a mode modifier @name had is replaced). 0, or -ENAMETOOLONG when it does not
+ * fit @len. */
+int pmu__label_mode(char *out, size_t len, const char *name, const char *mods);
+/* NULL if `pmu stat` can count encoding @e on this machine, else why not (static text). The one
+ * rule behind "usable" in pmu_event_foreach(), suggestions and "Countable here". */
+const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_info *e);
+/* 1 if @name resolves to an encoding pmu__uncountable() accepts, else 0. Quiet: logs nothing. */
+bool pmu__name_countable(struct pmu_ctx *ctx, const char *name);
 
 /* ---- libpfm4 (pfm.c) ---- */
 /* Encode a vendor name with libpfm4. -ENOENT if libpfm4 does not know it. */

@@ -223,7 +223,7 @@ static const char *event_spelling(const struct pmu_ctx *ctx, const char *name, c
 
 /*
  * Hybrid CPUs: a set counts a generic event once per core type
- * ("cpu_core/cycles/", "cpu_atom/cycles/", maybe with ":u" after the
+ * ("cpu_core/cycles/", "cpu_atom/cycles/", maybe with ":u" or "u" after the
  * slash). A metric naming "cycles" gets the sum of the parts. Only core
  * PMUs: an uncore PMU's "cycles" is another clock.
  */
@@ -238,7 +238,7 @@ static bool sum_parts(const struct eval *ev, const char *name, double *out)
 		const struct pmu_dev *d;
 		char pmu[64];
 		if (!slash || (size_t)(slash - v) >= sizeof(pmu) || strncasecmp(slash + 1, name, len) ||
-		    slash[1 + len] != '/' || (slash[2 + len] && slash[2 + len] != ':'))
+		    slash[1 + len] != '/' || pmu__mode_base(v) != (size_t)(slash + 2 + len - v))
 			continue;
 		memcpy(pmu, v, (size_t)(slash - v));
 		pmu[slash - v] = 0;

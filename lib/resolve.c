@@ -42,6 +42,46 @@ static bool is_mods(const char *s)
 	return true;
 }
 
+/* A {group}:mods modifier is not in the event's name: the label gets the modes counted ("cycles:k"). */
+static int label_group_mods(struct pmu_ctx *ctx, const char *name, const char *group_mods, struct pmu_event_info *out)
+{
+	static const struct { char c; unsigned flag; } modes[] = {
+		{ 'u', PMU_EVF_EXCL_USER }, { 'k', PMU_EVF_EXCL_KERNEL }, { 'h', PMU_EVF_EXCL_HV } };
+	size_t k = 0;
+	char m[4];
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!(out->flags & modes[i].flag))
+			m[k++] = modes[i].c;
+	m[k] = 0;
+	if (!k)
+		return pmu__err(ctx, -EINVAL, "event '%s' in a group with ':%s': its modifiers and the group's leave no "
+				"mode to count; write the mode once", name, group_mods);
+	if (pmu__label_mode(out->name, sizeof(out->name), name, m) < 0)
+		return pmu__err(ctx, -EINVAL, "event name '%s' is too long to add the group's ':%s' to", name,
+				group_mods);
+	return 0;
+}
+
+size_t pmu__mode_base(const char *name)
+{
+	const char *slash = strrchr(name, '/'), *colon = strrchr(name, ':');
+
+	if (slash)
+		return (size_t)(slash + 1 - name);
+	if (colon && colon > name && colon[-1] != ':' && is_mods(colon + 1))
+		return (size_t)(colon - name);
+	return strlen(name);
+}
+
+int pmu__label_mode(char *out, size_t len, const char *name, const char *mods)
+{
+	size_t base = pmu__mode_base(name);
+	int n = snprintf(out, len, "%.*s%s%s", (int)base, name, base && name[base - 1] == '/' ? "" : ":", mods);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 static const char *core_name(const struct pmu_ctx *ctx)
 {
 	const struct pmu_dev *c = pmu__core_pmu(ctx);
@@ -64,12 +104,15 @@ static void mark_topdown(const struct pmu_ctx *ctx, struct pmu_event_info *info)
 }
 
 struct suggest {
+	struct pmu_ctx *ctx;
 	const char *want;
 	size_t want_len;
 	unsigned char want_bag[256]; /* how often each (case-folded) character occurs in want */
 	unsigned cap;           /* distances at or above this are not suggested */
 	char best[3][PMU_NAME_MAX];
 	unsigned dist[3];
+	char near[PMU_NAME_MAX]; /* the closest name that is known but cannot be counted here */
+	unsigned near_dist;
 };
 
 /* Does @hay (length lh) contain @needle (length ln), ignoring case? For
@@ -99,6 +142,7 @@ static bool contains_ci(const char *hay, size_t lh, const char *needle, size_t l
 	return false;
 }
 
+/* Only names `pmu stat` can count here are suggested; the closest other one is kept apart. */
 static void suggest_add(struct suggest *s, const char *cand)
 {
 	/* only a distance below the third best so far (and the cap) is kept, and
@@ -107,6 +151,7 @@ static void suggest_add(struct suggest *s, const char *cand)
 	size_t la = s->want_len, lb = strlen(cand);
 	unsigned cap = s->cap < s->dist[2] ? s->cap : s->dist[2], d;
 	bool sub = la <= lb ? contains_ci(cand, lb, s->want, la) : contains_ci(s->want, la, cand, lb);
+	int at = -1;
 
 	if (sub) {
 		d = pmu__edit_distance(s->want, cand, 3);
@@ -133,19 +178,27 @@ static void suggest_add(struct suggest *s, const char *cand)
 	}
 	if (d >= s->cap)
 		return;
-	for (int i = 0; i < 3; i++) {
-		if (d < s->dist[i]) {
-			for (int j = 2; j > i; j--) {
-				s->dist[j] = s->dist[j - 1];
-				memcpy(s->best[j], s->best[j - 1], PMU_NAME_MAX);
-			}
-			s->dist[i] = d;
-			pmu__strlcpy(s->best[i], cand, PMU_NAME_MAX);
-			return;
-		}
-		if (!strcasecmp(s->best[i], cand))
+	for (int i = 0; i < 3 && at < 0; i++) {
+		if (d < s->dist[i])
+			at = i;
+		else if (!strcasecmp(s->best[i], cand))
 			return;
 	}
+	if (at < 0)
+		return;
+	if (!pmu__name_countable(s->ctx, cand)) {
+		if (d < s->near_dist) {
+			s->near_dist = d;
+			pmu__strlcpy(s->near, cand, PMU_NAME_MAX);
+		}
+		return;
+	}
+	for (int j = 2; j > at; j--) {
+		s->dist[j] = s->dist[j - 1];
+		memcpy(s->best[j], s->best[j - 1], PMU_NAME_MAX);
+	}
+	s->dist[at] = d;
+	pmu__strlcpy(s->best[at], cand, PMU_NAME_MAX);
 }
 
 static int suggest_generic(const struct pmu_generic *g, void *data)
@@ -157,7 +210,7 @@ static int suggest_generic(const struct pmu_generic *g, void *data)
 static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 {
 	struct suggest s;
-	char list[512];
+	char list[512], near[PMU_NAME_MAX + 160] = "";
 	size_t o = 0;
 	unsigned limit = (unsigned)strlen(base) / 3 + 2;
 	const struct pmu_dev *core = pmu__core_pmu(ctx);
@@ -165,12 +218,13 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 	if (pmu__err_is_quiet())
 		return -ENOENT; /* nobody reads the message: skip the suggestions */
 	memset(&s, 0, sizeof(s));
+	s.ctx = ctx;
 	s.want = base;
 	s.want_len = strlen(base);
 	for (size_t i = 0; i < s.want_len && i < PMU_NAME_MAX; i++)
 		s.want_bag[fold(base[i])]++;
 	s.cap = limit + 1;
-	s.dist[0] = s.dist[1] = s.dist[2] = 64;
+	s.dist[0] = s.dist[1] = s.dist[2] = s.near_dist = 64;
 	pmu__generic_foreach(suggest_generic, &s);
 	for (size_t i = 0; i < ctx->tables.nnames; i++)
 		if (ctx->tables.names[i].e->kind != PMU_T_METRIC)
@@ -183,12 +237,27 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 	for (int i = 0; i < 3; i++)
 		if (s.dist[i] <= limit)
 			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", o ? ", " : "", s.best[i]);
+	if (s.near_dist <= limit && s.near_dist < s.dist[0]) {
+		/* a closer name that is known, but not countable here: named apart, with the reason */
+		struct pmu_event_info info;
+		const char *why = "this CPU has no event for it";
+		pmu__err_quiet(true);
+		if (pmu__resolve(ctx, s.near, NULL, &info) == 0)
+			why = pmu__uncountable(ctx, &info);
+		pmu__err_quiet(false);
+		if (o)
+			snprintf(near, sizeof(near), " ('%s' is closer but cannot be counted here: %s)", s.near,
+				 why ? why : "?");
+		else
+			snprintf(near, sizeof(near), "; did you mean '%s'? It cannot be counted here (%s)", s.near,
+				 why ? why : "?");
+	}
 	if (o)
-		return pmu__err(ctx, -ENOENT, "unknown event '%s'; did you mean: %s? ('pmu list' shows all)",
-				name, list);
+		return pmu__err(ctx, -ENOENT, "unknown event '%s'; did you mean: %s?%s ('pmu list' shows all)",
+				name, list, near);
 	return pmu__err(ctx, -ENOENT,
-			"unknown event '%s'; 'pmu list' shows the events known here%s", name,
-			core ? "" : " (no hardware PMU: only kernel generic and software events)");
+			"unknown event '%s'%s; 'pmu list' shows the events known here%s", name, near,
+			core ? "" : " (no hardware PMU: only software events can be counted)");
 }
 
 /* Is @term a format term or a named event of @d (which then win over generic names)? */
@@ -281,21 +350,62 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 	return pmu__sysfs_encode(ctx, d, s1 + 1, name, out, 0);
 }
 
-static bool std_countable(struct pmu_ctx *ctx, const struct pmu_tentry *e)
+const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_info *e)
 {
-	struct pmu_generic g;
+	const struct pmu_dev *d;
+	bool any = false;
 
-	return pmu__tables_native_for(ctx, e->name) || (e->generic && pmu__generic_lookup(e->generic, &g) == 0);
+	if ((e->flags & PMU_EVF_SOFTWARE) || e->type == PERF_TYPE_SOFTWARE)
+		return NULL;
+	if (e->type == PERF_TYPE_HARDWARE || e->type == PERF_TYPE_HW_CACHE) {
+		/* on the core PMU in config bits 32-63 (hybrid), else on any core PMU */
+		uint32_t ext = (uint32_t)(e->config >> 32);
+		for (size_t p = 0; p < ctx->n_pmus; p++) {
+			d = &ctx->pmus[p];
+			if (!d->is_core || (ext && d->type != ext))
+				continue;
+			any = true;
+			if (e->type == PERF_TYPE_HW_CACHE || pmu__generic_hw_on(ctx, d, e->config & 0xffffffffu))
+				return NULL;
+		}
+		if (any)
+			return "the core PMU does not have this kernel generic event (its sysfs events/ does not list it)";
+		return ext ? "the core PMU it names is not on this machine" : "no hardware PMU is exposed";
+	}
+	if (e->type == PERF_TYPE_RAW)
+		return pmu__core_pmu(ctx) ? NULL : "no hardware PMU is exposed";
+	if (!(d = pmu__pmu_by_type(ctx, e->type)))
+		return pmu__core_pmu(ctx) ? "its PMU is not on this machine" : "no hardware PMU is exposed";
+	/* msr, RAPL, uncore PMUs filter no modes (the kernel refuses exclude_kernel): all or nothing */
+	if (!d->is_core && !ctx->caps.can_count_kernel)
+		return "kernel.perf_event_paranoid forbids kernel mode without CAP_PERFMON, and this PMU cannot "
+		       "count user mode only";
+	return NULL;
+}
+
+bool pmu__name_countable(struct pmu_ctx *ctx, const char *name)
+{
+	struct pmu_event_info info;
+	bool was = pmu__err_is_quiet();
+	int r;
+
+	pmu__err_quiet(true);
+	r = pmu__resolve(ctx, name, NULL, &info);
+	pmu__err_quiet(was);
+	return r == 0 && !pmu__uncountable(ctx, &info);
 }
 
 /* A standard name this CPU cannot count: say so, and list what can be counted nearby. */
 static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry *e)
 {
 	const struct pmu_tables *t = &ctx->tables;
+	const struct pmu_dev *core = pmu__core_pmu(ctx);
 	char list[600], prefix[PMU_NAME_MAX];
 	size_t o = 0;
 	int shown = 0;
 
+	if (pmu__err_is_quiet()) /* nobody reads the message: skip the search */
+		return pmu__err(ctx, -ENOENT, "'%s' is a standard event, but this CPU cannot count it", name);
 	pmu__strlcpy(prefix, e->name, sizeof(prefix));
 	list[0] = 0;
 	/* widen the prefix one level at a time until something countable shows up */
@@ -305,7 +415,14 @@ static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu
 			*dot = 0;
 		for (size_t i = 0; i < t->n && shown < 8; i++) {
 			const struct pmu_tentry *s = t->v[i];
-			if (s->kind != PMU_T_STANDARD || (dot && !pmu__prefix(s->name, prefix)) || !std_countable(ctx, s))
+			struct pmu_generic g;
+			if (s->kind != PMU_T_STANDARD || (dot && !pmu__prefix(s->name, prefix)))
+				continue;
+			/* without a core PMU only a software event can count: no need to resolve the others */
+			if (!core &&
+			    !(s->generic && pmu__generic_lookup(s->generic, &g) == 0 && g.type == PERF_TYPE_SOFTWARE))
+				continue;
+			if (!pmu__name_countable(ctx, s->name))
 				continue;
 			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", shown ? ", " : "", s->name);
 			shown++;
@@ -428,6 +545,12 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out)
+{
+	return pmu__resolve_mode(ctx, name, mods_extra, out, NULL);
+}
+
+int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
+		      struct pmu_event_info *out, bool *mode_written)
 {
 	char priv[8] = "";
 	char spec[PMU_NAME_MAX * 2];
@@ -552,6 +675,10 @@ done:
 		return r;
 	if ((r = apply_mods(ctx, name, mods_extra, &out->flags)) < 0)
 		return r;
+	if (mods_extra && *mods_extra && (r = label_group_mods(ctx, name, mods_extra, out)) < 0)
+		return r;
+	if (mode_written)
+		*mode_written = (mods && *mods) || (mods_extra && *mods_extra);
 	if (out->type == PERF_TYPE_SOFTWARE || !strcmp(out->pmu, "software"))
 		out->flags |= PMU_EVF_SOFTWARE;
 	mark_topdown(ctx, out);
@@ -587,10 +714,28 @@ static int foreach_generic(const struct pmu_generic *g, void *data)
 	e.desc = g->desc;
 	e.source = PMU_SRC_GENERIC;
 	e.kind = PMU_ENTRY_KERNEL;
-	e.usable = g->type == PERF_TYPE_SOFTWARE || st->ctx->caps.hw_pmu;
+	e.usable = pmu__name_countable(st->ctx, g->name);
 	st->count++;
 	r = st->cb(&e, st->data);
 	return r;
+}
+
+/* A metric can be evaluated here when every event it needs can be counted here. */
+static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
+{
+	bool was = pmu__err_is_quiet(), ok;
+	char *buf = NULL, *save = NULL;
+	int n;
+
+	pmu__err_quiet(true);
+	n = pmu_metric_events(ctx, metric, NULL, 0);
+	/* + 2: pmu_metric_events() wants room for a ',' after the first name too */
+	ok = n >= 0 && (buf = malloc((size_t)n + 2)) && pmu_metric_events(ctx, metric, buf, (size_t)n + 2) >= 0;
+	pmu__err_quiet(was);
+	for (char *ev = ok ? strtok_r(buf, ",", &save) : NULL; ev && ok; ev = strtok_r(NULL, ",", &save))
+		ok = pmu__name_countable(ctx, ev);
+	free(buf);
+	return ok;
 }
 
 PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data)
@@ -615,8 +760,8 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 			e.source = PMU_SRC_TABLE;
 			e.kind = te->kind == PMU_T_METRIC ? PMU_ENTRY_METRIC :
 				 te->kind == PMU_T_STANDARD ? PMU_ENTRY_STANDARD : PMU_ENTRY_NATIVE;
-			e.usable = te->kind == PMU_T_STANDARD ? std_countable(ctx, te) :
-				   te->kind == PMU_T_NATIVE ? (ctx->caps.hw_pmu && (!te->unit || pmu__pmu_by_name(ctx, te->unit))) : 1;
+			e.usable = te->kind == PMU_T_METRIC ? metric_countable(ctx, te->name) :
+				   pmu__name_countable(ctx, te->name);
 			st.count++;
 			if ((r = cb(&e, data)))
 				return r;
@@ -636,11 +781,12 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 			e.desc = "named event of the PMU (sysfs)";
 			e.source = PMU_SRC_SYSFS;
 			e.kind = PMU_ENTRY_SYSFS;
-			e.usable = 1;
+			e.usable = pmu__name_countable(ctx, name);
 			st.count++;
 			if ((r = cb(&e, data)))
 				return r;
 		}
 	}
+	pmu__err_clear(); /* the quiet look-ups above recorded messages nobody asked for */
 	return st.count;
 }

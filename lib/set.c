@@ -48,20 +48,33 @@ static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool m
 		 (unsigned long long)e->attr.config, e->attr.config1 ? " config1 set" : "");
 	switch (err) {
 	case EACCES:
-	case EPERM:
+	case EPERM: {
+		char user[PMU_NAME_MAX + 2];
 		if (c->paranoid != PMU_UNKNOWN && c->paranoid >= 3)
 			return pmu__err(ctx, -err,
 					"cannot open '%s': kernel.perf_event_paranoid=%d forbids perf events to "
 					"unprivileged users; run: sudo sysctl kernel.perf_event_paranoid=2 (or "
 					"grant CAP_PERFMON: sudo setcap cap_perfmon+ep BINARY)",
 					e->info.name, c->paranoid);
+		if (s->flags & PMU_SET_CPU)
+			return pmu__err(ctx, -err,
+					"cannot open '%s' on CPU %d: counting every task of a CPU needs "
+					"kernel.perf_event_paranoid <= 0 (it is %d) or CAP_PERFMON; run: sudo sysctl "
+					"kernel.perf_event_paranoid=0, or grant CAP_PERFMON", e->info.name, s->cpu,
+					c->paranoid);
+		if (!e->attr.exclude_kernel && !c->can_count_kernel &&
+		    pmu__label_mode(user, sizeof(user), e->info.name, "u") == 0)
+			return pmu__err(ctx, -err,
+					"cannot open '%s': it counts kernel mode, which kernel.perf_event_paranoid=%d "
+					"forbids without CAP_PERFMON; count user mode only with '%s', lower the "
+					"setting (sudo sysctl kernel.perf_event_paranoid=1) or grant CAP_PERFMON",
+					e->info.name, c->paranoid, user);
 		return pmu__err(ctx, -err,
-				"cannot open '%s': permission denied (kernel.perf_event_paranoid=%d%s); count "
-				"user mode only with '%s:u', lower the setting (sudo sysctl "
+				"cannot open '%s': permission denied (kernel.perf_event_paranoid=%d; another user's "
+				"process needs CAP_PERFMON or CAP_SYS_PTRACE); lower the setting (sudo sysctl "
 				"kernel.perf_event_paranoid=1) or grant CAP_PERFMON",
-				e->info.name, c->paranoid,
-				(s->flags & PMU_SET_CPU) ? ", and CPU-wide counting needs <= 0 or CAP_PERFMON" : "",
-				e->info.name);
+				e->info.name, c->paranoid);
+	}
 	case ENOENT:
 		if (needs_hw_pmu(e) && !c->hw_pmu)
 			return pmu__err(ctx, -ENOENT,
@@ -131,8 +144,6 @@ static void fill_attr(struct pmu_set *s, struct pmu_ev *e)
 	a->exclude_user = !!(e->info.flags & PMU_EVF_EXCL_USER);
 	a->exclude_kernel = !!(e->info.flags & PMU_EVF_EXCL_KERNEL);
 	a->exclude_hv = !!(e->info.flags & PMU_EVF_EXCL_HV);
-	if (s->flags & PMU_SET_USER_ONLY)
-		a->exclude_kernel = a->exclude_hv = 1;
 	a->inherit = !!(s->flags & PMU_SET_INHERIT);
 #if defined(__aarch64__)
 	/* ask the arm64 PMU driver for EL0 counter access (config1 bit 1) */
@@ -142,26 +153,53 @@ static void fill_attr(struct pmu_set *s, struct pmu_ev *e)
 #endif
 }
 
+/* Count @e in user mode only, named as perf names it ("cycles:u", "cpu/event=0x3c/u"). */
+static int make_user_only(struct pmu_ev *e)
+{
+	char label[PMU_NAME_MAX];
+	int r = pmu__label_mode(label, sizeof(label), e->info.name, "u");
+
+	if (r < 0)
+		return r;
+	pmu__strlcpy(e->info.name, label, sizeof(e->info.name));
+	e->info.flags |= PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
+	e->attr.exclude_kernel = e->attr.exclude_hv = 1;
+	return 0;
+}
+
 static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int group_fd, bool member)
 {
 	int fd, err;
 
 	fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !e->attr.exclude_kernel &&
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !e->mode_written && !e->attr.exclude_kernel &&
 	    !s->ctx->caps.can_count_kernel) {
-		/* as perf does: paranoid >= 2 still allows user-mode counting */
-		e->attr.exclude_kernel = 1;
-		e->attr.exclude_hv = 1;
-		fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-		if (fd >= 0) {
-			e->info.flags |= PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
-			pmu__log(s->ctx, PMU_LOG_WARN,
-				 "'%s': counting user mode only (kernel.perf_event_paranoid=%d forbids kernel "
-				 "mode)", e->info.name, s->ctx->caps.paranoid);
-		} else {
-			e->attr.exclude_kernel = 0;
-			e->attr.exclude_hv = 0;
+		/*
+		 * As perf does: paranoid >= 2 still allows user-mode counting, for
+		 * an event whose mode nobody chose. The label says so; an event
+		 * with a modifier is opened as written or not at all.
+		 */
+		struct pmu_ev u = *e;
+		err = errno;
+		if (make_user_only(&u) == 0) {
+			fd = sys_perf_event_open(&u.attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0 && errno != EACCES && errno != EPERM)
+				return pmu__err(s->ctx, -err,
+						"cannot open '%s': kernel.perf_event_paranoid=%d forbids kernel mode "
+						"without CAP_PERFMON, and the %s PMU cannot count user mode only (%s); "
+						"lower the setting (sudo sysctl kernel.perf_event_paranoid=1) or grant "
+						"CAP_PERFMON", e->info.name, s->ctx->caps.paranoid, e->info.pmu,
+						strerror(errno));
 		}
+		if (fd >= 0) {
+			pmu__log(s->ctx, PMU_LOG_WARN,
+				 "'%s' counts user mode only, as '%s': kernel.perf_event_paranoid=%d forbids "
+				 "kernel mode (sudo sysctl kernel.perf_event_paranoid=1, or CAP_PERFMON, counts it)",
+				 e->info.name, u.info.name, s->ctx->caps.paranoid);
+			*e = u;
+			e->info.flags |= PMU_EVF_USER_FALLBACK;
+		}
+		errno = err;
 	}
 	if (fd < 0) {
 		err = errno;
@@ -412,6 +450,16 @@ static bool splits(const struct pmu_ev *e)
 	       (e->info.config >> 32) == 0;
 }
 
+/* Name @in as counted by PMU @pmu, as perf does on a hybrid CPU: "cpu_core/cycles/", "cpu_core/cycles/:u". */
+static void pmu_label(struct pmu_event_info *in, const char *pmu)
+{
+	size_t base = pmu__mode_base(in->name);
+	char name[PMU_NAME_MAX];
+
+	snprintf(name, sizeof(name), "%s/%.*s/%s", pmu, (int)base, in->name, in->name + base);
+	pmu__strlcpy(in->name, name, sizeof(in->name));
+}
+
 /*
  * Intel hybrid CPUs (cpu_core + cpu_atom): the kernel gives a generic
  * hardware event without a PMU type to cpu_core only, so a thread running on
@@ -486,14 +534,8 @@ static int split_hybrid(struct pmu_set *s, struct pmu_speclist *l)
 				nspec[k].group = group;
 				if (splits(e)) {
 					struct pmu_event_info *in = &nev[k].info;
-					const char *mods = strrchr(e->info.name, ':');
-					char name[PMU_NAME_MAX];
 					nev[k].part_of = (int)j;
-					if (!mods || mods == e->info.name || mods[-1] == ':' || strchr(mods, '/'))
-						mods = "";
-					snprintf(name, sizeof(name), "%s/%.*s/%s", core[c]->name,
-						 (int)(strlen(e->info.name) - strlen(mods)), e->info.name, mods);
-					pmu__strlcpy(in->name, name, sizeof(in->name));
+					pmu_label(in, core[c]->name);
 					pmu__strlcpy(in->pmu, core[c]->name, sizeof(in->pmu));
 					in->config |= (uint64_t)core[c]->type << 32;
 					in->flags |= PMU_EVF_HYBRID_PART;
@@ -514,6 +556,44 @@ static int split_hybrid(struct pmu_set *s, struct pmu_speclist *l)
 	l->v = nspec;
 	s->n = l->n = k;
 	return resize_plan(s);
+}
+
+/*
+ * On a hybrid CPU an event of one core PMU that the name does not place
+ * (topdown-retiring, slots, a table event, r01c2) is labelled with its PMU,
+ * as perf does: "cpu_core/topdown-retiring/". Both core types may have an
+ * event of that name.
+ */
+static void label_core_pmu(struct pmu_set *s)
+{
+	if (pmu__n_core_pmus(s->ctx) < 2)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		struct pmu_event_info *in = &s->ev[i].info;
+		const struct pmu_dev *d = pmu__pmu_by_name(s->ctx, in->pmu);
+		if (d && d->is_core && !strchr(in->name, '/'))
+			pmu_label(in, d->name);
+	}
+}
+
+/* PMU_SET_USER_ONLY: every event counts user mode only, and its label says so. */
+static int user_only(struct pmu_set *s)
+{
+	const unsigned uo = PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
+
+	if (!(s->flags & PMU_SET_USER_ONLY))
+		return 0;
+	for (size_t i = 0; i < s->n; i++) {
+		struct pmu_ev *e = &s->ev[i];
+		if (e->mode_written && (e->info.flags & uo) != uo)
+			return pmu__err(s->ctx, -EINVAL,
+					"'%s' asks for kernel or hypervisor mode, but the set is opened with "
+					"PMU_SET_USER_ONLY; drop the modifier or the flag", e->info.name);
+		if (!e->mode_written && make_user_only(e) < 0)
+			return pmu__err(s->ctx, -EINVAL, "event name '%s' is too long to add ':u' to", e->info.name);
+		e->mode_written = true;
+	}
+	return 0;
 }
 
 /* Parse, resolve, arrange and group, without opening anything. */
@@ -548,9 +628,13 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		s->ev[i].part_of = -1;
 	}
 	for (size_t i = 0; i < l.n; i++)
-		if ((r = pmu__resolve(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info)) < 0)
+		if ((r = pmu__resolve_mode(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info,
+					   &s->ev[i].mode_written)) < 0)
 			goto fail;
 	if ((r = split_hybrid(s, &l)) < 0 || (r = arrange_topdown(s, &l)) < 0)
+		goto fail;
+	label_core_pmu(s);
+	if ((r = user_only(s)) < 0)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
 		s->ev[i].fd = -1;

@@ -11,6 +11,8 @@ struct pmu_ev {
 	uint64_t id;
 	unsigned group;
 	int part_of;            /* hybrid CPU: index of the listed event this is a part of, or -1 */
+	bool mode_written;      /* a modifier (:u, :k, :h, {group}:u) or PMU_SET_USER_ONLY chose the mode:
+	                           opened exactly so or not at all */
 };
 
 struct pmu_grp {

@@ -424,14 +424,22 @@ static void group_digits(uint64_t v, char *buf, size_t len)
 	buf[o] = 0;
 }
 
+/* Is row label @label event @name, with or without modifiers ("cycles:u", "cpu_core/cycles/u")? */
+static bool label_is(const char *label, const char *name)
+{
+	size_t l = strlen(name);
+
+	if (strncasecmp(label, name, l))
+		return false;
+	label += l;
+	return !*label || *label == ':' || (l && name[l - 1] == '/' && strspn(label, "ukh") == strlen(label));
+}
+
 static const struct stat_row *find_row(const struct stat_row *rows, size_t n, const char *name)
 {
-	for (size_t i = 0; i < n; i++) {
-		const char *nm = rows[i].info.name;
-		size_t l = strlen(name);
-		if (rows[i].supported && !strncasecmp(nm, name, l) && (nm[l] == 0 || nm[l] == ':'))
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].supported && label_is(rows[i].info.name, name))
 			return &rows[i];
-	}
 	return NULL;
 }
 
@@ -476,6 +484,21 @@ struct run_times {
 	double elapsed_ns, user_ns, sys_ns;   /* means over the runs; user/sys < 0: unknown (-p) */
 	int runs;                             /* -r; 1 otherwise */
 };
+
+/* The sentence for rows libpmu counted in user mode only (paranoid), naming them; "" if none. */
+static const char *user_fallback_note(const struct stat_row *rows, size_t n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < n && o < len; i++)
+		if (rows[i].info.flags & PMU_EVF_USER_FALLBACK)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", rows[i].info.name);
+	if (o && o < len)
+		snprintf(buf + o, len - o, ": user mode only (kernel.perf_event_paranoid forbids kernel mode "
+			 "without CAP_PERFMON; sudo sysctl kernel.perf_event_paranoid=1 counts it too)");
+	return buf;
+}
 
 static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows, size_t n,
 		       const struct run_times *t, const char *note)
@@ -546,8 +569,12 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 		fprintf(f, "   %18.9f seconds user\n", t->user_ns / 1e9);
 		fprintf(f, "   %18.9f seconds sys\n\n", t->sys_ns / 1e9);
 	}
+	char fb[1024];
+
 	if (note && *note)
 		fprintf(f, " note: %s\n\n", note);
+	if (*user_fallback_note(rows, n, fb, sizeof(fb)))
+		fprintf(f, " note: %s\n\n", fb);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].info.note && *rows[i].info.note)
 			fprintf(f, " note on %s: %s\n", rows[i].info.name, rows[i].info.note);
@@ -581,6 +608,10 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 		json_object *e = json_object_new_object();
 		json_object_object_add(e, "name", json_object_new_string(r->info.name));
 		json_object_object_add(e, "pmu", json_object_new_string(r->info.pmu));
+		json_object_object_add(e, "exclude_user", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_USER));
+		json_object_object_add(e, "exclude_kernel", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_KERNEL));
+		json_object_object_add(e, "exclude_hv", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_HV));
+		json_object_object_add(e, "user_fallback", json_object_new_boolean(r->info.flags & PMU_EVF_USER_FALLBACK));
 		json_object_object_add(e, "type", json_object_new_int64(r->info.type));
 		json_object_object_add(e, "config", jhex(r->info.config));
 		json_object_object_add(e, "config1", jhex(r->info.config1));
@@ -597,6 +628,11 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 	json_object_object_add(o, "events", ev);
 	if (note && *note)
 		json_object_array_add(notes, json_object_new_string(note));
+	{
+		char fb[1024];
+		if (*user_fallback_note(rows, n, fb, sizeof(fb)))
+			json_object_array_add(notes, json_object_new_string(fb));
+	}
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].info.note && *rows[i].info.note) {
 			char buf[1024];
@@ -1685,7 +1721,15 @@ static int cmd_report(int argc, char **argv)
 				return 1;
 			}
 			if (added) {
-				row->info.unit = !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock") ? "ns" : "";
+				static const struct { const char *key; unsigned flag; } excl[] = {
+					{ "exclude_user", PMU_EVF_EXCL_USER }, { "exclude_kernel", PMU_EVF_EXCL_KERNEL },
+					{ "exclude_hv", PMU_EVF_EXCL_HV }, { "user_fallback", PMU_EVF_USER_FALLBACK } };
+				/* the file's unit; files written before it had one: time events by name */
+				if (json_object_object_get_ex(e, "unit", &f))
+					row->info.unit = !strcmp(json_object_get_string(f), "ns") ? "ns" : "";
+				else
+					row->info.unit =
+						label_is(name, "task-clock") || label_is(name, "cpu-clock") ? "ns" : "";
 				row->info.desc = "";
 				row->info.note = "";
 				row->supported = true;
@@ -1693,6 +1737,9 @@ static int cmd_report(int argc, char **argv)
 					snprintf(row->info.pmu, sizeof(row->info.pmu), "%s", json_object_get_string(f));
 				if (!strcmp(row->info.pmu, "software"))
 					row->info.flags |= PMU_EVF_SOFTWARE;
+				for (size_t x = 0; x < sizeof(excl) / sizeof(excl[0]); x++)
+					if (json_object_object_get_ex(e, excl[x].key, &f) && json_object_get_boolean(f))
+						row->info.flags |= excl[x].flag;
 			}
 			if (json_object_object_get_ex(e, "supported", &f) && !json_object_get_boolean(f))
 				row->supported = false;
