@@ -90,6 +90,18 @@ for ev in $(sed -n 's/.*Countable here: //p' "$tmp/e" | tr -d ',' | grep -v '(no
 	PMU_CPUID=GenuineIntel-6-55-4 $WRAP "$PMU" stat -e "$ev" -- true > "$tmp/o2" 2>&1
 	check "'Countable here' names $ev, which counts here" test $? = 0 -a -z "$(grep 'not supported' "$tmp/o2")"
 done
+# an uncountable standard name next to 8 long countable ones (software: countable everywhere):
+# the list of what is countable is cut short, and says so, instead of overflowing its buffer
+mkdir -p "$tmp/longstd/standard"
+printf 'CPUID,Version,Directory,Type\n' > "$tmp/longstd/mapfile.csv"
+$PY - "$tmp/longstd/standard/long.json" <<'PYEOF'
+import json, sys
+e = [{"EventName": "LONGSTD.%s.E%d" % ("A" * 110, i), "BriefDescription": "x", "Generic": "task-clock"} for i in range(8)]
+json.dump(e + [{"EventName": "LONGSTD.X", "BriefDescription": "uncountable"}], open(sys.argv[1], "w"))
+PYEOF
+PMU_EVENTS_PATH=$tmp/longstd run 1 "$tmp/o" "$tmp/e" resolve LONGSTD.X
+check "uncountable standard name among long countable ones: the list is cut and says so" has "$tmp/e" "Countable here: LONGSTD.A*.E0, LONGSTD.A*.E1, .*, \.\.\.$"
+check "... one line" test "$(wc -l < "$tmp/e")" = 1
 run 0 "$tmp/o" "$tmp/e" resolve retired.inst
 check "alias from the other document, any case" has "$tmp/o" "standard INST.RET"
 run 0 "$tmp/o" "$tmp/e" list TOPDOWN
