@@ -233,13 +233,14 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 {
 	if (!s)
 		return;
+	/* also a set whose allocation failed half way (s->n set, arrays NULL) */
 	for (size_t i = 0; i < s->n; i++) {
 		if (s->pages && s->pages[i])
 			munmap(s->pages[i], s->page_size);
-		if (s->ev[i].fd >= 0)
+		if (s->ev && s->ev[i].fd >= 0)
 			close(s->ev[i].fd);
 	}
-	for (size_t g = 0; g < s->ngroups; g++) {
+	for (size_t g = 0; g < s->ngroups && s->g; g++) {
 		free(s->g[g].buf);
 		if (s->g[g].buf)
 			pthread_mutex_destroy(&s->g[g].lock);
