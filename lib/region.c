@@ -13,6 +13,8 @@
  * freed while the process runs, so reports can read threads that ended.
  */
 #include <ctype.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <signal.h>
@@ -1275,11 +1277,14 @@ static int write_result(const struct pmu_region_result *r, void *data)
 	return 0;
 }
 
-static void expand_path(const char *in, char *out, size_t len)
+/* @in with %p, %r and %% expanded into @out; -ENAMETOOLONG when it does not fit. */
+static int expand_path(const char *in, char *out, size_t len)
 {
 	size_t o = 0;
 
-	for (const char *p = in; *p && o + 1 < len; p++) {
+	for (const char *p = in; *p; p++) {
+		if (o + 1 >= len)
+			return -ENAMETOOLONG;
 		if (p[0] == '%' && p[1] == 'p') {
 			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
 			p++;
@@ -1294,12 +1299,34 @@ static void expand_path(const char *in, char *out, size_t len)
 			out[o++] = *p;
 		}
 	}
-	out[o < len ? o : len - 1] = 0;
+	if (o >= len)
+		return -ENAMETOOLONG;
+	out[o] = 0;
+	return 0;
+}
+
+/* The report file, opened without waiting: a FIFO with no reader is an
+ * error now (ENXIO), not a program blocked at exit. */
+static FILE *open_report(const char *file, int *err)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666), fl;
+	FILE *f;
+
+	if (fd < 0) {
+		*err = errno;
+		return NULL;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
+		*err = errno;
+		close(fd);
+		return NULL;
+	}
+	return f;
 }
 
 PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 {
-	char file[1024];
+	char file[PATH_MAX];
 	const char *events[REG_MAX_EV];
 	struct pmu_event_info infos[REG_MAX_EV];
 	struct writer w;
@@ -1318,9 +1345,13 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	} else if (!strcmp(path, "-")) {
 		f = stdout;
 	} else {
-		expand_path(path, file, sizeof(file));
-		if (!(f = fopen(file, "w")))
-			return pmu__err(reg_ctx, -errno, "cannot write the region report to '%s': %s", file, strerror(errno));
+		int err = 0;
+		if (expand_path(path, file, sizeof(file)) < 0)
+			return pmu__err(reg_ctx, -ENAMETOOLONG, "the region report path '%.60s...' is longer than %d "
+					"characters once %%p/%%r are expanded", path, PATH_MAX - 1);
+		if (!(f = open_report(file, &err)))
+			return pmu__err(reg_ctx, -err, "cannot write the region report to '%s': %s", file,
+					err == ENXIO ? "it is a FIFO that no process is reading" : strerror(err));
 	}
 	pthread_mutex_lock(&reg_lock);
 	nev = event_names(events, infos);
