@@ -101,7 +101,8 @@ static struct thread_state *threads;    /* every thread that used regions */
 static struct thread_state *graveyard;  /* a parent's threads, in a forked child: kept (never
 					 * reused) so that a stale handle is recognised, not followed */
 static pthread_key_t tls_key;
-static __thread struct thread_state *me;
+/* initial-exec: in the shared library a plain __thread costs a __tls_get_addr call at every begin and end */
+static __thread struct thread_state *me __attribute__((tls_model("initial-exec")));
 static struct pmu_event_info reg_infos[REG_MAX_EV]; /* the events, as the first thread opened them */
 static size_t reg_nev;
 
