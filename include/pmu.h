@@ -441,16 +441,16 @@ const struct pmu_fast *pmu_set_fast_abi(struct pmu_set *s, unsigned abi, size_t 
 const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s);
 
 /**
- * pmu_fast_slow - the one call pmu_fast_read() makes, for what user space
- * cannot do: @groups has bit g set for each group g to read through read(2)
- * (bit 63: group 63 and every later one), all bits when the plan's guard
- * does not name the calling thread — the set counts another thread, task or
- * CPU, or is read in another thread (every group through read(2)); the
- * process is a child of the one that opened the set (-ECHILD, see
- * pmu_fast_forked()); the plan is a refusing one (-EINVAL, -EPROTO). Then
- * the hybrid parts' times (pmu_fast_hybrid()). Returns as pmu_set_read().
+ * pmu_fast_slow - the one call pmu_fast_read() makes, for what its inline
+ * part does not do: a set of several groups, of a group not readable from
+ * user space, or with hybrid parts, read by its owner thread
+ * (pmu_fast_read_groups(): user space where possible, read(2) otherwise); a
+ * set that counts another thread, task or CPU, or read in another thread
+ * (read(2)); a process that is a child of the one that opened the set
+ * (-ECHILD, see pmu_fast_forked()); a refusing plan (-EINVAL, -EPROTO).
+ * Returns as pmu_set_read().
  */
-int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out, uint64_t groups);
+int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out);
 
 /**
  * pmu_set_read_group - read group @g of the set through one read(2) into the

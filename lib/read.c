@@ -34,7 +34,7 @@ PMU_EXPORT const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s)
 	return pmu_set_fast_abi(s, PMU_FAST_ABI, sizeof(struct pmu_fast));
 }
 
-PMU_EXPORT int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out, uint64_t groups)
+PMU_EXPORT int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out)
 {
 	struct pmu_set *s = f ? f->set : NULL;
 
@@ -42,15 +42,9 @@ PMU_EXPORT int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out, ui
 		return pmu_fast_forked(f);
 	if (!out)
 		return pmu__err(s->ctx, -EINVAL, "reading a set into a NULL output");
-	for (unsigned g = 0; g < s->ngroups; g++)
-		if (groups & ((uint64_t)1 << (g < 63 ? g : 63))) {
-			int r = pmu_set_read_group(s, g, out);
-			if (r < 0)
-				return r;
-		}
-	if (s->fast.hybrid_parts)
-		pmu_fast_hybrid(&s->fast, out);
-	return 0;
+	if (pmu__set_mine(s))
+		return pmu_fast_read_groups(f, out);
+	return pmu_set_read_syscall(s, out);
 }
 
 PMU_EXPORT int pmu_fast_forked(const struct pmu_fast *f)

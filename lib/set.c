@@ -685,7 +685,10 @@ static void arm_guard(struct pmu_set *s)
 	/* the owner's thread pointer; 1 (no thread's) for a set of another task or CPU, or
 	 * one never read in user space: then only a forked child sees 0 */
 	s->guard_page[0] = s->owned ? s->owner : 1;
-	s->fast.guard = s->guard_page;
+	/* the inline read takes one group read from user space, without hybrid parts;
+	 * other sets go to the library's loop (pmu_fast_slow) */
+	if (s->owned && s->ngroups == 1 && s->fgroups[0].fast && !s->fast.hybrid_parts)
+		s->fast.guard = s->guard_page;
 }
 
 PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,

@@ -175,13 +175,14 @@ struct pmu_fast_group {
  * A set's read plan (pmu_set_fast()). Read-only for users; the inline read
  * compiled into a program depends on its layout, hence PMU_FAST_ABI.
  *
- * @guard comes first in every version of the layout: it points to a word
- * holding the thread pointer (pmu_arch_thread()) of the thread whose
- * counters the set reads, in a page the kernel zeroes in a child after
- * fork() (MADV_WIPEONFORK). A read compares it with the caller's thread
- * pointer: any other thread, a forked child, a set of another task or CPU
- * (the word is 0), a NULL set, or a program built against another layout
- * all take pmu_fast_slow().
+ * @guard comes first in every version of the layout. For a set that the
+ * inline read can do alone — one group, every member readable from user
+ * space, no hybrid parts — it points to a word holding the thread pointer
+ * (pmu_arch_thread()) of the thread whose counters the set reads, in a page
+ * the kernel zeroes in a child after fork() (MADV_WIPEONFORK). For every
+ * other set, a NULL set and a program built against another layout it
+ * points to a word that is never a thread pointer. A read compares it with
+ * the caller's thread pointer; anything else takes pmu_fast_slow().
  */
 struct pmu_fast {
 	const volatile uintptr_t *guard;
@@ -195,35 +196,29 @@ struct pmu_fast {
 };
 
 /**
- * pmu_fast_read - read every value of a set: user space where possible, one
- * read(2) per group otherwise. Same result and return values as
- * pmu_set_read(); exported twin: pmu_fast_read_fn(). @f must come from
- * pmu_set_fast() (never NULL: pmu_set_fast(NULL) gives a plan that is
- * refused); @out is not checked (the twin checks both).
+ * pmu_fast_read_groups - every group of the plan, for the thread that owns
+ * the set (the caller checks that): user space where the group's pages
+ * allow, one read(2) for a group where they do not; then the hybrid parts'
+ * times. What pmu_fast_slow() does for a set the inline read leaves to it.
+ * Returns 0 or the negative errno of a read(2).
  */
-static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
+static inline int pmu_fast_read_groups(const struct pmu_fast *f, struct pmu_value *out)
 {
 	const struct pmu_fast_group *gr = f->groups, *end;
 	struct perf_event_mmap_page *const *pages = f->pages;
 
-	/* one load and compare: the owner thread, not forked, plan of this layout */
-	if (__builtin_expect(*f->guard != pmu_arch_thread(), 0))
-		return pmu_fast_slow(f, out, ~(uint64_t)0);
 	for (end = gr + f->ngroups; gr < end; gr++) {
-		uint32_t i = gr->first, last = i + gr->count;
+		struct perf_event_mmap_page *const *pg = pages + gr->first;
+		struct pmu_value *o = out + gr->first, *last = o + gr->count;
 		uint64_t enabled, running;
 
 		/* the leader's page gives the group's times; members only their counts */
-		if (__builtin_expect(!gr->fast, 0) ||
-		    __builtin_expect(pmu__page_read(pages[i], (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1,
-						    &out[i], (uint64_t *)0), 0))
+		if (!gr->fast || pmu__page_read(*pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1, o, (uint64_t *)0))
 			goto slow;
-		enabled = out[i].enabled;
-		running = out[i].running;
-		for (i++; i < last; i++) {
-			struct pmu_value *o = &out[i];
-			if (__builtin_expect(pmu__page_read(pages[i], (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o,
-							    (uint64_t *)0), 0))
+		enabled = o->enabled;
+		running = o->running;
+		while (++o < last) {
+			if (pmu__page_read(*++pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o, (uint64_t *)0))
 				goto slow;
 			o->enabled = enabled;
 			o->running = running;
@@ -231,15 +226,46 @@ static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 		continue;
 slow:
 		{
-			/* this group through read(2) (bit 63: it and every later group) */
-			uint64_t g = (uint64_t)(gr - f->groups);
-			int r = pmu_fast_slow(f, out, (uint64_t)1 << (g < 63 ? g : 63));
-			if (r < 0 || g >= 63)
+			int r = pmu_set_read_group(f->set, (unsigned)(gr - f->groups), out);
+			if (r < 0)
 				return r;
 		}
 	}
-	if (__builtin_expect(f->hybrid_parts != 0, 0))
-		return pmu_fast_slow(f, out, 0);
+	if (f->hybrid_parts)
+		pmu_fast_hybrid(f, out);
+	return 0;
+}
+
+/**
+ * pmu_fast_read - read every value of a set: user space where possible, one
+ * read(2) per group otherwise. Same result and return values as
+ * pmu_set_read(); exported twin: pmu_fast_read_fn(). @f must come from
+ * pmu_set_fast() (never NULL: pmu_set_fast(NULL) gives a plan that is
+ * refused); @out is not checked (the twin checks both).
+ *
+ * Inline here: one group read from user space by its owner thread, in a
+ * straight line. Everything else is one call, pmu_fast_slow().
+ */
+static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
+{
+	struct perf_event_mmap_page *const *pg = f->pages;
+	struct pmu_value *o = out, *last;
+	uint64_t enabled, running;
+
+	/* one load and compare: the owner thread, not forked, a one-group plan of this layout */
+	if (__builtin_expect(*f->guard != pmu_arch_thread(), 0))
+		return pmu_fast_slow(f, out);
+	if (__builtin_expect(pmu__page_read(*pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1, o, (uint64_t *)0), 0))
+		return pmu_fast_slow(f, out);
+	enabled = o->enabled;
+	running = o->running;
+	for (last = out + f->count; ++o < last;) {
+		if (__builtin_expect(pmu__page_read(*++pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o,
+						    (uint64_t *)0), 0))
+			return pmu_fast_slow(f, out);
+		o->enabled = enabled;
+		o->running = running;
+	}
 	return 0;
 }
 
