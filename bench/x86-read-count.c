@@ -95,12 +95,13 @@ static inline uint64_t bare(const struct perf_event_mmap_page *pc)
 	uint32_t seq;
 	uint64_t count, pmc;
 	do {
+		unsigned shift;
 		seq = p->lock;
 		__asm__ __volatile__("" ::: "memory");
 		count = p->offset;
+		shift = 64u - p->pmc_width; /* each field of the volatile page loaded once */
 		pmc = pmu_arch_counter(0, p->index);
-		pmc <<= 64 - p->pmc_width;
-		count += (uint64_t)((int64_t)pmc >> (64 - p->pmc_width));
+		count += (uint64_t)((int64_t)(pmc << shift) >> shift);
 		__asm__ __volatile__("" ::: "memory");
 	} while (p->lock != seq);
 	return count;

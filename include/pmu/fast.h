@@ -246,7 +246,7 @@ slow:
  * Inline here: one group read from user space by its owner thread, in a
  * straight line. Everything else is one call, pmu_fast_slow().
  */
-static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
+PMU_HOT int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 {
 	struct perf_event_mmap_page *const *pg = f->pages;
 	struct pmu_value *o = out, *last;
