@@ -2,6 +2,9 @@
 # Builds and runs bench/startup (x86 host, wall time), writes bench/results/startup.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tests/deps.sh
+# the baselines: libpfm4 (a build dependency) and PAPI
+pmu_install "${PMU_BUILD_DEPS[@]}" libpapi-dev || echo "startup: could not install libpapi-dev: PAPI not compared" >&2
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

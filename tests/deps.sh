@@ -1,6 +1,7 @@
 # Sourced by examples/run-demo.sh and tests/run-all.sh: install Debian
 # packages that are missing (apt-get, with sudo when not root). Every
-# package a script of the project uses is named here or in tests/lab/run,
+# package a script of the project uses is named here, in tests/lab/run
+# or (the benchmarks' baselines) in bench/*.sh,
 # so that a fresh Debian machine has it (tests/fresh-debian.sh proves it).
 pmu_install() {
 	local missing=() p
