@@ -108,6 +108,10 @@ void pmu__strlcpy(char *dst, const char *src, size_t len);
 int pmu__parse_u64(const char *s, uint64_t *out);
 /* Case-insensitive prefix test. */
 bool pmu__prefix(const char *s, const char *prefix);
+/* Append @item to the ", "-separated list in @buf (@len bytes, NUL-terminated)
+ * if it fits with room left for ", ..."; otherwise end the list with ", ..."
+ * (once) and return false: a list cut short says so. */
+bool pmu__list_add(char *buf, size_t len, const char *item);
 
 /* ---- context pieces ---- */
 int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override);

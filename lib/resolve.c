@@ -313,12 +313,11 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 	d = pmu__pmu_by_name(ctx, spec);
 	if (!d) {
 		char list[512];
-		size_t o = 0;
 		list[0] = 0;
-		for (size_t i = 0; i < ctx->n_pmus && o + 2 < sizeof(list); i++)
-			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "", ctx->pmus[i].name);
+		for (size_t i = 0; i < ctx->n_pmus && pmu__list_add(list, sizeof(list), ctx->pmus[i].name); i++)
+			;
 		return pmu__err(ctx, -ENOENT, "event '%s': no PMU named '%s' here; PMUs present: %s", name,
-				spec, o ? list : "(none)");
+				spec, list[0] ? list : "(none)");
 	}
 	pmu__strlcpy(out->pmu, d->name, sizeof(out->pmu));
 	out->type = d->type;
@@ -401,7 +400,6 @@ static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu
 	const struct pmu_tables *t = &ctx->tables;
 	const struct pmu_dev *core = pmu__core_pmu(ctx);
 	char list[600], prefix[PMU_NAME_MAX];
-	size_t o = 0;
 	int shown = 0;
 
 	if (pmu__err_is_quiet()) /* nobody reads the message: skip the search */
@@ -424,7 +422,8 @@ static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu
 				continue;
 			if (!pmu__name_countable(ctx, s->name))
 				continue;
-			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", shown ? ", " : "", s->name);
+			if (!pmu__list_add(list, sizeof(list), s->name))
+				break;
 			shown++;
 		}
 		if (!dot)

@@ -149,3 +149,20 @@ bool pmu__prefix(const char *s, const char *prefix)
 {
 	return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
+
+bool pmu__list_add(char *buf, size_t len, const char *item)
+{
+	static const char more[] = ", ...";
+	size_t o = strlen(buf), sep = o ? 2 : 0, n = strlen(item);
+
+	if (o >= sizeof(more) - 1 && !strcmp(buf + o - (sizeof(more) - 1), more))
+		return false; /* already cut */
+	if (o + sep + n + sizeof(more) <= len) {
+		memcpy(buf + o, ", ", sep);
+		memcpy(buf + o + sep, item, n + 1);
+		return true;
+	}
+	if (o + sizeof(more) <= len)
+		memcpy(buf + o, more, sizeof(more));
+	return false;
+}

@@ -26,8 +26,13 @@ run() { # expected-status, stdout-file, stderr-file, args...
 	fi
 	checks=$((checks + 1))
 }
+# strict JSON, as RFC 8259 has it: UTF-8, no NaN or Infinity (which Python's json takes by default)
+STRICT="import json, sys
+def no_constant(c): raise ValueError('not JSON: ' + c)
+def strict(path): return json.loads(open(path, 'rb').read().decode('utf-8'), parse_constant=no_constant)"
 json() { # file, python expression over d
-	$PY -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+	$PY -c "$STRICT
+d = strict(sys.argv[1]); sys.exit(0 if ($2) else 1)" "$1"
 }
 has() { grep -q -- "$2" "$1"; }
 
@@ -90,6 +95,18 @@ for ev in $(sed -n 's/.*Countable here: //p' "$tmp/e" | tr -d ',' | grep -v '(no
 	PMU_CPUID=GenuineIntel-6-55-4 $WRAP "$PMU" stat -e "$ev" -- true > "$tmp/o2" 2>&1
 	check "'Countable here' names $ev, which counts here" test $? = 0 -a -z "$(grep 'not supported' "$tmp/o2")"
 done
+# an uncountable standard name next to 8 long countable ones (software: countable everywhere):
+# the list of what is countable is cut short, and says so, instead of overflowing its buffer
+mkdir -p "$tmp/longstd/standard"
+printf 'CPUID,Version,Directory,Type\n' > "$tmp/longstd/mapfile.csv"
+$PY - "$tmp/longstd/standard/long.json" <<'PYEOF'
+import json, sys
+e = [{"EventName": "LONGSTD.%s.E%d" % ("A" * 110, i), "BriefDescription": "x", "Generic": "task-clock"} for i in range(8)]
+json.dump(e + [{"EventName": "LONGSTD.X", "BriefDescription": "uncountable"}], open(sys.argv[1], "w"))
+PYEOF
+PMU_EVENTS_PATH=$tmp/longstd run 1 "$tmp/o" "$tmp/e" resolve LONGSTD.X
+check "uncountable standard name among long countable ones: the list is cut and says so" has "$tmp/e" "Countable here: LONGSTD.A*.E0, LONGSTD.A*.E1, .*, \.\.\.$"
+check "... one line" test "$(wc -l < "$tmp/e")" = 1
 run 0 "$tmp/o" "$tmp/e" resolve retired.inst
 check "alias from the other document, any case" has "$tmp/o" "standard INST.RET"
 run 0 "$tmp/o" "$tmp/e" list TOPDOWN
@@ -113,11 +130,13 @@ done
 run 1 "$tmp/o" "$tmp/e" list zzznothing
 
 # stat
-run 0 "$tmp/o" "$tmp/e" stat -- true
-check "stat prints a table" has "$tmp/o" "Performance counter stats for 'true'"
-check "stat counts task-clock" has "$tmp/o" "task-clock"
-check "stat prints elapsed" has "$tmp/o" "seconds time elapsed"
-check "stat prints user and sys time" grep -q "seconds user" "$tmp/o"
+# the results go to stderr, as perf writes them: stdout is the command's alone
+run 0 "$tmp/o" "$tmp/e" stat -- echo hello
+check "stat prints a table (on stderr)" has "$tmp/e" "Performance counter stats for 'echo hello'"
+check "stat counts task-clock" has "$tmp/e" "task-clock"
+check "stat prints elapsed" has "$tmp/e" "seconds time elapsed"
+check "stat prints user and sys time" grep -q "seconds user" "$tmp/e"
+check "stat: stdout holds the command's output only" test "$(cat "$tmp/o")" = hello
 run 3 "$tmp/o" "$tmp/e" stat -- sh -c 'exit 3'
 run 127 "$tmp/o" "$tmp/e" stat -- /nonexistent/cmd
 check "exec failure explained" has "$tmp/e" "cannot run '/nonexistent/cmd'"
@@ -169,7 +188,7 @@ PMU_EVENTS_PATH="$SRC/tests/tables/intel-perfmon" run 0 "$tmp/o" "$tmp/e" report
 check "perfmon metric: cpi 3000/1000" has "$tmp/o" "cpi  *3.000 per instruction"
 check "perfmon metric: 100*1200/3000 %, threshold by LegacyName crossed" has "$tmp/o" "issue_cycles  *40.000 % *<== over threshold"
 echo '{"x":1}' > "$tmp/bad.json"
-run 1 "$tmp/o" "$tmp/e" report "$tmp/bad.json"
+run 2 "$tmp/o" "$tmp/e" report "$tmp/bad.json"
 check "report rejects other JSON" has "$tmp/e" "is neither a 'pmu stat --json' file"
 
 # metrics and topdown from saved counts (hand-written files; expected values computed by hand)
@@ -186,11 +205,56 @@ check "report: threshold marker (30/40 > 0.5)" has "$tmp/o" "m_ratio  *75.000 % 
 check "report: -D a=3 gives 3*40+1" has "$tmp/o" "m_params  *121.000"
 run 1 "$tmp/o" "$tmp/e" report -M "EV.ONE / NOPE.EVENT" "$SRC/tests/reports/engine.json"
 check "report: missing input named" has "$tmp/o" "n/a: .*NOPE.EVENT"
+# -M lists split at top-level commas only: max(a, b) is one metric (hand: max(40, 30), min(40, 30))
+run 0 "$tmp/o" "$tmp/e" report -M 'max(EV.ONE, EV.TWO),min(EV.ONE, EV.TWO)' "$SRC/tests/reports/engine.json"
+check "report -M: max(EV.ONE, EV.TWO) is one metric, 40" has "$tmp/o" "^ *max(EV.ONE, EV.TWO)  *40.000"
+check "report -M: min(EV.ONE, EV.TWO) is the second, 30" has "$tmp/o" "^ *min(EV.ONE, EV.TWO)  *30.000"
+# a -D name longer than the library keeps is refused, not cut into another name
+long_param=$(printf 'a%.0s' $(seq 70))
+PMU_EVENTS_PATH="$SRC/tests/tables/metrics-engine" run 2 "$tmp/o" "$tmp/e" report -M m_params -D "$long_param=3" "$SRC/tests/reports/engine.json"
+check "-D NAME too long: refused, naming it" has "$tmp/e" "^pmu: -D $long_param=3: "
+# a title of 60 files (1.6 KB; was cut at 1 KB)
+files=(); for _ in $(seq 60); do files+=("$SRC/tests/reports/engine.json"); done
+run 0 "$tmp/o" "$tmp/e" report "${files[@]}"
+check "report of 60 files: the title names all 60" test "$(grep -o 'engine.json' "$tmp/o" | wc -l)" = 60
+check "... and sums them (60 x 40)" has "$tmp/o" "^ *2,400  *EV.ONE"
+
+# saved files: bounded reading, strict parsing, every key checked (tests/test-report-types.py
+# sets each key of real files to each wrong type); a refusal exits 2 with one line naming the key
+timeout 20 $WRAP "$PMU" report /dev/zero > "$tmp/o" 2> "$tmp/e"
+st=$?
+check "report /dev/zero: refused past 64 MiB, exit 2 (got $st)" test $st = 2
+check "report /dev/zero: said" has "$tmp/e" "goes on past 64 MiB"
+run 0 "$tmp/o" "$tmp/e" report <(cat "$SRC/tests/reports/engine.json")
+check "report of a process substitution (a pipe that ends)" has "$tmp/o" "^ *40  *EV.ONE"
+mkfifo "$tmp/fifo"
+timeout 20 sh -c 'cat "$1" > "$2"' sh "$SRC/tests/reports/engine.json" "$tmp/fifo" &
+timeout 20 $WRAP "$PMU" report "$tmp/fifo" > "$tmp/o" 2> "$tmp/e"
+st=$?
+wait
+check "report of a FIFO: exit 0 (got $st)" test $st = 0
+check "report of a FIFO" has "$tmp/o" "^ *40  *EV.ONE"
+run 1 "$tmp/o" "$tmp/e" report "$SRC/tests"
+check "report of a directory: cannot read, said" has "$tmp/e" "cannot read '.*tests': Is a directory"
+$PY - "$SRC/tests/reports/engine.json" "$tmp/nan.bad" "$tmp/big.bad" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['events'][0]['value'] = float('nan')
+json.dump(d, open(sys.argv[2], 'w'))
+d['events'][0]['value'] = 2**63 - 1
+json.dump(d, open(sys.argv[3], 'w'))
+PYEOF
+run 2 "$tmp/o" "$tmp/e" report "$tmp/nan.bad"
+check "report: NaN refused, the key named" has "$tmp/e" "events\[0\].value: expected an integer from 0 to 9223372036854775807, found NaN"
+run 0 "$tmp/o" "$tmp/e" report "$tmp/big.bad" "$tmp/big.bad"
+check "report: two counts of 2^63-1 sum within 64 bits (hand: 18,446,744,073,709,551,614)" has "$tmp/o" "18,446,744,073,709,551,614  *EV.ONE"
+run 2 "$tmp/o" "$tmp/e" report "$tmp/big.bad" "$tmp/big.bad" "$tmp/big.bad"
+check "report: three exceed 2^64-1: refused, said" has "$tmp/e" "events\[0\].value: the sum over the files exceeds 2^64-1"
 run 0 "$tmp/o" "$tmp/e" stat -M 'page\-faults * 1e9 / task\-clock' -- "$BUILD/examples/workload" 8
-check "stat -M counts the metric's events" has "$tmp/o" "page-faults"
-check "stat -M prints the metric" has "$tmp/o" "1e9 / task.-clock  *[0-9][0-9]*[.][0-9]"
+check "stat -M counts the metric's events" has "$tmp/e" "page-faults"
+check "stat -M prints the metric" has "$tmp/e" "1e9 / task.-clock  *[0-9][0-9]*[.][0-9]"
 run 0 "$tmp/o" "$tmp/e" stat -M 'page\-faults / task\-clock' --json -- true
-check "stat -M --json" json "$tmp/o" "len(d['metrics'])==1 and d['metrics'][0]['value'] is not None"
+check "stat -M --json (on stderr)" json "$tmp/e" "len(d['metrics'])==1 and d['metrics'][0]['value'] is not None"
 
 # Privilege modes as an unprivileged user (uid 65534), perf stat as the oracle: an event perf
 # labels ':u' (the kernel refused kernel mode and perf fell back to user mode) pmu labels so too,
@@ -205,9 +269,11 @@ elif ! command -v perf > /dev/null || ! $nobody perf stat -x, -e "$evs" -- true 
      ! grep -q "task-clock:u" "$tmp/perf-u.csv"; then
 	echo "note: perf does not count user mode only as uid 65534 here (perf_event_paranoid < 2?); the mode checks did not run"
 else
-	$nobody $WRAP "$PMU" stat --json -e "$evs" -- true > "$tmp/u.json" 2> "$tmp/e"
+	# a directory uid 65534 can write its -o files in
+	chmod 711 "$tmp" && mkdir -m 777 "$tmp/nobody"
+	$nobody $WRAP "$PMU" stat --json -o "$tmp/nobody/u.json" -e "$evs" -- true > "$tmp/o" 2> "$tmp/e"
 	check "unprivileged stat --json: exit 0" test $? = 0
-	check "unprivileged: each row labelled and flagged as perf labels it" $PY - "$tmp/perf-u.csv" "$tmp/u.json" "$evs" <<'PYEOF'
+	check "unprivileged: each row labelled and flagged as perf labels it" $PY - "$tmp/perf-u.csv" "$tmp/nobody/u.json" "$evs" <<'PYEOF'
 import csv, json, sys
 perf = [r[2] for r in csv.reader(open(sys.argv[1])) if len(r) > 2 and r[0][:1].isdigit()]
 d = json.load(open(sys.argv[2]))
@@ -221,15 +287,15 @@ print("perf:", perf, "pmu:", [(e['name'], e['exclude_kernel'], e['user_fallback'
 sys.exit(0 if ok else 1)
 PYEOF
 	if $PY -c "import jsonschema" 2> /dev/null; then
-		check "unprivileged stat --json validates against the schema" $PY -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" "$tmp/u.json" "$SRC/tools/schemas/libpmu-stat-1.schema.json"
+		check "unprivileged stat --json validates against the schema" $PY -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" "$tmp/nobody/u.json" "$SRC/tools/schemas/libpmu-stat-1.schema.json"
 	fi
-	run 0 "$tmp/o" "$tmp/e" report "$tmp/u.json"
+	run 0 "$tmp/o" "$tmp/e" report "$tmp/nobody/u.json"
 	check "report of the unprivileged run: task-clock:u in msec" has "$tmp/o" "msec  *task-clock:u  *#.*CPUs utilized"
 	$nobody $WRAP "$PMU" stat -e "$evs" -- true > "$tmp/o" 2> "$tmp/e"
-	check "unprivileged text rows: task-clock:u" has "$tmp/o" "msec  *task-clock:u "
-	check "unprivileged text rows: the note says user mode only" has "$tmp/o" "note: context-switches:u, task-clock:u, cpu-clock:u, minor-faults:u: user mode only"
-	$nobody $WRAP "$PMU" stat -M 'page\-faults / task\-clock' --json -- true > "$tmp/m.json" 2> "$tmp/e"
-	check "unprivileged -M: the metric finds page-faults:u and task-clock:u" json "$tmp/m.json" "d['metrics'][0]['value'] is not None and d['events'][0]['name'].endswith(':u')"
+	check "unprivileged text rows: task-clock:u" has "$tmp/e" "msec  *task-clock:u "
+	check "unprivileged text rows: the note says user mode only" has "$tmp/e" "note: context-switches:u, task-clock:u, cpu-clock:u, minor-faults:u: user mode only"
+	$nobody $WRAP "$PMU" stat -M 'page\-faults / task\-clock' --json -o "$tmp/nobody/m.json" -- true > "$tmp/o" 2> "$tmp/e"
+	check "unprivileged -M: the metric finds page-faults:u and task-clock:u" json "$tmp/nobody/m.json" "d['metrics'][0]['value'] is not None and d['events'][0]['name'].endswith(':u')"
 	$nobody perf stat -e context-switches:k -- true > /dev/null 2>&1
 	perf_st=$?
 	$nobody $WRAP "$PMU" stat -e context-switches:k -- true > "$tmp/o" 2> "$tmp/e"
@@ -246,11 +312,26 @@ check "one region file per process" test "$(ls "$tmp"/reg-*.json | wc -l)" = 2
 run 0 "$tmp/o" "$tmp/e" report "$tmp"/reg-*.json
 check "region files merged: 2 calls per region" has "$tmp/o" "matmul i-k-j  *2 "
 check "merged header" has "$tmp/o" "Regions from 2 files"
+run 2 "$tmp/o" "$tmp/e" report "$(ls "$tmp"/reg-*.json | head -1)" "$SRC/tests/reports/engine.json"
+check "a region report and a stat file: one kind at a time" has "$tmp/e" "is a region report and .* a 'pmu stat --json' file: report one kind at a time"
+# 40 events (was: 32 kept, the rest dropped) and names of 140 characters alike in 127 (were: cut, merged)
+$PY - "$(ls "$tmp"/reg-*.json | head -1)" "$tmp/reg40.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = {"value": 7, "scaled": 7, "enabled_ns": 10, "running_ns": 10, "confidence": 1.0, "min": 7, "max": 7}
+d['events'] = ['ev%02d' % i for i in range(40)]
+d['regions'] = [{"name": "R" * 139 + c, "calls": 1, "events": {e: dict(ev, value=i + 1) for i, e in enumerate(d['events'])},
+                 "metrics": {}, "threads": []} for c in "AB"]
+json.dump(d, open(sys.argv[2], 'w'))
+PYEOF
+run 0 "$tmp/o" "$tmp/e" report "$tmp/reg40.json"
+check "region report: all 40 event columns" test "$(grep -o ' ev[0-9][0-9]' "$tmp/o" | wc -l)" = 40
+check "region report: the 40th event's count (40) in each row" test "$(grep -c 'R\{139\}[AB]  *1  *1 .* 40  *$' "$tmp/o")" = 2
 
 # -r: repeated runs, mean and perf's "+-" (standard error of the mean); -I: counts every interval
 run 0 "$tmp/o" "$tmp/e" stat -r 3 -e page-faults -- "$BUILD/examples/workload" 4
-check "stat -r: runs in the header" has "$tmp/o" "'.*workload 4' (3 runs):"
-check "stat -r: +- column" has "$tmp/o" "page-faults .*( +- [0-9.]*% )"
+check "stat -r: runs in the header" has "$tmp/e" "'.*workload 4' (3 runs):"
+check "stat -r: +- column" has "$tmp/e" "page-faults .*( +- [0-9.]*% )"
 run 0 "$tmp/o" "$tmp/e" stat -r 2 --json -o "$tmp/r.json" -e page-faults -- "$BUILD/examples/workload" 4
 check "stat -r --json: runs, mean of >= 1024 faults (4 MiB touched), stddev" json "$tmp/r.json" "d['runs']==2 and d['events'][0]['value']>=1024 and 0<=d['events'][0]['stddev_pct']<50"
 run 2 "$tmp/o" "$tmp/e" stat -r 0 -- true
@@ -258,9 +339,9 @@ check "stat -r 0 refused" has "$tmp/e" "-r wants a number of runs"
 run 2 "$tmp/o" "$tmp/e" stat -r 2 -I 100 -- true
 check "stat -r with -I refused" has "$tmp/e" "do not go together"
 run 0 "$tmp/o" "$tmp/e" stat -I 100 -e task-clock,page-faults -- sleep 0.45
-check "stat -I: header" has "$tmp/o" "time (s) .*counts  event"
-check "stat -I: a line per interval (0.45 s, 100 ms: 4 expected, 2 or more required)" test "$(grep -c '^ *[0-9.]* .*msec  task-clock$' "$tmp/o")" -ge 2
-check "stat -I: the final table follows" has "$tmp/o" "Performance counter stats for 'sleep 0.45'"
+check "stat -I: header" has "$tmp/e" "time (s) .*counts  event"
+check "stat -I: a line per interval (0.45 s, 100 ms: 4 expected, 2 or more required)" test "$(grep -c '^ *[0-9.]* .*msec  task-clock$' "$tmp/e")" -ge 2
+check "stat -I: the final table follows" has "$tmp/e" "Performance counter stats for 'sleep 0.45'"
 
 # -p: attach to a running process. It waits for a file (created once pmu holds its perf_event
 # descriptors, i.e. has attached), then execs the workload, which touches 4 MiB (>= 1024 page
@@ -280,8 +361,8 @@ sh -c 'while :; do :; done' &
 target=$!
 run 0 "$tmp/o" "$tmp/e" stat -p $target -e task-clock -- sleep 0.3
 kill $target 2>/dev/null
-check "stat -p -- CMD: header" has "$tmp/o" "Performance counter stats for 'process $target while sleep 0.3'"
-check "stat -p -- CMD: the loop's CPU time counted" has "$tmp/o" "msec  *task-clock"
+check "stat -p -- CMD: header" has "$tmp/e" "Performance counter stats for 'process $target while sleep 0.3'"
+check "stat -p -- CMD: the loop's CPU time counted" has "$tmp/e" "msec  *task-clock"
 run 1 "$tmp/o" "$tmp/e" stat -p 999999999 -- true
 check "stat -p: no such process" has "$tmp/e" "no process 999999999 to attach to"
 run 2 "$tmp/o" "$tmp/e" stat -p 1 -r 2
@@ -354,9 +435,97 @@ if command -v setsid >/dev/null; then
 	wait "$spid"
 	st=$?
 	check "Ctrl-C: exit status 130 (got $st)" test "$st" = 130
-	check "Ctrl-C: partial counts printed" has "$tmp/o" "terminated by signal 2"
-	check "Ctrl-C: the table is there" has "$tmp/o" "task-clock"
+	check "Ctrl-C: partial counts printed" has "$tmp/e" "terminated by signal 2"
+	check "Ctrl-C: the table is there" has "$tmp/e" "task-clock"
 fi
+
+# SIGTERM (kill, not a terminal) to pmu stat: passed on to the command, which ends; the counts
+# up to then are printed and pmu exits as the command did (128+15); no command is left behind
+$WRAP "$PMU" stat -e task-clock -- sleep 20 > "$tmp/o" 2> "$tmp/e" &
+spid=$!
+cpid=
+for _ in $(seq 300); do cpid=$(pgrep -P "$spid" -x sleep) && break; sleep 0.1; done
+sleep 0.2
+kill -TERM "$spid"
+wait "$spid"
+st=$?
+check "SIGTERM: exit status 143 (got $st)" test "$st" = 143
+check "SIGTERM: the command ($cpid) is gone, not orphaned" test -n "$cpid" -a ! -d "/proc/$cpid"
+check "SIGTERM: the counts up to then" has "$tmp/e" "task-clock"
+check "SIGTERM: said" has "$tmp/e" "'sleep 20' terminated by signal 15 (SIGTERM); counts up to then"
+# SIGINT sent to pmu alone (kill, not the terminal's process group): passed on likewise, 128+2
+env --default-signal=INT $WRAP "$PMU" stat -e task-clock -- sleep 20 > "$tmp/o" 2> "$tmp/e" &
+spid=$!
+cpid=
+for _ in $(seq 300); do cpid=$(pgrep -P "$spid" -x sleep) && break; sleep 0.1; done
+sleep 0.2
+kill -INT "$spid"
+wait "$spid"
+st=$?
+check "SIGINT to pmu alone: exit status 130 (got $st)" test "$st" = 130
+check "SIGINT to pmu alone: the command ($cpid) is gone" test -n "$cpid" -a ! -d "/proc/$cpid"
+check "SIGINT to pmu alone: the counts up to then" has "$tmp/e" "'sleep 20' terminated by signal 2 (SIGINT); counts up to then"
+# ... a command that handles it: its status (0), the counts, and a note that they stop there
+$WRAP "$PMU" stat -e task-clock -- sh -c 'trap "exit 0" TERM; sleep 20 & wait' > "$tmp/o" 2> "$tmp/e" &
+spid=$!
+for _ in $(seq 300); do pgrep -P "$(pgrep -P "$spid" -x sh)" -x sleep > /dev/null 2>&1 && break; sleep 0.1; done
+kill -TERM "$spid"
+wait "$spid"
+st=$?
+check "SIGTERM to a command that handles it: its status 0 (got $st)" test "$st" = 0
+check "... the note says the counts stop there" has "$tmp/e" "pmu stat received SIGTERM and passed it on to the command: the counts are up to then"
+pkill -P "$spid" sleep 2>/dev/null
+# -p: SIGHUP ends the count like Ctrl-C: the counts, exit 128+1
+sleep 20 &
+target=$!
+$WRAP "$PMU" stat -p "$target" -e task-clock > "$tmp/o" 2> "$tmp/e" &
+spid=$!
+for _ in $(seq 1200); do ls -l /proc/$spid/fd 2>/dev/null | grep -q perf_event && break; sleep 0.05; done
+sleep 0.2
+kill -HUP "$spid"
+wait "$spid"
+st=$?
+kill "$target"
+check "stat -p, SIGHUP: exit 129 (got $st)" test "$st" = 129
+check "stat -p, SIGHUP: the counts" has "$tmp/e" "Performance counter stats for 'process $target'"
+# a closed stdout (| head -1) kills the command, not pmu: its counts on stderr, the command's status 128+13
+# (perf stat prints "seq: Broken pipe" and exits 0 there: it passes on exit codes, not signals)
+$WRAP "$PMU" stat -e task-clock -- seq 1000000 2> "$tmp/e" | head -1 > "$tmp/o"
+st=${PIPESTATUS[0]}
+check "stat -- seq | head -1: exit 141, seq's SIGPIPE (got $st)" test "$st" = 141
+check "stat -- seq | head -1: the counts on stderr" has "$tmp/e" "Performance counter stats for 'seq 1000000'"
+check "stat -- seq | head -1: stdout had seq's first line" test "$(cat "$tmp/o")" = 1
+
+# write errors fail the command, said: every command that writes, to a full disk
+for c in "info" "info --json" "list" "list --json" "resolve task-clock" "resolve task-clock --json" \
+	 "check-tables $SRC/events" "report $SRC/tests/reports/engine.json" "--version" "--help"; do
+	$WRAP "$PMU" $c > /dev/full 2> "$tmp/e"
+	st=$?
+	check "pmu $c > /dev/full: exit 1 (got $st)" test $st = 1
+	check "pmu $c > /dev/full: said" has "$tmp/e" "^pmu: writing standard output: No space left on device$"
+done
+for o in "" "--json"; do
+	run 1 "$tmp/o" "$tmp/e" stat $o -o /dev/full -e task-clock -- true
+	check "stat $o -o /dev/full: said" has "$tmp/e" "^pmu: writing '/dev/full': No space left on device$"
+	$WRAP "$PMU" stat $o -e task-clock -- true 2> /dev/full
+	st=$?
+	check "stat $o with stderr full: exit 1 (got $st)" test $st = 1
+done
+
+# JSON written is JSON: an infinite metric is null with the reason, a command's bytes that are
+# not UTF-8 are U+FFFD (the json() helper parses strictly: UTF-8, no NaN/Infinity)
+run 0 "$tmp/o" "$tmp/e" stat -M '1e308 * 10' --json -o "$tmp/inf.json" -e task-clock -- true $'\xff'
+check "an infinite metric: null, and why" json "$tmp/inf.json" "d['metrics'][0]['value'] is None and 'infinite' in d['metrics'][0]['error']"
+check "a command argument that is not UTF-8: U+FFFD" json "$tmp/inf.json" "d['command'] == ['true', '\\ufffd']"
+run 0 "$tmp/o" "$tmp/e" stat -M '1e308 * 10' -e task-clock -- true
+check "an infinite metric in text: n/a, and why" has "$tmp/e" "1e308 \* 10  *n/a: infinite"
+# -M 'max(a, b)' in stat: one metric, max of the two counts (the JSON's own counts are the oracle)
+run 0 "$tmp/o" "$tmp/e" stat -M 'max(task\-clock, page\-faults)' --json -o "$tmp/max.json" -- true
+check "stat -M 'max(a, b)': one metric, the larger count" json "$tmp/max.json" "[m['name'] for m in d['metrics']] == ['max(task\\\\-clock, page\\\\-faults)'] and d['metrics'][0]['value'] == max(e['value'] for e in d['events'] if e['name'].split(':')[0] in ('task-clock', 'page-faults'))"
+# every JSON file pmu and the library wrote here parses strictly
+for f in "$tmp"/*.json "$tmp"/nobody/*.json; do
+	[ -f "$f" ] && check "strict JSON: $(basename "$f")" json "$f" "True"
+done
 
 echo "test-cli: $checks checks, $fails failed"
 [ $fails = 0 ]

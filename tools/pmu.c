@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <pmu.h>
+#include "report-read.h"
+#include "util.h"
 
 static int verbose;
 static const char *params[32];  /* -D NAME=VALUE */
@@ -44,11 +46,12 @@ static int add_param(const char *arg)
 static int apply_params(struct pmu_ctx *ctx)
 {
 	for (int i = 0; i < nparams; i++) {
-		char name[64];
 		const char *eq = strchr(params[i], '=');
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - params[i]), params[i]);
-		if (pmu_ctx_set_param(ctx, name, strtod(eq + 1, NULL)) < 0) {
-			fprintf(stderr, "pmu: -D %s: %s\n", params[i], pmu_strerror(-EINVAL));
+		char *name = strndup(params[i], (size_t)(eq - params[i]));
+		int r = name ? pmu_ctx_set_param(ctx, name, strtod(eq + 1, NULL)) : -ENOMEM;
+		free(name);
+		if (r < 0) {
+			fprintf(stderr, "pmu: -D %s: %s\n", params[i], pmu_strerror(r));
 			return -1;
 		}
 	}
@@ -71,7 +74,8 @@ static void usage(FILE *f)
 		"  list [PREFIX] [--json]           events known here\n"
 		"  resolve NAME... [--json]         encoding of each event and where it came from\n"
 		"  stat [-e EVENTS] [-M METRICS] [--topdown] [-D NAME=VALUE] [-r RUNS | -I MS] [--json] [-o FILE]\n"
-		"       -- CMD [ARGS...]            count events while CMD runs; metrics, topdown tree;\n"
+		"       -- CMD [ARGS...]            count events while CMD runs; metrics, topdown tree; results\n"
+		"                                   on stderr (or -o FILE); exit status: CMD's (128+N: signal N)\n"
 		"                                   -r: mean of RUNS runs with +- (standard error); -I: counts every MS\n"
 		"  stat -p PID [...] [-- CMD...]    count a running process until it ends, Ctrl-C, or CMD ends\n"
 		"  stat -a [...] [-- CMD...]        count every CPU (all tasks) until Ctrl-C or CMD ends\n"
@@ -131,11 +135,6 @@ static const char *kind_name(int k)
 	}
 }
 
-static void print_json(json_object *o)
-{
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-}
-
 static json_object *jhex(uint64_t v)
 {
 	char b[32];
@@ -155,7 +154,7 @@ static int cmd_info(int argc, char **argv)
 	struct pmu_ctx *ctx;
 	struct pmu_caps c;
 	bool json = argc > 1 && !strcmp(argv[1], "--json");
-	char advice[4096];
+	char *advice;
 	int r;
 
 	if (argc > 1 && !json) {
@@ -165,7 +164,12 @@ static int cmd_info(int argc, char **argv)
 	if ((r = open_ctx(&ctx)) < 0)
 		return 1;
 	pmu_caps(ctx, &c);
-	pmu_advice(ctx, advice, sizeof(advice));
+	r = pmu_advice(ctx, NULL, 0);
+	if (r < 0 || !(advice = malloc((size_t)r + 1)) || pmu_advice(ctx, advice, (size_t)r + 1) < 0) {
+		fprintf(stderr, "pmu: %s\n", pmu_strerror(r < 0 ? r : -ENOMEM));
+		pmu_ctx_free(ctx);
+		return 1;
+	}
 	if (json) {
 		json_object *o = json_object_new_object(), *pm = json_object_new_array();
 		json_object_object_add(o, "version", json_object_new_string(pmu_version()));
@@ -197,7 +201,7 @@ static int cmd_info(int argc, char **argv)
 		}
 		json_object_object_add(o, "pmus", pm);
 		json_object_object_add(o, "advice", json_object_new_string(advice));
-		print_json(o);
+		json_write(stdout, o);
 		json_object_put(o);
 	} else {
 		printf("libpmu %s\n", pmu_version());
@@ -228,6 +232,7 @@ static int cmd_info(int argc, char **argv)
 		       c.events_table[0] ? ")" : "");
 		fputs(advice, stdout);
 	}
+	free(advice);
 	pmu_ctx_free(ctx);
 	return 0;
 }
@@ -291,7 +296,7 @@ static int cmd_list(int argc, char **argv)
 		       prefix ? prefix : "", prefix ? "'" : "");
 	n = pmu_event_foreach(ctx, prefix, list_cb, &st);
 	if (json) {
-		print_json(st.arr);
+		json_write(stdout, st.arr);
 		json_object_put(st.arr);
 	} else if (n == 0) {
 		printf("  (none)\n");
@@ -385,7 +390,7 @@ static int cmd_resolve(int argc, char **argv)
 		}
 	}
 	if (json) {
-		print_json(arr);
+		json_write(stdout, arr);
 		json_object_put(arr);
 	}
 	pmu_ctx_free(ctx);
@@ -396,13 +401,6 @@ static int cmd_resolve(int argc, char **argv)
 	return failed ? 1 : 0;
 }
 
-
-struct stat_row {
-	struct pmu_event_info info;
-	struct pmu_value v;
-	bool supported;
-	double stddev_pct;      /* -r: standard error of the mean over the runs, % of the mean */
-};
 
 static double ns_now(void)
 {
@@ -422,17 +420,6 @@ static void group_digits(uint64_t v, char *buf, size_t len)
 		buf[o++] = tmp[i];
 	}
 	buf[o] = 0;
-}
-
-/* Is row label @label event @name, with or without modifiers ("cycles:u", "cpu_core/cycles/u")? */
-static bool label_is(const char *label, const char *name)
-{
-	size_t l = strlen(name);
-
-	if (strncasecmp(label, name, l))
-		return false;
-	label += l;
-	return !*label || *label == ':' || (l && name[l - 1] == '/' && strspn(label, "ukh") == strlen(label));
 }
 
 static const struct stat_row *find_row(const struct stat_row *rows, size_t n, const char *name)
@@ -456,52 +443,31 @@ static const struct stat_row *partner(const struct stat_row *rows, size_t n, con
 
 	if (!slash)
 		return find_row(rows, n, want);
-	snprintf(name, sizeof(name), "%.*s/%s/", (int)(slash - r->info.name), r->info.name, want);
+	/* longer than any row's name: no row has it */
+	if ((size_t)snprintf(name, sizeof(name), "%.*s/%s/", (int)(slash - r->info.name), r->info.name, want) >=
+	    sizeof(name))
+		return NULL;
 	return find_row(rows, n, name);
 }
 
-/* The row named @name, appended (zeroed, @added set) if there is none; NULL when out of memory. */
-static struct stat_row *row_named(struct stat_row **rows, size_t *n, const char *name, bool *added)
+/* The sentence for rows libpmu counted in user mode only (paranoid), naming them (malloc'd); NULL if none. */
+static char *user_fallback_note(const struct stat_row *rows, size_t n)
 {
-	struct stat_row *nr;
+	char *s = NULL;
 
-	*added = false;
-	for (size_t j = 0; j < *n; j++)
-		if (!strcmp((*rows)[j].info.name, name))
-			return &(*rows)[j];
-	if (!(nr = realloc(*rows, (*n + 1) * sizeof(**rows))))
-		return NULL;
-	*rows = nr;
-	nr += (*n)++;
-	memset(nr, 0, sizeof(*nr));
-	snprintf(nr->info.name, sizeof(nr->info.name), "%s", name);
-	*added = true;
-	return nr;
-}
-
-/* wall time of the run and the CPU time the kernel charged the command (with its waited-for children) */
-struct run_times {
-	double elapsed_ns, user_ns, sys_ns;   /* means over the runs; user/sys < 0: unknown (-p) */
-	int runs;                             /* -r; 1 otherwise */
-};
-
-/* The sentence for rows libpmu counted in user mode only (paranoid), naming them; "" if none. */
-static const char *user_fallback_note(const struct stat_row *rows, size_t n, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = 0;
-	for (size_t i = 0; i < n && o < len; i++)
-		if (rows[i].info.flags & PMU_EVF_USER_FALLBACK)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", rows[i].info.name);
-	if (o && o < len)
-		snprintf(buf + o, len - o, ": user mode only (kernel.perf_event_paranoid forbids kernel mode "
-			 "without CAP_PERFMON; sudo sysctl kernel.perf_event_paranoid=1 counts it too)");
-	return buf;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].info.flags & PMU_EVF_USER_FALLBACK && str_append(&s, ", ", rows[i].info.name) < 0)
+			break;
+	if (s && str_append(&s, NULL, ": user mode only (kernel.perf_event_paranoid forbids kernel mode "
+			    "without CAP_PERFMON; sudo sysctl kernel.perf_event_paranoid=1 counts it too)") < 0) {
+		free(s);
+		s = NULL;
+	}
+	return s;
 }
 
 static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows, size_t n,
-		       const struct run_times *t, const char *note)
+		       const struct run_times *t, const struct strv *notes)
 {
 	double elapsed_ns = t->elapsed_ns;
 	const struct stat_row *task = find_row(rows, n, "task-clock");
@@ -569,12 +535,13 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 		fprintf(f, "   %18.9f seconds user\n", t->user_ns / 1e9);
 		fprintf(f, "   %18.9f seconds sys\n\n", t->sys_ns / 1e9);
 	}
-	char fb[1024];
+	char *fb = user_fallback_note(rows, n);
 
-	if (note && *note)
-		fprintf(f, " note: %s\n\n", note);
-	if (*user_fallback_note(rows, n, fb, sizeof(fb)))
+	for (size_t i = 0; i < notes->n; i++)
+		fprintf(f, " note: %s\n\n", notes->v[i]);
+	if (fb)
 		fprintf(f, " note: %s\n\n", fb);
+	free(fb);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].info.note && *rows[i].info.note)
 			fprintf(f, " note on %s: %s\n", rows[i].info.name, rows[i].info.note);
@@ -584,10 +551,10 @@ static void print_text(FILE *f, const char *cmdline, const struct stat_row *rows
 }
 
 static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows, size_t n,
-			      const struct run_times *t, int status, const struct pmu_caps *c, const char *note)
+			      const struct run_times *t, int status, const struct pmu_caps *c, const struct strv *notes)
 {
 	json_object *o = json_object_new_object(), *ev = json_object_new_array(),
-		    *ca = json_object_new_array(), *notes = json_object_new_array();
+		    *ca = json_object_new_array(), *jnotes = json_object_new_array();
 
 	json_object_object_add(o, "schema", json_object_new_string("libpmu-stat/1"));
 	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
@@ -620,26 +587,28 @@ static json_object *stat_json(char **cmd, int ncmd, const struct stat_row *rows,
 		json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->v)));
 		json_object_object_add(e, "enabled_ns", json_object_new_uint64(r->v.enabled));
 		json_object_object_add(e, "running_ns", json_object_new_uint64(r->v.running));
-		json_object_object_add(e, "confidence", json_object_new_double(r->supported ? pmu_confidence(&r->v) : 0.0));
+		json_object_object_add(e, "confidence", jnum(r->supported ? pmu_confidence(&r->v) : 0.0));
 		json_object_object_add(e, "unit", json_object_new_string(r->info.unit ? r->info.unit : ""));
-		json_object_object_add(e, "stddev_pct", json_object_new_double(r->stddev_pct));
+		json_object_object_add(e, "stddev_pct", jnum(r->stddev_pct));
 		json_object_array_add(ev, e);
 	}
 	json_object_object_add(o, "events", ev);
-	if (note && *note)
-		json_object_array_add(notes, json_object_new_string(note));
+	for (size_t i = 0; i < notes->n; i++)
+		json_object_array_add(jnotes, json_object_new_string(notes->v[i]));
 	{
-		char fb[1024];
-		if (*user_fallback_note(rows, n, fb, sizeof(fb)))
-			json_object_array_add(notes, json_object_new_string(fb));
+		char *fb = user_fallback_note(rows, n);
+		if (fb)
+			json_object_array_add(jnotes, json_object_new_string(fb));
+		free(fb);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].info.note && *rows[i].info.note) {
-			char buf[1024];
-			snprintf(buf, sizeof(buf), "%s: %s", rows[i].info.name, rows[i].info.note);
-			json_object_array_add(notes, json_object_new_string(buf));
+			char *buf = NULL;
+			if (str_append(&buf, NULL, rows[i].info.name) == 0 && str_append(&buf, ": ", rows[i].info.note) == 0)
+				json_object_array_add(jnotes, json_object_new_string(buf));
+			free(buf);
 		}
-	json_object_object_add(o, "notes", notes);
+	json_object_object_add(o, "notes", jnotes);
 	return o;
 }
 
@@ -680,24 +649,27 @@ static size_t named_rows(const struct stat_row *rows, size_t n, struct pmu_named
 	return k;
 }
 
-/* Evaluate a comma-separated list of metrics; print them (text) or add them to @arr. */
-static int report_metrics(FILE *f, struct pmu_ctx *ctx, const char *list, const struct stat_row *rows, size_t n,
+/* Why a metric has no value although it was computed: JSON has no NaN or Infinity, and neither means a number. */
+static const char *not_finite(double v)
+{
+	return isnan(v) ? "not a number (a division by zero, or 0/0)" : "infinite (beyond the range of a double)";
+}
+
+/* Evaluate metrics @ms; print them (text) or add them to @arr. 1 if one has no value. */
+static int report_metrics(FILE *f, struct pmu_ctx *ctx, const struct strv *ms, const struct stat_row *rows, size_t n,
 			  json_object *arr)
 {
 	struct pmu_named_value *nv = calloc(n + 1, sizeof(*nv));
-	char *copy = strdup(list ? list : ""), *save = NULL;
 	size_t k;
 	int bad = 0;
 
-	if (!nv || !copy) {
-		free(nv);
-		free(copy);
+	if (!nv)
 		return -1;
-	}
 	k = named_rows(rows, n, nv);
-	if (!arr && list && *list)
+	if (!arr && ms->n)
 		fprintf(f, " Metrics:\n");
-	for (char *m = strtok_r(copy, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+	for (size_t i = 0; i < ms->n; i++) {
+		const char *m = ms->v[i], *why = NULL;
 		struct pmu_metric_info mi;
 		const char *unit = "";
 		double v, factor = 1;
@@ -705,29 +677,31 @@ static int report_metrics(FILE *f, struct pmu_ctx *ctx, const char *list, const 
 		if (has_info)
 			factor = scale_of(mi.scale_unit, &unit);
 		r = pmu_metric_eval(ctx, m, nv, k, &v);
-		if (r == 0 && has_info && mi.threshold[0] && pmu_metric_threshold(ctx, m, nv, k, &crossed) < 0)
+		if (r < 0)
+			why = pmu_strerror(r);
+		else if (!isfinite(v * factor))
+			why = not_finite(v * factor);
+		if (!why && has_info && mi.threshold[0] && pmu_metric_threshold(ctx, m, nv, k, &crossed) < 0)
 			crossed = 0;
+		bad |= why != NULL;
 		if (arr) {
 			json_object *o = json_object_new_object();
 			json_object_object_add(o, "name", json_object_new_string(m));
-			json_object_object_add(o, "value", r == 0 && !isnan(v) ? json_object_new_double(v * factor) : NULL);
+			json_object_object_add(o, "value", why ? NULL : jnum(v * factor));
 			json_object_object_add(o, "unit", json_object_new_string(unit));
 			json_object_object_add(o, "threshold_crossed", json_object_new_boolean(crossed));
-			if (r < 0)
-				json_object_object_add(o, "error", json_object_new_string(pmu_strerror(r)));
+			if (why)
+				json_object_object_add(o, "error", json_object_new_string(why));
 			json_object_array_add(arr, o);
-		} else if (r < 0) {
-			fprintf(f, "   %-40s  n/a: %s\n", m, pmu_strerror(r));
-			bad = 1;
+		} else if (why) {
+			fprintf(f, "   %-40s  n/a: %s\n", m, why);
 		} else {
-			fprintf(f, "   %-40s %14.3f %-10s%s%s\n", m, v * factor, unit, crossed ? "  <== over threshold" : "",
-				has_info && mi.desc[0] ? "" : "");
+			fprintf(f, "   %-40s %14.3f %-10s%s\n", m, v * factor, unit, crossed ? "  <== over threshold" : "");
 		}
 	}
-	if (!arr && list && *list)
+	if (!arr && ms->n)
 		fprintf(f, "\n");
 	free(nv);
-	free(copy);
 	return bad;
 }
 
@@ -779,11 +753,6 @@ static void print_topdown(FILE *f, const struct pmu_topdown *t)
 	fprintf(f, "\n");
 }
 
-static json_object *jnum(double v)
-{
-	return isnan(v) ? NULL : json_object_new_double(v);
-}
-
 static json_object *topdown_json(const struct pmu_topdown *t)
 {
 	json_object *o = json_object_new_object();
@@ -805,11 +774,11 @@ static json_object *topdown_json(const struct pmu_topdown *t)
 }
 
 /* The metrics and topdown parts of a report; returns 1 if something could not be computed. */
-static int analysis(FILE *f, struct pmu_ctx *ctx, const char *metrics, int topdown, const struct stat_row *rows,
+static int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdown, const struct stat_row *rows,
 		    size_t n, json_object *json)
 {
 	int bad = 0;
-	if (metrics && *metrics) {
+	if (metrics->n) {
 		json_object *arr = json ? json_object_new_array() : NULL;
 		bad |= report_metrics(f, ctx, metrics, rows, n, arr) != 0;
 		if (json)
@@ -831,47 +800,153 @@ static int analysis(FILE *f, struct pmu_ctx *ctx, const char *metrics, int topdo
 	return bad;
 }
 
-/* Append the events METRICS need to EVENTS (comma list), skipping names already there. */
-static int add_metric_events(struct pmu_ctx *ctx, const char *metrics, char *events, size_t len)
+/* Append the events metrics @ms need to the list *@events (malloc'd), skipping names already there. */
+static int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events)
 {
-	char *copy = strdup(metrics), *save = NULL;
 	int r = 0;
-	for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m && r >= 0; m = strtok_r(NULL, ",", &save)) {
-		char need[2048], *s2 = NULL;
-		r = pmu_metric_events(ctx, m, need, sizeof(need));
+
+	for (size_t i = 0; i < ms->n && r >= 0; i++) {
+		char *need = NULL, *s2 = NULL;
+		/* the length first, then the list */
+		r = pmu_metric_events(ctx, ms->v[i], NULL, 0);
+		if (r >= 0 && !(need = malloc((size_t)r + 1)))
+			r = -ENOMEM;
+		if (r >= 0)
+			r = pmu_metric_events(ctx, ms->v[i], need, (size_t)r + 1);
 		if (r < 0) {
-			fprintf(stderr, "pmu: metric '%s': %s\n", m, pmu_strerror(r));
+			fprintf(stderr, "pmu: metric '%s': %s\n", ms->v[i], pmu_strerror(r));
+			free(need);
 			break;
 		}
-		for (char *e = strtok_r(need, ",", &s2); e; e = strtok_r(NULL, ",", &s2)) {
+		for (char *e = strtok_r(need, ",", &s2); e && r >= 0; e = strtok_r(NULL, ",", &s2)) {
 			bool have = false;
-			char *copy2 = strdup(events), *s3 = NULL;
+			char *copy2 = *events ? strdup(*events) : NULL, *s3 = NULL;
 			for (char *x = copy2 ? strtok_r(copy2, ",", &s3) : NULL; x; x = strtok_r(NULL, ",", &s3))
 				have |= !strcasecmp(x, e);
 			free(copy2);
-			if (have)
-				continue;
-			if (strlen(events) + strlen(e) + 2 >= len) {
-				fprintf(stderr, "pmu: too many events for the metrics\n");
-				r = -1;
-				break;
-			}
-			if (events[0])
-				strcat(events, ",");
-			strcat(events, e);
+			if (!have && (r = str_append(events, ",", e)) < 0)
+				fprintf(stderr, "pmu stat: out of memory\n");
 		}
+		free(need);
 	}
-	free(copy);
 	return r < 0 ? -1 : 0;
 }
 
 /* ---------------- stat ---------------- */
 
+/*
+ * Signals while pmu stat counts. It waits for what it counts and prints the
+ * counts: SIGINT, SIGQUIT, SIGTERM and SIGHUP are caught. One that a process
+ * sent to pmu (kill) is passed on to the command; one that the terminal sent
+ * (Ctrl-C, Ctrl-\, a hangup: si_code SI_KERNEL) has reached the command
+ * already, in pmu's process group. A signal pmu was started with ignored
+ * (nohup) stays ignored. SIGPIPE is ignored (pmu stat's results must not be
+ * lost to a closed pipe) and given back to the command as pmu got it.
+ */
+static const int caught[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+#define NCAUGHT (sizeof(caught) / sizeof(caught[0]))
+static volatile sig_atomic_t got_signal;   /* the last caught signal received */
+static volatile pid_t fwd_pid;             /* the command until it has ended: caught signals go to it */
+static struct sigaction pipe_at_start;     /* SIGPIPE as pmu was started */
+
+/* "SIGTERM", or "signal 40" for one without a name */
+static const char *sig_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	got_signal = sig;
+	if (fwd_pid > 0 && si->si_code != SI_KERNEL)
+		kill(fwd_pid, sig);
+}
+
+static void catch_signals(struct sigaction old[NCAUGHT])
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: the waits return */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NCAUGHT; i++) {
+		sigaction(caught[i], NULL, &old[i]);
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(caught[i], &sa, NULL);
+	}
+}
+
+static void restore_signals(const struct sigaction old[NCAUGHT])
+{
+	for (size_t i = 0; i < NCAUGHT; i++)
+		sigaction(caught[i], &old[i], NULL);
+}
+
+/*
+ * Fork @cmd with the signal dispositions pmu was started with. The child
+ * waits for a byte on @go (if >= 0) and execs; if that fails it writes errno
+ * to @err_fd (if >= 0; else it says why on stderr) and exits 127. Caught
+ * signals go to it from the moment it exists.
+ */
+static pid_t start_command(char **cmd, int go, int err_fd)
+{
+	sigset_t all, old;
+	pid_t c;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	c = fork();
+	if (c == 0) {
+		struct sigaction dfl, cur;
+		char b;
+		int e;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		for (size_t i = 0; i < NCAUGHT; i++)
+			if (sigaction(caught[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+				sigaction(caught[i], &dfl, NULL);
+		sigaction(SIGPIPE, &pipe_at_start, NULL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (go >= 0 && read(go, &b, 1) != 1)
+			_exit(127); /* pmu gave up */
+		execvp(cmd[0], cmd);
+		e = errno;
+		if (err_fd < 0 || write(err_fd, &e, sizeof(e)) != sizeof(e))
+			fprintf(stderr, "pmu stat: cannot run '%s': %s\n", cmd[0], strerror(e));
+		_exit(127);
+	}
+	if (c > 0)
+		fwd_pid = c;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return c;
+}
+
+/* Wait for the command @child to end, caught signals passed on meanwhile; @status, @ru (may be NULL). */
+static void wait_child(pid_t child, int *status, struct rusage *ru)
+{
+	siginfo_t si;
+
+	/* until it has ended, not reaped: a signal passed on meanwhile cannot reach a process reusing its pid */
+	while (waitid(P_PID, child, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	fwd_pid = 0;
+	while (wait4(child, status, 0, ru) < 0 && errno == EINTR)
+		;
+}
+
 static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int interval_ms, FILE *ilog,
-		     struct stat_row **rowsp, size_t *np, struct run_times *t, int *status);
-static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_row **rowsp,
-		       size_t *np, struct run_times *t, int *status);
-static int stat_system(struct pmu_ctx *ctx, const char *events, char **cmd, struct stat_row **rowsp, size_t *np,
+		     struct stat_rows *rs, struct run_times *t, int *status);
+static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_rows *rs,
+		       struct run_times *t, int *status);
+static int stat_system(struct pmu_ctx *ctx, const char *events, char **cmd, struct stat_rows *rs,
 		       struct run_times *t, int *status);
 
 /* The integer after option argv[*i] into *out, within [min, max]; else -1 and @msg. */
@@ -890,19 +965,20 @@ static int int_arg(int argc, char **argv, int *i, long min, long max, const char
 
 static int cmd_stat(int argc, char **argv)
 {
-	char events[8192] = "", cmdline[1024] = "", note[512] = "", metrics[2048] = "";
+	char *events = NULL, *cmdline = NULL, *outname = NULL, pidbuf[64];
+	struct strv metrics = { NULL, 0 }, notes = { NULL, 0 };
 	const char *outfile = NULL;
 	int topdown = 0;
-	struct pmu_ctx *ctx;
+	struct pmu_ctx *ctx = NULL;
 	struct pmu_caps caps;
-	struct stat_row *rows = NULL;
+	struct stat_rows rs = { NULL, 0, NULL };
 	struct pmu_value *acc = NULL;
 	double *sum = NULL, *sumsq = NULL;
 	bool json = false, system_wide = false;
 	int i, status = 0, r, code = 1, repeat = 1, interval_ms = 0, runs, attach = 0;
 	struct run_times times, total;
-	size_t n = 0;
-	FILE *f = stdout;
+	struct sigaction ign;
+	FILE *f = stderr;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -911,51 +987,45 @@ static int cmd_stat(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-e") || !strcmp(argv[i], "--events")) {
 			if (++i >= argc) {
 				fprintf(stderr, "pmu stat: -e needs an event list\n");
-				return 2;
+				goto usage;
 			}
-			if (strlen(events) + strlen(argv[i]) + 2 >= sizeof(events)) {
-				fprintf(stderr, "pmu stat: event list too long\n");
-				return 2;
-			}
-			if (events[0])
-				strcat(events, ",");
-			strcat(events, argv[i]);
+			if (str_append(&events, ",", argv[i]) < 0)
+				goto nomem;
 		} else if (!strcmp(argv[i], "-M") || !strcmp(argv[i], "--metrics")) {
-			if (++i >= argc || strlen(metrics) + strlen(argv[i]) + 2 >= sizeof(metrics)) {
+			if (++i >= argc) {
 				fprintf(stderr, "pmu stat: -M needs a metric list\n");
-				return 2;
+				goto usage;
 			}
-			if (metrics[0])
-				strcat(metrics, ",");
-			strcat(metrics, argv[i]);
+			if (strv_add_metrics(&metrics, argv[i]) < 0)
+				goto nomem;
 		} else if (!strcmp(argv[i], "--topdown")) {
 			topdown = 1;
 		} else if (!strcmp(argv[i], "-D")) {
 			if (++i >= argc || add_param(argv[i]) < 0)
-				return 2;
+				goto usage;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "-r") || !strcmp(argv[i], "--repeat")) {
 			if (int_arg(argc, argv, &i, 1, 100000, "-r wants a number of runs (1 or more)", &repeat) < 0)
-				return 2;
+				goto usage;
 		} else if (!strcmp(argv[i], "-a") || !strcmp(argv[i], "--all-cpus")) {
 			system_wide = true;
 		} else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pid")) {
 			if (int_arg(argc, argv, &i, 1, INT_MAX, "-p wants a process id", &attach) < 0)
-				return 2;
+				goto usage;
 		} else if (!strcmp(argv[i], "-I") || !strcmp(argv[i], "--interval")) {
 			if (int_arg(argc, argv, &i, 10, 3600000, "-I wants an interval in milliseconds (10 or more)",
 				    &interval_ms) < 0)
-				return 2;
+				goto usage;
 		} else if (!strcmp(argv[i], "-o")) {
 			if (++i >= argc) {
 				fprintf(stderr, "pmu stat: -o needs a file name\n");
-				return 2;
+				goto usage;
 			}
 			outfile = argv[i];
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "pmu stat: unknown option '%s'\n", argv[i]);
-			return 2;
+			goto usage;
 		} else {
 			break;
 		}
@@ -963,103 +1033,113 @@ static int cmd_stat(int argc, char **argv)
 	if (i >= argc && !attach && !system_wide) {
 		fprintf(stderr, "pmu stat: name a command to run: pmu stat [-e EVENTS] -- CMD [ARGS...], "
 			"or a process to attach to: pmu stat -p PID, or count every CPU: pmu stat -a\n");
-		return 2;
+		goto usage;
 	}
 	if ((attach || system_wide) && (repeat > 1 || interval_ms)) {
 		fprintf(stderr, "pmu stat: -p and -a count once; -r and -I do not apply\n");
-		return 2;
+		goto usage;
 	}
 	if (attach && system_wide) {
 		fprintf(stderr, "pmu stat: -p counts one process, -a every CPU; choose one\n");
-		return 2;
-	}
-	if (attach)
-		snprintf(cmdline, sizeof(cmdline), "process %d%s", attach, i < argc ? " while " : "");
-	else if (system_wide)
-		snprintf(cmdline, sizeof(cmdline), "all CPUs%s", i < argc ? " while " : "");
-	for (int k = i; k < argc; k++) {
-		size_t l = strlen(cmdline);
-		snprintf(cmdline + l, sizeof(cmdline) - l, "%s%s", k > i ? " " : "", argv[k]);
-	}
-	if (open_ctx(&ctx) < 0)
-		return 1;
-	if (apply_params(ctx) < 0) {
-		pmu_ctx_free(ctx);
-		return 2;
-	}
-	pmu_caps(ctx, &caps);
-	if (metrics[0] && add_metric_events(ctx, metrics, events, sizeof(events)) < 0) {
-		pmu_ctx_free(ctx);
-		return 1;
-	}
-	if (topdown) {
-		if (strlen(events) + 10 >= sizeof(events)) {
-			pmu_ctx_free(ctx);
-			return 1;
-		}
-		strcat(events, events[0] ? ",TOPDOWN" : "TOPDOWN");
-	}
-	if (!events[0]) {
-		if (caps.hw_pmu) {
-			strcpy(events, "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,"
-				       "branches,branch-misses");
-		} else {
-			strcpy(events, "task-clock,context-switches,cpu-migrations,page-faults,minor-faults,"
-				       "major-faults");
-			snprintf(note, sizeof(note),
-				 "no hardware PMU is exposed on this machine (a virtual machine without a "
-				 "virtual PMU?): counted software events only. 'pmu info' says what to change.");
-		}
+		goto usage;
 	}
 	if (repeat > 1 && interval_ms > 0) {
 		fprintf(stderr, "pmu stat: -r and -I do not go together; choose one\n");
-		pmu_ctx_free(ctx);
-		return 2;
+		goto usage;
 	}
+	if (attach)
+		snprintf(pidbuf, sizeof(pidbuf), "process %d%s", attach, i < argc ? " while" : "");
+	else if (system_wide)
+		snprintf(pidbuf, sizeof(pidbuf), "all CPUs%s", i < argc ? " while" : "");
+	if ((attach || system_wide) && str_append(&cmdline, NULL, pidbuf) < 0)
+		goto nomem;
+	for (int k = i; k < argc; k++)
+		if (str_append(&cmdline, " ", argv[k]) < 0)
+			goto nomem;
+	if (open_ctx(&ctx) < 0)
+		goto out;
+	if (apply_params(ctx) < 0)
+		goto usage;
+	pmu_caps(ctx, &caps);
+	if (metrics.n && add_metric_events(ctx, &metrics, &events) < 0)
+		goto out;
+	if (topdown && str_append(&events, ",", "TOPDOWN") < 0)
+		goto nomem;
+	if (!events) {
+		if (caps.hw_pmu) {
+			events = strdup("task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,"
+					"branches,branch-misses");
+		} else {
+			events = strdup("task-clock,context-switches,cpu-migrations,page-faults,minor-faults,"
+					"major-faults");
+			static const char no_pmu[] = "no hardware PMU is exposed on this machine (a virtual machine "
+				"without a virtual PMU?): counted software events only. 'pmu info' says what to change.";
+			if (strv_add(&notes, no_pmu, strlen(no_pmu)) < 0)
+				goto nomem;
+		}
+		if (!events)
+			goto nomem;
+	}
+	/* the results go to stderr, as perf's, or to -o FILE: never mixed with the command's output */
+	if (outfile && (str_append(&outname, NULL, "'") < 0 || str_append(&outname, NULL, outfile) < 0 ||
+			str_append(&outname, NULL, "'") < 0))
+		goto nomem;
 	if (outfile && !(f = fopen(outfile, "w"))) {
 		fprintf(stderr, "pmu stat: cannot write '%s': %s\n", outfile, strerror(errno));
-		pmu_ctx_free(ctx);
-		return 1;
+		f = stderr;
+		goto out;
 	}
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &pipe_at_start);
+	got_signal = 0;
 	memset(&total, 0, sizeof(total));
 	for (runs = 0; runs < repeat; runs++) {
 		struct run_times t = {0, 0, 0, 1};
-		r = attach ? stat_attach(ctx, events, attach, argv + i, &rows, &n, &t, &status) :
-		    system_wide ? stat_system(ctx, events, argv + i, &rows, &n, &t, &status) :
-				  stat_once(ctx, events, argv + i, interval_ms, json ? stderr : f, &rows, &n, &t, &status);
+		r = attach ? stat_attach(ctx, events, attach, argv + i, &rs, &t, &status) :
+		    system_wide ? stat_system(ctx, events, argv + i, &rs, &t, &status) :
+				  stat_once(ctx, events, argv + i, interval_ms, json ? stderr : f, &rs, &t, &status);
 		if (r) {
 			code = r;
 			goto out;
 		}
-		if (!sum && n && (!(sum = calloc(n, sizeof(*sum))) || !(sumsq = calloc(n, sizeof(*sumsq))) ||
-				  !(acc = calloc(n, sizeof(*acc))))) {
-			fprintf(stderr, "pmu stat: out of memory\n");
-			goto out;
-		}
-		for (size_t k = 0; k < n; k++) {
-			double x = (double)pmu_scale(&rows[k].v);
+		if (!sum && rs.n && (!(sum = calloc(rs.n, sizeof(*sum))) || !(sumsq = calloc(rs.n, sizeof(*sumsq))) ||
+				     !(acc = calloc(rs.n, sizeof(*acc)))))
+			goto nomem;
+		for (size_t k = 0; k < rs.n; k++) {
+			double x = (double)pmu_scale(&rs.v[k].v);
 			sum[k] += x;
 			sumsq[k] += x * x;
-			acc[k].value += rows[k].v.value;
-			acc[k].enabled += rows[k].v.enabled;
-			acc[k].running += rows[k].v.running;
+			acc[k].value += rs.v[k].v.value;
+			acc[k].enabled += rs.v[k].v.enabled;
+			acc[k].running += rs.v[k].v.running;
 		}
 		total.elapsed_ns += t.elapsed_ns;
 		total.user_ns += t.user_ns;
 		total.sys_ns += t.sys_ns;
 		code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT)) {
-			runs++; /* Ctrl-C ends the repetitions; the runs so far are reported */
+		/* a signal (Ctrl-C, kill) ends the repetitions; the runs so far are reported */
+		if (got_signal || (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT))) {
+			runs++;
 			break;
 		}
 	}
+	if (got_signal && !WIFSIGNALED(status)) {
+		char sentence[160], sig[32];
+		snprintf(sentence, sizeof(sentence), "pmu stat received %s%s: the counts are up to then",
+			 sig_name(got_signal, sig, sizeof(sig)), i < argc ? " and passed it on to the command" : "");
+		if (strv_add(&notes, sentence, strlen(sentence)) < 0)
+			goto nomem;
+		if (i >= argc)
+			code = 128 + got_signal; /* -p, -a: as the command's status would say it */
+	}
 	/* the mean of the runs, and perf's "+-": the standard error of the mean, relative */
-	for (size_t k = 0; k < n && runs > 1; k++) {
+	for (size_t k = 0; k < rs.n && runs > 1; k++) {
 		double mean = sum[k] / runs, var = (sumsq[k] - sum[k] * sum[k] / runs) / (runs - 1);
-		rows[k].v.value = acc[k].value / (uint64_t)runs;
-		rows[k].v.enabled = acc[k].enabled / (uint64_t)runs;
-		rows[k].v.running = acc[k].running / (uint64_t)runs;
-		rows[k].stddev_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / runs) / mean : 0;
+		rs.v[k].v.value = acc[k].value / (uint64_t)runs;
+		rs.v[k].v.enabled = acc[k].enabled / (uint64_t)runs;
+		rs.v[k].v.running = acc[k].running / (uint64_t)runs;
+		rs.v[k].stddev_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / runs) / mean : 0;
 	}
 	times.elapsed_ns = total.elapsed_ns / runs;
 	times.user_ns = total.user_ns / runs;
@@ -1071,22 +1151,35 @@ static int cmd_stat(int argc, char **argv)
 		json_object *o;
 		snprintf(pidarg, sizeof(pidarg), "%d", attach);
 		/* "command": what was run, else ["-p", PID] for an attached process or ["-a"] */
-		o = stat_json(i < argc ? argv + i : pcmd, i < argc ? argc - i : attach ? 2 : 1, rows, n, &times, code, &caps,
-			      note);
-		analysis(f, ctx, metrics, topdown, rows, n, o);
-		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							    JSON_C_TO_STRING_NOSLASHESCAPE));
+		o = stat_json(i < argc ? argv + i : pcmd, i < argc ? argc - i : attach ? 2 : 1, rs.v, rs.n, &times, code,
+			      &caps, &notes);
+		analysis(f, ctx, &metrics, topdown, rs.v, rs.n, o);
+		json_write(f, o);
 		json_object_put(o);
 	} else {
+		char sig[32];
 		if (WIFSIGNALED(status))
-			fprintf(f, "\n '%s' terminated by signal %d; counts up to then:\n", cmdline, WTERMSIG(status));
-		print_text(f, cmdline, rows, n, &times, note);
-		analysis(f, ctx, metrics, topdown, rows, n, NULL);
+			fprintf(f, "\n '%s' terminated by signal %d (%s); counts up to then:\n", cmdline,
+				WTERMSIG(status), sig_name(WTERMSIG(status), sig, sizeof(sig)));
+		print_text(f, cmdline, rs.v, rs.n, &times, &notes);
+		analysis(f, ctx, &metrics, topdown, rs.v, rs.n, NULL);
 	}
+	goto out;
+usage:
+	code = 2;
+	goto out;
+nomem:
+	fprintf(stderr, "pmu stat: out of memory\n");
+	code = 1;
 out:
-	if (f != stdout)
-		fclose(f);
-	free(rows);
+	if (f != stderr && out_finish(f, outname, true) < 0 && code == 0)
+		code = 1;
+	free(events);
+	free(cmdline);
+	free(outname);
+	strv_free(&metrics);
+	strv_free(&notes);
+	stat_rows_free(&rs);
 	free(sum);
 	free(sumsq);
 	free(acc);
@@ -1123,24 +1216,34 @@ static bool proc_ended(pid_t pid)
 /*
  * Wait up to @ms milliseconds (-1: no limit) for process @pid to end: on its
  * pidfd @pfd, or without one (kernels before 5.3; valgrind) by looking every
- * millisecond. Returns 1 when it ended, 0 at the time limit, -1 on a signal.
+ * millisecond. With @mask (the caught signals blocked by the caller) the wait
+ * takes them under that mask and stops for one. Returns 1 when it ended, 0 at
+ * the time limit, -1 on a signal.
  */
-static int wait_end(pid_t pid, int pfd, int ms)
+static int wait_end(pid_t pid, int pfd, int ms, const sigset_t *mask)
 {
 	double until = ns_now() + ms * 1e6;
 
 	if (pfd >= 0) {
 		struct pollfd p = { pfd, POLLIN, 0 };
-		int r = poll(&p, 1, ms);
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+		int r = ppoll(&p, 1, ms >= 0 ? &ts : NULL, mask);
 		return r > 0 ? 1 : r == 0 ? 0 : -1;
 	}
 	for (;;) {
 		struct timespec one = { 0, 1000000 };
+		sigset_t save;
+		int r;
 		if (proc_ended(pid))
 			return 1;
 		if (ms >= 0 && ns_now() >= until)
 			return 0;
-		if (nanosleep(&one, NULL) < 0 && errno == EINTR)
+		if (mask)
+			sigprocmask(SIG_SETMASK, mask, &save);
+		r = nanosleep(&one, NULL);
+		if (mask)
+			sigprocmask(SIG_SETMASK, &save, NULL);
+		if ((r < 0 && errno == EINTR) || (mask && got_signal))
 			return -1;
 	}
 }
@@ -1156,7 +1259,7 @@ static void wait_intervals(pid_t child, struct pmu_set *set, size_t n, int inter
 
 	for (;;) {
 		double now = ns_now();
-		if (wait_end(child, pfd, now >= next ? 0 : (int)((next - now) / 1e6) + 1) > 0)
+		if (wait_end(child, pfd, now >= next ? 0 : (int)((next - now) / 1e6) + 1, NULL) > 0)
 			break;
 		if (ns_now() < next || !prev || !cur || pmu_set_read(set, cur) < 0)
 			continue;
@@ -1187,16 +1290,7 @@ static void wait_intervals(pid_t child, struct pmu_set *set, size_t n, int inter
 		close(pfd);
 	free(prev);
 	free(cur);
-	while (wait4(child, status, 0, ru) < 0 && errno == EINTR)
-		;
-}
-
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	interrupted = 1;
+	wait_child(child, status, ru);
 }
 
 /* user and system CPU time of process @pid so far (/proc/PID/stat), or -1 each when it is gone */
@@ -1214,8 +1308,8 @@ static void proc_cpu(pid_t pid, double *user_ns, double *sys_ns)
 	}
 }
 
-/* Add the values of @set to @rows, matched by event name (the per-CPU sets of a hybrid CPU differ). */
-static int add_set(struct pmu_set *set, struct stat_row **rows, size_t *n)
+/* Add the values of @set to @rs, matched by event name (the per-CPU sets of a hybrid CPU differ). */
+static int add_set(struct pmu_set *set, struct stat_rows *rs)
 {
 	size_t m = pmu_set_count(set);
 	struct pmu_value *vals = calloc(m ? m : 1, sizeof(*vals));
@@ -1226,7 +1320,7 @@ static int add_set(struct pmu_set *set, struct stat_row **rows, size_t *n)
 		struct stat_row *row;
 		bool added;
 		pmu_set_event(set, k, &info);
-		if (!(row = row_named(rows, n, info.name, &added))) {
+		if (!(row = stat_rows_named(rs, info.name, &added))) {
 			r = -ENOMEM;
 			break;
 		}
@@ -1245,20 +1339,18 @@ static int add_set(struct pmu_set *set, struct stat_row **rows, size_t *n)
 }
 
 /*
- * -p and -a: count with the open @sets until process @pid (if not 0) ends,
- * Ctrl-C, or @cmd (if given, not counted itself) ends; @rows get the sums.
- * The sets are closed. 0, or the exit code to give up with.
+ * -p and -a: count with the open @sets until process @pid (if not 0) ends, a
+ * signal, or @cmd (if given, not counted itself) ends; @rs gets the sums. The
+ * sets are closed. 0, or the exit code to give up with.
  */
-static int stat_sets(struct pmu_set **sets, size_t nsets, pid_t pid, char **cmd, struct stat_row **rowsp,
-		     size_t *np, struct run_times *t, int *status)
+static int stat_sets(struct pmu_set **sets, size_t nsets, pid_t pid, char **cmd, struct stat_rows *rs,
+		     struct run_times *t, int *status)
 {
-	struct sigaction sa, old_int;
+	struct sigaction old[NCAUGHT];
 	double t0, u0 = -1, s0 = -1, u1 = -1, s1 = -1;
 	int code = 0;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_interrupt; /* no SA_RESTART: the waits below return */
-	sigaction(SIGINT, &sa, &old_int);
+	catch_signals(old);
 	/* the sets were opened disabled: all of them count the same window, the one timed */
 	t0 = ns_now();
 	for (size_t j = 0; j < nsets; j++)
@@ -1267,24 +1359,30 @@ static int stat_sets(struct pmu_set **sets, size_t nsets, pid_t pid, char **cmd,
 		proc_cpu(pid, &u0, &s0);
 	*status = 0;
 	if (cmd[0]) {
-		pid_t c = fork();
-		if (c == 0) {
-			execvp(cmd[0], cmd);
-			fprintf(stderr, "pmu stat: cannot run '%s': %s\n", cmd[0], strerror(errno));
-			_exit(127);
-		}
-		while (c > 0 && waitpid(c, status, 0) < 0 && errno == EINTR)
-			;
-	} else if (pid) {
-		/* until the process ends or Ctrl-C */
-		int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-		while (!interrupted && wait_end(pid, pfd, -1) < 1)
-			;
-		if (pfd >= 0)
-			close(pfd);
+		pid_t c = start_command(cmd, -1, -1);
+		if (c < 0)
+			perror("pmu stat: fork");
+		else
+			wait_child(c, status, NULL);
 	} else {
-		while (!interrupted)
-			pause();
+		/* the caught signals are taken only inside the waits: one cannot slip in before them */
+		sigset_t block, orig;
+		sigemptyset(&block);
+		for (size_t i = 0; i < NCAUGHT; i++)
+			sigaddset(&block, caught[i]);
+		sigprocmask(SIG_BLOCK, &block, &orig);
+		if (pid) {
+			/* until the process ends or a signal */
+			int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+			while (!got_signal && wait_end(pid, pfd, -1, &orig) < 1)
+				;
+			if (pfd >= 0)
+				close(pfd);
+		} else {
+			while (!got_signal)
+				sigsuspend(&orig);
+		}
+		sigprocmask(SIG_SETMASK, &orig, NULL);
 	}
 	for (size_t j = 0; j < nsets; j++)
 		pmu_set_disable(sets[j]);
@@ -1293,9 +1391,9 @@ static int stat_sets(struct pmu_set **sets, size_t nsets, pid_t pid, char **cmd,
 		proc_cpu(pid, &u1, &s1);
 	t->user_ns = u0 >= 0 && u1 >= 0 ? u1 - u0 : -1;
 	t->sys_ns = s0 >= 0 && s1 >= 0 ? s1 - s0 : -1;
-	sigaction(SIGINT, &old_int, NULL);
+	restore_signals(old);
 	for (size_t j = 0; j < nsets; j++)
-		if (code == 0 && add_set(sets[j], rowsp, np) < 0)
+		if (code == 0 && add_set(sets[j], rs) < 0)
 			code = 1;
 	for (size_t j = 0; j < nsets; j++)
 		pmu_set_close(sets[j]);
@@ -1333,8 +1431,8 @@ static int open_target(struct pmu_ctx *ctx, const char *events, unsigned flags, 
 }
 
 /* -p: the running process @pid, one set per thread it has now (inherit covers what they start). */
-static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_row **rowsp,
-		       size_t *np, struct run_times *t, int *status)
+static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_rows *rs,
+		       struct run_times *t, int *status)
 {
 	struct pmu_set **sets = NULL;
 	size_t nsets = 0;
@@ -1360,11 +1458,11 @@ static int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char 
 		free(sets);
 		return 1;
 	}
-	return stat_sets(sets, nsets, pid, cmd, rowsp, np, t, status);
+	return stat_sets(sets, nsets, pid, cmd, rs, t, status);
 }
 
 /* -a: every online CPU, all tasks. */
-static int stat_system(struct pmu_ctx *ctx, const char *events, char **cmd, struct stat_row **rowsp, size_t *np,
+static int stat_system(struct pmu_ctx *ctx, const char *events, char **cmd, struct stat_rows *rs,
 		       struct run_times *t, int *status)
 {
 	struct pmu_set **sets = NULL;
@@ -1378,15 +1476,15 @@ static int stat_system(struct pmu_ctx *ctx, const char *events, char **cmd, stru
 			free(sets);
 			return 1;
 		}
-	return stat_sets(sets, nsets, 0, cmd, rowsp, np, t, status);
+	return stat_sets(sets, nsets, 0, cmd, rs, t, status);
 }
 
-/* One run of @cmd counted with @events: @rows (allocated on the first run, @n
- * values) get the counts. 0, or the exit code to give up with. */
+/* One run of @cmd counted with @events: @rs (made on the first run) gets the
+ * counts. 0, or the exit code to give up with. */
 static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int interval_ms, FILE *ilog,
-		     struct stat_row **rowsp, size_t *np, struct run_times *t, int *status)
+		     struct stat_rows *rs, struct run_times *t, int *status)
 {
-	struct sigaction ign, old_int, old_quit;
+	struct sigaction old[NCAUGHT];
 	struct pmu_set_opts so;
 	struct pmu_set *set = NULL;
 	struct pmu_value *vals = NULL;
@@ -1404,29 +1502,18 @@ static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int in
 		close(go[1]);
 		return 1;
 	}
-	child = fork();
-	if (child < 0) {
-		perror("pmu stat: fork");
-		close(go[0]);
-		close(go[1]);
-		close(err_pipe[0]);
-		close(err_pipe[1]);
-		return 1;
-	}
-	if (child == 0) {
-		char c;
-		close(go[1]);
-		close(err_pipe[0]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127); /* parent gave up */
-		execvp(cmd[0], cmd);
-		exec_err = errno;
-		if (write(err_pipe[1], &exec_err, sizeof(exec_err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+	/* caught from the moment the command exists: it gets them, and we print what was counted */
+	catch_signals(old);
+	child = start_command(cmd, go[0], err_pipe[1]);
 	close(go[0]);
 	close(err_pipe[1]);
+	if (child < 0) {
+		perror("pmu stat: fork");
+		close(go[1]);
+		close(err_pipe[0]);
+		restore_signals(old);
+		return 1;
+	}
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
 	so.flags = PMU_SET_PID | PMU_SET_INHERIT | PMU_SET_ENABLE_ON_EXEC | PMU_SET_SKIP_UNSUPPORTED;
@@ -1437,20 +1524,17 @@ static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int in
 		goto kill;
 	}
 	n = pmu_set_count(set);
-	if (!*rowsp) {
-		*rowsp = calloc(n ? n : 1, sizeof(**rowsp));
-		*np = n;
+	if (!rs->v) {
+		rs->v = calloc(n ? n : 1, sizeof(*rs->v));
+		rs->n = n;
 	}
 	vals = calloc(n ? n : 1, sizeof(*vals));
-	if (!*rowsp || !vals || n != *np) {
+	if (!rs->v || !vals || n != rs->n) {
 		fprintf(stderr, "pmu stat: out of memory\n");
 		goto kill;
 	}
-	/* the child gets Ctrl-C; we wait for it and print what was counted */
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
+	if (got_signal) /* while the events were opened: the command has it already, or it was passed on */
+		goto kill;
 	t0 = ns_now();
 	if (write(go[1], "g", 1) != 1)
 		perror("pmu stat: starting the command");
@@ -1459,14 +1543,11 @@ static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int in
 	if (interval_ms > 0)
 		wait_intervals(child, set, n, interval_ms, ilog, t0, status, &ru);
 	else
-		while (wait4(child, status, 0, &ru) < 0 && errno == EINTR)
-			;
+		wait_child(child, status, &ru);
 	t->elapsed_ns = ns_now() - t0;
 	t->user_ns = ru.ru_utime.tv_sec * 1e9 + ru.ru_utime.tv_usec * 1e3;
 	t->sys_ns = ru.ru_stime.tv_sec * 1e9 + ru.ru_stime.tv_usec * 1e3;
 	t->runs = 1;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
 	if (read(err_pipe[0], &exec_err, sizeof(exec_err)) == sizeof(exec_err)) {
 		fprintf(stderr, "pmu stat: cannot run '%s': %s\n", cmd[0], strerror(exec_err));
 		code = 127;
@@ -1478,17 +1559,21 @@ static int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int in
 		goto out;
 	}
 	for (size_t k = 0; k < n; k++) {
-		pmu_set_event(set, k, &(*rowsp)[k].info);
-		(*rowsp)[k].v = vals[k];
-		(*rowsp)[k].supported = !((*rowsp)[k].info.flags & PMU_EVF_UNSUPPORTED);
+		pmu_set_event(set, k, &rs->v[k].info);
+		rs->v[k].v = vals[k];
+		rs->v[k].supported = !(rs->v[k].info.flags & PMU_EVF_UNSUPPORTED);
 	}
 	code = 0;
 	goto out;
 kill:
+	fwd_pid = 0;
 	kill(child, SIGKILL);
 	close(go[1]);
 	waitpid(child, NULL, 0);
+	if (got_signal)
+		code = 128 + got_signal;
 out:
+	restore_signals(old);
 	close(err_pipe[0]);
 	free(vals);
 	pmu_set_close(set);
@@ -1532,283 +1617,203 @@ static int cmd_check_tables(int argc, char **argv)
 }
 
 
-/* ---------------- report: region files ---------------- */
-
-struct rg_event {
-	char name[PMU_NAME_MAX];
-};
-
-struct rg_row {
-	char name[128];
-	uint64_t calls;
-	struct pmu_value v[32];
-	uint64_t min[32], max[32];
-	bool seen[32];
-};
-
-/* Merge 'libpmu-regions/1' files: per region, calls and counts summed over
- * files (processes, MPI ranks), min of minima, max of maxima. */
-static int report_regions(int nfiles, char **files)
-{
-	struct rg_event ev[32];
-	struct rg_row *rows = NULL;
-	size_t nev = 0, nrows = 0;
-	int code = 0;
-
-	for (int i = 0; i < nfiles; i++) {
-		json_object *o = json_object_from_file(files[i]), *regs, *evs;
-		if (!o || !json_object_object_get_ex(o, "regions", &regs)) {
-			fprintf(stderr, "pmu report: cannot read regions from '%s'\n", files[i]);
-			json_object_put(o);
-			code = 1;
-			continue;
-		}
-		if (json_object_object_get_ex(o, "events", &evs))
-			for (size_t k = 0; k < json_object_array_length(evs); k++) {
-				const char *en = json_object_get_string(json_object_array_get_idx(evs, k));
-				size_t j;
-				for (j = 0; j < nev && strcmp(ev[j].name, en); j++)
-					;
-				if (j == nev && nev < 32)
-					snprintf(ev[nev++].name, sizeof(ev[0].name), "%s", en);
-			}
-		for (size_t r = 0; r < json_object_array_length(regs); r++) {
-			json_object *reg = json_object_array_get_idx(regs, r), *f, *events;
-			const char *name;
-			size_t j;
-			if (!json_object_object_get_ex(reg, "name", &f))
-				continue;
-			name = json_object_get_string(f);
-			for (j = 0; j < nrows && strcmp(rows[j].name, name); j++)
-				;
-			if (j == nrows) {
-				struct rg_row *nr = realloc(rows, (nrows + 1) * sizeof(*rows));
-				if (!nr) {
-					json_object_put(o);
-					free(rows);
-					return 1;
-				}
-				rows = nr;
-				memset(&rows[nrows], 0, sizeof(rows[0]));
-				snprintf(rows[nrows].name, sizeof(rows[0].name), "%s", name);
-				for (size_t k = 0; k < 32; k++)
-					rows[nrows].min[k] = UINT64_MAX;
-				nrows++;
-			}
-			if (json_object_object_get_ex(reg, "calls", &f))
-				rows[j].calls += json_object_get_uint64(f);
-			if (!json_object_object_get_ex(reg, "events", &events))
-				continue;
-			for (size_t k = 0; k < nev; k++) {
-				json_object *e, *x;
-				if (!json_object_object_get_ex(events, ev[k].name, &e) || !e)
-					continue;
-				rows[j].seen[k] = true;
-				if (json_object_object_get_ex(e, "value", &x))
-					rows[j].v[k].value += json_object_get_uint64(x);
-				if (json_object_object_get_ex(e, "enabled_ns", &x))
-					rows[j].v[k].enabled += json_object_get_uint64(x);
-				if (json_object_object_get_ex(e, "running_ns", &x))
-					rows[j].v[k].running += json_object_get_uint64(x);
-				if (json_object_object_get_ex(e, "min", &x) && json_object_get_uint64(x) < rows[j].min[k])
-					rows[j].min[k] = json_object_get_uint64(x);
-				if (json_object_object_get_ex(e, "max", &x) && json_object_get_uint64(x) > rows[j].max[k])
-					rows[j].max[k] = json_object_get_uint64(x);
-			}
-		}
-		json_object_put(o);
-	}
-	printf("\n Regions from %d file%s (counts summed)\n\n %-28s %10s", nfiles, nfiles == 1 ? "" : "s", "region",
-	       "calls");
-	for (size_t k = 0; k < nev; k++)
-		printf(" %18.18s", ev[k].name);
-	printf("\n");
-	for (size_t j = 0; j < nrows; j++) {
-		printf(" %-28.28s %10llu", rows[j].name, (unsigned long long)rows[j].calls);
-		for (size_t k = 0; k < nev; k++) {
-			char num[48];
-			if (!rows[j].seen[k]) {
-				printf(" %18s", "<not counted>");
-				continue;
-			}
-			group_digits(pmu_scale(&rows[j].v[k]), num, sizeof(num));
-			printf(" %17s%s", num, pmu_confidence(&rows[j].v[k]) < 1.0 ? "*" : " ");
-		}
-		printf("\n");
-	}
-	printf("\n");
-	free(rows);
-	return code;
-}
-
 /* ---------------- report ---------------- */
 
+/* Merged region reports as a table: the columns as wide as the longest name in them. */
+static void print_regions(FILE *f, const struct saved_regions *r)
+{
+	int w = 28;
+
+	for (size_t j = 0; j < r->nrows; j++)
+		if ((int)strlen(r->rows[j].name) > w)
+			w = (int)strlen(r->rows[j].name);
+	fprintf(f, "\n Regions from %d file%s (counts summed)\n\n %-*s %10s", r->files, r->files == 1 ? "" : "s", w,
+		"region", "calls");
+	for (size_t k = 0; k < r->events.n; k++)
+		fprintf(f, " %18s", r->events.v[k]);
+	fprintf(f, "\n");
+	for (size_t j = 0; j < r->nrows; j++) {
+		const struct rg_row *row = &r->rows[j];
+		fprintf(f, " %-*s %10" PRIu64, w, row->name, row->calls);
+		for (size_t k = 0; k < r->events.n; k++) {
+			const struct rg_cell *c = k < row->ncells ? &row->cells[k] : NULL;
+			int cw = strlen(r->events.v[k]) > 18 ? (int)strlen(r->events.v[k]) : 18;
+			char num[48];
+			if (!c || !c->seen) {
+				fprintf(f, " %*s", cw, "<not counted>");
+				continue;
+			}
+			group_digits(pmu_scale(&c->v), num, sizeof(num));
+			fprintf(f, " %*s%s", cw - 1, num, pmu_confidence(&c->v) < 1.0 ? "*" : " ");
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
+static const char *kind_words(enum report_kind k)
+{
+	return k == REPORT_STAT ? "'pmu stat --json' file" : "region report";
+}
+
+/* Saved stat runs (summed) or region reports (merged). Exit 2 when a file is
+ * refused for its content, 1 when one cannot be read or a metric computed. */
 static int cmd_report(int argc, char **argv)
 {
-	struct stat_row *rows = NULL;
-	size_t n = 0;
-	struct run_times times = {0, 0, 0, 1};
-	char title[1024] = "", metrics[2048] = "", cpuid[64] = "";
-	int files = 0, code = 0, topdown = 0, first = 1;
+	struct strv metrics = { NULL, 0 }, notes = { NULL, 0 };
+	struct saved_stat st;
+	struct saved_regions rg;
+	enum report_kind kind0 = 0;
+	char *title = NULL;
+	int code = 0, topdown = 0, first = 1;
 
+	memset(&st, 0, sizeof(st));
+	memset(&rg, 0, sizeof(rg));
 	for (; first < argc && argv[first][0] == '-'; first++) {
-		if (!strcmp(argv[first], "-M") && first + 1 < argc && strlen(metrics) + strlen(argv[first + 1]) + 2 < sizeof(metrics)) {
-			if (metrics[0])
-				strcat(metrics, ",");
-			strcat(metrics, argv[++first]);
+		if (!strcmp(argv[first], "-M") && first + 1 < argc) {
+			if (strv_add_metrics(&metrics, argv[++first]) < 0)
+				goto nomem;
 		} else if (!strcmp(argv[first], "--topdown")) {
 			topdown = 1;
 		} else if (!strcmp(argv[first], "-D") && first + 1 < argc) {
-			if (add_param(argv[++first]) < 0)
-				return 2;
+			if (add_param(argv[++first]) < 0) {
+				code = 2;
+				goto out;
+			}
 		} else {
-			fprintf(stderr, "pmu report: unknown option '%s'\n", argv[first]);
-			return 2;
+			fprintf(stderr, "pmu report: unknown option '%s'%s\n", argv[first],
+				first + 1 == argc && (!strcmp(argv[first], "-M") || !strcmp(argv[first], "-D")) ?
+					" without its argument" : "");
+			code = 2;
+			goto out;
 		}
-	}
-	if (first < argc) {
-		/* region files (libpmu-regions/1) are merged as regions */
-		json_object *o = json_object_from_file(argv[first]), *sc;
-		bool regions = o && json_object_object_get_ex(o, "schema", &sc) &&
-			       !strcmp(json_object_get_string(sc), "libpmu-regions/1");
-		json_object_put(o);
-		if (regions)
-			return report_regions(argc - first, argv + first);
-	}
-	for (int i = first; i < argc; i++) {
-		json_object *o = json_object_from_file(argv[i]), *ev, *el, *sc, *cid;
-		if (!o) {
-			fprintf(stderr, "pmu report: cannot read '%s': %s\n", argv[i], json_util_get_last_err());
-			code = 1;
-			break;
-		}
-		if (!json_object_object_get_ex(o, "schema", &sc) ||
-		    strcmp(json_object_get_string(sc), "libpmu-stat/1") != 0 ||
-		    !json_object_object_get_ex(o, "events", &ev) || !json_object_is_type(ev, json_type_array)) {
-			fprintf(stderr, "pmu report: '%s' is neither a 'pmu stat --json' file (schema libpmu-stat/1) nor a "
-				"region report (libpmu-regions/1)\n",
-				argv[i]);
-			json_object_put(o);
-			code = 1;
-			break;
-		}
-		if (json_object_object_get_ex(o, "elapsed_ns", &el))
-			times.elapsed_ns += (double)json_object_get_int64(el);
-		/* CPU times are shown only when every file has them */
-		if (json_object_object_get_ex(o, "user_ns", &el) && times.user_ns >= 0)
-			times.user_ns += (double)json_object_get_int64(el);
-		else
-			times.user_ns = -1;
-		if (json_object_object_get_ex(o, "sys_ns", &el) && times.sys_ns >= 0)
-			times.sys_ns += (double)json_object_get_int64(el);
-		else
-			times.sys_ns = -1;
-		if (!cpuid[0] && json_object_object_get_ex(o, "cpuid", &cid))
-			snprintf(cpuid, sizeof(cpuid), "%s", json_object_get_string(cid));
-		snprintf(title + strlen(title), sizeof(title) - strlen(title), "%s%s", files ? " + " : "", argv[i]);
-		files++;
-		for (size_t k = 0; k < json_object_array_length(ev); k++) {
-			json_object *e = json_object_array_get_idx(ev, k), *f;
-			struct stat_row *row;
-			const char *name;
-			bool added;
-			if (!json_object_object_get_ex(e, "name", &f))
-				continue;
-			name = json_object_get_string(f);
-			if (!(row = row_named(&rows, &n, name, &added))) {
-				json_object_put(o);
-				free(rows);
-				return 1;
-			}
-			if (added) {
-				static const struct { const char *key; unsigned flag; } excl[] = {
-					{ "exclude_user", PMU_EVF_EXCL_USER }, { "exclude_kernel", PMU_EVF_EXCL_KERNEL },
-					{ "exclude_hv", PMU_EVF_EXCL_HV }, { "user_fallback", PMU_EVF_USER_FALLBACK } };
-				/* the file's unit; files written before it had one: time events by name */
-				if (json_object_object_get_ex(e, "unit", &f))
-					row->info.unit = !strcmp(json_object_get_string(f), "ns") ? "ns" : "";
-				else
-					row->info.unit =
-						label_is(name, "task-clock") || label_is(name, "cpu-clock") ? "ns" : "";
-				row->info.desc = "";
-				row->info.note = "";
-				row->supported = true;
-				if (json_object_object_get_ex(e, "pmu", &f))
-					snprintf(row->info.pmu, sizeof(row->info.pmu), "%s", json_object_get_string(f));
-				if (!strcmp(row->info.pmu, "software"))
-					row->info.flags |= PMU_EVF_SOFTWARE;
-				for (size_t x = 0; x < sizeof(excl) / sizeof(excl[0]); x++)
-					if (json_object_object_get_ex(e, excl[x].key, &f) && json_object_get_boolean(f))
-						row->info.flags |= excl[x].flag;
-			}
-			if (json_object_object_get_ex(e, "supported", &f) && !json_object_get_boolean(f))
-				row->supported = false;
-			if (json_object_object_get_ex(e, "value", &f))
-				row->v.value += json_object_get_uint64(f);
-			if (json_object_object_get_ex(e, "enabled_ns", &f))
-				row->v.enabled += json_object_get_uint64(f);
-			if (json_object_object_get_ex(e, "running_ns", &f))
-				row->v.running += json_object_get_uint64(f);
-		}
-		json_object_put(o);
 	}
 	if (first >= argc) {
-		fprintf(stderr, "pmu report: name one or more files written by 'pmu stat --json'\n");
-		return 2;
+		fprintf(stderr, "pmu report: name one or more files written by 'pmu stat --json' or region reports\n");
+		code = 2;
+		goto out;
 	}
-	if (!code) {
-		print_text(stdout, title, rows, n, &times, files > 1 ? "counts summed over the files" : "");
-		if (metrics[0] || topdown) {
-			/* evaluate for the CPU the counts came from */
-			struct pmu_ctx_opts o;
-			struct pmu_ctx *ctx;
-			memset(&o, 0, sizeof(o));
-			o.size = sizeof(o);
-			o.log_fn = log_stderr;
-			o.cpuid = cpuid[0] ? cpuid : NULL;
-			if (pmu_ctx_new(&ctx, &o) < 0 || apply_params(ctx) < 0) {
-				fprintf(stderr, "pmu report: %s\n", pmu_strerror(-EINVAL));
-				free(rows);
-				return 1;
-			}
-			run_seconds = times.elapsed_ns / 1e9;
-			code = analysis(stdout, ctx, metrics, topdown, rows, n, NULL);
-			pmu_ctx_free(ctx);
+	for (int i = first; i < argc; i++) {
+		enum report_kind kind = 0;
+		json_object *doc;
+		char *err = NULL;
+		int r = report_load(argv[i], &doc, &kind, &err);
+		if (r == 0 && kind0 && kind != kind0) {
+			r = -EINVAL;
+			if (asprintf(&err, "'%s' is a %s and '%s' a %s: report one kind at a time", argv[first],
+				     kind_words(kind0), argv[i], kind_words(kind)) < 0)
+				err = NULL;
 		}
+		if (r == 0)
+			r = kind == REPORT_STAT ? saved_stat_add(&st, argv[i], doc, &err) :
+						  saved_regions_add(&rg, argv[i], doc, &err);
+		json_object_put(doc);
+		if (r < 0) {
+			fprintf(stderr, "pmu report: %s\n", err ? err : strerror(-r));
+			free(err);
+			code = r == -EINVAL ? 2 : 1;
+			goto out;
+		}
+		kind0 = kind;
+		if (str_append(&title, " + ", argv[i]) < 0)
+			goto nomem;
 	}
-	free(rows);
+	if (kind0 == REPORT_REGIONS) {
+		if (metrics.n || topdown)
+			fprintf(stderr, "pmu report: -M and --topdown apply to 'pmu stat --json' files; region reports "
+				"carry their metrics: not applied\n");
+		print_regions(stdout, &rg);
+		goto out;
+	}
+	if (st.files > 1 && strv_add(&notes, "counts summed over the files", 28) < 0)
+		goto nomem;
+	if (st.other_cpuid) {
+		char *n = NULL;
+		if (asprintf(&n, "the files come from different CPUs (%s, %s): metrics use the event tables of %s",
+			     st.cpuid, st.other_cpuid, st.cpuid) < 0)
+			goto nomem;
+		if (strv_add(&notes, n, strlen(n)) < 0) {
+			free(n);
+			goto nomem;
+		}
+		free(n);
+	}
+	print_text(stdout, title, st.rows.v, st.rows.n, &st.times, &notes);
+	if (metrics.n || topdown) {
+		/* evaluate for the CPU the counts came from */
+		struct pmu_ctx_opts o;
+		struct pmu_ctx *ctx;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.log_fn = log_stderr;
+		o.cpuid = st.cpuid;
+		if ((code = pmu_ctx_new(&ctx, &o)) < 0) {
+			fprintf(stderr, "pmu report: %s\n", pmu_strerror(code));
+			code = 1;
+			goto out;
+		}
+		if (apply_params(ctx) < 0) {
+			pmu_ctx_free(ctx);
+			code = 2;
+			goto out;
+		}
+		run_seconds = st.times.elapsed_ns / 1e9;
+		code = analysis(stdout, ctx, &metrics, topdown, st.rows.v, st.rows.n, NULL);
+		pmu_ctx_free(ctx);
+	}
+	goto out;
+nomem:
+	fprintf(stderr, "pmu report: out of memory\n");
+	code = 1;
+out:
+	free(title);
+	strv_free(&metrics);
+	strv_free(&notes);
+	saved_stat_free(&st);
+	saved_regions_free(&rg);
 	return code;
+}
+
+/* Run the command named argv[0]. */
+static int run_command(int argc, char **argv)
+{
+	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
+		{ "info", cmd_info }, { "list", cmd_list }, { "resolve", cmd_resolve }, { "stat", cmd_stat },
+		{ "report", cmd_report }, { "check-tables", cmd_check_tables } };
+
+	if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[0], "--version")) {
+		printf("pmu (libpmu) %s\n", pmu_version());
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[0], cmds[i].name))
+			return cmds[i].fn(argc, argv);
+	fprintf(stderr, "pmu: unknown command '%s'\n", argv[0]);
+	usage(stderr);
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	int a = 1;
+	int a = 1, code;
 
 	while (a < argc && !strcmp(argv[a], "-v")) {
 		verbose = 1;
 		a++;
 	}
-	if (a >= argc || !strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-		usage(a >= argc ? stderr : stdout);
-		return a >= argc ? 2 : 0;
+	if (a >= argc) {
+		usage(stderr);
+		return 2;
 	}
-	if (!strcmp(argv[a], "--version")) {
-		printf("pmu (libpmu) %s\n", pmu_version());
-		return 0;
-	}
-	if (!strcmp(argv[a], "info"))
-		return cmd_info(argc - a, argv + a);
-	if (!strcmp(argv[a], "list"))
-		return cmd_list(argc - a, argv + a);
-	if (!strcmp(argv[a], "resolve"))
-		return cmd_resolve(argc - a, argv + a);
-	if (!strcmp(argv[a], "stat"))
-		return cmd_stat(argc - a, argv + a);
-	if (!strcmp(argv[a], "report"))
-		return cmd_report(argc - a, argv + a);
-	if (!strcmp(argv[a], "check-tables"))
-		return cmd_check_tables(argc - a, argv + a);
-	fprintf(stderr, "pmu: unknown command '%s'\n", argv[a]);
-	usage(stderr);
-	return 2;
+	code = run_command(argc - a, argv + a);
+	/* what was written must have arrived: a full disk, a closed pipe fail the command */
+	if (out_finish(stdout, "standard output", true) < 0 && code == 0)
+		code = 1;
+	if ((fflush(stderr) == EOF || ferror(stderr)) && code == 0)
+		code = 1;
+	return code;
 }

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* Fuzz target: pmu report's reader (tools/report-read.c): the bounds taken
+ * before parsing, strict JSON, the schemas' checks, and the sums, each
+ * document added twice (a second file with the same names). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report-read.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1), *err = NULL;
+	enum report_kind kind;
+	json_object *doc;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = 0; /* report_parse() wants the NUL after the text */
+	if (report_parse("fuzz", text, size, &doc, &kind, &err) == 0) {
+		if (kind == REPORT_STAT) {
+			struct saved_stat s;
+			memset(&s, 0, sizeof(s));
+			for (int i = 0; i < 2; i++) {
+				free(err);
+				err = NULL;
+				saved_stat_add(&s, "fuzz", doc, &err);
+			}
+			saved_stat_free(&s);
+		} else {
+			struct saved_regions r;
+			memset(&r, 0, sizeof(r));
+			for (int i = 0; i < 2; i++) {
+				free(err);
+				err = NULL;
+				saved_regions_add(&r, "fuzz", doc, &err);
+			}
+			saved_regions_free(&r);
+		}
+		json_object_put(doc);
+	}
+	free(err);
+	free(text);
+	return 0;
+}

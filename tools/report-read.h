@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu report's reader: saved 'pmu stat --json' files (libpmu-stat/1) and
+ * region reports (libpmu-regions/1). A file is read up to REPORT_MAX_BYTES,
+ * parsed as strict JSON and every key it has is checked against the schema
+ * in tools/schemas/ (compiled in): type, range, pattern. A refusal names the
+ * file, the key and what was expected. Apart from the command so that a fuzz
+ * target (tests/fuzz/fuzz-report.c) links it. Functions return 0 or a
+ * negative errno with *@err a malloc'd sentence (-EINVAL: the file's content
+ * is refused; other values: it could not be read).
+ */
+#ifndef PMU_TOOLS_REPORT_READ_H
+#define PMU_TOOLS_REPORT_READ_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <pmu.h>
+#include "util.h"
+
+/* far above any report libpmu writes; bounds what a FIFO or /dev/zero costs */
+#define REPORT_MAX_BYTES (64u << 20)
+
+/* One counted event: a row of pmu stat's table, or the sum of a name's rows over saved files. */
+struct stat_row {
+	struct pmu_event_info info;
+	struct pmu_value v;
+	bool supported;
+	double stddev_pct;      /* -r: standard error of the mean over the runs, % of the mean */
+};
+
+/* Rows by name; the index makes each lookup cost the same however many rows there are. */
+struct stat_rows {
+	struct stat_row *v;
+	size_t n;
+	json_object *index;     /* name -> position in v */
+};
+/* The row named @name, appended (zeroed, *@added set) if there is none; NULL when out of memory. */
+struct stat_row *stat_rows_named(struct stat_rows *rs, const char *name, bool *added);
+void stat_rows_free(struct stat_rows *rs);
+/* Is row label @label event @name, with or without modifiers ("cycles:u", "cpu_core/cycles/u")? */
+bool label_is(const char *label, const char *name);
+
+/* wall time of the run and the CPU time the kernel charged the command (with its waited-for children) */
+struct run_times {
+	double elapsed_ns, user_ns, sys_ns;   /* means over the runs; user/sys < 0: unknown (-p) */
+	int runs;                             /* -r; 1 otherwise */
+};
+
+enum report_kind { REPORT_STAT = 1, REPORT_REGIONS = 2 };
+
+/* Read @path (a FIFO or process substitution too, up to REPORT_MAX_BYTES) and check it: *@doc, *@kind. */
+int report_load(const char *path, json_object **doc, enum report_kind *kind, char **err);
+/* The same for @len bytes at @text (text[len] must be 0), named @name in messages. */
+int report_parse(const char *name, const char *text, size_t len, json_object **doc, enum report_kind *kind,
+		 char **err);
+
+/* 'pmu stat --json' files summed: counts per event name, times, the CPU of the first file. */
+struct saved_stat {
+	struct stat_rows rows;
+	struct run_times times;  /* sums; user_ns/sys_ns < 0 unless every file has them */
+	char *cpuid;             /* the first file's; NULL if none */
+	char *other_cpuid;       /* a later file's, when it differs */
+	int files;
+};
+/* Add checked document @doc (REPORT_STAT) of file @name; refuses sums beyond 64 bits. */
+int saved_stat_add(struct saved_stat *s, const char *name, json_object *doc, char **err);
+void saved_stat_free(struct saved_stat *s);
+
+/* Region reports merged: per region, calls and counts summed, min of minima, max of maxima. */
+struct rg_cell {
+	struct pmu_value v;
+	uint64_t min, max;
+	bool seen;
+};
+struct rg_row {
+	char *name;
+	uint64_t calls;
+	struct rg_cell *cells;   /* one per event column (ncells, grown as columns are added) */
+	size_t ncells;
+};
+struct saved_regions {
+	struct strv events;      /* event columns: each file's "events", then names only regions have */
+	json_object *ev_index;   /* event name -> column */
+	struct rg_row *rows;
+	size_t nrows;
+	json_object *row_index;  /* region name -> row */
+	int files;
+};
+/* Add checked document @doc (REPORT_REGIONS) of file @name. */
+int saved_regions_add(struct saved_regions *r, const char *name, json_object *doc, char **err);
+void saved_regions_free(struct saved_regions *r);
+
+#endif

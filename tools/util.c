@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers of the pmu command (util.h says what each is for). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+int str_append(char **s, const char *sep, const char *add)
+{
+	size_t o = *s ? strlen(*s) : 0, ls = o && sep ? strlen(sep) : 0, la = strlen(add);
+	char *n = realloc(*s, o + ls + la + 1);
+
+	if (!n)
+		return -ENOMEM;
+	if (ls)
+		memcpy(n + o, sep, ls);
+	memcpy(n + o + ls, add, la + 1);
+	*s = n;
+	return 0;
+}
+
+int strv_add(struct strv *sv, const char *s, size_t len)
+{
+	char **nv = realloc(sv->v, (sv->n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	sv->v = nv;
+	if (!(nv[sv->n] = strndup(s, len)))
+		return -ENOMEM;
+	sv->n++;
+	return 0;
+}
+
+void strv_free(struct strv *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = 0;
+}
+
+/* Add @s[0..len) without the spaces around it, unless nothing is left. */
+static int add_trimmed(struct strv *sv, const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s))
+		s++, len--;
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return len ? strv_add(sv, s, len) : 0;
+}
+
+int strv_add_metrics(struct strv *sv, const char *list)
+{
+	const char *item = list, *p;
+	unsigned depth = 0;
+	bool in_at = false;
+	int r;
+
+	for (p = list; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '@')
+			in_at = !in_at;
+		else if (*p == '(' && !in_at)
+			depth++;
+		else if (*p == ')' && !in_at && depth)
+			depth--;
+		else if (*p == ',' && !in_at && !depth) {
+			if ((r = add_trimmed(sv, item, (size_t)(p - item))) < 0)
+				return r;
+			item = p + 1;
+		}
+	}
+	return add_trimmed(sv, item, (size_t)(p - item));
+}
+
+json_object *jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+/* The length of the valid UTF-8 sequence at @s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+void json_write(FILE *f, json_object *o)
+{
+	const unsigned char *s = (const unsigned char *)json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	const unsigned char *run = s;
+
+	while (*s) {
+		size_t n = utf8_seq(s);
+		if (n) {
+			s += n;
+			continue;
+		}
+		fwrite(run, 1, (size_t)(s - run), f);
+		fputs("\xef\xbf\xbd", f); /* U+FFFD REPLACEMENT CHARACTER */
+		run = ++s;
+	}
+	fwrite(run, 1, (size_t)(s - run), f);
+	fputc('\n', f);
+}
+
+int out_finish(FILE *f, const char *where, bool close)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f) == EOF || ferror(f))
+		err = errno ? errno : EIO;
+	if (close && fclose(f) == EOF && !err)
+		err = errno ? errno : EIO;
+	if (err)
+		fprintf(stderr, "pmu: writing %s: %s\n", where, strerror(err));
+	return -err;
+}
