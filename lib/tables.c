@@ -905,6 +905,115 @@ static const struct pmu_tentry *find_in(const struct pmu_tables *t, const char *
 	return hit ? hit->e : NULL;
 }
 
+/* The definition of @name for PMU @pmu (see pmu__tables_find_pmu). */
+static const struct pmu_tentry *find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu)
+{
+	size_t n;
+	const struct pmu_tname *hit = find_all(t, name, &n);
+	const struct pmu_tentry *any = NULL;
+
+	if (!pmu || !*pmu)
+		return n == 1 ? hit->e : NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (hit[i].e->unit && !strcasecmp(hit[i].e->unit, pmu))
+			return hit[i].e;
+		if (!hit[i].e->unit)
+			any = hit[i].e;
+	}
+	return any;
+}
+
+/* ---------------------------------------------------------------- */
+/* chains of entries, and maps keyed by them                         */
+/* ---------------------------------------------------------------- */
+
+char *pmu__chain_text(const struct pmu_tentry *const *v, size_t n)
+{
+	enum { KEEP = 3 }; /* names kept at each end of a long chain */
+	const bool elide = n > 2 * KEEP + 2;
+	size_t len = 64, o = 0;
+	char *s;
+
+	for (size_t i = 0; i < n; i++)
+		if (!elide || i < KEEP || i >= n - KEEP)
+			len += strlen(v[i]->name) + 4;
+	if (!(s = malloc(len)))
+		return NULL;
+	s[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (elide && i == KEEP) {
+			o += (size_t)snprintf(s + o, len - o, " -> ... (%zu more) ...", n - 2 * KEEP);
+			i = n - KEEP - 1;
+			continue;
+		}
+		o += (size_t)snprintf(s + o, len - o, "%s%s", i ? " -> " : "", v[i]->name);
+	}
+	return s;
+}
+
+static size_t pmap_slot(const struct pmu_pmap *m, const void *key)
+{
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 32) & (m->cap - 1);
+
+	while (m->keys[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+int pmu__pmap_put(struct pmu_pmap *m, const void *key, double v)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct pmu_pmap g = { NULL, NULL, m->cap ? m->cap * 2 : 16, 0 };
+		g.keys = calloc(g.cap, sizeof(*g.keys));
+		g.vals = malloc(g.cap * sizeof(*g.vals));
+		if (!g.keys || !g.vals) {
+			free(g.keys);
+			free(g.vals);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < m->cap; k++)
+			if (m->keys[k]) {
+				i = pmap_slot(&g, m->keys[k]);
+				g.keys[i] = m->keys[k];
+				g.vals[i] = m->vals[k];
+			}
+		g.n = m->n;
+		pmu__pmap_free(m);
+		*m = g;
+	}
+	i = pmap_slot(m, key);
+	if (!m->keys[i]) {
+		m->keys[i] = key;
+		m->n++;
+	}
+	m->vals[i] = v;
+	return 0;
+}
+
+bool pmu__pmap_get(const struct pmu_pmap *m, const void *key, double *v)
+{
+	size_t i;
+
+	if (!m->cap)
+		return false;
+	i = pmap_slot(m, key);
+	if (!m->keys[i])
+		return false;
+	if (v)
+		*v = m->vals[i];
+	return true;
+}
+
+void pmu__pmap_free(struct pmu_pmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
 /* ---------------------------------------------------------------- */
 /* mapfile and CPU selection                                         */
 /* ---------------------------------------------------------------- */
@@ -1203,19 +1312,7 @@ const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const ch
 
 const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu)
 {
-	size_t n;
-	const struct pmu_tname *hit = find_all(&ctx->tables, name, &n);
-	const struct pmu_tentry *any = NULL;
-
-	if (!pmu || !*pmu)
-		return n == 1 ? hit->e : NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (hit[i].e->unit && !strcasecmp(hit[i].e->unit, pmu))
-			return hit[i].e;
-		if (!hit[i].e->unit)
-			any = hit[i].e;
-	}
-	return any;
+	return find_pmu_in(&ctx->tables, name, pmu);
 }
 
 bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
@@ -1404,15 +1501,23 @@ struct check {
 static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...) PMU_PRINTF(3, 4);
 static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...)
 {
-	char msg[512];
+	char buf[512], *msg = buf;
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(buf) && (msg = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	c->problems++;
 	if (c->pf)
-		c->pf(c->pd, e ? e->file : "", e ? e->name : NULL, msg);
+		c->pf(c->pd, e ? e->file : "", e ? e->name : NULL, msg ? msg : buf);
+	if (msg != buf)
+		free(msg);
 }
 
 static int check_name(const char *name, int is_const, void *data)
@@ -1464,68 +1569,177 @@ static int check_name(const char *name, int is_const, void *data)
 	return 0;
 }
 
-/* depth-first walk over metric references; 1 = on stack, 2 = done */
-static bool metric_cycle(struct check *c, const struct pmu_tentry *m, unsigned char *mark, const struct pmu_tentry **path,
-			 int depth);
-
-struct cycle_ctx {
-	struct check *c;
-	unsigned char *mark;
-	const struct pmu_tentry **path;
-	int depth;
-	bool found;
+/*
+ * The metric graph of a table: the metrics each metric's MetricExpr refers
+ * to, resolved as evaluation resolves them (among the definitions of the
+ * referring metric's PMU). Edges of entry i (its index in t->v) are
+ * edge[first[i] .. first[i + 1]), each target once.
+ */
+struct mgraph {
+	struct pmu_pmap node;   /* metric entry -> its index in t->v */
+	size_t *first, *edge, nedge, cap;
+	size_t *eh;             /* per entry: the height of its MetricExpr (see PMU_METRIC_MAX_NEST) */
+	size_t *last_from;      /* per target: 1 + the entry whose edges named it last */
+	int err;
 };
 
-static int cycle_visit(const char *name, int is_const, void *data)
-{
-	struct cycle_ctx *cc = data;
-	const struct pmu_tentry *e;
+struct edge_walk {
+	struct check *c;
+	struct mgraph *g;
+	const struct pmu_tentry *m;
+	size_t from;
+};
 
-	if (is_const || cc->found)
+static int add_edge(const char *name, int is_const, void *data)
+{
+	struct edge_walk *w = data;
+	struct mgraph *g = w->g;
+	const struct pmu_tentry *e;
+	double id;
+	size_t to;
+
+	if (is_const || g->err)
 		return 0;
-	e = find_in(cc->c->t, name);
-	if (e && e->kind == PMU_T_METRIC)
-		cc->found = metric_cycle(cc->c, e, cc->mark, cc->path, cc->depth + 1);
+	e = find_pmu_in(w->c->t, name, w->m->unit);
+	if (!e || e->kind != PMU_T_METRIC || !pmu__pmap_get(&g->node, e, &id))
+		return 0;
+	to = (size_t)id;
+	if (g->last_from[to] == w->from + 1)
+		return 0;
+	g->last_from[to] = w->from + 1;
+	if (g->nedge == g->cap) {
+		size_t nc = g->cap ? g->cap * 2 : 64, *ne = realloc(g->edge, nc * sizeof(*ne));
+		if (!ne) {
+			g->err = -ENOMEM;
+			return 1;
+		}
+		g->edge = ne;
+		g->cap = nc;
+	}
+	g->edge[g->nedge++] = to;
 	return 0;
 }
 
-static bool metric_cycle(struct check *c, const struct pmu_tentry *m, unsigned char *mark, const struct pmu_tentry **path,
-			 int depth)
+/* A problem naming a chain of metrics (entries @idx[0..n) of the table), followed by @last if not SIZE_MAX. */
+static void chain_problem(struct check *c, const struct pmu_tentry *at, const size_t *idx, size_t n, size_t last,
+			  const char *what)
 {
-	size_t idx = 0;
-	struct pmu_expr *ex;
-	char err[128];
+	const struct pmu_tentry **v = malloc((n + 1) * sizeof(*v));
+	char *text = NULL;
 
-	for (size_t i = 0; i < c->t->n; i++)
-		if (c->t->v[i] == m)
-			idx = i;
-	if (mark[idx] == 2)
-		return false;
-	if (mark[idx] == 1 || depth >= 64) {
-		char chain[512];
-		size_t o = 0;
-		int start = 0;
-		for (int i = 0; i < depth; i++)
-			if (path[i] == m)
-				start = i;
-		for (int i = start; i < depth && o < sizeof(chain) - 2; i++)
-			o += (size_t)snprintf(chain + o, sizeof(chain) - o, "%s -> ", path[i]->name);
-		snprintf(chain + o, sizeof(chain) - o, "%s", m->name);
-		problem(c, m, "metrics refer to each other in a cycle: %s", chain);
-		return true;
+	for (size_t i = 0; v && i < n; i++)
+		v[i] = c->t->v[idx[i]];
+	if (v && last != SIZE_MAX)
+		v[n++] = c->t->v[last];
+	if (v)
+		text = pmu__chain_text(v, n);
+	problem(c, at, "%s: %s", what, text ? text : "(out of memory naming them)");
+	free(text);
+	free(v);
+}
+
+/* The chain that makes metric @r's @depth (the longest by height or by nest; each metric's own
+ * share is @own[u], or 1 when @own is NULL), into @stack; returns its length. */
+static size_t deepest_chain(const struct mgraph *g, const unsigned char *state, const size_t *depth,
+			    const size_t *own, size_t r, size_t *stack, size_t n)
+{
+	size_t len = 0;
+
+	for (size_t u = r;;) {
+		size_t down = SIZE_MAX, mine = own ? own[u] : 1;
+		stack[len++] = u;
+		for (size_t k = g->first[u]; k < g->first[u + 1] && down == SIZE_MAX; k++)
+			if (state[g->edge[k]] == 2 && depth[g->edge[k]] + mine == depth[u])
+				down = g->edge[k];
+		if (down == SIZE_MAX || len == n)
+			return len;
+		u = down;
 	}
-	mark[idx] = 1;
-	path[depth] = m;
-	ex = pmu__expr_parse(m->expr, err, sizeof(err));
-	if (ex) {
-		struct cycle_ctx cc = { c, mark, path, depth, false };
-		pmu__expr_names(ex, cycle_visit, &cc);
-		pmu__expr_free(ex);
-		if (cc.found)
-			return true;
+}
+
+/*
+ * Cycles and depth, in time linear in the table: an iterative depth-first
+ * walk (a chain of any length costs no C stack). Each edge back to a metric
+ * on the walk's path is a cycle, reported once. A metric no other refers to
+ * whose chains of references go deeper than evaluation follows
+ * (PMU_METRIC_MAX_DEPTH metrics, PMU_METRIC_MAX_NEST expression levels) is
+ * reported with the deepest chain.
+ */
+static void check_metric_graph(struct check *c, struct mgraph *g)
+{
+	size_t n = c->t->n;
+	unsigned char *state = calloc(n, 1);    /* 0 unseen, 1 on the path, 2 done */
+	size_t *height = calloc(n, sizeof(*height)), *indeg = calloc(n, sizeof(*indeg)), *nest = calloc(n, sizeof(*nest));
+	size_t *stack = malloc(n * sizeof(*stack)), *pos = malloc(n * sizeof(*pos)), *next = malloc(n * sizeof(*next));
+
+	if (!state || !height || !indeg || !nest || !stack || !pos || !next) {
+		problem(c, NULL, "out of memory checking the metrics for cycles");
+		goto out;
 	}
-	mark[idx] = 2;
-	return false;
+	for (size_t k = 0; k < g->nedge; k++)
+		indeg[g->edge[k]]++;
+	for (size_t r = 0; r < n; r++) {
+		size_t sp = 0;
+		if (c->t->v[r]->kind != PMU_T_METRIC || state[r])
+			continue;
+		state[r] = 1;
+		pos[r] = sp;
+		next[r] = g->first[r];
+		stack[sp++] = r;
+		while (sp) {
+			size_t u = stack[sp - 1], h = 0, ne = 0;
+			if (next[u] < g->first[u + 1]) {
+				size_t v = g->edge[next[u]++];
+				if (state[v] == 1) {
+					chain_problem(c, c->t->v[v], stack + pos[v], sp - pos[v], v,
+						      "metrics refer to each other in a cycle");
+				} else if (state[v] == 0) {
+					state[v] = 1;
+					pos[v] = sp;
+					next[v] = g->first[v];
+					stack[sp++] = v;
+				}
+				continue;
+			}
+			for (size_t k = g->first[u]; k < g->first[u + 1]; k++) {
+				size_t v = g->edge[k];
+				if (state[v] == 2 && height[v] > h)
+					h = height[v];
+				if (state[v] == 2 && nest[v] > ne)
+					ne = nest[v];
+			}
+			height[u] = h + 1;
+			nest[u] = ne + g->eh[u];
+			state[u] = 2;
+			sp--;
+		}
+	}
+	for (size_t r = 0; r < n; r++) {
+		char what[200];
+		size_t len;
+		if (c->t->v[r]->kind != PMU_T_METRIC || indeg[r])
+			continue;
+		if (height[r] > PMU_METRIC_MAX_DEPTH) {
+			len = deepest_chain(g, state, height, NULL, r, stack, n);
+			snprintf(what, sizeof(what), "metrics nest %zu deep (each uses the next), more than the %d levels "
+				 "evaluation follows", height[r], PMU_METRIC_MAX_DEPTH);
+		} else if (nest[r] > PMU_METRIC_MAX_NEST) {
+			len = deepest_chain(g, state, nest, g->eh, r, stack, n);
+			snprintf(what, sizeof(what), "the expressions of metrics that use each other nest %zu levels deep "
+				 "(their heights added), more than the %d evaluation follows", nest[r], PMU_METRIC_MAX_NEST);
+		} else {
+			continue;
+		}
+		chain_problem(c, c->t->v[r], stack, len, SIZE_MAX, what);
+	}
+out:
+	free(state);
+	free(height);
+	free(indeg);
+	free(nest);
+	free(stack);
+	free(pos);
+	free(next);
 }
 
 static void check_list_names(struct check *c, const struct pmu_tentry *e, const char *list, const char *key)
@@ -1543,20 +1757,31 @@ static void check_list_names(struct check *c, const struct pmu_tentry *e, const 
 	free(copy);
 }
 
+
 static void check_namespace(struct check *c)
 {
 	struct pmu_tables *t = c->t;
-	unsigned char *mark = calloc(t->n ? t->n : 1, 1);
-	const struct pmu_tentry **path = calloc(65, sizeof(*path));
+	struct mgraph g;
 
+	memset(&g, 0, sizeof(g));
+	g.first = calloc(t->n + 1, sizeof(*g.first));
+	g.last_from = calloc(t->n ? t->n : 1, sizeof(*g.last_from));
+	g.eh = calloc(t->n ? t->n : 1, sizeof(*g.eh));
+	if (!g.first || !g.last_from || !g.eh)
+		g.err = -ENOMEM;
+	for (size_t i = 0; i < t->n && !g.err; i++)
+		if (t->v[i]->kind == PMU_T_METRIC)
+			g.err = pmu__pmap_put(&g.node, t->v[i], (double)i);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct pmu_tentry *e = t->v[i];
-		struct pmu_generic g;
+		struct pmu_generic gen;
 		char err[256];
 
+		if (g.first)
+			g.first[i] = g.nedge;
 		if (e->stdnames)
 			check_list_names(c, e, e->stdnames, "StdNames");
-		if (e->generic && pmu__generic_lookup(e->generic, &g) < 0)
+		if (e->generic && pmu__generic_lookup(e->generic, &gen) < 0)
 			problem(c, e, "Generic '%s' is not a kernel generic event name", e->generic);
 		if (e->approx && !e->approx_note)
 			problem(c, e, "Approximate without an ApproxNote saying how it differs");
@@ -1567,8 +1792,13 @@ static void check_namespace(struct check *c)
 			if (!ex) {
 				problem(c, e, "MetricExpr does not parse: %s: '%s'", err, e->expr);
 			} else {
+				struct edge_walk w = { c, &g, e, i };
+				if (g.eh)
+					g.eh[i] = (size_t)ex->height;
 				c->metric = e;
 				pmu__expr_names(ex, check_name, c);
+				if (!g.err)
+					pmu__expr_names(ex, add_edge, &w);
 				pmu__expr_free(ex);
 			}
 			if (e->threshold) {
@@ -1579,12 +1809,17 @@ static void check_namespace(struct check *c)
 			}
 		}
 	}
-	if (mark && path)
-		for (size_t i = 0; i < t->n; i++)
-			if (t->v[i]->kind == PMU_T_METRIC && !mark[i])
-				metric_cycle(c, t->v[i], mark, path, 0);
-	free(mark);
-	free(path);
+	if (g.first)
+		g.first[t->n] = g.nedge;
+	if (g.err)
+		problem(c, NULL, "out of memory checking the metrics for cycles");
+	else
+		check_metric_graph(c, &g);
+	pmu__pmap_free(&g.node);
+	free(g.first);
+	free(g.edge);
+	free(g.last_from);
+	free(g.eh);
 }
 
 static void forward_problem(void *data, const char *file, const char *entry, const char *msg)
