@@ -413,11 +413,52 @@ static size_t pm_aliases(json_object *arr, struct pm_alias *a, size_t max, bool 
  * by 100); MetricGroup, else Category. A metric that cannot be converted is
  * a problem naming the reason.
  */
+/* A perfmon metric's LegacyName and MetricName, in the file's order (the first of a LegacyName wins). */
+struct pm_legacy {
+	const char *legacy, *name;
+	size_t order;
+};
+
+static int cmp_legacy(const void *a, const void *b)
+{
+	const struct pm_legacy *x = a, *y = b;
+	int c = strcmp(x->legacy, y->legacy);
+
+	return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The MetricName of the first metric whose LegacyName is @legacy, in @v sorted by cmp_legacy; NULL if none. */
+static const char *pm_by_legacy(const struct pm_legacy *v, size_t n, const char *legacy)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) { /* the first element not below @legacy */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(v[mid].legacy, legacy) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(v[lo].legacy, legacy) ? v[lo].name : NULL;
+}
+
 static json_object *perfmon_metrics(json_object *metrics, const char *file, problem_fn pf, void *pd, int *problems)
 {
 	json_object *out = json_object_new_array();
-	size_t n = json_object_array_length(metrics);
+	size_t n = json_object_array_length(metrics), nl = 0;
+	struct pm_legacy *legacy = malloc((n ? n : 1) * sizeof(*legacy));
 
+	if (!legacy) {
+		json_object_put(out);
+		return NULL;
+	}
+	for (size_t j = 0; j < n; j++) {
+		json_object *other = json_object_array_get_idx(metrics, j);
+		const char *ln = field(other, "LegacyName"), *mn = field(other, "MetricName");
+		if (ln && mn)
+			legacy[nl++] = (struct pm_legacy){ ln, mn, j };
+	}
+	qsort(legacy, nl, sizeof(*legacy), cmp_legacy);
 	for (size_t i = 0; out && i < n; i++) {
 		json_object *m = json_object_array_get_idx(metrics, i), *o, *ev = NULL, *co = NULL, *th = NULL, *tm = NULL;
 		struct pm_alias a[64], ta[16];
@@ -442,19 +483,14 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 			continue;
 		}
 		if (json_object_object_get_ex(m, "Threshold", &th) && json_object_object_get_ex(th, "ThresholdMetrics", &tm) &&
-		    (tf = field(th, "Formula")) && *tf) {
+		    json_object_is_type(tm, json_type_array) && (tf = field(th, "Formula")) && *tf) {
 			/* each alias names a metric by its LegacyName */
 			for (size_t k = 0; k < json_object_array_length(tm) && nt < ARRAY_SIZE(ta); k++) {
 				json_object *t = json_object_array_get_idx(tm, k);
-				const char *al = field(t, "Alias"), *legacy = field(t, "Value");
-				for (size_t j = 0; al && legacy && j < n; j++) {
-					json_object *other = json_object_array_get_idx(metrics, j);
-					const char *ln = field(other, "LegacyName"), *mn = field(other, "MetricName");
-					if (ln && mn && !strcmp(ln, legacy)) {
-						ta[nt].alias = al;
-						pm_event(mn, ta[nt++].text, sizeof(ta[0].text));
-						break;
-					}
+				const char *al = field(t, "Alias"), *lv = field(t, "Value"), *mn;
+				if (al && lv && (mn = pm_by_legacy(legacy, nl, lv))) {
+					ta[nt].alias = al;
+					pm_event(mn, ta[nt++].text, sizeof(ta[0].text));
 				}
 			}
 			thr = pm_formula(tf, ta, nt, bad, sizeof(bad));
@@ -485,6 +521,7 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 		free(expr);
 		free(thr);
 	}
+	free(legacy);
 	return out;
 }
 
@@ -688,18 +725,38 @@ static char *xstrdup_or(char *cur, const char *from)
  * events and metrics of @arch (the .json files of the CPU directory's
  * ancestors): fields the entry leaves out are the architecture's, and a
  * reference to a metric (arm64's sbsa.json topdown metrics) is a metric. */
+static int cmp_tname(const void *a, const void *b);
+static int cmp_tname_order(const void *a, const void *b);
+
 static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_tables *arch, problem_fn pf,
 			 void *pd, int *problems)
 {
+	/* the architecture's entries by name, then load order */
+	struct pmu_tname *idx = malloc((arch->n ? arch->n : 1) * sizeof(*idx));
+
+	if (!idx) {
+		(*problems)++;
+		if (pf)
+			pf(pd, t->n > first ? t->v[first]->file : "", NULL, "out of memory reading ArchStdEvent references");
+		return;
+	}
+	for (size_t k = 0; k < arch->n; k++)
+		idx[k] = (struct pmu_tname){ arch->v[k]->name, arch->v[k], k };
+	qsort(idx, arch->n, sizeof(*idx), cmp_tname_order);
 	for (size_t i = first; i < t->n; i++) {
 		struct pmu_tentry *e = t->v[i];
 		const struct pmu_tentry *a = NULL;
+		struct pmu_tname key = { e->name, NULL, 0 };
+		const struct pmu_tname *hit;
 		if (!e->archstd || (e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
 			continue;
-		for (size_t k = 0; k < arch->n && !a; k++)
-			if (!strcasecmp(arch->v[k]->name, e->name) &&
-			    ((arch->v[k]->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) || arch->v[k]->kind == PMU_T_METRIC))
-				a = arch->v[k];
+		hit = arch->n ? bsearch(&key, idx, arch->n, sizeof(*idx), cmp_tname) : NULL;
+		while (hit && hit > idx && !strcasecmp(hit[-1].name, e->name))
+			hit--;
+		/* the first loaded that defines an encoding or is a metric */
+		for (; hit && hit < idx + arch->n && !a && !strcasecmp(hit->name, e->name); hit++)
+			if ((hit->e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) || hit->e->kind == PMU_T_METRIC)
+				a = hit->e;
 		if (!a) {
 			(*problems)++;
 			if (pf)
@@ -732,6 +789,7 @@ static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_ta
 		e->stdnames = xstrdup_or(e->stdnames, a->stdnames);
 		perf_event_rules(e);
 	}
+	free(idx);
 }
 
 /* Load the .json files of every ancestor of @dir inside @root (disk) into @arch. */
