@@ -429,12 +429,29 @@ double pmu_confidence(const struct pmu_value *v);
 struct pmu_fast;
 
 /**
- * pmu_set_fast - the set's read plan for pmu_fast_read() (see <pmu/fast.h>).
- * Owned by the set, valid until pmu_set_close(). For a NULL set, a static
- * plan that every read refuses with -EINVAL (so pmu_fast_read(pmu_set_fast(s),
- * out) fails cleanly when s is NULL).
+ * pmu_set_fast_abi - the set's read plan for pmu_fast_read(), for a program
+ * compiled against plan layout @abi of size @size: what the inline
+ * pmu_set_fast() of <pmu/fast.h> calls with its PMU_FAST_ABI and sizeof.
+ * Owned by the set, valid until pmu_set_close(). For a NULL set, or a layout
+ * other than the library's, a static plan that every read refuses (-EINVAL,
+ * or -EPROTO with a message saying to rebuild against this library's header).
  */
-const struct pmu_fast *pmu_set_fast(struct pmu_set *s);
+const struct pmu_fast *pmu_set_fast_abi(struct pmu_set *s, unsigned abi, size_t size);
+
+/** Exported twin of pmu_set_fast(): the plan in this library's own layout (or the refusing one for NULL). */
+const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s);
+
+/**
+ * pmu_fast_slow - the one call pmu_fast_read() makes, for what its inline
+ * part does not do: a set of several groups, of a group not readable from
+ * user space, or with hybrid parts, read by its owner thread
+ * (pmu_fast_read_groups(): user space where possible, read(2) otherwise); a
+ * set that counts another thread, task or CPU, or read in another thread
+ * (read(2)); a process that is a child of the one that opened the set
+ * (-ECHILD, see pmu_fast_forked()); a refusing plan (-EINVAL, -EPROTO).
+ * Returns as pmu_set_read().
+ */
+int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out);
 
 /**
  * pmu_set_read_group - read group @g of the set through one read(2) into the
@@ -446,7 +463,8 @@ int pmu_set_read_group(struct pmu_set *s, unsigned g, struct pmu_value *out);
 /**
  * pmu_fast_forked - what a read of a set inherited through fork() returns:
  * -ECHILD (the set counts the parent; open a new set in the child), with a
- * message for pmu_strerror(); -EINVAL for NULL or the plan of a NULL set.
+ * message for pmu_strerror(); -EINVAL for NULL or a refusing plan (see
+ * pmu_set_fast_abi()).
  */
 int pmu_fast_forked(const struct pmu_fast *f);
 

@@ -34,8 +34,9 @@ static int pfm_status;
 
 extern char **environ;
 
-/* The environment libpfm4 saw while it initialised (kept: see pfm_setup). */
-static char **pfm_environ;
+/* The environment libpfm4 saw while it initialised (kept: see pfm_setup;
+ * volatile, or the compiler drops the store to a variable nobody reads). */
+static char **volatile pfm_environ;
 
 static void pfm_setup(void)
 {

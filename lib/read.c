@@ -10,8 +10,49 @@
 #error "libpmu needs a compiler with 128-bit integers (64-bit targets)"
 #endif
 
+/* Plans every read refuses (their guard word is 0, their set NULL): for a
+ * NULL set, and for a program compiled against another plan layout. */
+static const uintptr_t refuse_guard;
+static const struct pmu_fast null_plan = { .guard = &refuse_guard, .abi = 0 };
+static const struct pmu_fast other_abi_plan = { .guard = &refuse_guard, .abi = PMU_FAST_ABI };
+
+PMU_EXPORT const struct pmu_fast *pmu_set_fast_abi(struct pmu_set *s, unsigned abi, size_t size)
+{
+	if (!s)
+		return &null_plan;
+	if (abi != PMU_FAST_ABI || size != sizeof(struct pmu_fast)) {
+		pmu__log(s->ctx, PMU_LOG_ERR, "this program was compiled against libpmu's read plan layout %u (%zu "
+			 "bytes); the library has layout %u (%zu bytes): rebuild it against this library's <pmu.h>",
+			 abi, size, PMU_FAST_ABI, sizeof(struct pmu_fast));
+		return &other_abi_plan;
+	}
+	return &s->fast;
+}
+
+PMU_EXPORT const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s)
+{
+	return pmu_set_fast_abi(s, PMU_FAST_ABI, sizeof(struct pmu_fast));
+}
+
+PMU_EXPORT int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out)
+{
+	struct pmu_set *s = f ? f->set : NULL;
+
+	if (!s || pmu__set_forked(s))
+		return pmu_fast_forked(f);
+	if (!out)
+		return pmu__err(s->ctx, -EINVAL, "reading a set into a NULL output");
+	if (pmu__set_mine(s))
+		return pmu_fast_read_groups(f, out);
+	return pmu_set_read_syscall(s, out);
+}
+
 PMU_EXPORT int pmu_fast_forked(const struct pmu_fast *f)
 {
+	if (f == &other_abi_plan)
+		return pmu__err(NULL, -EPROTO, "this program was compiled against another layout of libpmu's read "
+				"plan (struct pmu_fast) than the library's %u: rebuild it against the installed <pmu.h>",
+				PMU_FAST_ABI);
 	if (!f || !f->set)
 		return pmu__err(NULL, -EINVAL, "reading a NULL set (the read plan of pmu_set_fast(NULL))");
 	return pmu__err(f->set->ctx, -ECHILD,
@@ -27,7 +68,7 @@ PMU_EXPORT int pmu_set_read_group(struct pmu_set *s, unsigned gi, struct pmu_val
 
 	if (!s || gi >= s->ngroups || !out)
 		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_read_group: bad arguments");
-	if (s->fast.gen != pmu__fork_gen)
+	if (pmu__set_forked(s))
 		return pmu_fast_forked(&s->fast);
 	g = &s->g[gi];
 	if (g->leader_fd < 0) { /* unsupported event kept by PMU_SET_SKIP_UNSUPPORTED */

@@ -13,6 +13,8 @@
  * freed while the process runs, so reports can read threads that ended.
  */
 #include <ctype.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <signal.h>
@@ -66,6 +68,11 @@ struct thread_state {
 	int calibrated;
 	uint64_t overhead[REG_MAX_EV];  /* an empty pmu_region_begin/end pair */
 	uint64_t overhead_h[REG_MAX_EV];/* an empty pmu_region_enter/leave pair */
+	/* what an end subtracts, by how the pair was made: [2 * (begun by a handle) + (ended by one)];
+	 * zero until calibrated (a mixed pair takes the smaller cost) */
+	uint64_t ov[4][REG_MAX_EV];
+	const char *last_key;           /* the name pointer of the last lookup, and its slot */
+	struct slot *last_slot;
 	struct pcache *pc;              /* caller's name pointer -> slot, a cache (pcmask + 1 entries) */
 	uint32_t pcmask;
 	uint32_t *cidx;                 /* hash of the name -> slot index + 1, open addressing */
@@ -99,7 +106,8 @@ static struct thread_state *threads;    /* every thread that used regions */
 static struct thread_state *graveyard;  /* a parent's threads, in a forked child: kept (never
 					 * reused) so that a stale handle is recognised, not followed */
 static pthread_key_t tls_key;
-static __thread struct thread_state *me;
+/* initial-exec: in the shared library a plain __thread costs a __tls_get_addr call at every begin and end */
+static __thread struct thread_state *me __attribute__((tls_model("initial-exec")));
 static struct pmu_event_info reg_infos[REG_MAX_EV]; /* the events, as the first thread opened them */
 static size_t reg_nev;
 
@@ -132,7 +140,8 @@ static void on_thread_exit(void *p)
 	if (ts && ts->gen == pmu__fork_gen) {
 		pmu_set_close(ts->set);
 		ts->set = NULL;
-		ts->fast = NULL;
+		/* a region call from a later destructor of this thread reads nothing (-EINVAL) */
+		ts->fast = pmu_set_fast(NULL);
 	}
 	pthread_mutex_unlock(&reg_lock);
 }
@@ -392,24 +401,51 @@ static struct slot *find_name(struct thread_state *ts, const char *name)
 	return NULL;
 }
 
-/* The slot named @name in this thread, or NULL. The fast path: the
- * caller's pointer in the cache, and the slot's copy of the name equal to
- * the caller's string. */
-static inline struct slot *find(struct thread_state *ts, const char *name)
+/* The caller's @name equals the slot's copy @own: an inline byte loop
+ * (region names are short; a call of strcmp costs more than the loop). */
+static inline bool name_eq(const char *own, const char *name)
+{
+	while (*own == *name) {
+		if (!*own)
+			return true;
+		own++;
+		name++;
+	}
+	return false;
+}
+
+/* find() past the last name: the pointer cache, then the content index */
+__attribute__((noinline)) static struct slot *find_other(struct thread_state *ts, const char *name)
 {
 	uint32_t h = hash_ptr(name);
+	struct slot *s = NULL;
 
 	for (uint32_t i = 0; i < PC_PROBE; i++) {
 		const struct pcache *e = &ts->pc[(h + i) & ts->pcmask];
 		if (e->key == name) {
-			if (__builtin_expect(!strcmp(e->s->name, name), 1))
-				return e->s;
+			if (name_eq(e->s->name, name))
+				s = e->s;
 			break;
 		}
 		if (!e->key)
 			break;
 	}
-	return find_name(ts, name);
+	if (!s)
+		s = find_name(ts, name);
+	if (s) {
+		ts->last_key = name;
+		ts->last_slot = s;
+	}
+	return s;
+}
+
+/* The slot named @name in this thread, or NULL: inline, the name of the
+ * last lookup (a begin's name is its end's), checked by content. */
+__attribute__((always_inline)) static inline struct slot *find(struct thread_state *ts, const char *name)
+{
+	if (__builtin_expect(ts->last_key == name, 1) && __builtin_expect(name_eq(ts->last_slot->name, name), 1))
+		return ts->last_slot;
+	return find_other(ts, name);
 }
 
 /* A power of two >= @n (n <= 2^31). */
@@ -568,6 +604,12 @@ static void calibrate(struct thread_state *ts)
 	calibrate_pair(ts, NULL, ts->overhead);
 	if (pmu_region_get(CAL_NAME, &h) == 0)
 		calibrate_pair(ts, h, ts->overhead_h);
+	for (size_t k = 0; k < ts->nev; k++) {
+		uint64_t mixed = ts->overhead[k] < ts->overhead_h[k] ? ts->overhead[k] : ts->overhead_h[k];
+		ts->ov[0][k] = ts->overhead[k];
+		ts->ov[1][k] = ts->ov[2][k] = mixed;
+		ts->ov[3][k] = ts->overhead_h[k];
+	}
 	ts->calibrated = 1;
 }
 
@@ -656,13 +698,20 @@ static struct thread_state *thread_init(void)
 	return ts;
 }
 
-/* Open one level of @s; the outermost reads the start counts. @by_handle: through a handle. */
-static inline void slot_begin(struct thread_state *ts, struct slot *s, bool by_handle)
+/* Open one level of @s; the outermost reads the start counts. @by_handle:
+ * through a handle. Returns 0, or the read's error (a child of a raw fork
+ * system call: -ECHILD), with nothing opened. */
+__attribute__((always_inline)) static inline int slot_begin(struct thread_state *ts, struct slot *s, bool by_handle)
 {
 	if (s->depth++ == 0) {
+		int r;
 		s->by_handle = by_handle;
-		pmu_fast_read(ts->fast, s->start);
+		if (__builtin_expect((r = pmu_fast_read(ts->fast, s->start)) < 0, 0)) {
+			s->depth = 0;
+			return r;
+		}
 	}
+	return 0;
 }
 
 static int region_begin(struct thread_state *ts, const char *name)
@@ -678,25 +727,22 @@ static int region_begin(struct thread_state *ts, const char *name)
 		ts->busy = 0;
 		return err;
 	}
-	slot_begin(ts, s, false);
+	err = slot_begin(ts, s, false);
 	ts->busy = 0;
-	return 0;
+	return err;
 }
 
 /* Close one level of @s with the counts @now; @by_handle: this end came through a handle. */
-static void slot_end(struct thread_state *ts, struct slot *s, const struct pmu_value *now, bool by_handle)
+__attribute__((always_inline)) static inline void slot_end(struct thread_state *ts, struct slot *s,
+							  const struct pmu_value *now, bool by_handle)
 {
+	const uint64_t *ov = ts->ov[2 * s->by_handle + by_handle];
+
 	if (--s->depth)
 		return;
 	for (size_t k = 0; k < ts->nev; k++) {
 		uint64_t d = now[k].value - s->start[k].value;
-		if (ts->calibrated) {
-			/* the pair's cost depends on the calls used; a mixed pair takes the smaller */
-			uint64_t o = s->by_handle && by_handle ? ts->overhead_h[k]
-				   : !s->by_handle && !by_handle ? ts->overhead[k]
-				   : ts->overhead[k] < ts->overhead_h[k] ? ts->overhead[k] : ts->overhead_h[k];
-			d = d > o ? d - o : 0;
-		}
+		d = d > ov[k] ? d - ov[k] : 0; /* the pair's own cost (0 until calibrated) */
 		s->sum[k].value += d;
 		s->sum[k].enabled += now[k].enabled - s->start[k].enabled;
 		s->sum[k].running += now[k].running - s->start[k].running;
@@ -712,14 +758,17 @@ static int region_end(struct thread_state *ts, const char *name)
 {
 	struct pmu_value now[REG_MAX_EV];
 	struct slot *s;
+	int r;
 
 	if (ts->busy)
 		return -EBUSY;
 	ts->busy = 1;
-	pmu_fast_read(ts->fast, now);
+	r = pmu_fast_read(ts->fast, now);
 	s = find(ts, name);
-	if (!s || s->depth == 0) {
+	if (__builtin_expect(!s || s->depth == 0 || r < 0, 0)) {
 		ts->busy = 0;
+		if (r < 0)
+			return r;
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") without a matching pmu_region_begin in this "
 				"thread; nothing recorded", name);
 	}
@@ -742,7 +791,8 @@ static inline struct thread_state *thread_ready(int *err)
 {
 	struct thread_state *ts = me;
 
-	if (!ts || ts->gen != pmu__fork_gen) {
+	/* a forked child starts with me == NULL (at_fork_child) */
+	if (__builtin_expect(!ts, 0)) {
 		if (!(ts = thread_init())) {
 			*err = pmu__err(NULL, -ENOMEM, "out of memory setting up regions for this thread");
 			return NULL;
@@ -773,7 +823,7 @@ PMU_EXPORT int pmu_region_end(const char *name)
 
 	if (!name)
 		return pmu__err(NULL, -EINVAL, "pmu_region_end: NULL region name");
-	if (!ts || ts->gen != pmu__fork_gen)
+	if (!ts)
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_end(\"%s\") before any pmu_region_begin in this thread",
 				name);
 	if (ts->err)
@@ -826,11 +876,13 @@ static inline struct thread_state *handle_owner(struct pmu_region *h, const char
 	struct thread_state *ts = me;
 	struct slot *s = (struct slot *)h;
 
-	if (__builtin_expect(h && ts && ts->gen == pmu__fork_gen && s->ts == ts && s->gen == ts->gen, 1))
+	/* in a forked child `me` starts NULL (at_fork_child) and a new state never has the
+	 * parent's address (the parent's is kept): one comparison is the whole check */
+	if (__builtin_expect(h && ts && s->ts == ts, 1))
 		return ts;
 	if (!h)
 		*err = pmu__err(NULL, -EINVAL, "%s: NULL region handle", fn);
-	else if (!ts || ts->gen != pmu__fork_gen)
+	else if (!ts)
 		*err = pmu__err(reg_ctx, -EINVAL, "%s: this thread has no regions: a handle is valid only in the "
 				"thread that got it from pmu_region_get (and not in a forked child)", fn);
 	else
@@ -850,9 +902,9 @@ PMU_EXPORT int pmu_region_enter(struct pmu_region *h)
 	if (ts->busy)
 		return -EBUSY;
 	ts->busy = 1;
-	slot_begin(ts, s, true);
+	err = slot_begin(ts, s, true);
 	ts->busy = 0;
-	return 0;
+	return err;
 }
 
 PMU_EXPORT int pmu_region_leave(struct pmu_region *h)
@@ -867,9 +919,11 @@ PMU_EXPORT int pmu_region_leave(struct pmu_region *h)
 	if (ts->busy)
 		return -EBUSY;
 	ts->busy = 1;
-	pmu_fast_read(ts->fast, now);
-	if (s->depth == 0) {
+	err = pmu_fast_read(ts->fast, now);
+	if (__builtin_expect(s->depth == 0 || err < 0, 0)) {
 		ts->busy = 0;
+		if (err < 0)
+			return err;
 		return pmu__err(reg_ctx, -EINVAL, "pmu_region_leave(\"%s\") without a matching enter or begin in this "
 				"thread; nothing recorded", s->name);
 	}
@@ -1275,11 +1329,14 @@ static int write_result(const struct pmu_region_result *r, void *data)
 	return 0;
 }
 
-static void expand_path(const char *in, char *out, size_t len)
+/* @in with %p, %r and %% expanded into @out; -ENAMETOOLONG when it does not fit. */
+static int expand_path(const char *in, char *out, size_t len)
 {
 	size_t o = 0;
 
-	for (const char *p = in; *p && o + 1 < len; p++) {
+	for (const char *p = in; *p; p++) {
+		if (o + 1 >= len)
+			return -ENAMETOOLONG;
 		if (p[0] == '%' && p[1] == 'p') {
 			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
 			p++;
@@ -1294,12 +1351,34 @@ static void expand_path(const char *in, char *out, size_t len)
 			out[o++] = *p;
 		}
 	}
-	out[o < len ? o : len - 1] = 0;
+	if (o >= len)
+		return -ENAMETOOLONG;
+	out[o] = 0;
+	return 0;
+}
+
+/* The report file, opened without waiting: a FIFO with no reader is an
+ * error now (ENXIO), not a program blocked at exit. */
+static FILE *open_report(const char *file, int *err)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666), fl;
+	FILE *f;
+
+	if (fd < 0) {
+		*err = errno;
+		return NULL;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
+		*err = errno;
+		close(fd);
+		return NULL;
+	}
+	return f;
 }
 
 PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 {
-	char file[1024];
+	char file[PATH_MAX];
 	const char *events[REG_MAX_EV];
 	struct pmu_event_info infos[REG_MAX_EV];
 	struct writer w;
@@ -1318,9 +1397,13 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	} else if (!strcmp(path, "-")) {
 		f = stdout;
 	} else {
-		expand_path(path, file, sizeof(file));
-		if (!(f = fopen(file, "w")))
-			return pmu__err(reg_ctx, -errno, "cannot write the region report to '%s': %s", file, strerror(errno));
+		int err = 0;
+		if (expand_path(path, file, sizeof(file)) < 0)
+			return pmu__err(reg_ctx, -ENAMETOOLONG, "the region report path '%.60s...' is longer than %d "
+					"characters once %%p/%%r are expanded", path, PATH_MAX - 1);
+		if (!(f = open_report(file, &err)))
+			return pmu__err(reg_ctx, -err, "cannot write the region report to '%s': %s", file,
+					err == ENXIO ? "it is a FIFO that no process is reading" : strerror(err));
 	}
 	pthread_mutex_lock(&reg_lock);
 	nev = event_names(events, infos);

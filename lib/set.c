@@ -12,6 +12,12 @@
 #define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
+/* The plan's guard: a word holding the owner's thread pointer in a page the
+ * kernel zeroes in a forked child. Where there is no such page (kernels
+ * before 4.14), or the set counts another task or CPU, the guard is a word
+ * that stays 0 and every read takes pmu_fast_slow(). */
+static const uintptr_t guard_never;
+
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			       unsigned long flags)
 {
@@ -233,17 +239,20 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 {
 	if (!s)
 		return;
+	/* also a set whose allocation failed half way (s->n set, arrays NULL) */
 	for (size_t i = 0; i < s->n; i++) {
 		if (s->pages && s->pages[i])
 			munmap(s->pages[i], s->page_size);
-		if (s->ev[i].fd >= 0)
+		if (s->ev && s->ev[i].fd >= 0)
 			close(s->ev[i].fd);
 	}
-	for (size_t g = 0; g < s->ngroups; g++) {
+	for (size_t g = 0; g < s->ngroups && s->g; g++) {
 		free(s->g[g].buf);
 		if (s->g[g].buf)
 			pthread_mutex_destroy(&s->g[g].lock);
 	}
+	if (s->guard_page)
+		munmap(s->guard_page, s->page_size);
 	free(s->g);
 	free(s->ev);
 	free(s->pages);
@@ -646,6 +655,9 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 	}
 	pmu__speclist_free(&l);
 	s->fast.set = s;
+	s->fast.guard = &guard_never;
+	s->gen = pmu__fork_gen;
+	s->opener = getpid();
 	for (size_t i = 0; i < s->n; i++)
 		s->fast.hybrid_parts += s->ev[i].part_of >= 0;
 	*out = s;
@@ -654,6 +666,29 @@ fail:
 	pmu__speclist_free(&l);
 	pmu_set_close(s);
 	return r;
+}
+
+static void arm_guard(struct pmu_set *s)
+{
+	void *p;
+
+	s->fast.guard = &guard_never;
+	p = mmap(NULL, s->page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	if (madvise(p, s->page_size, MADV_WIPEONFORK) != 0) {
+		pmu__log(s->ctx, PMU_LOG_DEBUG, "no MADV_WIPEONFORK (%s): reads use read(2)", strerror(errno));
+		munmap(p, s->page_size);
+		return;
+	}
+	s->guard_page = p;
+	/* the owner's thread pointer; 1 (no thread's) for a set of another task or CPU, or
+	 * one never read in user space: then only a forked child sees 0 */
+	s->guard_page[0] = s->owned ? s->owner : 1;
+	/* the inline read takes one group read from user space, without hybrid parts;
+	 * other sets go to the library's loop (pmu_fast_slow) */
+	if (s->owned && s->ngroups == 1 && s->fgroups[0].fast && !s->fast.hybrid_parts)
+		s->fast.guard = s->guard_page;
 }
 
 PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
@@ -684,13 +719,13 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 	 * kernel swaps their counts and republishes the pages after reading the
 	 * counters (__perf_event_sync_stat), with the offset the sign-extending
 	 * read cannot use (see pmu_set_reset()): read(2) only. */
-	s->fast.owner_valid = !(o.flags & (PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHERIT)) &&
-			      !(o.flags & PMU_SET_NO_FAST) && PMU_ARCH_FAST;
+	s->owned = !(o.flags & (PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHERIT)) && !(o.flags & PMU_SET_NO_FAST) &&
+		   PMU_ARCH_FAST;
 	s->enabled = o.flags & PMU_SET_ENABLE;
-	s->fast.owner = pthread_self();
+	s->owner = pmu_arch_thread();
 	for (size_t gi = 0; gi < s->ngroups; gi++) {
 		struct pmu_grp *g = &s->g[gi];
-		bool fast = s->fast.owner_valid;
+		bool fast = s->owned;
 		for (uint32_t k = 0; k < g->n; k++) {
 			struct pmu_ev *e = &s->ev[g->first + k];
 			bool leader = k == 0;
@@ -729,13 +764,13 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		s->fgroups[gi].count = g->n;
 		s->fgroups[gi].fast = fast;
 	}
+	s->fast.abi = PMU_FAST_ABI;
 	s->fast.count = (uint32_t)s->n;
 	s->fast.ngroups = (uint32_t)s->ngroups;
 	s->fast.groups = s->fgroups;
 	s->fast.pages = s->pages;
 	s->fast.set = s;
-	s->fast.gen = pmu__fork_gen;
-	s->fast.fork_gen = &pmu__fork_gen;
+	arm_guard(s);
 	pmu__log(ctx, PMU_LOG_DEBUG, "opened %zu events in %zu groups", s->n, s->ngroups);
 	*out = s;
 	return 0;
@@ -744,9 +779,23 @@ fail:
 	return r;
 }
 
+bool pmu__set_forked(const struct pmu_set *s)
+{
+	/* the kernel wiped the guard page (any fork, the raw system call too);
+	 * without such a page: the generation (atfork handler) and the pid */
+	if (s->guard_page)
+		return s->guard_page[0] == 0;
+	return s->gen != pmu__fork_gen || s->opener != getpid();
+}
+
+bool pmu__set_mine(const struct pmu_set *s)
+{
+	return s->owned && s->owner == pmu_arch_thread();
+}
+
 static int forked(const struct pmu_set *s)
 {
-	return s->fast.gen != pmu__fork_gen;
+	return pmu__set_forked(s);
 }
 
 static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
@@ -834,12 +883,3 @@ PMU_EXPORT int pmu_set_group_of(const struct pmu_set *s, size_t i)
 	return (int)s->ev[i].group;
 }
 
-/* The plan of a NULL set: its generation never matches, so pmu_fast_read()
- * goes straight to pmu_fast_forked(), which refuses it (no set) with -EINVAL. */
-static const unsigned null_plan_gen = 1;
-static const struct pmu_fast null_plan = { .gen = 0, .fork_gen = &null_plan_gen };
-
-PMU_EXPORT const struct pmu_fast *pmu_set_fast(struct pmu_set *s)
-{
-	return s ? &s->fast : &null_plan;
-}

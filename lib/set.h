@@ -38,7 +38,17 @@ struct pmu_set {
 	struct perf_event_mmap_page **pages;
 	size_t page_size;
 	bool enabled;           /* enabled by open (PMU_SET_ENABLE) or pmu_set_enable(), not since disabled */
+	bool owned;             /* counts the opening thread itself: user-space reads possible */
+	uintptr_t owner;        /* that thread's pmu_arch_thread() */
+	pid_t opener;           /* getpid() at open: another process is a forked child */
+	unsigned gen;           /* pmu__fork_gen at open */
+	uintptr_t *guard_page;  /* MADV_WIPEONFORK page; word 0 is owner while reads may go to user space */
 };
+
+/* The set is read in a child of the process that opened it (forked). */
+bool pmu__set_forked(const struct pmu_set *s);
+/* The calling thread is the one whose counters the set reads. */
+bool pmu__set_mine(const struct pmu_set *s);
 
 /* Parse, resolve, arrange topdown and group @events without opening (tests use it). */
 int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out);

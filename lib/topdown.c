@@ -198,8 +198,7 @@ PMU_EXPORT int pmu_topdown_sample(struct pmu_set *s, struct pmu_topdown_sample *
 #if defined(__x86_64__) || defined(__i386__)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct perf_event_mmap_page *pg = s->pages[i];
-		if (!(s->ev[i].info.flags & PMU_EVF_TOPDOWN_SLOTS) || !pg || !s->fast.owner_valid ||
-		    !pthread_equal(pthread_self(), s->fast.owner))
+		if (!(s->ev[i].info.flags & PMU_EVF_TOPDOWN_SLOTS) || !pg || !pmu__set_mine(s) || pmu__set_forked(s))
 			continue;
 		if (pmu_topdown_page_sample(pg, out) == 0)
 			return 0;

@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -986,6 +987,8 @@ static int c6_child(struct pmu_set *s)
 	int fails = 0, r;
 	const char *msg;
 
+	if (s->guard_page[0] != 0)                 /* MADV_WIPEONFORK: the kernel zeroed the guard */
+		fails |= 128;
 	r = pmu_fast_read(&s->fast, out);          /* pages simulated, index != 0, fast groups */
 	msg = pmu_strerror(r);
 	printf("       child: pmu_fast_read -> %d: \"%s\"\n", r, msg);
@@ -1057,7 +1060,11 @@ static int case6(char *skip, size_t skiplen)
 			EXPECT(s->fgroups[g].fast == 0, "software group %u planned fast", g);
 		for (unsigned i = 0; i < C6_N; i++)
 			EXPECT(s->pages[i] == NULL, "software event %u has a user page", i);
-		EXPECT(s->fast.owner_valid == 1 && pthread_equal(s->fast.owner, pthread_self()), "owner");
+		EXPECT(s->owned && s->owner == pmu_arch_thread(), "owner");
+		EXPECT(s->fast.guard && *s->fast.guard != pmu_arch_thread(),
+		       "a plan of 3 groups is left to the library: its guard never names a thread");
+		EXPECT(s->guard_page && s->guard_page[0] == pmu_arch_thread(),
+		       "the set's wiped-on-fork word holds this thread's pointer");
 		EXPECT(s->fast.pages == s->pages && s->fast.groups == s->fgroups && s->fast.set == s, "plan");
 	}
 	end();
@@ -1093,7 +1100,7 @@ static int case6(char *skip, size_t skiplen)
 		c6_leaders(s, 7);
 		c0 = sim.counter_calls;
 		memset(out, 0, sizeof(out));
-		r = pmu_fast_read(&s->fast, out);
+		r = pmu_fast_read_groups(&s->fast, out);
 		EXPECT(r == 0, "rc %d (%s)", r, pmu_strerror(r));
 		for (size_t i = 0; i < C6_N; i++)
 			EXPECT(is_sim(&out[i], i), "value %zu = %llu/%llu/%llu, want simulated %llu/%zu/%zu", i,
@@ -1118,7 +1125,7 @@ static int case6(char *skip, size_t skiplen)
 		burn();
 		c6_leaders(s, 6);
 		c0 = sim.counter_calls;
-		r = pmu_fast_read(&s->fast, out);
+		r = pmu_fast_read_groups(&s->fast, out);
 		unsigned long calls = sim.counter_calls - c0;
 		c6_leaders(s, 0);
 		burn();
@@ -1144,7 +1151,7 @@ static int case6(char *skip, size_t skiplen)
 	EXPECT(pmu_set_read_syscall(s, lo) == 0, "read(2) before");
 	c6_leaders(s, 5);
 	c0 = sim.counter_calls;
-	r = pmu_fast_read(&s->fast, out);
+	r = pmu_fast_read_groups(&s->fast, out);
 	c6_leaders(s, 0);
 	EXPECT(pmu_set_read_syscall(s, hi) == 0, "read(2) after");
 	EXPECT(r == 0, "rc %d (%s)", r, pmu_strerror(r));
@@ -1154,18 +1161,64 @@ static int case6(char *skip, size_t skiplen)
 	s->fgroups[1].fast = 1;
 	end();
 
-	begin("(b'') owner_valid == 0 (set counts another task): every group from read(2) in the "
-	      "opening thread too");
-	s->fast.owner_valid = 0;
+	begin("(b'') a set that counts another task: every group from read(2) in the opening thread too");
+	{
+	s->owned = false;
 	EXPECT(pmu_set_read_syscall(s, lo) == 0, "read(2) before");
 	c0 = sim.counter_calls;
 	r = pmu_fast_read(&s->fast, out);
 	EXPECT(pmu_set_read_syscall(s, hi) == 0, "read(2) after");
 	EXPECT(r == 0, "rc %d", r);
 	for (size_t i = 0; i < C6_N; i++)
-		expect_real(&lo[i], &out[i], &hi[i], i, "owner_valid 0");
+		expect_real(&lo[i], &out[i], &hi[i], i, "guard 0");
 	EXPECT(sim.counter_calls == c0, "counter read %lu times", sim.counter_calls - c0);
-	s->fast.owner_valid = 1;
+	s->owned = true;
+	}
+	end();
+
+	begin("(b'''') the inline read of a one-group plan (group 0 alone, guard naming this thread): values "
+	      "from the simulated counters, the clock read once; a member not on a counter sends the read "
+	      "to pmu_fast_slow (read(2) here)");
+	{
+		uintptr_t own = pmu_arch_thread();
+		struct pmu_fast one = s->fast;
+		unsigned long t0 = sim.time_calls;
+		one.guard = &own;
+		one.ngroups = 1;
+		one.count = 2;
+		c6_leaders(s, 7);
+		c0 = sim.counter_calls;
+		memset(out, 0, sizeof(out));
+		r = pmu_fast_read(&one, out);
+		EXPECT(r == 0 && is_sim(&out[0], 0) && is_sim(&out[1], 1), "rc %d, values %llu %llu", r,
+		       U(out[0].value), U(out[1].value));
+		EXPECT(sim.counter_calls - c0 == 2 && sim.time_calls - t0 == 1, "counter %lu, clock %lu calls",
+		       sim.counter_calls - c0, sim.time_calls - t0);
+		c6_leaders(s, 0);
+		/* member 1 not on a counter: the library's path, as a set of another task (read(2)) */
+		c6_pages[1].index = 0;
+		s->owned = false;
+		EXPECT(pmu_set_read_syscall(s, lo) == 0, "read(2) before");
+		r = pmu_fast_read(&one, out);
+		EXPECT(pmu_set_read_syscall(s, hi) == 0, "read(2) after");
+		EXPECT(r == 0, "rc %d (%s)", r, pmu_strerror(r));
+		expect_real(&lo[0], &out[0], &hi[0], 0, "fallback");
+		s->owned = true;
+		c6_pages[1].index = 2;
+	}
+	end();
+
+	begin("(b''') a program compiled against another plan layout gets a plan every read refuses (-EPROTO)");
+	{
+		const struct pmu_fast *other = pmu_set_fast_abi(s, PMU_FAST_ABI + 1, sizeof(struct pmu_fast));
+		c0 = sim.counter_calls;
+		r = pmu_fast_read(other, out);
+		EXPECT(r == -EPROTO && strstr(pmu_strerror(r), "rebuild"), "rc %d: %s", r, pmu_strerror(r));
+		other = pmu_set_fast_abi(s, PMU_FAST_ABI, sizeof(struct pmu_fast) + 8);
+		EXPECT(pmu_fast_read(other, out) == -EPROTO, "a plan of another size is refused too");
+		EXPECT(pmu_set_fast_abi(s, PMU_FAST_ABI, sizeof(struct pmu_fast)) == &s->fast, "this layout: the plan");
+		EXPECT(sim.counter_calls == c0, "counter read %lu times", sim.counter_calls - c0);
+	}
 	end();
 
 	/* (c) another thread */
@@ -1213,10 +1266,23 @@ static int case6(char *skip, size_t skiplen)
 				EXPECT(!(f & 16), "child: pmu_strerror after pmu_set_read_syscall does not mention fork");
 				EXPECT(!(f & 32), "child: pmu_set_read did not return -ECHILD");
 				EXPECT(!(f & 64), "child: pmu_fast_read_fn did not return -ECHILD");
+				EXPECT(!(f & 128), "child: the guard word was not zeroed (MADV_WIPEONFORK)");
 			}
 		}
+#ifdef SYS_fork
+		/* a child of the raw system call: no atfork handler runs in it, the
+		 * kernel's wiped guard and the pid still tell */
+		fflush(stdout);
+		pid = (pid_t)syscall(SYS_fork);
+		if (pid == 0) {
+			struct pmu_value o2[C6_N];
+			_exit(pmu_fast_read(&s->fast, o2) == -ECHILD && s->guard_page[0] == 0 ? 0 : 1);
+		}
+		EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		       "child of syscall(SYS_fork): the read is not refused with -ECHILD (status 0x%x)", status);
+#endif
 		c6_leaders(s, 7);
-		r = pmu_fast_read(&s->fast, out);
+		r = pmu_fast_read_groups(&s->fast, out);
 		c6_leaders(s, 0);
 		EXPECT(r == 0 && is_sim(&out[0], 0), "parent after fork: fast read rc %d", r);
 		EXPECT(pmu_set_read_syscall(s, out) == 0, "parent after fork: read(2)");

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <pmu.h>
@@ -118,6 +119,7 @@ static struct run run(const char *mode, const char *const *env)
 		size_t n = 0, k = 0;
 		if (o < 0 || e < 0)
 			_exit(100);
+		alarm(20); /* kept across execve: a child that blocks (a FIFO as PMU_OUTPUT) ends, it does not hang */
 		dup2(o, 1);
 		dup2(e, 2);
 		for (char **p = environ; *p; p++)
@@ -236,6 +238,57 @@ int main(int argc, char **argv)
 	      "PMU_CALIBRATE=off turns calibration off, silently:\n%s\n%s", r.err, r.out);
 	r = run("plain", (const char *const[]){ "PMU_EVENTS=task-clock", "PMU_PER_THREAD=si", "PMU_OUTPUT=-", NULL });
 	one_line("PMU_PER_THREAD typo", &r, "PMU_PER_THREAD='si'", "fix PMU_PER_THREAD", (char *)NULL);
+
+	/* a FIFO that nobody reads as PMU_OUTPUT: said, the report on stderr; the program is not
+	 * blocked at exit (it used to wait forever for a reader) */
+	{
+		char fifo[96], var[128];
+		snprintf(fifo, sizeof(fifo), "/tmp/pmu-misconfig-%d.fifo", (int)getpid());
+		snprintf(var, sizeof(var), "PMU_OUTPUT=%s", fifo);
+		CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s: %s", fifo, strerror(errno));
+		r = run("plain", (const char *const[]){ "PMU_EVENTS=task-clock", var, NULL });
+		one_line("a FIFO with no reader as PMU_OUTPUT", &r, fifo, "FIFO that no process is reading",
+			 "fix PMU_OUTPUT", (char *)NULL);
+		CHECK(strstr(r.err, " libpmu regions (pid") && strstr(r.err, " work "), "the report follows on stderr:\n%s",
+		      r.err);
+		unlink(fifo);
+	}
+
+	/* a PMU_OUTPUT longer than 1023 characters is used whole (it was cut at 1023, the report landed
+	 * in another place); one longer than PATH_MAX is said */
+	{
+		static char dir[2048], var[2200], file[2100];
+		size_t o = (size_t)snprintf(dir, sizeof(dir), "/tmp/pmu-misconfig-%d-long", (int)getpid());
+		CHECK(mkdir(dir, 0700) == 0, "mkdir %s", dir);
+		for (int k = 0; k < 5; k++) {
+			dir[o++] = '/';
+			memset(dir + o, 'a' + k, 219);
+			o += 219;
+			dir[o] = 0;
+			CHECK(mkdir(dir, 0700) == 0, "mkdir (level %d): %s", k, strerror(errno));
+		}
+		snprintf(file, sizeof(file), "%s/report.txt", dir);
+		snprintf(var, sizeof(var), "PMU_OUTPUT=%s", file);
+		r = run("plain", (const char *const[]){ "PMU_EVENTS=task-clock", var, NULL });
+		CHECK(strlen(file) > 1100 && r.status == CHILD_STATUS && r.lines == 0,
+		      "a %zu-character PMU_OUTPUT: status %d, %d message lines:\n%s", strlen(file), r.status, r.lines, r.err);
+		CHECK(strstr(slurp(file), " libpmu regions (pid") != NULL, "the report is in the %zu-character path",
+		      strlen(file));
+		unlink(file);
+		for (int k = 5; k >= 0; k--) {
+			rmdir(dir);
+			*strrchr(dir, '/') = 0;
+		}
+	}
+	{
+		static char var[5000];
+		int n = snprintf(var, sizeof(var), "PMU_OUTPUT=/tmp/");
+		memset(var + n, 'x', 4200);
+		var[n + 4200] = 0;
+		r = run("plain", (const char *const[]){ "PMU_EVENTS=task-clock", var, NULL });
+		one_line("a PMU_OUTPUT longer than PATH_MAX", &r, "longer than 4095 characters", "fix PMU_OUTPUT",
+			 (char *)NULL);
+	}
 
 	/* threads that cannot open their events: said once for the process */
 	r = run("emfile", (const char *const[]){ "PMU_EVENTS=task-clock", "PMU_OUTPUT=/dev/null", NULL });

@@ -15,6 +15,48 @@
 #define PMU_HOT static inline
 #endif
 
+/*
+ * pmu_arch_thread() - the calling thread's thread pointer, one instruction
+ * where the architecture keeps it in a register: what the fast path
+ * compares with the owner of a set (the owner's value is stored by the
+ * library, compiled with this same function). Not a hook of PMU_ARCH_CUSTOM:
+ * a simulated PMU runs in real threads.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+PMU_HOT uintptr_t pmu_arch_thread(void)
+{
+	uintptr_t tp;
+	__asm__("mov %%fs:0, %0" : "=r"(tp)); /* the TCB's pointer to itself (x86-64 ABI) */
+	return tp;
+}
+#elif defined(__i386__) && defined(__GNUC__)
+PMU_HOT uintptr_t pmu_arch_thread(void)
+{
+	uintptr_t tp;
+	__asm__("mov %%gs:0, %0" : "=r"(tp));
+	return tp;
+}
+#elif defined(__aarch64__) && defined(__GNUC__)
+PMU_HOT uintptr_t pmu_arch_thread(void)
+{
+	uintptr_t tp;
+	__asm__("mrs %0, tpidr_el0" : "=r"(tp));
+	return tp;
+}
+#elif defined(__riscv) && defined(__GNUC__)
+PMU_HOT uintptr_t pmu_arch_thread(void)
+{
+	uintptr_t tp;
+	__asm__("mv %0, tp" : "=r"(tp));
+	return tp;
+}
+#else
+static inline uintptr_t pmu_arch_thread(void)
+{
+	return (uintptr_t)pthread_self();
+}
+#endif
+
 #if defined(PMU_ARCH_CUSTOM)
 /* Test hook: the includer defines PMU_ARCH_FAST, pmu_arch_counter() and
  * pmu_arch_time() itself before including <pmu.h> (a simulated PMU). */

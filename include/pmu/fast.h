@@ -43,9 +43,11 @@ typedef uint64_t (*pmu_time_fn)(void *arg);
  * word where bit-fields are laid out from bit 0 (little-endian), which is
  * one instruction less on RISC-V than the bit-field access */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define PMU__CAP(p, bit, field) ((p)->capabilities & ((uint64_t)1 << (bit)))
+#define PMU__CAPS(p) ((p)->capabilities)
+#define PMU__CAP(caps, p, bit, field) ((caps) & ((uint64_t)1 << (bit)))
 #else
-#define PMU__CAP(p, bit, field) ((p)->field)
+#define PMU__CAPS(p) 0
+#define PMU__CAP(caps, p, bit, field) ((void)(caps), (p)->field)
 #endif
 
 /*
@@ -65,14 +67,16 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
 	uint64_t count, enabled = 0, running = 0;
 
 	do {
+		uint64_t caps;
 		seq = p->lock;
 		__asm__ __volatile__("" ::: "memory");
 		idx = p->index;
+		caps = PMU__CAPS(p); /* once: the page is volatile, each use would load it again */
 		/* two predicted branches: written as one condition, GCC computes both
 		 * flags without branching, 4 more instructions per counter on arm64 */
 		if (__builtin_expect(idx == 0, 0))
 			return 1;
-		if (__builtin_expect(!PMU__CAP(p, 2, cap_user_rdpmc), 0))
+		if (__builtin_expect(!PMU__CAP(caps, p, 2, cap_user_rdpmc), 0))
 			return 1;
 		count = p->offset;
 		if (with_time) {
@@ -86,18 +90,28 @@ PMU_HOT int pmu__page_read(const struct perf_event_mmap_page *pc, pmu_counter_fn
 			uint64_t cyc, quot, rem, delta;
 			uint16_t shift;
 			uint32_t mult;
-			if (__builtin_expect(!PMU__CAP(p, 3, cap_user_time), 0))
+			if (__builtin_expect(!PMU__CAP(caps, p, 3, cap_user_time), 0))
 				return 1;
 			enabled = p->time_enabled;
 			running = p->time_running;
 			shift = p->time_shift;
 			mult = p->time_mult;
 			cyc = time ? time(arg) : pmu_arch_time(arg);
-			if (PMU__CAP(p, 5, cap_user_time_short))
-				cyc = p->time_cycles + ((cyc - p->time_cycles) & p->time_mask);
+			if (PMU__CAP(caps, p, 5, cap_user_time_short)) {
+				uint64_t t0 = p->time_cycles;
+				cyc = t0 + ((cyc - t0) & p->time_mask);
+			}
+#ifdef __SIZEOF_INT128__
+			/* (cyc * mult) >> shift in 128 bits: equal, modulo 2^64, to the
+			 * kernel's quot * mult + ((rem * mult) >> shift) */
+			(void)quot;
+			(void)rem;
+			delta = p->time_offset + (uint64_t)((__extension__(unsigned __int128)cyc * mult) >> shift);
+#else
 			quot = cyc >> shift;
 			rem = cyc & (((uint64_t)1 << shift) - 1);
 			delta = p->time_offset + quot * mult + ((rem * mult) >> shift);
+#endif
 			enabled += delta;
 			running += delta;
 		}
@@ -154,60 +168,65 @@ struct pmu_fast_group {
 	uint32_t reserved;
 };
 
+/** Layout version of struct pmu_fast; see pmu_set_fast(). */
+#define PMU_FAST_ABI 2
+
 /**
- * A set's read plan (pmu_set_fast()). Read-only for users. Fast reads are
- * attempted only in the thread that opened the set for itself, and never in
- * a child after fork(); everything else goes through read(2).
+ * A set's read plan (pmu_set_fast()). Read-only for users; the inline read
+ * compiled into a program depends on its layout, hence PMU_FAST_ABI.
+ *
+ * @guard comes first in every version of the layout. For a set that the
+ * inline read can do alone — one group, every member readable from user
+ * space, no hybrid parts — it points to a word holding the thread pointer
+ * (pmu_arch_thread()) of the thread whose counters the set reads, in a page
+ * the kernel zeroes in a child after fork() (MADV_WIPEONFORK). For every
+ * other set, a NULL set and a program built against another layout it
+ * points to a word that is never a thread pointer. A read compares it with
+ * the caller's thread pointer; anything else takes pmu_fast_slow().
  */
 struct pmu_fast {
+	const volatile uintptr_t *guard;
+	uint32_t abi;                            /* PMU_FAST_ABI of the library */
 	uint32_t count;                          /* values */
 	uint32_t ngroups;
+	uint32_t hybrid_parts;                   /* values that are one core type's part of an event */
 	const struct pmu_fast_group *groups;
 	struct perf_event_mmap_page *const *pages; /* per value; NULL if unmapped */
 	struct pmu_set *set;
-	pthread_t owner;                         /* thread whose counters these are */
-	int owner_valid;                         /* 0: the set counts another task or CPU */
-	unsigned gen;                            /* *fork_gen at open */
-	const volatile unsigned *fork_gen;       /* bumped in every child after fork() */
-	uint32_t hybrid_parts;                   /* values that are one core type's part of an event */
 };
 
 /**
- * pmu_fast_read - read every value of a set: user space where possible, one
- * read(2) per group otherwise. Same result and return values as
- * pmu_set_read(); exported twin: pmu_fast_read_fn().
+ * pmu_fast_read_groups - every group of the plan, for the thread that owns
+ * the set (the caller checks that): user space where the group's pages
+ * allow, one read(2) for a group where they do not; then the hybrid parts'
+ * times. What pmu_fast_slow() does for a set the inline read leaves to it.
+ * Returns 0 or the negative errno of a read(2).
  */
-static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
+static inline int pmu_fast_read_groups(const struct pmu_fast *f, struct pmu_value *out)
 {
+	const struct pmu_fast_group *gr = f->groups, *end;
 	struct perf_event_mmap_page *const *pages = f->pages;
-	unsigned g, ngroups = f->ngroups;
-	int mine;
 
-	if (*f->fork_gen != f->gen)
-		return pmu_fast_forked(f);
-	mine = f->owner_valid && pthread_equal(pthread_self(), f->owner);
-	for (g = 0; g < ngroups; g++) {
-		const struct pmu_fast_group *gr = &f->groups[g];
-		uint32_t i, first = gr->first, end = first + gr->count;
-		int slow = !(mine && gr->fast);
+	for (end = gr + f->ngroups; gr < end; gr++) {
+		struct perf_event_mmap_page *const *pg = pages + gr->first;
+		struct pmu_value *o = out + gr->first, *last = o + gr->count;
+		uint64_t enabled, running;
 
 		/* the leader's page gives the group's times; members only their counts */
-		if (!slow)
-			slow = pmu_page_read(pages[first], &out[first]);
-		if (!slow) {
-			uint64_t enabled = out[first].enabled, running = out[first].running;
-			for (i = first + 1; i < end; i++) {
-				struct pmu_value *o = &out[i];
-				if (pmu__page_read(pages[i], (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o, (uint64_t *)0)) {
-					slow = 1;
-					break;
-				}
-				o->enabled = enabled;
-				o->running = running;
-			}
+		if (!gr->fast || pmu__page_read(*pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1, o, (uint64_t *)0))
+			goto slow;
+		enabled = o->enabled;
+		running = o->running;
+		while (++o < last) {
+			if (pmu__page_read(*++pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o, (uint64_t *)0))
+				goto slow;
+			o->enabled = enabled;
+			o->running = running;
 		}
-		if (slow) {
-			int r = pmu_set_read_group(f->set, g, out);
+		continue;
+slow:
+		{
+			int r = pmu_set_read_group(f->set, (unsigned)(gr - f->groups), out);
 			if (r < 0)
 				return r;
 		}
@@ -215,6 +234,52 @@ static inline int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 	if (f->hybrid_parts)
 		pmu_fast_hybrid(f, out);
 	return 0;
+}
+
+/**
+ * pmu_fast_read - read every value of a set: user space where possible, one
+ * read(2) per group otherwise. Same result and return values as
+ * pmu_set_read(); exported twin: pmu_fast_read_fn(). @f must come from
+ * pmu_set_fast() (never NULL: pmu_set_fast(NULL) gives a plan that is
+ * refused); @out is not checked (the twin checks both).
+ *
+ * Inline here: one group read from user space by its owner thread, in a
+ * straight line. Everything else is one call, pmu_fast_slow().
+ */
+PMU_HOT int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
+{
+	struct perf_event_mmap_page *const *pg = f->pages;
+	struct pmu_value *o = out, *last;
+	uint64_t enabled, running;
+
+	/* one load and compare: the owner thread, not forked, a one-group plan of this layout */
+	if (__builtin_expect(*f->guard != pmu_arch_thread(), 0))
+		return pmu_fast_slow(f, out);
+	if (__builtin_expect(pmu__page_read(*pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1, o, (uint64_t *)0), 0))
+		return pmu_fast_slow(f, out);
+	enabled = o->enabled;
+	running = o->running;
+	for (last = out + f->count; ++o < last;) {
+		if (__builtin_expect(pmu__page_read(*++pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o,
+						    (uint64_t *)0), 0))
+			return pmu_fast_slow(f, out);
+		o->enabled = enabled;
+		o->running = running;
+	}
+	return 0;
+}
+
+/**
+ * pmu_set_fast - the set's read plan for pmu_fast_read(), owned by the set
+ * and valid until pmu_set_close(). The plan's layout is checked against the
+ * one this program was compiled with (PMU_FAST_ABI, sizeof): if the library
+ * has another, and for a NULL set, the plan returned is one every read
+ * refuses (-EPROTO with a message to rebuild, -EINVAL for NULL) instead of
+ * misreading it. Exported twin (the library's own layout): pmu_set_fast_fn().
+ */
+static inline const struct pmu_fast *pmu_set_fast(struct pmu_set *s)
+{
+	return pmu_set_fast_abi(s, PMU_FAST_ABI, sizeof(struct pmu_fast));
 }
 
 /* For the topdown sample: the slots counter as pmu__page_read asks for it,

@@ -16,6 +16,9 @@
  *  - "bare": the least a user-space read can do per counter — the seqlock
  *    loop with the hardware read and sign extension, no time extrapolation,
  *    no library — written here as the reference;
+ *  - "bare + times": the same with the leader's enabled/running brought up
+ *    to date (pmu_page_read of the leader): the floor of a read whose deltas
+ *    scale correctly;
  *  - "plain read(2)": what a program does without libpmu, one read(2) of one
  *    descriptor opened with perf_event_open() directly: read_format 0 (the
  *    value, 8 bytes) and with PERF_FORMAT_TOTAL_TIME_ENABLED|RUNNING (value
@@ -46,73 +49,74 @@ static inline uint64_t bare_read(const struct perf_event_mmap_page *pc)
 	uint32_t seq;
 	uint64_t count, pmc;
 	do {
+		unsigned shift;
 		seq = p->lock;
 		__asm__ __volatile__("" ::: "memory");
 		count = p->offset;
+		shift = 64u - p->pmc_width; /* each field of the volatile page loaded once */
 		pmc = pmu_arch_counter(0, p->index);
-		pmc <<= 64 - p->pmc_width;
-		count += (uint64_t)((int64_t)pmc >> (64 - p->pmc_width));
+		count += (uint64_t)((int64_t)(pmc << shift) >> shift);
 		__asm__ __volatile__("" ::: "memory");
 	} while (p->lock != seq);
 	return count;
 }
 
-enum op { OP_EMPTY, OP_BARE, OP_FAST, OP_SETREAD, OP_SYSCALL, OP_PLAIN };
+enum op { OP_EMPTY, OP_BARE, OP_BARE_TIMES, OP_FAST, OP_SETREAD, OP_SYSCALL, OP_PLAIN };
 
 static int plain_fd = -1;
 static size_t plain_len;
+static volatile uint64_t sink;
+
+/* Each operation in a function of its own with the same K-loop, so the
+ * code around one measured operation does not change when another is
+ * added (a shared switch did: the bare read moved by 5 instructions). */
+#define LOOP_FN(name, decl, body) \
+	__attribute__((noinline)) static void name(struct pmu_set *s, const struct pmu_fast *f, unsigned n) \
+	{ \
+		decl; \
+		(void)s; (void)f; (void)n; \
+		for (int i = 0; i < K; i++) { \
+			body; \
+			__asm__ __volatile__("" ::: "memory"); \
+		} \
+	}
+
+LOOP_FN(op_empty, (void)0, (void)0)
+/* The floors have the shape of the library's read at its least: the page
+ * pointers at hand (loaded once, before the loop), each value stored into
+ * the output array. */
+LOOP_FN(op_bare, struct perf_event_mmap_page *pg[8]; struct pmu_value v[8];
+	for (unsigned c = 0; c < n; c++) pg[c] = f->pages[c],
+	for (unsigned c = 0; c < n; c++) v[c].value = bare_read(pg[c]);
+	__asm__ __volatile__("" : : "r"(v) : "memory")) /* the values are used */
+/* the floor of a read that brings its times up to date: the leader with the
+ * time extrapolation (pmu_page_read), the others bare */
+LOOP_FN(op_bare_times, struct perf_event_mmap_page *pg[8]; struct pmu_value v[8];
+	for (unsigned c = 0; c < n; c++) pg[c] = f->pages[c],
+	pmu_page_read(pg[0], &v[0]);
+	for (unsigned c = 1; c < n; c++) v[c].value = bare_read(pg[c]);
+	__asm__ __volatile__("" : : "r"(v) : "memory"))
+LOOP_FN(op_fast, struct pmu_value v[8], pmu_fast_read(f, v))
+LOOP_FN(op_setread, struct pmu_value v[8], pmu_set_read(s, v))
+LOOP_FN(op_syscall, struct pmu_value v[8], pmu_set_read_syscall(s, v))
+LOOP_FN(op_plain, struct pmu_value v[8], if (read(plain_fd, v, plain_len) != (ssize_t)plain_len) exit(1))
 
 static double cost(struct pmu_set *s, enum op op, unsigned n)
 {
-	const struct pmu_fast *f = pmu_set_fast(s);
-	struct pmu_value v[8];
-	uint64_t best = UINT64_MAX, sink = 0;
+	static void (*const fns[])(struct pmu_set *, const struct pmu_fast *, unsigned) = {
+		[OP_EMPTY] = op_empty, [OP_BARE] = op_bare, [OP_BARE_TIMES] = op_bare_times, [OP_FAST] = op_fast,
+		[OP_SETREAD] = op_setread, [OP_SYSCALL] = op_syscall, [OP_PLAIN] = op_plain,
+	};
+	const struct pmu_fast *f = s ? pmu_set_fast(s) : NULL;
+	uint64_t best = UINT64_MAX;
 
 	for (int rep = 0; rep < REPS; rep++) {
 		uint64_t m0 = lab_meter(), m1;
-		switch (op) {
-		case OP_EMPTY:
-			for (int i = 0; i < K; i++)
-				__asm__ __volatile__("" ::: "memory");
-			break;
-		case OP_BARE:
-			for (int i = 0; i < K; i++) {
-				for (unsigned c = 0; c < n; c++)
-					sink += bare_read(f->pages[c]);
-				__asm__ __volatile__("" ::: "memory");
-			}
-			break;
-		case OP_FAST:
-			for (int i = 0; i < K; i++) {
-				pmu_fast_read(f, v);
-				__asm__ __volatile__("" ::: "memory");
-			}
-			break;
-		case OP_SETREAD:
-			for (int i = 0; i < K; i++) {
-				pmu_set_read(s, v);
-				__asm__ __volatile__("" ::: "memory");
-			}
-			break;
-		case OP_SYSCALL:
-			for (int i = 0; i < K; i++) {
-				pmu_set_read_syscall(s, v);
-				__asm__ __volatile__("" ::: "memory");
-			}
-			break;
-		case OP_PLAIN:
-			for (int i = 0; i < K; i++) {
-				if (read(plain_fd, v, plain_len) != (ssize_t)plain_len)
-					exit(1);
-				__asm__ __volatile__("" ::: "memory");
-			}
-			break;
-		}
+		fns[op](s, f, n);
 		m1 = lab_meter();
 		if (m1 - m0 < best)
 			best = m1 - m0;
 	}
-	(void)sink;
 	return (double)best;
 }
 
@@ -182,13 +186,14 @@ int main(void)
 		{
 			double e = cost(s, OP_EMPTY, n);
 			double bare = (cost(s, OP_BARE, n) - e) / K;
+			double bare_t = (cost(s, OP_BARE_TIMES, n) - e) / K;
 			double fast = (cost(s, OP_FAST, n) - e) / K;
 			double sr = (cost(s, OP_SETREAD, n) - e) / K;
 			double sys = (cost(s, OP_SYSCALL, n) - e) / K;
-			printf("BENCH read-cost arch=%s counters=%u live=%u bare=%.1f fast=%.1f set_read=%.1f syscall=%.1f "
+			printf("BENCH read-cost arch=%s counters=%u live=%u bare=%.1f bare_times=%.1f fast=%.1f set_read=%.1f syscall=%.1f "
 			       "fast_per_counter=%.1f bare_per_counter=%.1f syscall_over_fast=%.1f "
 			       "plain_over_set_read=%.1f plain_over_fast=%.1f\n",
-			       arch, n, lab_set_live(s), bare, fast, sr, sys, fast / n, bare / n, sys / fast,
+			       arch, n, lab_set_live(s), bare, bare_t, fast, sr, sys, fast / n, bare / n, sys / fast,
 			       n * plain_with_times / sr, n * plain_with_times / fast);
 		}
 		pmu_set_close(s);

@@ -9,11 +9,14 @@
  *   empty:   begin; end                          -> 0
  *   inner:   loop(2000)                           -> 4001
  *   outer:   loop(500); inner region              -> X (includes inner's begin/end calls)
- *   outer2:  loop(1500); inner2 region (same shape) -> X + 2000, inner2 -> 4001
+ *   outer2:  loop(1500); inner region again (same shape) -> X + 2000
+ *   inner2:  loop(2000), a second name on its own   -> 4001
  *   hempty:  enter(handle); leave(handle)          -> 0
  *   hinner:  enter(handle); loop(2000); leave      -> 4001
  * (outer's own calls to begin/end of the inner region are real instructions
- * in it; the two identically shaped functions make them cancel.)
+ * in it; the two identically shaped functions with the same inner name make
+ * them cancel. With two different names they need not: a name is found by
+ * its content, and the cost of finding one may differ from another's.)
  */
 #include <pthread.h>
 #include "labutil.h"
@@ -53,10 +56,18 @@ __attribute__((noinline)) static void nested2(void)
 {
 	pmu_region_begin("outer2");
 	LOOP(1500);
+	pmu_region_begin("inner");
+	LOOP(2000);
+	pmu_region_end("inner");
+	pmu_region_end("outer2");
+	AFTER();
+}
+
+__attribute__((noinline)) static void inner2(void)
+{
 	pmu_region_begin("inner2");
 	LOOP(2000);
 	pmu_region_end("inner2");
-	pmu_region_end("outer2");
 	AFTER();
 }
 
@@ -86,6 +97,7 @@ static void *worker(void *arg)
 		empty();
 		nested();
 		nested2();
+		inner2();
 		hempty(he);
 		hinner(hi);
 	}
@@ -158,7 +170,7 @@ int main(void)
 		printf("thread %ld: through handles: hempty %llu, hinner %llu\n", w[k].tid,
 		       (unsigned long long)w[k].min[5], (unsigned long long)w[k].min[6]);
 		for (int i = 0; i < NR; i++)
-			LAB_CHECK(w[k].calls[i] == ROUNDS, "thread %ld %s: %llu calls", w[k].tid, rn[i],
+			LAB_CHECK(w[k].calls[i] == (i == 1 ? 2 : 1) * ROUNDS, "thread %ld %s: %llu calls", w[k].tid, rn[i],
 				  (unsigned long long)w[k].calls[i]);
 		LAB_CHECK(w[k].min[0] == 0, "thread %ld: empty region %llu, expected 0", w[k].tid,
 			  (unsigned long long)w[k].min[0]);
@@ -175,7 +187,7 @@ int main(void)
 				  w[k].tid, (unsigned long long)w[k].min[4], (unsigned long long)w[k].min[2]);
 			LAB_CHECK(w[k].min[2] == w[0].min[2], "thread %ld: outer %llu differs from thread %ld's %llu",
 				  w[k].tid, (unsigned long long)w[k].min[2], w[0].tid, (unsigned long long)w[0].min[2]);
-			LAB_CHECK(w[k].sum[0] == 0 && w[k].sum[1] == ROUNDS * 4001ull && w[k].sum[3] == ROUNDS * 4001ull,
+			LAB_CHECK(w[k].sum[0] == 0 && w[k].sum[1] == 2 * ROUNDS * 4001ull && w[k].sum[3] == ROUNDS * 4001ull,
 				  "thread %ld: inner sums %llu %llu", w[k].tid, (unsigned long long)w[k].sum[1],
 				  (unsigned long long)w[k].sum[3]);
 			/* every outer call but the first (first use of the inner name) is the minimum */

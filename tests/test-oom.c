@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Out of memory at every allocation. This program defines malloc, calloc
+ * and realloc (forwarding to glibc's __libc_* functions); libpmu.so's and
+ * json-c's calls resolve to them. A scenario — a context, resolution (a
+ * standard name, a table event, an unknown name with suggestions), a set of
+ * software events in groups, reads, a metric evaluated over it, the tables
+ * listed, the set closed — runs once with the n-th allocation failing, for
+ * every n until a run completes with no failure injected. Each run must end
+ * in success or a negative errno (never a crash: each run is a forked
+ * child), and in the parent the memory checkers of the test command
+ * (valgrind) see every run's frees.
+ *
+ * PMU_OOM_ONLY=N runs child N's case in this process (for a debugger).
+ *
+ * Under AddressSanitizer or ThreadSanitizer the allocator belongs to the
+ * sanitizer and cannot be replaced here: the program says so and skips;
+ * the plain and valgrind runs cover it.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <pmu.h>
+#include "harness.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PMU_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PMU_SANITIZED 1
+#endif
+#endif
+
+#ifndef PMU_SANITIZED
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t a, size_t b);
+extern void *__libc_realloc(void *p, size_t n);
+
+static int armed, nth, count, fired;
+
+static int fail_now(void)
+{
+	if (!armed || ++count != nth)
+		return 0;
+	fired = 1;
+	errno = ENOMEM;
+	return 1;
+}
+
+void *malloc(size_t n)
+{
+	return fail_now() ? NULL : __libc_malloc(n);
+}
+
+void *calloc(size_t a, size_t b)
+{
+	return fail_now() ? NULL : __libc_calloc(a, b);
+}
+
+void *realloc(void *p, size_t n)
+{
+	return fail_now() ? NULL : __libc_realloc(p, n);
+}
+
+/* 0 on success, else the first negative errno; every step is attempted. */
+static int scenario(void)
+{
+	struct pmu_ctx *ctx = NULL;
+	struct pmu_set *s = NULL;
+	struct pmu_event_info e;
+	struct pmu_value v[8];
+	double m;
+	int r, first = 0;
+
+#define STEP(x) do { r = (x); if (r < 0 && !first) first = r; } while (0)
+	STEP(pmu_ctx_new(&ctx, NULL));
+	if (!ctx)
+		return first;
+	STEP(pmu_event_resolve(ctx, "INST.RET", &e));
+	STEP(pmu_event_resolve(ctx, "task-clock:u", &e));
+	r = pmu_event_resolve(ctx, "task-clokc", &e); /* unknown: -ENOENT expected, with suggestions */
+	if (r != -ENOENT && r != -ENOMEM && !first)
+		first = r < 0 ? r : -EPROTO;
+	STEP(pmu_set_open(ctx, "task-clock,{page-faults,context-switches},cpu-clock", NULL, &s));
+	if (s) {
+		STEP(pmu_set_enable(s));
+		STEP(pmu_set_read(s, v));
+		STEP(pmu_set_read_syscall(s, v));
+		STEP(pmu_metric_eval_set(ctx, "page\\-faults / (task\\-clock + 1)", s, v, &m));
+		pmu_set_close(s);
+	}
+	STEP(pmu_event_foreach(ctx, "INST", NULL, NULL) == -EINVAL ? 0 : -EPROTO);
+	pmu_ctx_free(ctx);
+	return first;
+#undef STEP
+}
+#endif
+
+int main(void)
+{
+#ifdef PMU_SANITIZED
+	SKIP("the sanitizer owns the allocator here; the plain and valgrind runs inject allocation failures");
+#else
+	int n, crashes = 0, bad = 0, enomem = 0, ok = 0, other = 0;
+
+	if (getenv("PMU_OOM_ONLY")) { /* debugging: as the sweep's child n, in this process */
+		scenario();
+		armed = 1;
+		count = 0;
+		nth = atoi(getenv("PMU_OOM_ONLY"));
+		printf("allocation %d failing: %d\n", nth, scenario());
+		return 0;
+	}
+	/* the scenario works with no failure at all, and its allocations come here */
+	armed = 1;
+	nth = -1;
+	count = 0;
+	CHECK(scenario() == 0, "the scenario fails without any injected failure");
+	armed = 0;
+	if (count == 0)
+		SKIP("the allocator is replaced by the memory checker (valgrind) here: no allocation reaches this "
+		     "program's malloc; the plain run injects the failures");
+	for (n = 1;; n++) {
+		int st = 0, pipefd[2];
+		pid_t pid;
+		char rbuf[32] = "";
+		if (pipe(pipefd) != 0)
+			return 1;
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			int r;
+			close(pipefd[0]);
+			armed = 1;
+			nth = n;
+			count = 0;
+			r = scenario();
+			armed = 0;
+			dprintf(pipefd[1], "%d %d\n", fired, r);
+			_exit(0);
+		}
+		close(pipefd[1]);
+		waitpid(pid, &st, 0);
+		if (read(pipefd[0], rbuf, sizeof(rbuf) - 1) < 0)
+			rbuf[0] = 0;
+		close(pipefd[0]);
+		if (WIFSIGNALED(st)) {
+			crashes++;
+			CHECK(0, "allocation %d failing: killed by signal %d (%s)", n, WTERMSIG(st), strsignal(WTERMSIG(st)));
+			continue;
+		}
+		{
+			int f = 0, r = 0;
+			if (sscanf(rbuf, "%d %d", &f, &r) != 2) {
+				bad++;
+				CHECK(0, "allocation %d failing: no result from the child", n);
+				continue;
+			}
+			if (!f) /* nothing failed: past the last allocation */
+				break;
+			if (r == -ENOMEM) {
+				enomem++;
+			} else if (r == 0) {
+				ok++;
+			} else {
+				/* another error is the allocation failure passed off as something else */
+				if (other++ < 10)
+					printf("  allocation %d failing: %s\n", n, strerror(-r));
+			}
+		}
+		if (n > 100000) {
+			CHECK(0, "more than 100,000 allocations in the scenario?");
+			break;
+		}
+	}
+	printf("%d allocations in the scenario, each failed once: %d crashed, %d ended in -ENOMEM, %d completed "
+	       "anyway, %d reported another error\n", n - 1, crashes, enomem, ok, other);
+	CHECK(n > 50, "only %d allocations: is malloc replaced?", n - 1);
+	return test_done("test-oom");
+#endif
+}
