@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1096,49 +1097,199 @@ static int cpu_keys(const struct pmu_cpu *c, char keys[2][64])
 	}
 }
 
-/* Find the directory for this CPU in a mapfile's text. Returns 1 and sets *dir. */
-static int map_match(struct pmu_ctx *ctx, const char *text, const char *mapname, char **dir)
-{
-	char keys[2][64];
-	int nk = cpu_keys(&ctx->cpu, keys);
-	const char *p = text;
-	int lineno = 0;
+/* One data line of a mapfile (CPUID,Version,Directory[,Type]): header, comments, blank lines and
+ * lines too long to be a mapfile's skipped. */
+struct map_row {
+	int lineno;
+	char *cpuid, *version, *dir;
+	char buf[512];
+};
 
-	while (p && *p) {
-		const char *eol = strchr(p, '\n');
-		size_t ll = eol ? (size_t)(eol - p) : strlen(p);
-		char line[512], *cols[4] = { 0 }, *save = NULL;
+/* The next data row of the text at *p; false at its end. */
+static bool map_next(const char **p, int *lineno, struct map_row *row)
+{
+	while (*p && **p) {
+		const char *s = *p, *eol = strchr(s, '\n');
+		size_t ll = eol ? (size_t)(eol - s) : strlen(s);
+		char *cols[3] = { 0 }, *save = NULL;
 		int nc = 0;
 
-		lineno++;
-		if (ll && ll < sizeof(line) && *p != '#') {
-			memcpy(line, p, ll);
-			line[ll] = 0;
-			if (ll && line[ll - 1] == '\r')
-				line[ll - 1] = 0;
-			for (char *tok = strtok_r(line, ",", &save); tok && nc < 4; tok = strtok_r(NULL, ",", &save))
-				cols[nc++] = tok;
-			if (nc >= 3 && strcasecmp(cols[1], "Version")) { /* the header says "Version" */
-				char anchored[300];
-				regex_t re;
-				snprintf(anchored, sizeof(anchored), "^(%s)$", cols[0]);
-				if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB | REG_ICASE) != 0) {
-					pmu__log(ctx, PMU_LOG_WARN, "%s line %d: bad CPU pattern '%s'", mapname, lineno,
-						 cols[0]);
+		*p = eol ? eol + 1 : NULL;
+		row->lineno = ++*lineno;
+		if (!ll || ll >= sizeof(row->buf) || *s == '#')
+			continue;
+		memcpy(row->buf, s, ll);
+		row->buf[ll] = 0;
+		if (row->buf[ll - 1] == '\r')
+			row->buf[ll - 1] = 0;
+		for (char *tok = strtok_r(row->buf, ",", &save); tok && nc < 3; tok = strtok_r(NULL, ",", &save))
+			cols[nc++] = tok;
+		if (nc < 3 || !strcasecmp(cols[1], "Version")) /* the header says "Version" */
+			continue;
+		row->cpuid = cols[0];
+		row->version = cols[1];
+		row->dir = cols[2];
+		return true;
+	}
+	return false;
+}
+
+/* What a mapfile's CPU pattern may be: regcomp expands each {m,n} into copies of what it repeats
+ * (and back-references make matching exponential), so "((.?){255}){255}" costs seconds and
+ * gigabytes and "((.?){255}){255}\3X" crashes glibc. perf's mapfiles (Linux 6.12) use patterns of
+ * at most 48 characters, {4} at most, no back-reference. */
+#define MAP_PATTERN_MAX 128
+#define MAP_POSITIONS_MAX 1024
+
+/* The positions of the pattern from *s to the end or a ')' at depth > 0: atoms counted once, what an
+ * interval repeats counted as many times as its largest count (saturating at LONG_MAX / 4). */
+static long map_positions(const char **s, int depth)
+{
+	long total = 0, last = 0;
+
+	while (**s && !(**s == ')' && depth > 0)) {
+		const char *c = *s;
+		if (*c == '|') {
+			last = 0;
+			(*s)++;
+			continue;
+		}
+		if (*c == '(') {
+			(*s)++;
+			last = map_positions(s, depth + 1);
+			if (**s == ')')
+				(*s)++;
+		} else if (*c == '[') {
+			/* a bracket expression is one position: skip to its closing ']' */
+			c++;
+			if (*c == '^')
+				c++;
+			if (*c == ']')
+				c++;
+			while (*c && *c != ']') {
+				if (*c == '[' && (c[1] == ':' || c[1] == '.' || c[1] == '=')) {
+					const char *e = strchr(c + 2, c[1]);
+					c = e && e[1] == ']' ? e + 2 : c + 1;
 				} else {
-					for (int k = 0; k < nk; k++)
-						if (regexec(&re, keys[k], 0, NULL, 0) == 0) {
-							regfree(&re);
-							*dir = strdup(cols[2]);
-							return *dir ? 1 : -ENOMEM;
-						}
-					regfree(&re);
+					c++;
 				}
 			}
+			*s = *c ? c + 1 : c;
+			last = 1;
+		} else if (*c == '{' && isdigit((unsigned char)c[1])) {
+			unsigned long m = 0, n;
+			c++;
+			while (isdigit((unsigned char)*c) && m < 100000)
+				m = m * 10 + (unsigned long)(*c++ - '0');
+			n = m;
+			if (*c == ',') {
+				c++;
+				n = isdigit((unsigned char)*c) ? 0 : m + 1;
+				while (isdigit((unsigned char)*c) && n < 100000)
+					n = n * 10 + (unsigned long)(*c++ - '0');
+			}
+			while (*c && *c != '}')
+				c++;
+			*s = *c ? c + 1 : c;
+			total -= last;
+			n = n > m ? n : m;
+			last = n && last > LONG_MAX / 4 / (long)n ? LONG_MAX / 4 : last * (long)n;
+		} else {
+			if (*c == '\\' && c[1])
+				(*s)++;
+			(*s)++;
+			last = *c == '*' || *c == '+' || *c == '?' || *c == '^' || *c == '$' ? 0 : 1;
 		}
-		p = eol ? eol + 1 : NULL;
+		total += last;
+		if (total > LONG_MAX / 4)
+			total = LONG_MAX / 4;
+	}
+	return total;
+}
+
+/* Compile mapfile CPU pattern @pat (anchored at both ends, case-insensitive) into @re, refusing what
+ * exceeds the bounds above. 0; -EINVAL with the reason in @why; -ENOMEM. */
+static int map_pattern(const char *pat, regex_t *re, char *why, size_t wl)
+{
+	char anchored[MAP_PATTERN_MAX + 8];
+	const char *s = pat;
+	bool bracket = false;
+	long positions;
+	int r;
+
+	if (strlen(pat) > MAP_PATTERN_MAX) {
+		snprintf(why, wl, "CPU pattern of %zu characters; a pattern has at most %d", strlen(pat),
+			 MAP_PATTERN_MAX);
+		return -EINVAL;
+	}
+	for (const char *c = pat; *c; c++) {
+		if (bracket) {
+			bracket = *c != ']';
+		} else if (*c == '[') {
+			bracket = true;
+			c += c[1] == '^';
+			c += c[1] == ']'; /* a ']' first in a bracket expression is itself */
+		} else if (*c == '\\' && isdigit((unsigned char)c[1])) {
+			snprintf(why, wl, "CPU pattern '%s' has a back-reference (\\%c); none is allowed", pat, c[1]);
+			return -EINVAL;
+		} else if (*c == '\\' && c[1]) {
+			c++;
+		}
+	}
+	positions = map_positions(&s, 0);
+	if (positions > MAP_POSITIONS_MAX) {
+		snprintf(why, wl, "CPU pattern '%s' repeats to more than %d positions (counts of {m,n} multiplied)",
+			 pat, MAP_POSITIONS_MAX);
+		return -EINVAL;
+	}
+	snprintf(anchored, sizeof(anchored), "^(%s)$", pat);
+	r = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB | REG_ICASE);
+	if (r == REG_ESPACE)
+		return -ENOMEM;
+	if (r != 0) {
+		char err[128];
+		regerror(r, re, err, sizeof(err));
+		snprintf(why, wl, "CPU pattern '%s' is not an extended regular expression (%s)", pat, err);
+		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Find the directory for @cpu in a mapfile's text: 1 and *dir (to free), 0 if no line matches,
+ * -ENOMEM. Refused lines are warnings naming @mapname and the line. */
+static int map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
+		     char **dir)
+{
+	char keys[2][64];
+	int nk = cpu_keys(cpu, keys), lineno = 0, r;
+	struct map_row row;
+
+	while (map_next(&text, &lineno, &row)) {
+		char why[MAP_PATTERN_MAX + 160];
+		regex_t re;
+		if ((r = map_pattern(row.cpuid, &re, why, sizeof(why))) == -EINVAL) {
+			pmu__log(ctx, PMU_LOG_WARN, "%s line %d: %s: line skipped", mapname, row.lineno, why);
+			continue;
+		}
+		if (r < 0)
+			return r;
+		for (int k = 0; k < nk && r == 0; k++) {
+			int m = regexec(&re, keys[k], 0, NULL, 0);
+			r = m == 0 ? 1 : m == REG_ESPACE ? -ENOMEM : 0;
+		}
+		regfree(&re);
+		if (r > 0)
+			return (*dir = strdup(row.dir)) ? 1 : -ENOMEM;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
+			  char **dir)
+{
+	return map_match(ctx, cpu, text, mapname, dir);
 }
 
 static const struct pmu_builtin_file *builtin(const char *path)
@@ -1278,7 +1429,7 @@ static int load_tables(struct pmu_ctx *ctx)
 		if (!*root)
 			continue;
 		if (pmu__path(map, sizeof(map), "%s/mapfile.csv", root) == 0 && read_whole(map, &text, &len) == 0) {
-			r = map_match(ctx, text, map, &dir);
+			r = map_match(ctx, &ctx->cpu, text, map, &dir);
 			free(text);
 			if (r > 0) {
 				char sub[1024];
@@ -1318,7 +1469,7 @@ static int load_tables(struct pmu_ctx *ctx)
 	if (r == 0) {
 		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
 		char *dir = NULL;
-		if (mf && (r = map_match(ctx, mf->data, "events/mapfile.csv", &dir)) > 0) {
+		if (mf && (r = map_match(ctx, &ctx->cpu, mf->data, "events/mapfile.csv", &dir)) > 0) {
 			r = add_builtin_dir(t, dir);
 			if (!t->cpu_dir) {
 				t->cpu_dir = dir;
@@ -1949,56 +2100,48 @@ int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, 
 		char **seen = NULL;
 		size_t nseen = 0;
 		const char *p = text;
-		while (p && *p && r >= 0) {
-			const char *eol = strchr(p, '\n');
-			size_t ll = eol ? (size_t)(eol - p) : strlen(p);
-			char line[512], *cols[4] = { 0 }, *save = NULL;
-			int nc = 0;
-			if (ll && ll < sizeof(line) && *p != '#') {
-				memcpy(line, p, ll);
-				line[ll] = 0;
-				if (line[ll - 1] == '\r')
-					line[ll - 1] = 0;
-				for (char *tok = strtok_r(line, ",", &save); tok && nc < 4; tok = strtok_r(NULL, ",", &save))
-					cols[nc++] = tok;
-				if (nc >= 3 && strcasecmp(cols[1], "Version")) {
-					bool dup = false;
-					regex_t re;
-					char anchored[300];
-					snprintf(anchored, sizeof(anchored), "^(%s)$", cols[0]);
-					if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB) != 0) {
-						c.problems++;
-						if (fn)
-							fn(data, map, cols[0], "CPUID is not a valid extended regular expression");
-					} else {
-						regfree(&re);
-					}
-					for (size_t i = 0; i < nseen; i++)
-						dup |= !strcmp(seen[i], cols[2]);
-					if (!dup) {
-						char sub[1024], **ns;
-						if (pmu__path(sub, sizeof(sub), "%s/%s", root, cols[2]) < 0 || stat(sub, &st) < 0 ||
-						    !S_ISDIR(st.st_mode)) {
-							c.problems++;
-							if (fn)
-								fn(data, map, cols[2], "mapfile names a directory that does not exist");
-						} else if ((r = check_one(ctx, root, cols[2], true, &c)) < 0) {
-							break;
-						}
-						ns = realloc(seen, (nseen + 1) * sizeof(*ns));
-						if (!ns || !(ns[nseen] = strdup(cols[2]))) {
-							free(ns ? ns : seen);
-							seen = NULL;
-							nseen = 0;
-							r = -ENOMEM;
-							break;
-						}
-						seen = ns;
-						nseen++;
-					}
-				}
+		int lineno = 0;
+		struct map_row row;
+		while (r >= 0 && map_next(&p, &lineno, &row)) {
+			bool dup = false;
+			regex_t re;
+			char why[MAP_PATTERN_MAX + 200];
+			int pr = map_pattern(row.cpuid, &re, why, sizeof(why));
+			if (pr == -ENOMEM) {
+				r = pr;
+				break;
 			}
-			p = eol ? eol + 1 : NULL;
+			if (pr == 0) {
+				regfree(&re);
+			} else {
+				char msg[sizeof(why) + 32];
+				snprintf(msg, sizeof(msg), "line %d: %s", row.lineno, why);
+				c.problems++;
+				if (fn)
+					fn(data, map, NULL, msg);
+			}
+			for (size_t i = 0; i < nseen; i++)
+				dup |= !strcmp(seen[i], row.dir);
+			if (!dup) {
+				char sub[1024], **ns;
+				if (pmu__path(sub, sizeof(sub), "%s/%s", root, row.dir) < 0 || stat(sub, &st) < 0 ||
+				    !S_ISDIR(st.st_mode)) {
+					c.problems++;
+					if (fn)
+						fn(data, map, row.dir, "mapfile names a directory that does not exist");
+				} else if ((r = check_one(ctx, root, row.dir, true, &c)) < 0) {
+					break;
+				}
+				ns = realloc(seen, (nseen + 1) * sizeof(*ns));
+				if (!ns || !(ns[nseen] = strdup(row.dir))) {
+					if (ns)
+						seen = ns;
+					r = -ENOMEM;
+					break;
+				}
+				seen = ns;
+				nseen++;
+			}
 		}
 		for (size_t i = 0; i < nseen; i++)
 			free(seen[i]);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct pmu_ctx;
+struct pmu_cpu;
 struct pmu_event_info;
 
 struct pmu_builtin_file {
@@ -143,5 +144,11 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir);
 /* Parse the JSON files of directory @path on disk as directory @dir (the reference the compiled data
  * must equal); -EINVAL when any file has a problem. */
 int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);
+/* The table directory mapfile text @text chooses for @cpu: 1 and *dir (to free); 0 when no line
+ * matches; -ENOMEM. A line whose CPU pattern is refused (longer than 128 characters, a back-reference,
+ * {m,n} repeating to more than 1024 positions, not an extended regular expression) is skipped with a
+ * warning naming @mapname and the line. What loading does, for tests and fuzzers. */
+int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
+			  char **dir);
 int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len);
 #endif
