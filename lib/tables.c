@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <regex.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "internal.h"
 #include "tables.h"
 
@@ -617,31 +619,57 @@ static int load_text(struct pmu_tables *t, const char *file, const char *dir, co
 	return r;
 }
 
-static int read_whole(const char *path, char **out, size_t *len)
+/* A table file's whole text (NUL-terminated, to free). 0; -ENOENT (and other open errors) as errno;
+ * -EINVAL with the reason in @why for what is not a regular file (a FIFO would block the load
+ * forever: it is opened without waiting for a writer and refused) or is larger than 64 MiB;
+ * -ENOMEM. */
+static int read_whole(const char *path, char **out, size_t *len, char *why, size_t wl)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	struct stat st;
+	size_t n = 0;
 	char *buf;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, wl, "not a regular file (%s); refused",
+			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
+			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket" :
+			 "of another type");
+		close(fd);
 		return -EINVAL;
 	}
-	if ((size_t)st.st_size > MAX_TABLE_FILE) {
-		fclose(f);
-		return -EFBIG;
+	if ((uint64_t)st.st_size > MAX_TABLE_FILE) {
+		snprintf(why, wl, "file of %llu bytes; a table file has at most 64 MiB; refused",
+			 (unsigned long long)st.st_size);
+		close(fd);
+		return -EINVAL;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		fclose(f);
+	if (!(buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
 		return -ENOMEM;
 	}
-	*len = fread(buf, 1, (size_t)st.st_size, f);
-	buf[*len] = 0;
-	fclose(f);
+	/* what the file holds now, up to the size it had: a file growing meanwhile is not read on */
+	while (n < (size_t)st.st_size) {
+		ssize_t k = read(fd, buf + n, (size_t)st.st_size - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			snprintf(why, wl, "cannot be read: %s", strerror(e));
+			free(buf);
+			close(fd);
+			return -EINVAL;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+	}
+	close(fd);
+	buf[n] = 0;
 	*out = buf;
+	*len = n;
 	return 0;
 }
 
@@ -683,22 +711,18 @@ static int load_disk_dir(struct pmu_tables *t, const char *path, const char *dir
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && r == 0; i++) {
-		char file[1024], *text;
+		char file[1024], why[128], *text;
 		size_t len;
 		if (pmu__path(file, sizeof(file), "%s/%s", path, names[i]) < 0)
 			continue;
-		r = read_whole(file, &text, &len);
-		if (r == -EFBIG) {
-			(*problems)++;
-			if (pf)
-				pf(pd, file, NULL, "file larger than 64 MiB; refused");
-			r = 0;
-			continue;
-		}
+		why[0] = 0;
+		r = read_whole(file, &text, &len, why, sizeof(why));
+		if (r == -ENOMEM)
+			break;
 		if (r < 0) {
 			(*problems)++;
 			if (pf)
-				pf(pd, file, NULL, strerror(-r));
+				pf(pd, file, NULL, why[0] ? why : strerror(-r));
 			r = 0;
 			continue;
 		}
@@ -1424,11 +1448,22 @@ static int load_tables(struct pmu_ctx *ctx)
 		return -ENOMEM;
 	/* 1. user directories first: they override the built-in tables */
 	for (root = paths ? strtok_r(paths, ":", &save) : NULL; root && r == 0; root = strtok_r(NULL, ":", &save)) {
-		char map[1024], *text, *dir = NULL;
+		char map[1024], why[128] = "", *text, *dir = NULL;
 		size_t len;
+		int rm;
 		if (!*root)
 			continue;
-		if (pmu__path(map, sizeof(map), "%s/mapfile.csv", root) == 0 && read_whole(map, &text, &len) == 0) {
+		rm = pmu__path(map, sizeof(map), "%s/mapfile.csv", root) < 0 ? -ENAMETOOLONG :
+		     read_whole(map, &text, &len, why, sizeof(why));
+		if (rm == -ENOMEM) {
+			r = rm;
+			break;
+		}
+		if (rm == -EINVAL) {
+			pmu__log(ctx, PMU_LOG_WARN, "PMU_EVENTS_PATH: %s: %s (directory %s skipped)", map, why, root);
+			continue;
+		}
+		if (rm == 0) {
 			r = map_match(ctx, &ctx->cpu, text, map, &dir);
 			free(text);
 			if (r > 0) {
@@ -2086,16 +2121,26 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, void *data)
 {
 	struct check c = { NULL, NULL, NULL, fn, data, 0 };
-	char map[1024], *text = NULL;
+	char map[1024], why[128] = "", *text = NULL;
 	size_t len;
-	int r = 0;
+	int r = 0, rm;
 	struct stat st;
 
 	if (stat(root, &st) < 0)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
-	if (pmu__path(map, sizeof(map), "%s/mapfile.csv", root) == 0 && read_whole(map, &text, &len) == 0) {
+	if (pmu__path(map, sizeof(map), "%s/mapfile.csv", root) < 0)
+		return -ENAMETOOLONG;
+	rm = read_whole(map, &text, &len, why, sizeof(why));
+	if (rm == -ENOMEM)
+		return rm;
+	if (rm == -EINVAL) {
+		if (fn)
+			fn(data, map, NULL, why);
+		return 1;
+	}
+	if (rm == 0) {
 		/* a tree: each directory the mapfile names, plus standard/ */
 		char **seen = NULL;
 		size_t nseen = 0;
@@ -2105,8 +2150,8 @@ int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, 
 		while (r >= 0 && map_next(&p, &lineno, &row)) {
 			bool dup = false;
 			regex_t re;
-			char why[MAP_PATTERN_MAX + 200];
-			int pr = map_pattern(row.cpuid, &re, why, sizeof(why));
+			char bad[MAP_PATTERN_MAX + 200];
+			int pr = map_pattern(row.cpuid, &re, bad, sizeof(bad));
 			if (pr == -ENOMEM) {
 				r = pr;
 				break;
@@ -2114,8 +2159,8 @@ int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, 
 			if (pr == 0) {
 				regfree(&re);
 			} else {
-				char msg[sizeof(why) + 32];
-				snprintf(msg, sizeof(msg), "line %d: %s", row.lineno, why);
+				char msg[sizeof(bad) + 32];
+				snprintf(msg, sizeof(msg), "line %d: %s", row.lineno, bad);
 				c.problems++;
 				if (fn)
 					fn(data, map, NULL, msg);
