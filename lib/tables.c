@@ -158,6 +158,78 @@ static bool perf_event_rules(struct pmu_tentry *e)
 	return true;
 }
 
+/* The architecture a table directory's layout is ("x86", "x86/skylakex", "arm64/..."); 0: unknown
+ * (a flat PMU_EVENTS_PATH directory: the encoder checks against the CPU's layout). */
+static int dir_arch(const char *dir)
+{
+	static const struct { const char *name; int arch; } a[] = {
+		{ "x86", PMU_ARCH_X86 }, { "arm64", PMU_ARCH_ARM64 }, { "riscv", PMU_ARCH_RISCV },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(a); i++) {
+		size_t l = strlen(a[i].name);
+		if (!strncmp(dir, a[i].name, l) && (dir[l] == '/' || !dir[l]))
+			return a[i].arch;
+	}
+	return 0;
+}
+
+/*
+ * The widest value each encoding field of a native event holds in the layout of @arch (0: unknown,
+ * the widest of the three), so that no bit of a table's number is dropped when encoded. x86 core
+ * PMUs (Intel SDM / AMD APM PERF_CTL, and the kernel's cpu format): event bits 0-7 with AMD's
+ * extended event bits 8-11 (config 32-35), umask 8 bits, cmask 8 bits, edge, any, inv 1 bit each.
+ * arm64 (PMUv3's format): event config:0-15. RISC-V (the SBI PMU's format): event config:0-47.
+ * Another PMU's (Unit: an uncore PMU) fields are its sysfs format's, checked when encoding.
+ */
+static const struct field_limit {
+	unsigned bit;
+	const char *key;
+	uint64_t x86, arm64, riscv;
+} field_limits[] = {
+	{ PMU_TF_EVENT, "EventCode", 0xfff, 0xffff, 0xffffffffffffull },
+	{ PMU_TF_UMASK, "UMask", 0xff, 0xff, 0xff },
+	{ PMU_TF_CMASK, "CounterMask", 0xff, 0xff, 0xff },
+	{ PMU_TF_INV, "Invert", 1, 1, 1 },
+	{ PMU_TF_EDGE, "EdgeDetect", 1, 1, 1 },
+	{ PMU_TF_ANY, "AnyThread", 1, 1, 1 },
+};
+
+static uint64_t field_value(const struct pmu_tentry *e, unsigned bit)
+{
+	return bit == PMU_TF_EVENT ? e->event : bit == PMU_TF_UMASK ? e->umask : bit == PMU_TF_CMASK ? e->cmask :
+	       bit == PMU_TF_INV ? e->inv : bit == PMU_TF_EDGE ? e->edge : e->any;
+}
+
+/* Whether a core PMU counts @e (no Unit, or the core PMUs' names): the fixed layouts apply. */
+static bool core_unit(const struct pmu_tentry *e)
+{
+	return !e->unit || !strcasecmp(e->unit, "cpu") || !strcasecmp(e->unit, "core") ||
+	       !strcasecmp(e->unit, "cpu_core") || !strcasecmp(e->unit, "cpu_atom") ||
+	       !strcasecmp(e->unit, "armv8_pmuv3") || !strncasecmp(e->unit, "armv8_", 6);
+}
+
+/* The first field of @e over its limit in layout @arch: false and @why saying entry's field, value
+ * and limit; true if all fit. */
+static bool fields_fit(const struct pmu_tentry *e, int arch, char *why, size_t wl)
+{
+	if (!core_unit(e))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(field_limits); i++) {
+		const struct field_limit *f = &field_limits[i];
+		uint64_t max = arch == PMU_ARCH_X86 ? f->x86 : arch == PMU_ARCH_ARM64 ? f->arm64 : f->riscv;
+		uint64_t v = field_value(e, f->bit);
+		if (!(e->have & f->bit) || v <= max)
+			continue;
+		snprintf(why, wl, "%s %llu (0x%llx) does not fit the field it is encoded into (%s: at most 0x%llx)",
+			 f->key, (unsigned long long)v, (unsigned long long)v,
+			 arch == PMU_ARCH_X86 ? "x86" : arch == PMU_ARCH_ARM64 ? "arm64" : arch == PMU_ARCH_RISCV ?
+			 "riscv" : "any architecture", (unsigned long long)max);
+		return false;
+	}
+	return true;
+}
+
 /* Parse one object into an entry. Returns 0, -EINVAL (reported), -ENOMEM. */
 static int parse_entry(json_object *o, const char *file, const char *dir, struct pmu_tentry **out,
 		       problem_fn pf, void *pd)
@@ -229,6 +301,8 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 				goto bad;
 		}
 		e->archstd = as && *as;
+		if (!fields_fit(e, dir_arch(dir), why, sizeof(why)))
+			goto bad;
 		if (!e->archstd && !perf_event_rules(e)) {
 			snprintf(why, sizeof(why), "native event without EventCode, UMask or ConfigCode (it would count "
 				 "event 0, umask 0: nothing)");
@@ -1669,6 +1743,12 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 	if (!(e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
 		return pmu__err(ctx, -EINVAL, "event '%s' in %s has no EventCode to encode (ArchStdEvent references "
 				"are not supported)", name, e->file);
+	{
+		char why[200];
+		if (!fields_fit(e, x86 ? PMU_ARCH_X86 : dir_arch(e->dir) ? dir_arch(e->dir) : ctx->cpu.arch, why,
+				sizeof(why)))
+			return pmu__err(ctx, -EINVAL, "event '%s' in %s: %s; correct the table", name, e->file, why);
+	}
 	info->type = d ? d->type : PERF_TYPE_RAW;
 	pmu__strlcpy(info->pmu, d ? d->name : "cpu", sizeof(info->pmu));
 	info->config = info->config1 = info->config2 = info->config3 = 0;
