@@ -389,6 +389,10 @@ static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *
 		return -ELOOP;
 	}
 	ex = pmu__expr_parse(expr, err, sizeof(err));
+	if (!ex && errno == ENOMEM) {
+		eval_fail(ev, -ENOMEM, "out of memory parsing %s", m ? m->name : expr);
+		return -ENOMEM;
+	}
 	if (!ex) {
 		eval_fail(ev, -EINVAL, "%s '%s' does not parse: %s", m ? "metric" : "expression", m ? m->name : expr, err);
 		return -EINVAL;
@@ -637,6 +641,10 @@ static void collect_expr(struct collect *c, const struct pmu_tentry *m, const ch
 	char err[160];
 	struct pmu_expr *ex = pmu__expr_parse(expr, err, sizeof(err));
 
+	if (!ex && errno == ENOMEM) {
+		c->err = -ENOMEM;
+		return;
+	}
 	if (!ex) {
 		c->err = pmu__err(c->ctx, -EINVAL, "%s '%s' does not parse: %s", m ? "metric" : "expression",
 				  m ? m->name : expr, err);

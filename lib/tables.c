@@ -1372,8 +1372,11 @@ static int map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char 
 		if (r < 0)
 			return r;
 		for (int k = 0; k < nk && r == 0; k++) {
-			int m = regexec(&re, keys[k], 0, NULL, 0);
-			r = m == 0 ? 1 : m == REG_ESPACE ? -ENOMEM : 0;
+			/* glibc's regexec says REG_NOMATCH when its allocations fail, too: malloc's errno tells */
+			int m;
+			errno = 0;
+			m = regexec(&re, keys[k], 0, NULL, 0);
+			r = m == 0 ? 1 : m == REG_ESPACE || errno == ENOMEM ? -ENOMEM : 0;
 		}
 		regfree(&re);
 		if (r > 0)
@@ -1607,10 +1610,13 @@ int pmu__tables_load(struct pmu_ctx *ctx)
 	pthread_mutex_lock(&ctx->tables_lock);
 	if (!ctx->tables.loaded) {
 		r = load_tables(ctx);
-		if (r < 0) {
+		if (r < 0)
 			pmu__tables_free(&ctx->tables);
-			ctx->tables.status = r;
+		if (r == -ENOMEM) { /* not remembered: a later call tries again */
+			pthread_mutex_unlock(&ctx->tables_lock);
+			return r;
 		}
+		ctx->tables.status = r;
 		ctx->tables.loaded = true;
 	}
 	r = ctx->tables.status;
