@@ -1233,14 +1233,15 @@ static bool map_next(const char **p, int *lineno, struct map_row *row)
 }
 
 /* What a mapfile's CPU pattern may be: regcomp expands each {m,n} into copies of what it repeats
- * (and back-references make matching exponential), so "((.?){255}){255}" costs seconds and
+ * ("x+" into "xx*") (and back-references make matching exponential), so "((.?){255}){255}" costs seconds and
  * gigabytes and "((.?){255}){255}\3X" crashes glibc. perf's mapfiles (Linux 6.12) use patterns of
  * at most 48 characters, {4} at most, no back-reference. */
 #define MAP_PATTERN_MAX 128
 #define MAP_POSITIONS_MAX 1024
 
 /* The positions of the pattern from *s to the end or a ')' at depth > 0: atoms counted once, what an
- * interval repeats counted as many times as its largest count (saturating at LONG_MAX / 4). */
+ * interval repeats counted as many times as its largest count, what '+' repeats twice (saturating at
+ * LONG_MAX / 4). */
 static long map_positions(const char **s, int depth)
 {
 	long total = 0, last = 0;
@@ -1292,11 +1293,18 @@ static long map_positions(const char **s, int depth)
 			total -= last;
 			n = n > m ? n : m;
 			last = n && last > LONG_MAX / 4 / (long)n ? LONG_MAX / 4 : last * (long)n;
+		} else if (*c == '*' || *c == '?' || *c == '+') {
+			/* applies to what precedes it, which a later {m,n} repeats with it; glibc compiles
+			 * "x+" as "xx*": a copy */
+			(*s)++;
+			total -= last;
+			if (*c == '+')
+				last = last > LONG_MAX / 8 ? LONG_MAX / 4 : last * 2;
 		} else {
 			if (*c == '\\' && c[1])
 				(*s)++;
 			(*s)++;
-			last = *c == '*' || *c == '+' || *c == '?' || *c == '^' || *c == '$' ? 0 : 1;
+			last = 1;
 		}
 		total += last;
 		if (total > LONG_MAX / 4)
@@ -1336,7 +1344,7 @@ static int map_pattern(const char *pat, regex_t *re, char *why, size_t wl)
 	}
 	positions = map_positions(&s, 0);
 	if (positions > MAP_POSITIONS_MAX) {
-		snprintf(why, wl, "CPU pattern '%s' repeats to more than %d positions (counts of {m,n} multiplied)",
+		snprintf(why, wl, "CPU pattern '%s' repeats to more than %d positions (counts of {m,n} multiplied, a + doubling)",
 			 pat, MAP_POSITIONS_MAX);
 		return -EINVAL;
 	}
@@ -2317,4 +2325,43 @@ int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir)
 {
 	int problems = 0, r = load_disk_dir(t, path, dir, NULL, NULL, &problems);
 	return r < 0 ? r : problems ? -EINVAL : 0;
+}
+
+/* For the fuzzer: @n texts as the files of one table directory (@texts[0]: an architecture-level
+ * file, the source of ArchStdEvent references; the others: the CPU directory's files, perfmon metric
+ * files among them), loaded, references filled, indexed, checked and encoded as a tree is. */
+int pmu__tables_fuzz_dir(struct pmu_ctx *ctx, const char *const *texts, const size_t *lens, size_t n)
+{
+	struct pmu_tables t, arch;
+	struct check c;
+	int problems = 0, r = 0;
+
+	memset(&t, 0, sizeof(t));
+	memset(&arch, 0, sizeof(arch));
+	if (n)
+		r = load_text(&arch, "arch.json", "x86", texts[0], lens[0], NULL, NULL, &problems);
+	for (size_t i = 1; i < n && r == 0; i++) {
+		char file[32];
+		snprintf(file, sizeof(file), "file%zu.json", i);
+		r = load_text(&t, file, "x86/fuzz", texts[i], lens[i], NULL, NULL, &problems);
+	}
+	if (r == 0) {
+		fill_archstd(&t, 0, &arch, NULL, NULL, &problems);
+		r = build_index(&t, NULL, NULL, &problems);
+	}
+	if (r == 0) {
+		memset(&c, 0, sizeof(c));
+		c.t = &t;
+		c.std = &t;
+		check_namespace(&c);
+		for (size_t i = 0; i < t.n; i++) {
+			struct pmu_event_info info;
+			memset(&info, 0, sizeof(info));
+			if (t.v[i]->kind == PMU_T_NATIVE)
+				pmu__tables_encode(ctx, t.v[i], t.v[i]->name, &info);
+		}
+	}
+	pmu__tables_free(&arch);
+	pmu__tables_free(&t);
+	return r < 0 ? r : problems;
 }

@@ -151,4 +151,6 @@ int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);
 int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
 			  char **dir);
 int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len);
+/* For the fuzzer: @n texts as the files of one table directory, texts[0] its architecture-level file. */
+int pmu__tables_fuzz_dir(struct pmu_ctx *ctx, const char *const *texts, const size_t *lens, size_t n);
 #endif
