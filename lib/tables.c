@@ -1235,9 +1235,11 @@ static bool map_next(const char **p, int *lineno, struct map_row *row)
 /* What a mapfile's CPU pattern may be: regcomp expands each {m,n} into copies of what it repeats
  * ("x+" into "xx*") (and back-references make matching exponential), so "((.?){255}){255}" costs seconds and
  * gigabytes and "((.?){255}){255}\3X" crashes glibc. perf's mapfiles (Linux 6.12) use patterns of
- * at most 48 characters, {4} at most, no back-reference. */
+ * at most 48 characters, {4} at most, no back-reference. Within 1024 positions "(.?){1024}" still
+ * cost 0.18 s a line (fuzz-mapfile: a mapfile of such lines took seconds): 128 positions, the
+ * pattern's length, cost about 2 ms at most. */
 #define MAP_PATTERN_MAX 128
-#define MAP_POSITIONS_MAX 1024
+#define MAP_POSITIONS_MAX 128
 
 /* The positions of the pattern from *s to the end or a ')' at depth > 0: atoms counted once, what an
  * interval repeats counted as many times as its largest count, what '+' repeats twice (saturating at
@@ -1256,6 +1258,8 @@ static long map_positions(const char **s, int depth)
 		if (*c == '(') {
 			(*s)++;
 			last = map_positions(s, depth + 1);
+			if (last < 1) /* an empty group is a node too: "()+++++" doubles it */
+				last = 1;
 			if (**s == ')')
 				(*s)++;
 		} else if (*c == '[') {
@@ -1291,7 +1295,8 @@ static long map_positions(const char **s, int depth)
 				c++;
 			*s = *c ? c + 1 : c;
 			total -= last;
-			n = n > m ? n : m;
+			/* {0} (or an unclosed "{0") does not undo what glibc built before it */
+			n = n > m ? n : m > 0 ? m : 1;
 			last = n && last > LONG_MAX / 4 / (long)n ? LONG_MAX / 4 : last * (long)n;
 		} else if (*c == '*' || *c == '?' || *c == '+') {
 			/* applies to what precedes it, which a later {m,n} repeats with it; glibc compiles
@@ -1319,8 +1324,8 @@ static int map_pattern(const char *pat, regex_t *re, char *why, size_t wl)
 {
 	char anchored[MAP_PATTERN_MAX + 8];
 	const char *s = pat;
-	bool bracket = false;
-	long positions;
+	bool bracket = false, quant = false;
+	long positions, depth = 0;
 	int r;
 
 	if (strlen(pat) > MAP_PATTERN_MAX) {
@@ -1329,9 +1334,12 @@ static int map_pattern(const char *pat, regex_t *re, char *why, size_t wl)
 		return -EINVAL;
 	}
 	for (const char *c = pat; *c; c++) {
+		bool q = false; /* this token is a repetition: '*', '+', '?', {m,n} */
 		if (bracket) {
 			bracket = *c != ']';
-		} else if (*c == '[') {
+			continue;
+		}
+		if (*c == '[') {
 			bracket = true;
 			c += c[1] == '^';
 			c += c[1] == ']'; /* a ']' first in a bracket expression is itself */
@@ -1340,7 +1348,28 @@ static int map_pattern(const char *pat, regex_t *re, char *why, size_t wl)
 			return -EINVAL;
 		} else if (*c == '\\' && c[1]) {
 			c++;
+		} else if (*c == '(' || *c == ')') {
+			/* one ')' too many would close the "^(...)$" the pattern is wrapped in */
+			depth += *c == '(' ? 1 : -1;
+			if (depth < 0)
+				break;
+		} else if (*c == '*' || *c == '+' || *c == '?' || (*c == '{' && isdigit((unsigned char)c[1]))) {
+			q = true;
+			if (*c == '{')
+				while (c[1] && *c != '}')
+					c++;
 		}
+		if (q && quant) {
+			/* glibc's closure computation is exponential in stacked repetitions ("x**...*") */
+			snprintf(why, wl, "CPU pattern '%s' repeats a repetition (as in 'x**' or 'x+{2}'); none is allowed",
+				 pat);
+			return -EINVAL;
+		}
+		quant = q;
+	}
+	if (depth) {
+		snprintf(why, wl, "CPU pattern '%s' has unbalanced parentheses", pat);
+		return -EINVAL;
 	}
 	positions = map_positions(&s, 0);
 	if (positions > MAP_POSITIONS_MAX) {

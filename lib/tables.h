@@ -146,7 +146,7 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir);
 int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);
 /* The table directory mapfile text @text chooses for @cpu: 1 and *dir (to free); 0 when no line
  * matches; -ENOMEM. A line whose CPU pattern is refused (longer than 128 characters, a back-reference,
- * {m,n} repeating to more than 1024 positions, not an extended regular expression) is skipped with a
+ * {m,n} repeating to more than 128 positions, not an extended regular expression) is skipped with a
  * warning naming @mapname and the line. What loading does, for tests and fuzzers. */
 int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
 			  char **dir);
