@@ -272,7 +272,8 @@ typedef void (*pmu_problem_cb)(void *data, const char *file, const char *entry, 
  *
  * Checks: JSON syntax and structure, numbers, duplicate names and aliases,
  * StdNames and Generic references, MetricExpr syntax, names and constants a
- * metric uses, cycles between metrics, and (with libpfm4) that Intel
+ * metric uses, cycles between metrics and chains deeper than pmu_metric_eval()
+ * follows (in time linear in the number of metrics), and (with libpfm4) that Intel
  * encodings equal libpfm4's. Returns the number of problems (0 = clean) or a
  * negative errno if @dir cannot be read.
  */
@@ -527,7 +528,10 @@ struct pmu_metric_info {
  *
  * Returns 0, -ENOENT (the message lists every value that was missing),
  * -EINVAL (syntax: the message gives the position; or a NULL argument, a
- * value with a NULL name), -ELOOP (metrics refer to each other in a cycle).
+ * value with a NULL name), -ELOOP (metrics refer to each other in a cycle, or
+ * nest deeper than evaluation follows: 64 metrics, or expressions 2048 levels
+ * deep along such a chain; the message says which and names the chain). A
+ * metric that several others use is evaluated once per call.
  * Thread-safe for a shared context.
  */
 int pmu_metric_eval(struct pmu_ctx *ctx, const char *metric_or_expr, const struct pmu_named_value *vals,

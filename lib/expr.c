@@ -32,6 +32,7 @@ struct parser {
 	size_t errlen;
 	int depth;
 	int failed;
+	int nomem; /* an allocation failed */
 };
 
 static void fail(struct parser *ps, const char *at, const char *fmt, const char *what)
@@ -51,6 +52,7 @@ static struct pmu_expr *node(struct parser *ps, enum pmu_expr_kind k, const char
 	struct pmu_expr *e = calloc(1, sizeof(*e));
 
 	if (!e) {
+		ps->nomem = 1;
 		fail(ps, at, "%s", "out of memory");
 		return NULL;
 	}
@@ -127,6 +129,7 @@ static char *read_name(struct parser *ps)
 	}
 	out = malloc(n + 1);
 	if (!out) {
+		ps->nomem = 1;
 		fail(ps, s, "%s", "out of memory");
 		return NULL;
 	}
@@ -477,18 +480,20 @@ static struct pmu_expr *parse_expr(struct parser *ps)
 
 struct pmu_expr *pmu__expr_parse(const char *src, char *err, size_t errlen)
 {
-	struct parser ps = { src, src, err, errlen, 0, 0 };
+	struct parser ps = { src, src, err, errlen, 0, 0, 0 };
 	struct pmu_expr *e;
 
 	if (errlen)
 		err[0] = 0;
 	if (!src) {
 		snprintf(err, errlen, "position 0: no expression");
+		errno = EINVAL;
 		return NULL;
 	}
 	if (strnlen(src, PMU_EXPR_MAX_LEN + 1) > PMU_EXPR_MAX_LEN) {
 		snprintf(err, errlen, "position %d: the expression is longer than %d characters", PMU_EXPR_MAX_LEN,
 			 PMU_EXPR_MAX_LEN);
+		errno = EINVAL;
 		return NULL;
 	}
 	e = parse_expr(&ps);
@@ -497,10 +502,13 @@ struct pmu_expr *pmu__expr_parse(const char *src, char *err, size_t errlen)
 		char c[2] = { *ps.p, 0 };
 		fail(&ps, ps.p, "unexpected '%s' after a complete expression", c);
 		pmu__expr_free(e);
+		errno = EINVAL;
 		return NULL;
 	}
 	if (!e && !ps.failed)
 		fail(&ps, ps.p, "%s", "cannot parse");
+	if (!e)
+		errno = ps.nomem ? ENOMEM : EINVAL;
 	return e;
 }
 

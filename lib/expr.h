@@ -27,7 +27,8 @@ struct pmu_expr {
 #define PMU_EXPR_MAX_LEN 16384
 #define PMU_EXPR_MAX_HEIGHT 512
 
-/* Parse @src. On error returns NULL and writes "position N: what" to @err. */
+/* Parse @src. On error returns NULL, writes "position N: what" to @err and sets errno: ENOMEM when an
+ * allocation failed, else EINVAL. */
 struct pmu_expr *pmu__expr_parse(const char *src, char *err, size_t errlen);
 void pmu__expr_free(struct pmu_expr *e);
 

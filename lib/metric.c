@@ -3,7 +3,9 @@
  * Metrics: evaluating MetricExpr (a table's metric or an expression typed by
  * the user) over counted values. A name in an expression is looked up as
  *   1. a value of that name (case-insensitive),
- *   2. a metric of the tables (evaluated recursively; cycles are errors),
+ *   2. a metric of the tables (evaluated recursively, each metric once per
+ *      evaluation; cycles and chains deeper than PMU_METRIC_MAX_DEPTH or
+ *      PMU_METRIC_MAX_NEST are errors),
  *   3. a value whose event has the same encoding (so INST.RET is satisfied
  *      by a counted "instructions" where INST.RET maps to it),
  * and #constants come from pmu_ctx_set_param(), the metric's MetricParams,
@@ -18,6 +20,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,22 +30,49 @@
 #include "expr.h"
 #include "set.h"
 
-#define MAX_METRIC_DEPTH 32
-
 struct eval {
 	struct pmu_ctx *ctx;
 	const struct pmu_named_value *vals;
 	size_t n;
 	struct pmu_event_info *val_info; /* resolved encodings of vals, lazily */
 	signed char *val_ok;             /* 1 resolved, 0 not, -1 not tried */
-	const struct pmu_tentry *stack[MAX_METRIC_DEPTH];
+	/* what is being evaluated: metrics, and at the bottom the expression (NULL) of a user's
+	 * expression or a threshold */
+	const struct pmu_tentry *stack[PMU_METRIC_MAX_DEPTH + 1];
 	int depth;
+	int nmetrics;                    /* metrics on the stack */
+	int nest;                        /* the heights of their expressions, added */
 	const struct pmu_tentry *base;   /* metric whose MetricParams apply to a threshold */
+	/* Values of the metrics evaluated so far (a metric used by several is evaluated once).
+	 * A metric whose #constants came from an outer metric's MetricParams depends on who uses
+	 * it and is not kept: param_from is the outermost stack level a default was taken from
+	 * (-1: the threshold's base metric, INT_MAX: none). */
+	struct pmu_pmap memo;
+	int param_from;
+	bool kept;                       /* whether the last metric evaluated may be reused */
 	char missing[768];
 	int nmissing;
 	int err;
-	char errmsg[512];
+	char *errmsg;                    /* the sentence for err, allocated */
 };
+
+static void eval_fail(struct eval *ev, int err, const char *fmt, ...) PMU_PRINTF(3, 4);
+static void eval_fail(struct eval *ev, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	free(ev->errmsg);
+	if (n >= 0 && (ev->errmsg = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(ev->errmsg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	ev->err = err;
+}
 
 PMU_EXPORT int pmu_ctx_set_param(struct pmu_ctx *ctx, const char *name, double value)
 {
@@ -268,10 +298,15 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 				return 0;
 			}
 		for (int d = ev->depth - 1; d >= 0; d--)
-			if (param_default(ev->stack[d], name, out) == 0)
+			if (param_default(ev->stack[d], name, out) == 0) {
+				if (d < ev->param_from)
+					ev->param_from = d;
 				return 0;
-		if (param_default(ev->base, name, out) == 0)
+			}
+		if (param_default(ev->base, name, out) == 0) {
+			ev->param_from = -1;
 			return 0;
+		}
 		if (machine_const(ev, name, out) == 0)
 			return 0;
 		note_missing(ev, name, true);
@@ -286,8 +321,15 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 		}
 	if (sum_parts(ev, name, out))
 		return 0;
-	if ((e = metric_on(ev->ctx, name, cur_pmu(ev))))
-		return eval_metric(ev, e, e->expr, out);
+	if ((e = metric_on(ev->ctx, name, cur_pmu(ev)))) {
+		int r;
+		if (pmu__pmap_get(&ev->memo, e, out))
+			return 0;
+		r = eval_metric(ev, e, e->expr, out);
+		if (r == 0 && ev->kept && pmu__pmap_put(&ev->memo, e, *out) < 0)
+			return -ENOMEM;
+		return r;
+	}
 	/* match by encoding */
 	{
 		struct pmu_event_info want;
@@ -311,36 +353,69 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 	return 0;
 }
 
+/* A problem naming the metrics on the stack from level @from, then @last: "A -> B -> C". */
+static void eval_fail_chain(struct eval *ev, int err, const char *what, int from, const struct pmu_tentry *last)
+{
+	const struct pmu_tentry *v[PMU_METRIC_MAX_DEPTH + 2];
+	size_t n = 0;
+	char *text;
+
+	for (int d = from; d < ev->depth; d++)
+		if (ev->stack[d])
+			v[n++] = ev->stack[d];
+	v[n++] = last;
+	text = pmu__chain_text(v, n);
+	eval_fail(ev, err, "%s: %s", what, text ? text : last->name);
+	free(text);
+}
+
 static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *expr, double *out)
 {
 	char err[160];
 	const char *bad = NULL;
 	struct pmu_expr *ex;
-	int r;
+	int r, level = ev->depth, outer_from = ev->param_from;
 
 	for (int d = 0; m && d < ev->depth; d++)
 		if (ev->stack[d] == m) {
-			size_t o = 0;
-			for (int k = d; k < ev->depth && o < sizeof(ev->errmsg) - 2; k++)
-				o += (size_t)snprintf(ev->errmsg + o, sizeof(ev->errmsg) - o, "%s -> ", ev->stack[k]->name);
-			snprintf(ev->errmsg + o, sizeof(ev->errmsg) - o, "%s", m->name);
-			ev->err = -ELOOP;
+			eval_fail_chain(ev, -ELOOP, "metrics refer to each other in a cycle", d, m);
 			return -ELOOP;
 		}
-	if (ev->depth == MAX_METRIC_DEPTH) {
-		snprintf(ev->errmsg, sizeof(ev->errmsg), "metrics nested deeper than %d", MAX_METRIC_DEPTH);
-		ev->err = -ELOOP;
+	if (m && ev->nmetrics == PMU_METRIC_MAX_DEPTH) {
+		char what[128];
+		snprintf(what, sizeof(what), "metrics nest deeper than the %d levels evaluation follows",
+			 PMU_METRIC_MAX_DEPTH);
+		eval_fail_chain(ev, -ELOOP, what, 0, m);
 		return -ELOOP;
 	}
 	ex = pmu__expr_parse(expr, err, sizeof(err));
+	if (!ex && errno == ENOMEM) {
+		eval_fail(ev, -ENOMEM, "out of memory parsing %s", m ? m->name : expr);
+		return -ENOMEM;
+	}
 	if (!ex) {
-		snprintf(ev->errmsg, sizeof(ev->errmsg), "%s '%s' does not parse: %s", m ? "metric" : "expression",
-			 m ? m->name : expr, err);
-		ev->err = -EINVAL;
+		eval_fail(ev, -EINVAL, "%s '%s' does not parse: %s", m ? "metric" : "expression", m ? m->name : expr, err);
 		return -EINVAL;
 	}
+	if (m && ev->nest + ex->height > PMU_METRIC_MAX_NEST) {
+		char what[160];
+		snprintf(what, sizeof(what), "the expressions of metrics that use each other nest more than the %d "
+			 "levels evaluation follows (their heights added)", PMU_METRIC_MAX_NEST);
+		eval_fail_chain(ev, -ELOOP, what, 0, m);
+		pmu__expr_free(ex);
+		return -ELOOP;
+	}
 	ev->stack[ev->depth++] = m;
+	ev->nmetrics += m != NULL;
+	ev->nest += m ? ex->height : 0;
+	ev->param_from = INT_MAX;
 	r = pmu__expr_eval(ex, lookup, ev, out, &bad);
+	/* reusable when every MetricParams default it took was its own or of the metrics it uses */
+	ev->kept = ev->param_from >= level;
+	if (ev->param_from > outer_from)
+		ev->param_from = outer_from;
+	ev->nmetrics -= m != NULL;
+	ev->nest -= m ? ex->height : 0;
 	ev->depth--;
 	pmu__expr_free(ex);
 	return r;
@@ -428,13 +503,14 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 	memset(ev->val_ok, -1, n ? n : 1);
 	/* a threshold is an expression over the metric (by name), not the metric itself */
 	ev->base = m;
+	ev->param_from = INT_MAX;
 	r = eval_metric(ev, threshold ? NULL : m, threshold ? m->threshold : m ? m->expr : what, out);
 	if (r == 0 && ev->err)
 		r = ev->err;
 	if (r == -ELOOP)
-		snprintf(why, wl, "metric '%s': metrics refer to each other in a cycle: %s", what, ev->errmsg);
+		snprintf(why, wl, "metric '%s': %s", what, ev->errmsg ? ev->errmsg : "out of memory");
 	else if (r == -EINVAL)
-		snprintf(why, wl, "%s", ev->errmsg);
+		snprintf(why, wl, "%s", ev->errmsg ? ev->errmsg : "out of memory");
 	else if (r == 0 && ev->nmissing)
 		snprintf(why, wl, "%s '%s' needs values that were not counted or set: %s%s", m ? "metric" : "expression",
 			 what, ev->missing,
@@ -442,6 +518,8 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 			r = -ENOENT;
 	else if (r < 0)
 		snprintf(why, wl, "%s '%s': %s", m ? "metric" : "expression", what, strerror(-r));
+	pmu__pmap_free(&ev->memo);
+	free(ev->errmsg);
 	free(ev->val_info);
 	free(ev->val_ok);
 	free(ev);
@@ -543,39 +621,107 @@ PMU_EXPORT int pmu_metric_eval_set(struct pmu_ctx *ctx, const char *metric_or_ex
 
 struct collect {
 	struct pmu_ctx *ctx;
-	char *buf;
-	size_t len, used;
+	char *all;              /* every name so far, ',' separated */
+	size_t used, cap;
+	struct name_ref { size_t off, len; } *set; /* the names, hashed case-insensitively */
+	size_t nset, setcap;
+	struct pmu_pmap expanded; /* metrics being expanded (1) or whose names are in (2): each once */
+	const struct pmu_tentry *stack[PMU_METRIC_MAX_DEPTH + 1]; /* the metrics being expanded */
 	int depth;
+	int nest;               /* the heights of their expressions, added */
 	int err;
 	const char *pmu;        /* Unit of the metric whose names are collected */
 };
 
 static int collect_names(const char *name, int is_const, void *data);
 
-static void collect_expr(struct collect *c, const char *expr)
+/* The names of @expr, the expression of metric @m (NULL: a user's expression). */
+static void collect_expr(struct collect *c, const struct pmu_tentry *m, const char *expr)
 {
 	char err[160];
 	struct pmu_expr *ex = pmu__expr_parse(expr, err, sizeof(err));
 
-	if (!ex) {
-		c->err = pmu__err(c->ctx, -EINVAL, "expression '%s' does not parse: %s", expr, err);
+	if (!ex && errno == ENOMEM) {
+		c->err = -ENOMEM;
 		return;
 	}
-	pmu__expr_names(ex, collect_names, c);
+	if (!ex) {
+		c->err = pmu__err(c->ctx, -EINVAL, "%s '%s' does not parse: %s", m ? "metric" : "expression",
+				  m ? m->name : expr, err);
+		return;
+	}
+	if (m && c->nest + ex->height > PMU_METRIC_MAX_NEST) {
+		char *text = pmu__chain_text(c->stack, (size_t)c->depth);
+		c->err = pmu__err(c->ctx, -ELOOP, "metric '%s': the expressions of metrics that use each other nest more "
+				  "than the %d levels evaluation follows (their heights added): %s", c->stack[0]->name,
+				  PMU_METRIC_MAX_NEST, text ? text : m->name);
+		free(text);
+	} else {
+		c->nest += m ? ex->height : 0;
+		pmu__expr_names(ex, collect_names, c);
+		c->nest -= m ? ex->height : 0;
+	}
 	pmu__expr_free(ex);
 }
 
-static bool listed(const char *buf, size_t used, const char *name)
+static size_t name_hash(const char *s, size_t l)
 {
-	size_t l = strlen(name);
-	for (const char *p = buf; p && p < buf + used;) {
-		const char *end = memchr(p, ',', (size_t)(buf + used - p));
-		size_t n = end ? (size_t)(end - p) : (size_t)(buf + used - p);
-		if (n == l && !strncasecmp(p, name, l))
-			return true;
-		p = end ? end + 1 : NULL;
+	size_t h = 5381;
+
+	for (size_t i = 0; i < l; i++)
+		h = h * 33 + (size_t)tolower((unsigned char)s[i]);
+	return h;
+}
+
+/* The slot of @name in the set: where it is, or the empty one where it goes. */
+static size_t name_slot(const struct collect *c, const char *name, size_t l)
+{
+	size_t i = name_hash(name, l) & (c->setcap - 1);
+
+	while (c->set[i].len && (c->set[i].len != l || strncasecmp(c->all + c->set[i].off, name, l)))
+		i = (i + 1) & (c->setcap - 1);
+	return i;
+}
+
+/* Add @name unless listed: 0, or -ENOMEM. */
+static int add_name(struct collect *c, const char *name)
+{
+	size_t l = strlen(name), i;
+
+	if (!l)
+		return 0;
+	if ((c->nset + 1) * 2 > c->setcap) {
+		struct collect g = *c;
+		g.setcap = c->setcap ? c->setcap * 2 : 64;
+		if (!(g.set = calloc(g.setcap, sizeof(*g.set))))
+			return -ENOMEM;
+		for (size_t k = 0; k < c->setcap; k++)
+			if (c->set[k].len)
+				g.set[name_slot(&g, c->all + c->set[k].off, c->set[k].len)] = c->set[k];
+		free(c->set);
+		c->set = g.set;
+		c->setcap = g.setcap;
 	}
-	return false;
+	i = name_slot(c, name, l);
+	if (c->set[i].len)
+		return 0;
+	if (c->used + l + 2 > c->cap) {
+		size_t nc = (c->used + l + 2) * 2;
+		char *na = realloc(c->all, nc);
+		if (!na)
+			return -ENOMEM;
+		c->all = na;
+		c->cap = nc;
+	}
+	if (c->used)
+		c->all[c->used++] = ',';
+	memcpy(c->all + c->used, name, l);
+	c->set[i].off = c->used;
+	c->set[i].len = l;
+	c->used += l;
+	c->all[c->used] = 0;
+	c->nset++;
+	return 0;
 }
 
 static int collect_names(const char *name, int is_const, void *data)
@@ -588,29 +734,45 @@ static int collect_names(const char *name, int is_const, void *data)
 		return 0;
 	if ((e = metric_on(c->ctx, name, c->pmu))) {
 		const char *outer = c->pmu;
-		if (++c->depth > MAX_METRIC_DEPTH) {
-			c->err = pmu__err(c->ctx, -ELOOP, "metric '%s': references nest too deeply (a cycle?)", name);
+		double state = 0;
+		if (pmu__pmap_get(&c->expanded, e, &state) && state == 2)
+			return 0; /* its names are in already */
+		if (state == 1 || c->depth == PMU_METRIC_MAX_DEPTH) {
+			int from = 0;
+			char *text;
+			while (state == 1 && c->stack[from] != e)
+				from++;
+			c->stack[c->depth] = e;
+			text = pmu__chain_text(c->stack + from, (size_t)(c->depth - from) + (state == 1));
+			if (state == 1)
+				c->err = pmu__err(c->ctx, -ELOOP, "metric '%s': metrics refer to each other in a cycle: %s",
+						  c->stack[0]->name, text ? text : name);
+			else
+				c->err = pmu__err(c->ctx, -ELOOP, "metric '%s': metrics nest deeper than the %d levels "
+						  "evaluation follows: %s -> %s", c->stack[0]->name, PMU_METRIC_MAX_DEPTH,
+						  text ? text : "...", name);
+			free(text);
 			return 1;
 		}
+		if (pmu__pmap_put(&c->expanded, e, 1) < 0) {
+			c->err = pmu__err(c->ctx, -ENOMEM, "out of memory");
+			return 1;
+		}
+		c->stack[c->depth++] = e;
 		c->pmu = e->unit;
-		collect_expr(c, e->expr);
+		collect_expr(c, e, e->expr);
 		c->pmu = outer;
 		c->depth--;
-		return 0;
+		if (!c->err && pmu__pmap_put(&c->expanded, e, 2) < 0)
+			c->err = pmu__err(c->ctx, -ENOMEM, "out of memory");
+		return c->err ? 1 : 0;
 	}
 	name = event_spelling(c->ctx, name, c->pmu, buf, sizeof(buf));
-	if (!strcmp(name, "duration_time") || (c->buf && listed(c->buf, c->used, name)))
+	if (!strcmp(name, "duration_time"))
 		return 0;
-	{
-		size_t l = strlen(name);
-		/* the name, a ',' before it unless first, and the terminating NUL */
-		if (c->buf && c->used + (c->used ? 1 : 0) + l + 1 <= c->len) {
-			if (c->used)
-				c->buf[c->used] = ',';
-			memcpy(c->buf + c->used + (c->used ? 1 : 0), name, l);
-			c->buf[c->used + l + (c->used ? 1 : 0)] = 0;
-		}
-		c->used += l + (c->used ? 1 : 0);
+	if (add_name(c, name) < 0) {
+		c->err = pmu__err(c->ctx, -ENOMEM, "out of memory");
+		return 1;
 	}
 	return 0;
 }
@@ -619,7 +781,7 @@ PMU_EXPORT int pmu_metric_events(struct pmu_ctx *ctx, const char *metric_or_expr
 {
 	const struct pmu_tentry *m = NULL;
 	const struct pmu_tname *defs;
-	struct collect c = { ctx, buf, len, 0, 0, 0, NULL };
+	struct collect c;
 	char list[512];
 	size_t nd;
 	int r;
@@ -634,13 +796,29 @@ PMU_EXPORT int pmu_metric_events(struct pmu_ctx *ctx, const char *metric_or_expr
 	if (nd > 1)
 		return pmu__err(ctx, -EINVAL, "metric '%s' is defined once per PMU, with other events for each: name "
 				"one, %s", metric_or_expr, spellings(defs, nd, list, sizeof(list)));
+	memset(&c, 0, sizeof(c));
+	c.ctx = ctx;
 	c.pmu = m ? m->unit : NULL;
-	collect_expr(&c, m ? m->expr : metric_or_expr);
-	if (c.err)
-		return c.err;
-	if (c.used + 1 > len && len)
-		return pmu__err(ctx, -ENOSPC, "pmu_metric_events: %zu bytes needed", c.used + 1);
-	return (int)c.used;
+	if (m && pmu__pmap_put(&c.expanded, m, 1) < 0) {
+		c.err = pmu__err(ctx, -ENOMEM, "out of memory");
+	} else {
+		if (m)
+			c.stack[c.depth++] = m;
+		collect_expr(&c, m, m ? m->expr : metric_or_expr);
+	}
+	r = c.err;
+	if (!r && c.used > INT_MAX - 1)
+		r = pmu__err(ctx, -E2BIG, "pmu_metric_events: the list of events is longer than %d bytes", INT_MAX);
+	else if (!r && c.used + 1 > len && len)
+		r = pmu__err(ctx, -ENOSPC, "pmu_metric_events: %zu bytes needed", c.used + 1);
+	else if (!r && len)
+		memcpy(buf, c.all ? c.all : "", c.used + 1);
+	if (!r)
+		r = (int)c.used;
+	free(c.all);
+	free(c.set);
+	pmu__pmap_free(&c.expanded);
+	return r;
 }
 
 PMU_EXPORT int pmu_metric_info(struct pmu_ctx *ctx, const char *name, struct pmu_metric_info *out)

@@ -118,7 +118,9 @@ int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_inf
 	if (!strstr(name, "::")) {
 		if (ctx->cpu.overridden) {
 			/* encode for the named CPU, not this one */
-			if (pmu__tables_load(ctx) < 0 || !(pmu = pmu__pfm_model(ctx->tables.cpu_dir)))
+			if ((r = pmu__tables_load(ctx)) == -ENOMEM)
+				return r;
+			if (r < 0 || !(pmu = pmu__pfm_model(ctx->tables.cpu_dir)))
 				return -ENOENT;
 		} else {
 			pmu = pfm_host_core();
@@ -133,6 +135,8 @@ int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_inf
 		free(fstr);
 		if (r == PFM_ERR_NOTFOUND || r == PFM_ERR_ATTR)
 			return -ENOENT;
+		if (r == PFM_ERR_NOMEM)
+			return -ENOMEM;
 		return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 cannot encode it: %s", out->name, pfm_strerror(r));
 	}
 	out->type = attr.type;

@@ -443,7 +443,9 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 	struct pmu_generic g;
 	int r;
 
-	if (pmu__tables_load(ctx) < 0 || !(e = pmu__tables_find(ctx, spec)))
+	if ((r = pmu__tables_load(ctx)) == -ENOMEM)
+		return r;
+	if (r < 0 || !(e = pmu__tables_find(ctx, spec)))
 		return -ENOENT;
 	if (e->kind == PMU_T_METRIC)
 		return pmu__err(ctx, -EINVAL, "'%s' is a metric (%s), not an event: evaluate it with pmu stat -M %s",

@@ -6,12 +6,15 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "internal.h"
 #include "tables.h"
 
@@ -155,6 +158,78 @@ static bool perf_event_rules(struct pmu_tentry *e)
 	return true;
 }
 
+/* The architecture a table directory's layout is ("x86", "x86/skylakex", "arm64/..."); 0: unknown
+ * (a flat PMU_EVENTS_PATH directory: the encoder checks against the CPU's layout). */
+static int dir_arch(const char *dir)
+{
+	static const struct { const char *name; int arch; } a[] = {
+		{ "x86", PMU_ARCH_X86 }, { "arm64", PMU_ARCH_ARM64 }, { "riscv", PMU_ARCH_RISCV },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(a); i++) {
+		size_t l = strlen(a[i].name);
+		if (!strncmp(dir, a[i].name, l) && (dir[l] == '/' || !dir[l]))
+			return a[i].arch;
+	}
+	return 0;
+}
+
+/*
+ * The widest value each encoding field of a native event holds in the layout of @arch (0: unknown,
+ * the widest of the three), so that no bit of a table's number is dropped when encoded. x86 core
+ * PMUs (Intel SDM / AMD APM PERF_CTL, and the kernel's cpu format): event bits 0-7 with AMD's
+ * extended event bits 8-11 (config 32-35), umask 8 bits, cmask 8 bits, edge, any, inv 1 bit each.
+ * arm64 (PMUv3's format): event config:0-15. RISC-V (the SBI PMU's format): event config:0-47.
+ * Another PMU's (Unit: an uncore PMU) fields are its sysfs format's, checked when encoding.
+ */
+static const struct field_limit {
+	unsigned bit;
+	const char *key;
+	uint64_t x86, arm64, riscv;
+} field_limits[] = {
+	{ PMU_TF_EVENT, "EventCode", 0xfff, 0xffff, 0xffffffffffffull },
+	{ PMU_TF_UMASK, "UMask", 0xff, 0xff, 0xff },
+	{ PMU_TF_CMASK, "CounterMask", 0xff, 0xff, 0xff },
+	{ PMU_TF_INV, "Invert", 1, 1, 1 },
+	{ PMU_TF_EDGE, "EdgeDetect", 1, 1, 1 },
+	{ PMU_TF_ANY, "AnyThread", 1, 1, 1 },
+};
+
+static uint64_t field_value(const struct pmu_tentry *e, unsigned bit)
+{
+	return bit == PMU_TF_EVENT ? e->event : bit == PMU_TF_UMASK ? e->umask : bit == PMU_TF_CMASK ? e->cmask :
+	       bit == PMU_TF_INV ? e->inv : bit == PMU_TF_EDGE ? e->edge : e->any;
+}
+
+/* Whether a core PMU counts @e (no Unit, or the core PMUs' names): the fixed layouts apply. */
+static bool core_unit(const struct pmu_tentry *e)
+{
+	return !e->unit || !strcasecmp(e->unit, "cpu") || !strcasecmp(e->unit, "core") ||
+	       !strcasecmp(e->unit, "cpu_core") || !strcasecmp(e->unit, "cpu_atom") ||
+	       !strcasecmp(e->unit, "armv8_pmuv3") || !strncasecmp(e->unit, "armv8_", 6);
+}
+
+/* The first field of @e over its limit in layout @arch: false and @why saying entry's field, value
+ * and limit; true if all fit. */
+static bool fields_fit(const struct pmu_tentry *e, int arch, char *why, size_t wl)
+{
+	if (!core_unit(e))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(field_limits); i++) {
+		const struct field_limit *f = &field_limits[i];
+		uint64_t max = arch == PMU_ARCH_X86 ? f->x86 : arch == PMU_ARCH_ARM64 ? f->arm64 : f->riscv;
+		uint64_t v = field_value(e, f->bit);
+		if (!(e->have & f->bit) || v <= max)
+			continue;
+		snprintf(why, wl, "%s %llu (0x%llx) does not fit the field it is encoded into (%s: at most 0x%llx)",
+			 f->key, (unsigned long long)v, (unsigned long long)v,
+			 arch == PMU_ARCH_X86 ? "x86" : arch == PMU_ARCH_ARM64 ? "arm64" : arch == PMU_ARCH_RISCV ?
+			 "riscv" : "any architecture", (unsigned long long)max);
+		return false;
+	}
+	return true;
+}
+
 /* Parse one object into an entry. Returns 0, -EINVAL (reported), -ENOMEM. */
 static int parse_entry(json_object *o, const char *file, const char *dir, struct pmu_tentry **out,
 		       problem_fn pf, void *pd)
@@ -226,6 +301,8 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 				goto bad;
 		}
 		e->archstd = as && *as;
+		if (!fields_fit(e, dir_arch(dir), why, sizeof(why)))
+			goto bad;
 		if (!e->archstd && !perf_event_rules(e)) {
 			snprintf(why, sizeof(why), "native event without EventCode, UMask or ConfigCode (it would count "
 				 "event 0, umask 0: nothing)");
@@ -413,11 +490,52 @@ static size_t pm_aliases(json_object *arr, struct pm_alias *a, size_t max, bool 
  * by 100); MetricGroup, else Category. A metric that cannot be converted is
  * a problem naming the reason.
  */
+/* A perfmon metric's LegacyName and MetricName, in the file's order (the first of a LegacyName wins). */
+struct pm_legacy {
+	const char *legacy, *name;
+	size_t order;
+};
+
+static int cmp_legacy(const void *a, const void *b)
+{
+	const struct pm_legacy *x = a, *y = b;
+	int c = strcmp(x->legacy, y->legacy);
+
+	return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The MetricName of the first metric whose LegacyName is @legacy, in @v sorted by cmp_legacy; NULL if none. */
+static const char *pm_by_legacy(const struct pm_legacy *v, size_t n, const char *legacy)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) { /* the first element not below @legacy */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(v[mid].legacy, legacy) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(v[lo].legacy, legacy) ? v[lo].name : NULL;
+}
+
 static json_object *perfmon_metrics(json_object *metrics, const char *file, problem_fn pf, void *pd, int *problems)
 {
 	json_object *out = json_object_new_array();
-	size_t n = json_object_array_length(metrics);
+	size_t n = json_object_array_length(metrics), nl = 0;
+	struct pm_legacy *legacy = malloc((n ? n : 1) * sizeof(*legacy));
 
+	if (!legacy) {
+		json_object_put(out);
+		return NULL;
+	}
+	for (size_t j = 0; j < n; j++) {
+		json_object *other = json_object_array_get_idx(metrics, j);
+		const char *ln = field(other, "LegacyName"), *mn = field(other, "MetricName");
+		if (ln && mn)
+			legacy[nl++] = (struct pm_legacy){ ln, mn, j };
+	}
+	qsort(legacy, nl, sizeof(*legacy), cmp_legacy);
 	for (size_t i = 0; out && i < n; i++) {
 		json_object *m = json_object_array_get_idx(metrics, i), *o, *ev = NULL, *co = NULL, *th = NULL, *tm = NULL;
 		struct pm_alias a[64], ta[16];
@@ -442,19 +560,14 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 			continue;
 		}
 		if (json_object_object_get_ex(m, "Threshold", &th) && json_object_object_get_ex(th, "ThresholdMetrics", &tm) &&
-		    (tf = field(th, "Formula")) && *tf) {
+		    json_object_is_type(tm, json_type_array) && (tf = field(th, "Formula")) && *tf) {
 			/* each alias names a metric by its LegacyName */
 			for (size_t k = 0; k < json_object_array_length(tm) && nt < ARRAY_SIZE(ta); k++) {
 				json_object *t = json_object_array_get_idx(tm, k);
-				const char *al = field(t, "Alias"), *legacy = field(t, "Value");
-				for (size_t j = 0; al && legacy && j < n; j++) {
-					json_object *other = json_object_array_get_idx(metrics, j);
-					const char *ln = field(other, "LegacyName"), *mn = field(other, "MetricName");
-					if (ln && mn && !strcmp(ln, legacy)) {
-						ta[nt].alias = al;
-						pm_event(mn, ta[nt++].text, sizeof(ta[0].text));
-						break;
-					}
+				const char *al = field(t, "Alias"), *lv = field(t, "Value"), *mn;
+				if (al && lv && (mn = pm_by_legacy(legacy, nl, lv))) {
+					ta[nt].alias = al;
+					pm_event(mn, ta[nt++].text, sizeof(ta[0].text));
 				}
 			}
 			thr = pm_formula(tf, ta, nt, bad, sizeof(bad));
@@ -485,6 +598,7 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 		free(expr);
 		free(thr);
 	}
+	free(legacy);
 	return out;
 }
 
@@ -579,31 +693,57 @@ static int load_text(struct pmu_tables *t, const char *file, const char *dir, co
 	return r;
 }
 
-static int read_whole(const char *path, char **out, size_t *len)
+/* A table file's whole text (NUL-terminated, to free). 0; -ENOENT (and other open errors) as errno;
+ * -EINVAL with the reason in @why for what is not a regular file (a FIFO would block the load
+ * forever: it is opened without waiting for a writer and refused) or is larger than 64 MiB;
+ * -ENOMEM. */
+static int read_whole(const char *path, char **out, size_t *len, char *why, size_t wl)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	struct stat st;
+	size_t n = 0;
 	char *buf;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, wl, "not a regular file (%s); refused",
+			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
+			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket" :
+			 "of another type");
+		close(fd);
 		return -EINVAL;
 	}
-	if ((size_t)st.st_size > MAX_TABLE_FILE) {
-		fclose(f);
-		return -EFBIG;
+	if ((uint64_t)st.st_size > MAX_TABLE_FILE) {
+		snprintf(why, wl, "file of %llu bytes; a table file has at most 64 MiB; refused",
+			 (unsigned long long)st.st_size);
+		close(fd);
+		return -EINVAL;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		fclose(f);
+	if (!(buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
 		return -ENOMEM;
 	}
-	*len = fread(buf, 1, (size_t)st.st_size, f);
-	buf[*len] = 0;
-	fclose(f);
+	/* what the file holds now, up to the size it had: a file growing meanwhile is not read on */
+	while (n < (size_t)st.st_size) {
+		ssize_t k = read(fd, buf + n, (size_t)st.st_size - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			snprintf(why, wl, "cannot be read: %s", strerror(e));
+			free(buf);
+			close(fd);
+			return -EINVAL;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+	}
+	close(fd);
+	buf[n] = 0;
 	*out = buf;
+	*len = n;
 	return 0;
 }
 
@@ -645,22 +785,18 @@ static int load_disk_dir(struct pmu_tables *t, const char *path, const char *dir
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && r == 0; i++) {
-		char file[1024], *text;
+		char file[1024], why[128], *text;
 		size_t len;
 		if (pmu__path(file, sizeof(file), "%s/%s", path, names[i]) < 0)
 			continue;
-		r = read_whole(file, &text, &len);
-		if (r == -EFBIG) {
-			(*problems)++;
-			if (pf)
-				pf(pd, file, NULL, "file larger than 64 MiB; refused");
-			r = 0;
-			continue;
-		}
+		why[0] = 0;
+		r = read_whole(file, &text, &len, why, sizeof(why));
+		if (r == -ENOMEM)
+			break;
 		if (r < 0) {
 			(*problems)++;
 			if (pf)
-				pf(pd, file, NULL, strerror(-r));
+				pf(pd, file, NULL, why[0] ? why : strerror(-r));
 			r = 0;
 			continue;
 		}
@@ -688,18 +824,38 @@ static char *xstrdup_or(char *cur, const char *from)
  * events and metrics of @arch (the .json files of the CPU directory's
  * ancestors): fields the entry leaves out are the architecture's, and a
  * reference to a metric (arm64's sbsa.json topdown metrics) is a metric. */
+static int cmp_tname(const void *a, const void *b);
+static int cmp_tname_order(const void *a, const void *b);
+
 static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_tables *arch, problem_fn pf,
 			 void *pd, int *problems)
 {
+	/* the architecture's entries by name, then load order */
+	struct pmu_tname *idx = malloc((arch->n ? arch->n : 1) * sizeof(*idx));
+
+	if (!idx) {
+		(*problems)++;
+		if (pf)
+			pf(pd, t->n > first ? t->v[first]->file : "", NULL, "out of memory reading ArchStdEvent references");
+		return;
+	}
+	for (size_t k = 0; k < arch->n; k++)
+		idx[k] = (struct pmu_tname){ arch->v[k]->name, arch->v[k], k };
+	qsort(idx, arch->n, sizeof(*idx), cmp_tname_order);
 	for (size_t i = first; i < t->n; i++) {
 		struct pmu_tentry *e = t->v[i];
 		const struct pmu_tentry *a = NULL;
+		struct pmu_tname key = { e->name, NULL, 0 };
+		const struct pmu_tname *hit;
 		if (!e->archstd || (e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
 			continue;
-		for (size_t k = 0; k < arch->n && !a; k++)
-			if (!strcasecmp(arch->v[k]->name, e->name) &&
-			    ((arch->v[k]->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) || arch->v[k]->kind == PMU_T_METRIC))
-				a = arch->v[k];
+		hit = arch->n ? bsearch(&key, idx, arch->n, sizeof(*idx), cmp_tname) : NULL;
+		while (hit && hit > idx && !strcasecmp(hit[-1].name, e->name))
+			hit--;
+		/* the first loaded that defines an encoding or is a metric */
+		for (; hit && hit < idx + arch->n && !a && !strcasecmp(hit->name, e->name); hit++)
+			if ((hit->e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) || hit->e->kind == PMU_T_METRIC)
+				a = hit->e;
 		if (!a) {
 			(*problems)++;
 			if (pf)
@@ -732,6 +888,7 @@ static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_ta
 		e->stdnames = xstrdup_or(e->stdnames, a->stdnames);
 		perf_event_rules(e);
 	}
+	free(idx);
 }
 
 /* Load the .json files of every ancestor of @dir inside @root (disk) into @arch. */
@@ -905,6 +1062,115 @@ static const struct pmu_tentry *find_in(const struct pmu_tables *t, const char *
 	return hit ? hit->e : NULL;
 }
 
+/* The definition of @name for PMU @pmu (see pmu__tables_find_pmu). */
+static const struct pmu_tentry *find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu)
+{
+	size_t n;
+	const struct pmu_tname *hit = find_all(t, name, &n);
+	const struct pmu_tentry *any = NULL;
+
+	if (!pmu || !*pmu)
+		return n == 1 ? hit->e : NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (hit[i].e->unit && !strcasecmp(hit[i].e->unit, pmu))
+			return hit[i].e;
+		if (!hit[i].e->unit)
+			any = hit[i].e;
+	}
+	return any;
+}
+
+/* ---------------------------------------------------------------- */
+/* chains of entries, and maps keyed by them                         */
+/* ---------------------------------------------------------------- */
+
+char *pmu__chain_text(const struct pmu_tentry *const *v, size_t n)
+{
+	enum { KEEP = 3 }; /* names kept at each end of a long chain */
+	const bool elide = n > 2 * KEEP + 2;
+	size_t len = 64, o = 0;
+	char *s;
+
+	for (size_t i = 0; i < n; i++)
+		if (!elide || i < KEEP || i >= n - KEEP)
+			len += strlen(v[i]->name) + 4;
+	if (!(s = malloc(len)))
+		return NULL;
+	s[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (elide && i == KEEP) {
+			o += (size_t)snprintf(s + o, len - o, " -> ... (%zu more) ...", n - 2 * KEEP);
+			i = n - KEEP - 1;
+			continue;
+		}
+		o += (size_t)snprintf(s + o, len - o, "%s%s", i ? " -> " : "", v[i]->name);
+	}
+	return s;
+}
+
+static size_t pmap_slot(const struct pmu_pmap *m, const void *key)
+{
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 32) & (m->cap - 1);
+
+	while (m->keys[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+int pmu__pmap_put(struct pmu_pmap *m, const void *key, double v)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct pmu_pmap g = { NULL, NULL, m->cap ? m->cap * 2 : 16, 0 };
+		g.keys = calloc(g.cap, sizeof(*g.keys));
+		g.vals = malloc(g.cap * sizeof(*g.vals));
+		if (!g.keys || !g.vals) {
+			free(g.keys);
+			free(g.vals);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < m->cap; k++)
+			if (m->keys[k]) {
+				i = pmap_slot(&g, m->keys[k]);
+				g.keys[i] = m->keys[k];
+				g.vals[i] = m->vals[k];
+			}
+		g.n = m->n;
+		pmu__pmap_free(m);
+		*m = g;
+	}
+	i = pmap_slot(m, key);
+	if (!m->keys[i]) {
+		m->keys[i] = key;
+		m->n++;
+	}
+	m->vals[i] = v;
+	return 0;
+}
+
+bool pmu__pmap_get(const struct pmu_pmap *m, const void *key, double *v)
+{
+	size_t i;
+
+	if (!m->cap)
+		return false;
+	i = pmap_slot(m, key);
+	if (!m->keys[i])
+		return false;
+	if (v)
+		*v = m->vals[i];
+	return true;
+}
+
+void pmu__pmap_free(struct pmu_pmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
 /* ---------------------------------------------------------------- */
 /* mapfile and CPU selection                                         */
 /* ---------------------------------------------------------------- */
@@ -929,49 +1195,239 @@ static int cpu_keys(const struct pmu_cpu *c, char keys[2][64])
 	}
 }
 
-/* Find the directory for this CPU in a mapfile's text. Returns 1 and sets *dir. */
-static int map_match(struct pmu_ctx *ctx, const char *text, const char *mapname, char **dir)
-{
-	char keys[2][64];
-	int nk = cpu_keys(&ctx->cpu, keys);
-	const char *p = text;
-	int lineno = 0;
+/* One data line of a mapfile (CPUID,Version,Directory[,Type]): header, comments, blank lines and
+ * lines too long to be a mapfile's skipped. */
+struct map_row {
+	int lineno;
+	char *cpuid, *version, *dir;
+	char buf[512];
+};
 
-	while (p && *p) {
-		const char *eol = strchr(p, '\n');
-		size_t ll = eol ? (size_t)(eol - p) : strlen(p);
-		char line[512], *cols[4] = { 0 }, *save = NULL;
+/* The next data row of the text at *p; false at its end. */
+static bool map_next(const char **p, int *lineno, struct map_row *row)
+{
+	while (*p && **p) {
+		const char *s = *p, *eol = strchr(s, '\n');
+		size_t ll = eol ? (size_t)(eol - s) : strlen(s);
+		char *cols[3] = { 0 }, *save = NULL;
 		int nc = 0;
 
-		lineno++;
-		if (ll && ll < sizeof(line) && *p != '#') {
-			memcpy(line, p, ll);
-			line[ll] = 0;
-			if (ll && line[ll - 1] == '\r')
-				line[ll - 1] = 0;
-			for (char *tok = strtok_r(line, ",", &save); tok && nc < 4; tok = strtok_r(NULL, ",", &save))
-				cols[nc++] = tok;
-			if (nc >= 3 && strcasecmp(cols[1], "Version")) { /* the header says "Version" */
-				char anchored[300];
-				regex_t re;
-				snprintf(anchored, sizeof(anchored), "^(%s)$", cols[0]);
-				if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB | REG_ICASE) != 0) {
-					pmu__log(ctx, PMU_LOG_WARN, "%s line %d: bad CPU pattern '%s'", mapname, lineno,
-						 cols[0]);
+		*p = eol ? eol + 1 : NULL;
+		row->lineno = ++*lineno;
+		if (!ll || ll >= sizeof(row->buf) || *s == '#')
+			continue;
+		memcpy(row->buf, s, ll);
+		row->buf[ll] = 0;
+		if (row->buf[ll - 1] == '\r')
+			row->buf[ll - 1] = 0;
+		for (char *tok = strtok_r(row->buf, ",", &save); tok && nc < 3; tok = strtok_r(NULL, ",", &save))
+			cols[nc++] = tok;
+		if (nc < 3 || !strcasecmp(cols[1], "Version")) /* the header says "Version" */
+			continue;
+		row->cpuid = cols[0];
+		row->version = cols[1];
+		row->dir = cols[2];
+		return true;
+	}
+	return false;
+}
+
+/* What a mapfile's CPU pattern may be: regcomp expands each {m,n} into copies of what it repeats
+ * ("x+" into "xx*") (and back-references make matching exponential), so "((.?){255}){255}" costs seconds and
+ * gigabytes and "((.?){255}){255}\3X" crashes glibc. perf's mapfiles (Linux 6.12) use patterns of
+ * at most 48 characters, {4} at most, no back-reference. Within 1024 positions "(.?){1024}" still
+ * cost 0.18 s a line (fuzz-mapfile: a mapfile of such lines took seconds): 128 positions, the
+ * pattern's length, cost about 2 ms at most. */
+#define MAP_PATTERN_MAX 128
+#define MAP_POSITIONS_MAX 128
+
+/* The positions of the pattern from *s to the end or a ')' at depth > 0: atoms counted once, what an
+ * interval repeats counted as many times as its largest count, what '+' repeats twice (saturating at
+ * LONG_MAX / 4). */
+static long map_positions(const char **s, int depth)
+{
+	long total = 0, last = 0;
+
+	while (**s && !(**s == ')' && depth > 0)) {
+		const char *c = *s;
+		if (*c == '|') {
+			last = 0;
+			(*s)++;
+			continue;
+		}
+		if (*c == '(') {
+			(*s)++;
+			last = map_positions(s, depth + 1);
+			if (last < 1) /* an empty group is a node too: "()+++++" doubles it */
+				last = 1;
+			if (**s == ')')
+				(*s)++;
+		} else if (*c == '[') {
+			/* a bracket expression is one position: skip to its closing ']' */
+			c++;
+			if (*c == '^')
+				c++;
+			if (*c == ']')
+				c++;
+			while (*c && *c != ']') {
+				if (*c == '[' && (c[1] == ':' || c[1] == '.' || c[1] == '=')) {
+					const char *e = strchr(c + 2, c[1]);
+					c = e && e[1] == ']' ? e + 2 : c + 1;
 				} else {
-					for (int k = 0; k < nk; k++)
-						if (regexec(&re, keys[k], 0, NULL, 0) == 0) {
-							regfree(&re);
-							*dir = strdup(cols[2]);
-							return *dir ? 1 : -ENOMEM;
-						}
-					regfree(&re);
+					c++;
 				}
 			}
+			*s = *c ? c + 1 : c;
+			last = 1;
+		} else if (*c == '{' && isdigit((unsigned char)c[1])) {
+			unsigned long m = 0, n;
+			c++;
+			while (isdigit((unsigned char)*c) && m < 100000)
+				m = m * 10 + (unsigned long)(*c++ - '0');
+			n = m;
+			if (*c == ',') {
+				c++;
+				n = isdigit((unsigned char)*c) ? 0 : m + 1;
+				while (isdigit((unsigned char)*c) && n < 100000)
+					n = n * 10 + (unsigned long)(*c++ - '0');
+			}
+			while (*c && *c != '}')
+				c++;
+			*s = *c ? c + 1 : c;
+			total -= last;
+			/* {0} (or an unclosed "{0") does not undo what glibc built before it */
+			n = n > m ? n : m > 0 ? m : 1;
+			last = n && last > LONG_MAX / 4 / (long)n ? LONG_MAX / 4 : last * (long)n;
+		} else if (*c == '*' || *c == '?' || *c == '+') {
+			/* applies to what precedes it, which a later {m,n} repeats with it; glibc compiles
+			 * "x+" as "xx*": a copy */
+			(*s)++;
+			total -= last;
+			if (*c == '+')
+				last = last > LONG_MAX / 8 ? LONG_MAX / 4 : last * 2;
+		} else {
+			if (*c == '\\' && c[1])
+				(*s)++;
+			(*s)++;
+			last = 1;
 		}
-		p = eol ? eol + 1 : NULL;
+		total += last;
+		if (total > LONG_MAX / 4)
+			total = LONG_MAX / 4;
+	}
+	return total;
+}
+
+/* Compile mapfile CPU pattern @pat (anchored at both ends, case-insensitive) into @re, refusing what
+ * exceeds the bounds above. 0; -EINVAL with the reason in @why; -ENOMEM. */
+static int map_pattern(const char *pat, regex_t *re, char *why, size_t wl)
+{
+	char anchored[MAP_PATTERN_MAX + 8];
+	const char *s = pat;
+	bool bracket = false, quant = false;
+	long positions, depth = 0;
+	int r;
+
+	if (strlen(pat) > MAP_PATTERN_MAX) {
+		snprintf(why, wl, "CPU pattern of %zu characters; a pattern has at most %d", strlen(pat),
+			 MAP_PATTERN_MAX);
+		return -EINVAL;
+	}
+	for (const char *c = pat; *c; c++) {
+		bool q = false; /* this token is a repetition: '*', '+', '?', {m,n} */
+		if (bracket) {
+			bracket = *c != ']';
+			continue;
+		}
+		if (*c == '[') {
+			bracket = true;
+			c += c[1] == '^';
+			c += c[1] == ']'; /* a ']' first in a bracket expression is itself */
+		} else if (*c == '\\' && isdigit((unsigned char)c[1])) {
+			snprintf(why, wl, "CPU pattern '%s' has a back-reference (\\%c); none is allowed", pat, c[1]);
+			return -EINVAL;
+		} else if (*c == '\\' && c[1]) {
+			c++;
+		} else if (*c == '(' || *c == ')') {
+			/* one ')' too many would close the "^(...)$" the pattern is wrapped in */
+			depth += *c == '(' ? 1 : -1;
+			if (depth < 0)
+				break;
+		} else if (*c == '*' || *c == '+' || *c == '?' || (*c == '{' && isdigit((unsigned char)c[1]))) {
+			q = true;
+			if (*c == '{')
+				while (c[1] && *c != '}')
+					c++;
+		}
+		if (q && quant) {
+			/* glibc's closure computation is exponential in stacked repetitions ("x**...*") */
+			snprintf(why, wl, "CPU pattern '%s' repeats a repetition (as in 'x**' or 'x+{2}'); none is allowed",
+				 pat);
+			return -EINVAL;
+		}
+		quant = q;
+	}
+	if (depth) {
+		snprintf(why, wl, "CPU pattern '%s' has unbalanced parentheses", pat);
+		return -EINVAL;
+	}
+	positions = map_positions(&s, 0);
+	if (positions > MAP_POSITIONS_MAX) {
+		snprintf(why, wl, "CPU pattern '%s' repeats to more than %d positions (counts of {m,n} multiplied, a + doubling)",
+			 pat, MAP_POSITIONS_MAX);
+		return -EINVAL;
+	}
+	snprintf(anchored, sizeof(anchored), "^(%s)$", pat);
+	r = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB | REG_ICASE);
+	if (r == REG_ESPACE)
+		return -ENOMEM;
+	if (r != 0) {
+		char err[128];
+		regerror(r, re, err, sizeof(err));
+		snprintf(why, wl, "CPU pattern '%s' is not an extended regular expression (%s)", pat, err);
+		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Find the directory for @cpu in a mapfile's text: 1 and *dir (to free), 0 if no line matches,
+ * -ENOMEM. Refused lines are warnings naming @mapname and the line. */
+static int map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
+		     char **dir)
+{
+	char keys[2][64];
+	int nk = cpu_keys(cpu, keys), lineno = 0, r;
+	struct map_row row;
+
+	while (map_next(&text, &lineno, &row)) {
+		char why[MAP_PATTERN_MAX + 160];
+		regex_t re;
+		if ((r = map_pattern(row.cpuid, &re, why, sizeof(why))) == -EINVAL) {
+			pmu__log(ctx, PMU_LOG_WARN, "%s line %d: %s: line skipped", mapname, row.lineno, why);
+			continue;
+		}
+		if (r < 0)
+			return r;
+		for (int k = 0; k < nk && r == 0; k++) {
+			/* glibc's regexec says REG_NOMATCH when its allocations fail, too: malloc's errno tells */
+			int m;
+			errno = 0;
+			m = regexec(&re, keys[k], 0, NULL, 0);
+			r = m == 0 ? 1 : m == REG_ESPACE || errno == ENOMEM ? -ENOMEM : 0;
+		}
+		regfree(&re);
+		if (r > 0)
+			return (*dir = strdup(row.dir)) ? 1 : -ENOMEM;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
+			  char **dir)
+{
+	return map_match(ctx, cpu, text, mapname, dir);
 }
 
 static const struct pmu_builtin_file *builtin(const char *path)
@@ -1106,12 +1562,23 @@ static int load_tables(struct pmu_ctx *ctx)
 		return -ENOMEM;
 	/* 1. user directories first: they override the built-in tables */
 	for (root = paths ? strtok_r(paths, ":", &save) : NULL; root && r == 0; root = strtok_r(NULL, ":", &save)) {
-		char map[1024], *text, *dir = NULL;
+		char map[1024], why[128] = "", *text, *dir = NULL;
 		size_t len;
+		int rm;
 		if (!*root)
 			continue;
-		if (pmu__path(map, sizeof(map), "%s/mapfile.csv", root) == 0 && read_whole(map, &text, &len) == 0) {
-			r = map_match(ctx, text, map, &dir);
+		rm = pmu__path(map, sizeof(map), "%s/mapfile.csv", root) < 0 ? -ENAMETOOLONG :
+		     read_whole(map, &text, &len, why, sizeof(why));
+		if (rm == -ENOMEM) {
+			r = rm;
+			break;
+		}
+		if (rm == -EINVAL) {
+			pmu__log(ctx, PMU_LOG_WARN, "PMU_EVENTS_PATH: %s: %s (directory %s skipped)", map, why, root);
+			continue;
+		}
+		if (rm == 0) {
+			r = map_match(ctx, &ctx->cpu, text, map, &dir);
 			free(text);
 			if (r > 0) {
 				char sub[1024];
@@ -1151,7 +1618,7 @@ static int load_tables(struct pmu_ctx *ctx)
 	if (r == 0) {
 		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
 		char *dir = NULL;
-		if (mf && (r = map_match(ctx, mf->data, "events/mapfile.csv", &dir)) > 0) {
+		if (mf && (r = map_match(ctx, &ctx->cpu, mf->data, "events/mapfile.csv", &dir)) > 0) {
 			r = add_builtin_dir(t, dir);
 			if (!t->cpu_dir) {
 				t->cpu_dir = dir;
@@ -1180,10 +1647,13 @@ int pmu__tables_load(struct pmu_ctx *ctx)
 	pthread_mutex_lock(&ctx->tables_lock);
 	if (!ctx->tables.loaded) {
 		r = load_tables(ctx);
-		if (r < 0) {
+		if (r < 0)
 			pmu__tables_free(&ctx->tables);
-			ctx->tables.status = r;
+		if (r == -ENOMEM) { /* not remembered: a later call tries again */
+			pthread_mutex_unlock(&ctx->tables_lock);
+			return r;
 		}
+		ctx->tables.status = r;
 		ctx->tables.loaded = true;
 	}
 	r = ctx->tables.status;
@@ -1203,19 +1673,7 @@ const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const ch
 
 const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu)
 {
-	size_t n;
-	const struct pmu_tname *hit = find_all(&ctx->tables, name, &n);
-	const struct pmu_tentry *any = NULL;
-
-	if (!pmu || !*pmu)
-		return n == 1 ? hit->e : NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (hit[i].e->unit && !strcasecmp(hit[i].e->unit, pmu))
-			return hit[i].e;
-		if (!hit[i].e->unit)
-			any = hit[i].e;
-	}
-	return any;
+	return find_pmu_in(&ctx->tables, name, pmu);
 }
 
 bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
@@ -1328,6 +1786,12 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 	if (!(e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
 		return pmu__err(ctx, -EINVAL, "event '%s' in %s has no EventCode to encode (ArchStdEvent references "
 				"are not supported)", name, e->file);
+	{
+		char why[200];
+		if (!fields_fit(e, x86 ? PMU_ARCH_X86 : dir_arch(e->dir) ? dir_arch(e->dir) : ctx->cpu.arch, why,
+				sizeof(why)))
+			return pmu__err(ctx, -EINVAL, "event '%s' in %s: %s; correct the table", name, e->file, why);
+	}
 	info->type = d ? d->type : PERF_TYPE_RAW;
 	pmu__strlcpy(info->pmu, d ? d->name : "cpu", sizeof(info->pmu));
 	info->config = info->config1 = info->config2 = info->config3 = 0;
@@ -1404,15 +1868,23 @@ struct check {
 static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...) PMU_PRINTF(3, 4);
 static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...)
 {
-	char msg[512];
+	char buf[512], *msg = buf;
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(buf) && (msg = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	c->problems++;
 	if (c->pf)
-		c->pf(c->pd, e ? e->file : "", e ? e->name : NULL, msg);
+		c->pf(c->pd, e ? e->file : "", e ? e->name : NULL, msg ? msg : buf);
+	if (msg != buf)
+		free(msg);
 }
 
 static int check_name(const char *name, int is_const, void *data)
@@ -1464,68 +1936,177 @@ static int check_name(const char *name, int is_const, void *data)
 	return 0;
 }
 
-/* depth-first walk over metric references; 1 = on stack, 2 = done */
-static bool metric_cycle(struct check *c, const struct pmu_tentry *m, unsigned char *mark, const struct pmu_tentry **path,
-			 int depth);
-
-struct cycle_ctx {
-	struct check *c;
-	unsigned char *mark;
-	const struct pmu_tentry **path;
-	int depth;
-	bool found;
+/*
+ * The metric graph of a table: the metrics each metric's MetricExpr refers
+ * to, resolved as evaluation resolves them (among the definitions of the
+ * referring metric's PMU). Edges of entry i (its index in t->v) are
+ * edge[first[i] .. first[i + 1]), each target once.
+ */
+struct mgraph {
+	struct pmu_pmap node;   /* metric entry -> its index in t->v */
+	size_t *first, *edge, nedge, cap;
+	size_t *eh;             /* per entry: the height of its MetricExpr (see PMU_METRIC_MAX_NEST) */
+	size_t *last_from;      /* per target: 1 + the entry whose edges named it last */
+	int err;
 };
 
-static int cycle_visit(const char *name, int is_const, void *data)
-{
-	struct cycle_ctx *cc = data;
-	const struct pmu_tentry *e;
+struct edge_walk {
+	struct check *c;
+	struct mgraph *g;
+	const struct pmu_tentry *m;
+	size_t from;
+};
 
-	if (is_const || cc->found)
+static int add_edge(const char *name, int is_const, void *data)
+{
+	struct edge_walk *w = data;
+	struct mgraph *g = w->g;
+	const struct pmu_tentry *e;
+	double id;
+	size_t to;
+
+	if (is_const || g->err)
 		return 0;
-	e = find_in(cc->c->t, name);
-	if (e && e->kind == PMU_T_METRIC)
-		cc->found = metric_cycle(cc->c, e, cc->mark, cc->path, cc->depth + 1);
+	e = find_pmu_in(w->c->t, name, w->m->unit);
+	if (!e || e->kind != PMU_T_METRIC || !pmu__pmap_get(&g->node, e, &id))
+		return 0;
+	to = (size_t)id;
+	if (g->last_from[to] == w->from + 1)
+		return 0;
+	g->last_from[to] = w->from + 1;
+	if (g->nedge == g->cap) {
+		size_t nc = g->cap ? g->cap * 2 : 64, *ne = realloc(g->edge, nc * sizeof(*ne));
+		if (!ne) {
+			g->err = -ENOMEM;
+			return 1;
+		}
+		g->edge = ne;
+		g->cap = nc;
+	}
+	g->edge[g->nedge++] = to;
 	return 0;
 }
 
-static bool metric_cycle(struct check *c, const struct pmu_tentry *m, unsigned char *mark, const struct pmu_tentry **path,
-			 int depth)
+/* A problem naming a chain of metrics (entries @idx[0..n) of the table), followed by @last if not SIZE_MAX. */
+static void chain_problem(struct check *c, const struct pmu_tentry *at, const size_t *idx, size_t n, size_t last,
+			  const char *what)
 {
-	size_t idx = 0;
-	struct pmu_expr *ex;
-	char err[128];
+	const struct pmu_tentry **v = malloc((n + 1) * sizeof(*v));
+	char *text = NULL;
 
-	for (size_t i = 0; i < c->t->n; i++)
-		if (c->t->v[i] == m)
-			idx = i;
-	if (mark[idx] == 2)
-		return false;
-	if (mark[idx] == 1 || depth >= 64) {
-		char chain[512];
-		size_t o = 0;
-		int start = 0;
-		for (int i = 0; i < depth; i++)
-			if (path[i] == m)
-				start = i;
-		for (int i = start; i < depth && o < sizeof(chain) - 2; i++)
-			o += (size_t)snprintf(chain + o, sizeof(chain) - o, "%s -> ", path[i]->name);
-		snprintf(chain + o, sizeof(chain) - o, "%s", m->name);
-		problem(c, m, "metrics refer to each other in a cycle: %s", chain);
-		return true;
+	for (size_t i = 0; v && i < n; i++)
+		v[i] = c->t->v[idx[i]];
+	if (v && last != SIZE_MAX)
+		v[n++] = c->t->v[last];
+	if (v)
+		text = pmu__chain_text(v, n);
+	problem(c, at, "%s: %s", what, text ? text : "(out of memory naming them)");
+	free(text);
+	free(v);
+}
+
+/* The chain that makes metric @r's @depth (the longest by height or by nest; each metric's own
+ * share is @own[u], or 1 when @own is NULL), into @stack; returns its length. */
+static size_t deepest_chain(const struct mgraph *g, const unsigned char *state, const size_t *depth,
+			    const size_t *own, size_t r, size_t *stack, size_t n)
+{
+	size_t len = 0;
+
+	for (size_t u = r;;) {
+		size_t down = SIZE_MAX, mine = own ? own[u] : 1;
+		stack[len++] = u;
+		for (size_t k = g->first[u]; k < g->first[u + 1] && down == SIZE_MAX; k++)
+			if (state[g->edge[k]] == 2 && depth[g->edge[k]] + mine == depth[u])
+				down = g->edge[k];
+		if (down == SIZE_MAX || len == n)
+			return len;
+		u = down;
 	}
-	mark[idx] = 1;
-	path[depth] = m;
-	ex = pmu__expr_parse(m->expr, err, sizeof(err));
-	if (ex) {
-		struct cycle_ctx cc = { c, mark, path, depth, false };
-		pmu__expr_names(ex, cycle_visit, &cc);
-		pmu__expr_free(ex);
-		if (cc.found)
-			return true;
+}
+
+/*
+ * Cycles and depth, in time linear in the table: an iterative depth-first
+ * walk (a chain of any length costs no C stack). Each edge back to a metric
+ * on the walk's path is a cycle, reported once. A metric no other refers to
+ * whose chains of references go deeper than evaluation follows
+ * (PMU_METRIC_MAX_DEPTH metrics, PMU_METRIC_MAX_NEST expression levels) is
+ * reported with the deepest chain.
+ */
+static void check_metric_graph(struct check *c, struct mgraph *g)
+{
+	size_t n = c->t->n;
+	unsigned char *state = calloc(n, 1);    /* 0 unseen, 1 on the path, 2 done */
+	size_t *height = calloc(n, sizeof(*height)), *indeg = calloc(n, sizeof(*indeg)), *nest = calloc(n, sizeof(*nest));
+	size_t *stack = malloc(n * sizeof(*stack)), *pos = malloc(n * sizeof(*pos)), *next = malloc(n * sizeof(*next));
+
+	if (!state || !height || !indeg || !nest || !stack || !pos || !next) {
+		problem(c, NULL, "out of memory checking the metrics for cycles");
+		goto out;
 	}
-	mark[idx] = 2;
-	return false;
+	for (size_t k = 0; k < g->nedge; k++)
+		indeg[g->edge[k]]++;
+	for (size_t r = 0; r < n; r++) {
+		size_t sp = 0;
+		if (c->t->v[r]->kind != PMU_T_METRIC || state[r])
+			continue;
+		state[r] = 1;
+		pos[r] = sp;
+		next[r] = g->first[r];
+		stack[sp++] = r;
+		while (sp) {
+			size_t u = stack[sp - 1], h = 0, ne = 0;
+			if (next[u] < g->first[u + 1]) {
+				size_t v = g->edge[next[u]++];
+				if (state[v] == 1) {
+					chain_problem(c, c->t->v[v], stack + pos[v], sp - pos[v], v,
+						      "metrics refer to each other in a cycle");
+				} else if (state[v] == 0) {
+					state[v] = 1;
+					pos[v] = sp;
+					next[v] = g->first[v];
+					stack[sp++] = v;
+				}
+				continue;
+			}
+			for (size_t k = g->first[u]; k < g->first[u + 1]; k++) {
+				size_t v = g->edge[k];
+				if (state[v] == 2 && height[v] > h)
+					h = height[v];
+				if (state[v] == 2 && nest[v] > ne)
+					ne = nest[v];
+			}
+			height[u] = h + 1;
+			nest[u] = ne + g->eh[u];
+			state[u] = 2;
+			sp--;
+		}
+	}
+	for (size_t r = 0; r < n; r++) {
+		char what[200];
+		size_t len;
+		if (c->t->v[r]->kind != PMU_T_METRIC || indeg[r])
+			continue;
+		if (height[r] > PMU_METRIC_MAX_DEPTH) {
+			len = deepest_chain(g, state, height, NULL, r, stack, n);
+			snprintf(what, sizeof(what), "metrics nest %zu deep (each uses the next), more than the %d levels "
+				 "evaluation follows", height[r], PMU_METRIC_MAX_DEPTH);
+		} else if (nest[r] > PMU_METRIC_MAX_NEST) {
+			len = deepest_chain(g, state, nest, g->eh, r, stack, n);
+			snprintf(what, sizeof(what), "the expressions of metrics that use each other nest %zu levels deep "
+				 "(their heights added), more than the %d evaluation follows", nest[r], PMU_METRIC_MAX_NEST);
+		} else {
+			continue;
+		}
+		chain_problem(c, c->t->v[r], stack, len, SIZE_MAX, what);
+	}
+out:
+	free(state);
+	free(height);
+	free(indeg);
+	free(nest);
+	free(stack);
+	free(pos);
+	free(next);
 }
 
 static void check_list_names(struct check *c, const struct pmu_tentry *e, const char *list, const char *key)
@@ -1543,20 +2124,31 @@ static void check_list_names(struct check *c, const struct pmu_tentry *e, const 
 	free(copy);
 }
 
+
 static void check_namespace(struct check *c)
 {
 	struct pmu_tables *t = c->t;
-	unsigned char *mark = calloc(t->n ? t->n : 1, 1);
-	const struct pmu_tentry **path = calloc(65, sizeof(*path));
+	struct mgraph g;
 
+	memset(&g, 0, sizeof(g));
+	g.first = calloc(t->n + 1, sizeof(*g.first));
+	g.last_from = calloc(t->n ? t->n : 1, sizeof(*g.last_from));
+	g.eh = calloc(t->n ? t->n : 1, sizeof(*g.eh));
+	if (!g.first || !g.last_from || !g.eh)
+		g.err = -ENOMEM;
+	for (size_t i = 0; i < t->n && !g.err; i++)
+		if (t->v[i]->kind == PMU_T_METRIC)
+			g.err = pmu__pmap_put(&g.node, t->v[i], (double)i);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct pmu_tentry *e = t->v[i];
-		struct pmu_generic g;
+		struct pmu_generic gen;
 		char err[256];
 
+		if (g.first)
+			g.first[i] = g.nedge;
 		if (e->stdnames)
 			check_list_names(c, e, e->stdnames, "StdNames");
-		if (e->generic && pmu__generic_lookup(e->generic, &g) < 0)
+		if (e->generic && pmu__generic_lookup(e->generic, &gen) < 0)
 			problem(c, e, "Generic '%s' is not a kernel generic event name", e->generic);
 		if (e->approx && !e->approx_note)
 			problem(c, e, "Approximate without an ApproxNote saying how it differs");
@@ -1567,8 +2159,13 @@ static void check_namespace(struct check *c)
 			if (!ex) {
 				problem(c, e, "MetricExpr does not parse: %s: '%s'", err, e->expr);
 			} else {
+				struct edge_walk w = { c, &g, e, i };
+				if (g.eh)
+					g.eh[i] = (size_t)ex->height;
 				c->metric = e;
 				pmu__expr_names(ex, check_name, c);
+				if (!g.err)
+					pmu__expr_names(ex, add_edge, &w);
 				pmu__expr_free(ex);
 			}
 			if (e->threshold) {
@@ -1579,12 +2176,17 @@ static void check_namespace(struct check *c)
 			}
 		}
 	}
-	if (mark && path)
-		for (size_t i = 0; i < t->n; i++)
-			if (t->v[i]->kind == PMU_T_METRIC && !mark[i])
-				metric_cycle(c, t->v[i], mark, path, 0);
-	free(mark);
-	free(path);
+	if (g.first)
+		g.first[t->n] = g.nedge;
+	if (g.err)
+		problem(c, NULL, "out of memory checking the metrics for cycles");
+	else
+		check_metric_graph(c, &g);
+	pmu__pmap_free(&g.node);
+	free(g.first);
+	free(g.edge);
+	free(g.last_from);
+	free(g.eh);
 }
 
 static void forward_problem(void *data, const char *file, const char *entry, const char *msg)
@@ -1642,70 +2244,72 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, void *data)
 {
 	struct check c = { NULL, NULL, NULL, fn, data, 0 };
-	char map[1024], *text = NULL;
+	char map[1024], why[128] = "", *text = NULL;
 	size_t len;
-	int r = 0;
+	int r = 0, rm;
 	struct stat st;
 
 	if (stat(root, &st) < 0)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
-	if (pmu__path(map, sizeof(map), "%s/mapfile.csv", root) == 0 && read_whole(map, &text, &len) == 0) {
+	if (pmu__path(map, sizeof(map), "%s/mapfile.csv", root) < 0)
+		return -ENAMETOOLONG;
+	rm = read_whole(map, &text, &len, why, sizeof(why));
+	if (rm == -ENOMEM)
+		return rm;
+	if (rm == -EINVAL) {
+		if (fn)
+			fn(data, map, NULL, why);
+		return 1;
+	}
+	if (rm == 0) {
 		/* a tree: each directory the mapfile names, plus standard/ */
 		char **seen = NULL;
 		size_t nseen = 0;
 		const char *p = text;
-		while (p && *p && r >= 0) {
-			const char *eol = strchr(p, '\n');
-			size_t ll = eol ? (size_t)(eol - p) : strlen(p);
-			char line[512], *cols[4] = { 0 }, *save = NULL;
-			int nc = 0;
-			if (ll && ll < sizeof(line) && *p != '#') {
-				memcpy(line, p, ll);
-				line[ll] = 0;
-				if (line[ll - 1] == '\r')
-					line[ll - 1] = 0;
-				for (char *tok = strtok_r(line, ",", &save); tok && nc < 4; tok = strtok_r(NULL, ",", &save))
-					cols[nc++] = tok;
-				if (nc >= 3 && strcasecmp(cols[1], "Version")) {
-					bool dup = false;
-					regex_t re;
-					char anchored[300];
-					snprintf(anchored, sizeof(anchored), "^(%s)$", cols[0]);
-					if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB) != 0) {
-						c.problems++;
-						if (fn)
-							fn(data, map, cols[0], "CPUID is not a valid extended regular expression");
-					} else {
-						regfree(&re);
-					}
-					for (size_t i = 0; i < nseen; i++)
-						dup |= !strcmp(seen[i], cols[2]);
-					if (!dup) {
-						char sub[1024], **ns;
-						if (pmu__path(sub, sizeof(sub), "%s/%s", root, cols[2]) < 0 || stat(sub, &st) < 0 ||
-						    !S_ISDIR(st.st_mode)) {
-							c.problems++;
-							if (fn)
-								fn(data, map, cols[2], "mapfile names a directory that does not exist");
-						} else if ((r = check_one(ctx, root, cols[2], true, &c)) < 0) {
-							break;
-						}
-						ns = realloc(seen, (nseen + 1) * sizeof(*ns));
-						if (!ns || !(ns[nseen] = strdup(cols[2]))) {
-							free(ns ? ns : seen);
-							seen = NULL;
-							nseen = 0;
-							r = -ENOMEM;
-							break;
-						}
-						seen = ns;
-						nseen++;
-					}
-				}
+		int lineno = 0;
+		struct map_row row;
+		while (r >= 0 && map_next(&p, &lineno, &row)) {
+			bool dup = false;
+			regex_t re;
+			char bad[MAP_PATTERN_MAX + 200];
+			int pr = map_pattern(row.cpuid, &re, bad, sizeof(bad));
+			if (pr == -ENOMEM) {
+				r = pr;
+				break;
 			}
-			p = eol ? eol + 1 : NULL;
+			if (pr == 0) {
+				regfree(&re);
+			} else {
+				char msg[sizeof(bad) + 32];
+				snprintf(msg, sizeof(msg), "line %d: %s", row.lineno, bad);
+				c.problems++;
+				if (fn)
+					fn(data, map, NULL, msg);
+			}
+			for (size_t i = 0; i < nseen; i++)
+				dup |= !strcmp(seen[i], row.dir);
+			if (!dup) {
+				char sub[1024], **ns;
+				if (pmu__path(sub, sizeof(sub), "%s/%s", root, row.dir) < 0 || stat(sub, &st) < 0 ||
+				    !S_ISDIR(st.st_mode)) {
+					c.problems++;
+					if (fn)
+						fn(data, map, row.dir, "mapfile names a directory that does not exist");
+				} else if ((r = check_one(ctx, root, row.dir, true, &c)) < 0) {
+					break;
+				}
+				ns = realloc(seen, (nseen + 1) * sizeof(*ns));
+				if (!ns || !(ns[nseen] = strdup(row.dir))) {
+					if (ns)
+						seen = ns;
+					r = -ENOMEM;
+					break;
+				}
+				seen = ns;
+				nseen++;
+			}
 		}
 		for (size_t i = 0; i < nseen; i++)
 			free(seen[i]);
@@ -1750,4 +2354,43 @@ int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir)
 {
 	int problems = 0, r = load_disk_dir(t, path, dir, NULL, NULL, &problems);
 	return r < 0 ? r : problems ? -EINVAL : 0;
+}
+
+/* For the fuzzer: @n texts as the files of one table directory (@texts[0]: an architecture-level
+ * file, the source of ArchStdEvent references; the others: the CPU directory's files, perfmon metric
+ * files among them), loaded, references filled, indexed, checked and encoded as a tree is. */
+int pmu__tables_fuzz_dir(struct pmu_ctx *ctx, const char *const *texts, const size_t *lens, size_t n)
+{
+	struct pmu_tables t, arch;
+	struct check c;
+	int problems = 0, r = 0;
+
+	memset(&t, 0, sizeof(t));
+	memset(&arch, 0, sizeof(arch));
+	if (n)
+		r = load_text(&arch, "arch.json", "x86", texts[0], lens[0], NULL, NULL, &problems);
+	for (size_t i = 1; i < n && r == 0; i++) {
+		char file[32];
+		snprintf(file, sizeof(file), "file%zu.json", i);
+		r = load_text(&t, file, "x86/fuzz", texts[i], lens[i], NULL, NULL, &problems);
+	}
+	if (r == 0) {
+		fill_archstd(&t, 0, &arch, NULL, NULL, &problems);
+		r = build_index(&t, NULL, NULL, &problems);
+	}
+	if (r == 0) {
+		memset(&c, 0, sizeof(c));
+		c.t = &t;
+		c.std = &t;
+		check_namespace(&c);
+		for (size_t i = 0; i < t.n; i++) {
+			struct pmu_event_info info;
+			memset(&info, 0, sizeof(info));
+			if (t.v[i]->kind == PMU_T_NATIVE)
+				pmu__tables_encode(ctx, t.v[i], t.v[i]->name, &info);
+		}
+	}
+	pmu__tables_free(&arch);
+	pmu__tables_free(&t);
+	return r < 0 ? r : problems;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct pmu_ctx;
+struct pmu_cpu;
 struct pmu_event_info;
 
 struct pmu_builtin_file {
@@ -84,6 +85,31 @@ struct pmu_tables {
 	size_t nalias;
 };
 
+/* How deep metrics may refer to metrics (a metric that uses one that uses one ... counts each):
+ * evaluation recurses that deep at most, and pmu_tables_check() reports deeper chains. perf's
+ * tables (Linux 6.12) nest 9 deep at most. */
+#define PMU_METRIC_MAX_DEPTH 64
+/* And how deep their expressions may nest along such a chain: the sum of the heights of the
+ * expressions of the metrics on it (see PMU_EXPR_MAX_HEIGHT), which evaluation recurses through on
+ * the C stack. perf's tables reach 9 metrics of heights up to 20. */
+#define PMU_METRIC_MAX_NEST 2048
+
+/* "A -> B -> C": the names of a chain of @n entries, the middle of a long one elided (saying how
+ * many names are left out). A string to free; NULL when out of memory. */
+char *pmu__chain_text(const struct pmu_tentry *const *v, size_t n);
+
+/* A map from pointers (table entries) to numbers: open addressing, grows as needed. Zeroed = empty. */
+struct pmu_pmap {
+	const void **keys;
+	double *vals;
+	size_t cap, n;
+};
+/* Set @key's number. Returns 0 or -ENOMEM. */
+int pmu__pmap_put(struct pmu_pmap *m, const void *key, double v);
+/* Whether @key is in the map (its number in *v, when @v is not NULL). */
+bool pmu__pmap_get(const struct pmu_pmap *m, const void *key, double *v);
+void pmu__pmap_free(struct pmu_pmap *m);
+
 /* Load (once) the tables this context's CPU needs. Thread-safe. */
 int pmu__tables_load(struct pmu_ctx *ctx);
 void pmu__tables_free(struct pmu_tables *t);
@@ -118,5 +144,13 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir);
 /* Parse the JSON files of directory @path on disk as directory @dir (the reference the compiled data
  * must equal); -EINVAL when any file has a problem. */
 int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);
+/* The table directory mapfile text @text chooses for @cpu: 1 and *dir (to free); 0 when no line
+ * matches; -ENOMEM. A line whose CPU pattern is refused (longer than 128 characters, a back-reference,
+ * {m,n} repeating to more than 128 positions, not an extended regular expression) is skipped with a
+ * warning naming @mapname and the line. What loading does, for tests and fuzzers. */
+int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
+			  char **dir);
 int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len);
+/* For the fuzzer: @n texts as the files of one table directory, texts[0] its architecture-level file. */
+int pmu__tables_fuzz_dir(struct pmu_ctx *ctx, const char *const *texts, const size_t *lens, size_t n);
 #endif

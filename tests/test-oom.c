@@ -7,9 +7,11 @@
  * software events in groups, reads, a metric evaluated over it, the tables
  * listed, the set closed — runs once with the n-th allocation failing, for
  * every n until a run completes with no failure injected. Each run must end
- * in success or a negative errno (never a crash: each run is a forked
- * child), and in the parent the memory checkers of the test command
- * (valgrind) see every run's frees.
+ * in -ENOMEM, or in success with the results of the run without failures
+ * (the encodings, the metric's value, the number of INST names listed):
+ * another error, or a success with less, is the failure passed off as
+ * something else. Never a crash: each run is a forked child; in the parent
+ * the memory checkers of the test command (valgrind) see every run's frees.
  *
  * PMU_OOM_ONLY=N runs child N's case in this process (for a debugger).
  *
@@ -66,22 +68,46 @@ void *realloc(void *p, size_t n)
 	return fail_now() ? NULL : __libc_realloc(p, n);
 }
 
-/* 0 on success, else the first negative errno; every step is attempted. */
+/* What a run produced: compared with the run without failures. */
+struct results {
+	unsigned long long inst_config, clock_config;
+	unsigned inst_type, clock_type;
+	int listed;
+	double metric;
+};
+static struct results got;
+
+static int count_entry(const struct pmu_event_entry *e, void *data)
+{
+	(void)e;
+	(*(int *)data)++;
+	return 0;
+}
+
+/* 0 on success, else the first negative errno; every step is attempted; results in got. */
 static int scenario(void)
 {
 	struct pmu_ctx *ctx = NULL;
 	struct pmu_set *s = NULL;
 	struct pmu_event_info e;
 	struct pmu_value v[8];
-	double m;
+	double m = -1;
 	int r, first = 0;
+
+	memset(&got, 0, sizeof(got));
 
 #define STEP(x) do { r = (x); if (r < 0 && !first) first = r; } while (0)
 	STEP(pmu_ctx_new(&ctx, NULL));
 	if (!ctx)
 		return first;
+	memset(&e, 0, sizeof(e));
 	STEP(pmu_event_resolve(ctx, "INST.RET", &e));
+	got.inst_type = e.type;
+	got.inst_config = e.config;
+	memset(&e, 0, sizeof(e));
 	STEP(pmu_event_resolve(ctx, "task-clock:u", &e));
+	got.clock_type = e.type;
+	got.clock_config = e.config;
 	r = pmu_event_resolve(ctx, "task-clokc", &e); /* unknown: -ENOENT expected, with suggestions */
 	if (r != -ENOENT && r != -ENOMEM && !first)
 		first = r < 0 ? r : -EPROTO;
@@ -90,10 +116,15 @@ static int scenario(void)
 		STEP(pmu_set_enable(s));
 		STEP(pmu_set_read(s, v));
 		STEP(pmu_set_read_syscall(s, v));
+		/* the values as read made the same in every run: the metric's value is then known */
+		for (int i = 0; i < 4; i++)
+			v[i] = (struct pmu_value){ 1000 + (uint64_t)i, 10, 10 };
 		STEP(pmu_metric_eval_set(ctx, "page\\-faults / (task\\-clock + 1)", s, v, &m));
+		got.metric = m;
 		pmu_set_close(s);
 	}
 	STEP(pmu_event_foreach(ctx, "INST", NULL, NULL) == -EINVAL ? 0 : -EPROTO);
+	STEP(pmu_event_foreach(ctx, "INST", count_entry, &got.listed));
 	pmu_ctx_free(ctx);
 	return first;
 #undef STEP
@@ -105,7 +136,8 @@ int main(void)
 #ifdef PMU_SANITIZED
 	SKIP("the sanitizer owns the allocator here; the plain and valgrind runs inject allocation failures");
 #else
-	int n, crashes = 0, bad = 0, enomem = 0, ok = 0, other = 0;
+	int n, crashes = 0, bad = 0, enomem = 0, ok = 0, other = 0, less = 0;
+	struct results ref;
 
 	if (getenv("PMU_OOM_ONLY")) { /* debugging: as the sweep's child n, in this process */
 		scenario();
@@ -121,13 +153,17 @@ int main(void)
 	count = 0;
 	CHECK(scenario() == 0, "the scenario fails without any injected failure");
 	armed = 0;
+	ref = got;
+	CHECK(ref.listed > 0 && ref.metric > 0, "the scenario without failures listed %d names, metric %g", ref.listed,
+	      ref.metric);
 	if (count == 0)
 		SKIP("the allocator is replaced by the memory checker (valgrind) here: no allocation reaches this "
 		     "program's malloc; the plain run injects the failures");
 	for (n = 1;; n++) {
 		int st = 0, pipefd[2];
 		pid_t pid;
-		char rbuf[32] = "";
+		char rbuf[32 + sizeof(struct results)] = "";
+		ssize_t nr;
 		if (pipe(pipefd) != 0)
 			return 1;
 		fflush(stdout);
@@ -140,12 +176,16 @@ int main(void)
 			count = 0;
 			r = scenario();
 			armed = 0;
-			dprintf(pipefd[1], "%d %d\n", fired, r);
+			snprintf(rbuf, 32, "%d %d", fired, r);
+			memcpy(rbuf + 32, &got, sizeof(got));
+			if (write(pipefd[1], rbuf, sizeof(rbuf)) != (ssize_t)sizeof(rbuf))
+				_exit(1);
 			_exit(0);
 		}
 		close(pipefd[1]);
 		waitpid(pid, &st, 0);
-		if (read(pipefd[0], rbuf, sizeof(rbuf) - 1) < 0)
+		nr = read(pipefd[0], rbuf, sizeof(rbuf));
+		if (nr != (ssize_t)sizeof(rbuf))
 			rbuf[0] = 0;
 		close(pipefd[0]);
 		if (WIFSIGNALED(st)) {
@@ -162,14 +202,20 @@ int main(void)
 			}
 			if (!f) /* nothing failed: past the last allocation */
 				break;
+			memcpy(&got, rbuf + 32, sizeof(got));
 			if (r == -ENOMEM) {
 				enomem++;
-			} else if (r == 0) {
+			} else if (r == 0 && !memcmp(&got, &ref, sizeof(got))) {
 				ok++;
+			} else if (r == 0) {
+				/* success with less: the failure swallowed */
+				CHECK(less++ >= 10, "allocation %d failing: success, but INST.RET %u:0x%llx (0x%llx without "
+				      "failures), task-clock %u:0x%llx, %d INST names listed (%d), metric %g (%g)", n, got.inst_type,
+				      got.inst_config, ref.inst_config, got.clock_type, got.clock_config, got.listed, ref.listed,
+				      got.metric, ref.metric);
 			} else {
 				/* another error is the allocation failure passed off as something else */
-				if (other++ < 10)
-					printf("  allocation %d failing: %s\n", n, strerror(-r));
+				CHECK(other++ >= 10, "allocation %d failing: %s, not -ENOMEM", n, strerror(-r));
 			}
 		}
 		if (n > 100000) {
@@ -178,7 +224,9 @@ int main(void)
 		}
 	}
 	printf("%d allocations in the scenario, each failed once: %d crashed, %d ended in -ENOMEM, %d completed "
-	       "anyway, %d reported another error\n", n - 1, crashes, enomem, ok, other);
+	       "with every result, %d completed with less, %d reported another error\n", n - 1, crashes, enomem, ok, less,
+	       other);
+	CHECK(!less && !other, "%d runs completed with less, %d reported another error than -ENOMEM", less, other);
 	CHECK(n > 50, "only %d allocations: is malloc replaced?", n - 1);
 	return test_done("test-oom");
 #endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Fuzz target: mapfile.csv text and a CPU id through map matching (pattern bounds, regcomp, regexec).
+ * The input's first line is the CPU id (x86 Vendor-Family-Model[-Stepping], arm64 MIDR, riscv
+ * mvendorid-marchid-mimpid; GenuineIntel-6-55-4 if it does not parse), the rest the mapfile. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "tables.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void quiet(void *data, int level, const char *msg)
+{
+	(void)data, (void)level, (void)msg;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct pmu_ctx *ctx;
+	struct pmu_cpu cpu;
+	char *text, *nl, *dir = NULL;
+
+	if (!ctx) {
+		struct pmu_ctx_opts o;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.log_fn = quiet;
+		if (pmu_ctx_new(&ctx, &o) < 0)
+			abort();
+	}
+	if (size > 16384 || !(text = malloc(size + 1)))
+		return 0;
+	memcpy(text, data, size);
+	text[size] = 0;
+	nl = strchr(text, '\n');
+	if (nl)
+		*nl = 0;
+	memset(&cpu, 0, sizeof(cpu));
+	if (strlen(text) >= sizeof(cpu.cpuid) || pmu__cpu_parse_id(text, &cpu) < 0)
+		pmu__cpu_parse_id("GenuineIntel-6-55-4", &cpu);
+	if (pmu__tables_map_match(ctx, &cpu, nl ? nl + 1 : "", "fuzz/mapfile.csv", &dir) > 0 && !dir)
+		abort();
+	free(dir);
+	free(text);
+	return 0;
+}
