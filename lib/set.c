@@ -317,7 +317,7 @@ static int resize_plan(struct pmu_set *s)
 static int arrange_topdown(struct pmu_set *s, struct pmu_speclist *l)
 {
 	const unsigned td = PMU_EVF_TOPDOWN_SLOTS | PMU_EVF_TOPDOWN_METRIC;
-	size_t nslots = 0, nmetric = 0, first = SIZE_MAX, k = 0;
+	size_t nslots = 0, first = SIZE_MAX, k = 0;
 	struct pmu_ev *nev;
 	struct pmu_spec *nspec;
 	int tdgroup, *touched;
@@ -329,7 +329,6 @@ static int arrange_topdown(struct pmu_set *s, struct pmu_speclist *l)
 		if (first == SIZE_MAX)
 			first = i;
 		nslots += !!(f & PMU_EVF_TOPDOWN_SLOTS);
-		nmetric += !!(f & PMU_EVF_TOPDOWN_METRIC);
 	}
 	if (first == SIZE_MAX)
 		return 0;

@@ -1,13 +1,32 @@
 #!/bin/bash
-# Runs the libFuzzer targets (clang, ASan + UBSan) for SECONDS each
-# (default 20; the test command uses a short run, a longer one is e.g.
-# `tests/fuzz/run.sh 3600`). Seeds: the shipped tables, tests/tables,
-# tests/fuzz/seeds and tests/fuzz/regressions. A crash fails the run and
-# leaves the input in build-fuzz/crashes/: add it to
-# tests/fuzz/regressions/<target>/ with the fix, so it is replayed forever.
+# Runs the libFuzzer targets (clang, ASan + UBSan) for SECONDS each.
+#   tests/fuzz/run.sh [SECONDS] [TARGET...]     default 20 s, every target
+#   tests/fuzz/run.sh --merge SECONDS [TARGET...]
+# The test command uses a short run; a long one is e.g. `tests/fuzz/run.sh
+# 3600`. Every target starts from its seeds (tests/fuzz/seeds/<target>; the
+# tables target also every JSON table in events/ and tests/tables), the
+# inputs that once crashed it (tests/fuzz/regressions/<target>) and the
+# corpus kept in the repository (tests/fuzz/corpus/<target>), and grows a
+# working corpus in $PMU_FUZZ_BUILD/corpus-<target> that later runs on this
+# machine go on from. --merge then minimises what the run found into
+# tests/fuzz/corpus/<target> (libFuzzer -merge=1: only inputs that add
+# coverage), to be committed, so the corpus every run starts from grows.
+# Inputs may be long (-max_len 256 KiB; libFuzzer grows lengths gradually).
+# A crash fails the run and leaves the input in $PMU_FUZZ_BUILD/crashes/:
+# add it to tests/fuzz/regressions/<target>/ with the fix, so it is
+# replayed forever (the replay tests run it in every build).
+# The last line per target gives its executions and executions per second.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+merge=0
+if [ "${1:-}" = --merge ]; then
+	merge=1
+	shift
+fi
 secs=${1:-20}
+[ $# -gt 0 ] && shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(tables eventlist expr mapfile tabledir report)
 bdir=${PMU_FUZZ_BUILD:-$PWD/build-fuzz}
 if ! command -v clang >/dev/null; then
 	echo "fuzz: clang is not installed: fuzzers not run" >&2
@@ -22,23 +41,47 @@ ninja -C "$bdir" >"$bdir/build.log" 2>&1 || { tail -20 "$bdir/build.log"; exit 1
 mkdir -p "$bdir/crashes"
 status=0
 export PMU_TEST_SRCDIR=$PWD UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1
-for t in tables eventlist expr; do
-	corpus="$bdir/corpus-$t"
-	mkdir -p "$corpus"
-	case $t in
-	tables) find events tests/tables -name '*.json' -exec cp -t "$corpus" {} + 2>/dev/null
-		i=0; for f in $(find events tests/tables -name '*.json'); do i=$((i + 1)); cp "$f" "$corpus/seed-$i.json"; done ;;
-	*) cp tests/fuzz/seeds/$t/* "$corpus/" ;;
-	esac
-	cp tests/fuzz/regressions/$t/* "$corpus/" 2>/dev/null
+for t in "${targets[@]}"; do
+	exe="$bdir/tests/fuzz/fuzz-$t"
+	if [ ! -x "$exe" ]; then
+		echo "fuzz: $t FAILED: no target $exe (a target of this list was not built)" >&2
+		status=1
+		continue
+	fi
+	work="$bdir/corpus-$t"
+	mkdir -p "$work"
+	inputs=("$work")
+	for d in tests/fuzz/seeds/$t tests/fuzz/regressions/$t tests/fuzz/corpus/$t; do
+		[ -d "$d" ] && inputs+=("$d")
+	done
+	[ "$t" = report ] && inputs+=(tests/reports) # the hand-written reports are seeds too
+	if [ "$t" = tables ]; then
+		seeds="$bdir/seeds-tables"
+		rm -rf "$seeds" && mkdir -p "$seeds"
+		i=0
+		while IFS= read -r f; do
+			i=$((i + 1))
+			cp "$f" "$seeds/seed-$i.json"
+		done < <(find events tests/tables -name '*.json' | sort)
+		inputs+=("$seeds")
+	fi
 	echo "fuzz: $t for ${secs}s" >&2
-	if ! "$bdir/tests/fuzz/fuzz-$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-		-artifact_prefix="$bdir/crashes/$t-" -print_final_stats=1 "$corpus" >"$bdir/fuzz-$t.log" 2>&1; then
+	# the first directory receives what the run finds; the others are read
+	if ! "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+		-artifact_prefix="$bdir/crashes/$t-" -print_final_stats=1 "${inputs[@]}" >"$bdir/fuzz-$t.log" 2>&1; then
 		echo "fuzz: $t FAILED (input in $bdir/crashes/):" >&2
 		grep -E "ERROR|runtime error|SUMMARY|Test unit written" "$bdir/fuzz-$t.log" | head -8 >&2
 		status=1
-	else
-		echo "fuzz: $t: $(grep -E 'stat::number_of_executed_units' "$bdir/fuzz-$t.log" | awk '{print $2}') runs, no crash" >&2
+		continue
+	fi
+	runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$bdir/fuzz-$t.log")
+	rate=$(awk '/stat::average_exec_per_sec/ {print $2}' "$bdir/fuzz-$t.log")
+	echo "fuzz: $t: ${runs:-?} runs, ${rate:-?} exec/s, no crash" >&2
+	if [ $merge = 1 ]; then
+		mkdir -p "tests/fuzz/corpus/$t"
+		"$exe" -merge=1 -timeout=10 -rss_limit_mb=2048 -max_len=262144 "tests/fuzz/corpus/$t" "$work" \
+			>"$bdir/merge-$t.log" 2>&1 || { echo "fuzz: $t: merge FAILED (see $bdir/merge-$t.log)" >&2; status=1; }
+		echo "fuzz: $t: tests/fuzz/corpus/$t has $(find "tests/fuzz/corpus/$t" -type f | wc -l) inputs" >&2
 	fi
 done
 exit $status
