@@ -1318,9 +1318,75 @@ static long map_positions(const char **s, int depth)
 	return total;
 }
 
+/* Whether @pattern has a '|' outside parentheses and brackets (its
+ * literal start then says nothing about the other alternatives). */
+static bool map_top_alternative(const char *p)
+{
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '[') {
+			p += p[1] == '^' ? 2 : 1; /* a ']' right after '[' or '[^' is a member */
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']')
+				p++;
+			if (!*p)
+				return true;
+		} else if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		else if (*p == '|' && depth <= 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether @pattern can match one of the @nk keys, by its literal start
+ * alone (the characters before its first special one; a character a '*',
+ * '?' or '{' applies to is not part of it), extended by each alternative
+ * of a group of plain alternatives that follows it ("6-(3C|45|46)"): a key
+ * that begins with none of them cannot match, and the line costs no
+ * regcomp. A pattern with a '|' outside parentheses can match anything as
+ * far as this test knows. Case-insensitive, as regcomp is told.
+ * test-mapfile holds the choice to regcomp/regexec's over perf's mapfiles. */
+static bool map_may_match(const char *pattern, const char keys[][64], int nk)
+{
+	static const char special[] = ".[]()*+?{}|^$\\";
+	size_t n = strcspn(pattern, special), g = 0;
+
+	if (map_top_alternative(pattern))
+		return true;
+	if (n && pattern[n] && strchr("*?{", pattern[n]))
+		n--;
+	else if (pattern[n] == '(') {
+		/* a group of literals and '|' only, not repeated: each alternative lengthens the start */
+		g = n + 1 + strcspn(pattern + n + 1, ".[]()*+?{}^$\\");
+		if (pattern[g] != ')' || (pattern[g + 1] && strchr("*?{+", pattern[g + 1])))
+			g = 0;
+	}
+	for (int k = 0; k < nk; k++) {
+		if (strncasecmp(keys[k], pattern, n))
+			continue;
+		if (!g)
+			return true;
+		for (const char *a = pattern + n + 1; a < pattern + g;) {
+			size_t al = strcspn(a, "|)");
+			if (!strncasecmp(keys[k] + n, a, al))
+				return true;
+			a += al + 1;
+		}
+	}
+	return false;
+}
+
 /* Compile mapfile CPU pattern @pat (anchored at both ends, case-insensitive) into @re, refusing what
- * exceeds the bounds above. 0; -EINVAL with the reason in @why; -ENOMEM. */
-static int map_pattern(const char *pat, regex_t *re, char *why, size_t wl)
+ * exceeds the bounds above. 0; -EINVAL with the reason in @why; -ENOMEM; 1 (nothing compiled) when
+ * @keys is not NULL and the pattern cannot match any of its @nk keys (map_may_match). */
+static int map_pattern(const char *pat, const char keys[][64], int nk, regex_t *re, char *why, size_t wl)
 {
 	char anchored[MAP_PATTERN_MAX + 8];
 	const char *s = pat;
@@ -1377,6 +1443,8 @@ static int map_pattern(const char *pat, regex_t *re, char *why, size_t wl)
 			 pat, MAP_POSITIONS_MAX);
 		return -EINVAL;
 	}
+	if (keys && !map_may_match(pat, keys, nk))
+		return 1;
 	snprintf(anchored, sizeof(anchored), "^(%s)$", pat);
 	r = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB | REG_ICASE);
 	if (r == REG_ESPACE)
@@ -1402,12 +1470,14 @@ static int map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char 
 	while (map_next(&text, &lineno, &row)) {
 		char why[MAP_PATTERN_MAX + 160];
 		regex_t re;
-		if ((r = map_pattern(row.cpuid, &re, why, sizeof(why))) == -EINVAL) {
+		if ((r = map_pattern(row.cpuid, keys, nk, &re, why, sizeof(why))) == -EINVAL) {
 			pmu__log(ctx, PMU_LOG_WARN, "%s line %d: %s: line skipped", mapname, row.lineno, why);
 			continue;
 		}
 		if (r < 0)
 			return r;
+		if (r == 1) /* cannot match: not compiled */
+			continue;
 		for (int k = 0; k < nk && r == 0; k++) {
 			/* glibc's regexec says REG_NOMATCH when its allocations fail, too: malloc's errno tells */
 			int m;
@@ -2274,7 +2344,7 @@ int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, 
 			bool dup = false;
 			regex_t re;
 			char bad[MAP_PATTERN_MAX + 200];
-			int pr = map_pattern(row.cpuid, &re, bad, sizeof(bad));
+			int pr = map_pattern(row.cpuid, NULL, 0, &re, bad, sizeof(bad));
 			if (pr == -ENOMEM) {
 				r = pr;
 				break;
