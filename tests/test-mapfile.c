@@ -82,7 +82,7 @@ static void refused(const char *name, const char *pattern, const char *limit)
 	free(p.all.s);
 }
 
-/* perf's pmu-events tree: perf-corpus's extraction if there, else the three mapfiles extracted here. */
+/* perf's pmu-events tree: perf-corpus's extraction if there, else the five mapfiles extracted here. */
 static const char *perf_tree(void)
 {
 	static char root[1100];
@@ -105,7 +105,7 @@ static const char *perf_tree(void)
 	}
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/test-mapfile' && tar xJf /usr/src/linux-source-6.12.tar.xz -C "
 		 "'%s/test-mapfile' " PE "/arch/x86/mapfile.csv " PE "/arch/arm64/mapfile.csv " PE
-		 "/arch/riscv/mapfile.csv && touch '%s'", bd ? bd : ".", bd ? bd : ".", done);
+		 "/arch/riscv/mapfile.csv " PE "/arch/powerpc/mapfile.csv " PE "/arch/s390/mapfile.csv && touch '%s'", bd ? bd : ".", bd ? bd : ".", done);
 	if (system(cmd) != 0) {
 		printf("FAIL (setup): %s\n", cmd);
 		exit(1);
