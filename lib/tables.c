@@ -2393,29 +2393,35 @@ int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, 
 	return r < 0 ? r : c.problems;
 }
 
+/* For the fuzzers: the name checks and every native entry's encoding over loaded, indexed @t. */
+static void fuzz_check_encode(struct pmu_ctx *ctx, struct pmu_tables *t)
+{
+	struct check c;
+
+	memset(&c, 0, sizeof(c));
+	c.t = t;
+	c.std = t;
+	check_namespace(&c);
+	for (size_t i = 0; i < t->n; i++) {
+		struct pmu_event_info info;
+		memset(&info, 0, sizeof(info));
+		if (t->v[i]->kind == PMU_T_NATIVE)
+			pmu__tables_encode(ctx, t->v[i], t->v[i]->name, &info);
+	}
+}
+
 /* For the fuzzer: load @text as one table file and run every check on it. */
 int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len)
 {
 	struct pmu_tables t;
-	struct check c;
 	int problems = 0, r;
 
 	memset(&t, 0, sizeof(t));
 	r = load_text(&t, "fuzz.json", "fuzz", text, len, NULL, NULL, &problems);
 	if (r == 0)
 		r = build_index(&t, NULL, NULL, &problems);
-	if (r == 0) {
-		memset(&c, 0, sizeof(c));
-		c.t = &t;
-		c.std = &t;
-		check_namespace(&c);
-		for (size_t i = 0; i < t.n; i++) {
-			struct pmu_event_info info;
-			memset(&info, 0, sizeof(info));
-			if (t.v[i]->kind == PMU_T_NATIVE)
-				pmu__tables_encode(ctx, t.v[i], t.v[i]->name, &info);
-		}
-	}
+	if (r == 0)
+		fuzz_check_encode(ctx, &t);
 	pmu__tables_free(&t);
 	return problems;
 }
@@ -2432,7 +2438,6 @@ int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir)
 int pmu__tables_fuzz_dir(struct pmu_ctx *ctx, const char *const *texts, const size_t *lens, size_t n)
 {
 	struct pmu_tables t, arch;
-	struct check c;
 	int problems = 0, r = 0;
 
 	memset(&t, 0, sizeof(t));
@@ -2448,18 +2453,8 @@ int pmu__tables_fuzz_dir(struct pmu_ctx *ctx, const char *const *texts, const si
 		fill_archstd(&t, 0, &arch, NULL, NULL, &problems);
 		r = build_index(&t, NULL, NULL, &problems);
 	}
-	if (r == 0) {
-		memset(&c, 0, sizeof(c));
-		c.t = &t;
-		c.std = &t;
-		check_namespace(&c);
-		for (size_t i = 0; i < t.n; i++) {
-			struct pmu_event_info info;
-			memset(&info, 0, sizeof(info));
-			if (t.v[i]->kind == PMU_T_NATIVE)
-				pmu__tables_encode(ctx, t.v[i], t.v[i]->name, &info);
-		}
-	}
+	if (r == 0)
+		fuzz_check_encode(ctx, &t);
 	pmu__tables_free(&arch);
 	pmu__tables_free(&t);
 	return r < 0 ? r : problems;
