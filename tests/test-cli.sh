@@ -271,7 +271,16 @@ elif ! command -v perf > /dev/null || ! $nobody perf stat -x, -e "$evs" -- true 
 else
 	# a directory uid 65534 can write its -o files in
 	chmod 711 "$tmp" && mkdir -m 777 "$tmp/nobody"
-	$nobody $WRAP "$PMU" stat --json -o "$tmp/nobody/u.json" -e "$evs" -- true > "$tmp/o" 2> "$tmp/e"
+	# uid 65534 may not reach the build tree (a clone in /root, mode 700): then it runs a copy of
+	# pmu and libpmu from a directory it can read (checked, not assumed)
+	if ! $nobody env "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" "$PMU" --version > /dev/null 2>&1; then
+		mkdir -m 755 "$tmp/nobody-bin" && cp "$PMU" "$tmp/nobody-bin/pmu" &&
+			{ [ -z "${LD_LIBRARY_PATH:-}" ] || cp -P "${LD_LIBRARY_PATH%%:*}"/libpmu.so* "$tmp/nobody-bin/"; } &&
+			chmod -R a+rX "$tmp/nobody-bin" || echo "FAIL (setup): cannot copy pmu for uid 65534"
+		nobody="$nobody env LD_LIBRARY_PATH=$tmp/nobody-bin"
+		PMU_NOBODY=$tmp/nobody-bin/pmu
+	fi
+	$nobody $WRAP "${PMU_NOBODY:-$PMU}" stat --json -o "$tmp/nobody/u.json" -e "$evs" -- true > "$tmp/o" 2> "$tmp/e"
 	check "unprivileged stat --json: exit 0" test $? = 0
 	check "unprivileged: each row labelled and flagged as perf labels it" $PY - "$tmp/perf-u.csv" "$tmp/nobody/u.json" "$evs" <<'PYEOF'
 import csv, json, sys
@@ -291,14 +300,14 @@ PYEOF
 	fi
 	run 0 "$tmp/o" "$tmp/e" report "$tmp/nobody/u.json"
 	check "report of the unprivileged run: task-clock:u in msec" has "$tmp/o" "msec  *task-clock:u  *#.*CPUs utilized"
-	$nobody $WRAP "$PMU" stat -e "$evs" -- true > "$tmp/o" 2> "$tmp/e"
+	$nobody $WRAP "${PMU_NOBODY:-$PMU}" stat -e "$evs" -- true > "$tmp/o" 2> "$tmp/e"
 	check "unprivileged text rows: task-clock:u" has "$tmp/e" "msec  *task-clock:u "
 	check "unprivileged text rows: the note says user mode only" has "$tmp/e" "note: context-switches:u, task-clock:u, cpu-clock:u, minor-faults:u: user mode only"
-	$nobody $WRAP "$PMU" stat -M 'page\-faults / task\-clock' --json -o "$tmp/nobody/m.json" -- true > "$tmp/o" 2> "$tmp/e"
+	$nobody $WRAP "${PMU_NOBODY:-$PMU}" stat -M 'page\-faults / task\-clock' --json -o "$tmp/nobody/m.json" -- true > "$tmp/o" 2> "$tmp/e"
 	check "unprivileged -M: the metric finds page-faults:u and task-clock:u" json "$tmp/nobody/m.json" "d['metrics'][0]['value'] is not None and d['events'][0]['name'].endswith(':u')"
 	$nobody perf stat -e context-switches:k -- true > /dev/null 2>&1
 	perf_st=$?
-	$nobody $WRAP "$PMU" stat -e context-switches:k -- true > "$tmp/o" 2> "$tmp/e"
+	$nobody $WRAP "${PMU_NOBODY:-$PMU}" stat -e context-switches:k -- true > "$tmp/o" 2> "$tmp/e"
 	st=$?
 	check "':k' refused as perf refuses it (perf exit $perf_st, pmu exit $st)" test $perf_st != 0 -a $st = 1
 	check "':k' refused: the sentence names the setting and the fix" has "$tmp/e" "perf_event_paranoid=[0-9]* forbids.*'context-switches:u'"

@@ -12,7 +12,8 @@
 prog=${1:?usage: test-privileged.sh PROGRAM}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root to make a setuid-root program (CI runs as root)"; exit 77; }
 command -v setpriv >/dev/null || { echo "SKIP: setpriv (util-linux) not found"; exit 77; }
-dir=$(mktemp -d "${PMU_TEST_BUILDDIR:-/var/tmp}/privileged.XXXXXX") || exit 1
+# in /var/tmp: uid 65534 must reach it (a build tree under /root, mode 700, it cannot)
+dir=$(mktemp -d /var/tmp/privileged.XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 chmod 755 "$dir"
 cp "$prog" "$dir/prog" && chown root:root "$dir/prog" && chmod 4755 "$dir/prog" || exit 1
