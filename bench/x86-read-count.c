@@ -44,6 +44,7 @@ static inline __attribute__((always_inline)) uint64_t pmu_arch_time(void *arg)
 }
 
 #include <pmu.h>
+#include "floor.h"
 
 #define K 1000
 #define NMAX 8
@@ -88,25 +89,6 @@ static void setup(unsigned n)
 	plan.pages = page_ptrs;
 }
 
-/* the least a user-space read can do: seqlock, counter, sign extension */
-static inline uint64_t bare(const struct perf_event_mmap_page *pc)
-{
-	const volatile struct perf_event_mmap_page *p = pc;
-	uint32_t seq;
-	uint64_t count, pmc;
-	do {
-		unsigned shift;
-		seq = p->lock;
-		__asm__ __volatile__("" ::: "memory");
-		count = p->offset;
-		shift = 64u - p->pmc_width; /* each field of the volatile page loaded once */
-		pmc = pmu_arch_counter(0, p->index);
-		count += (uint64_t)((int64_t)(pmc << shift) >> shift);
-		__asm__ __volatile__("" ::: "memory");
-	} while (p->lock != seq);
-	return count;
-}
-
 __attribute__((noinline)) void measure_empty(unsigned n)
 {
 	(void)n;
@@ -118,7 +100,7 @@ __attribute__((noinline)) void measure_bare(unsigned n)
 {
 	for (int i = 0; i < K; i++) {
 		for (unsigned c = 0; c < n; c++)
-			sink = bare(&pages[c]);
+			sink = bench_bare_read(&pages[c]);
 		__asm__ __volatile__("" ::: "memory");
 	}
 }
@@ -131,7 +113,7 @@ __attribute__((noinline)) void measure_bare_times(unsigned n)
 		pmu_page_read(&pages[0], &v);
 		sink = v.value + v.enabled;
 		for (unsigned c = 1; c < n; c++)
-			sink = bare(&pages[c]);
+			sink = bench_bare_read(&pages[c]);
 		__asm__ __volatile__("" ::: "memory");
 	}
 }

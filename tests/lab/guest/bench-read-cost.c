@@ -39,27 +39,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "labutil.h"
+#include "../../../bench/floor.h"
 
 #define K 1000
 #define REPS 7
 
-static inline uint64_t bare_read(const struct perf_event_mmap_page *pc)
-{
-	const volatile struct perf_event_mmap_page *p = pc;
-	uint32_t seq;
-	uint64_t count, pmc;
-	do {
-		unsigned shift;
-		seq = p->lock;
-		__asm__ __volatile__("" ::: "memory");
-		count = p->offset;
-		shift = 64u - p->pmc_width; /* each field of the volatile page loaded once */
-		pmc = pmu_arch_counter(0, p->index);
-		count += (uint64_t)((int64_t)(pmc << shift) >> shift);
-		__asm__ __volatile__("" ::: "memory");
-	} while (p->lock != seq);
-	return count;
-}
 
 enum op { OP_EMPTY, OP_BARE, OP_BARE_TIMES, OP_FAST, OP_SETREAD, OP_SYSCALL, OP_PLAIN };
 
@@ -87,14 +71,14 @@ LOOP_FN(op_empty, (void)0, (void)0)
  * the output array. */
 LOOP_FN(op_bare, struct perf_event_mmap_page *pg[8]; struct pmu_value v[8];
 	for (unsigned c = 0; c < n; c++) pg[c] = f->pages[c],
-	for (unsigned c = 0; c < n; c++) v[c].value = bare_read(pg[c]);
+	for (unsigned c = 0; c < n; c++) v[c].value = bench_bare_read(pg[c]);
 	__asm__ __volatile__("" : : "r"(v) : "memory")) /* the values are used */
 /* the floor of a read that brings its times up to date: the leader with the
  * time extrapolation (pmu_page_read), the others bare */
 LOOP_FN(op_bare_times, struct perf_event_mmap_page *pg[8]; struct pmu_value v[8];
 	for (unsigned c = 0; c < n; c++) pg[c] = f->pages[c],
 	pmu_page_read(pg[0], &v[0]);
-	for (unsigned c = 1; c < n; c++) v[c].value = bare_read(pg[c]);
+	for (unsigned c = 1; c < n; c++) v[c].value = bench_bare_read(pg[c]);
 	__asm__ __volatile__("" : : "r"(v) : "memory"))
 LOOP_FN(op_fast, struct pmu_value v[8], pmu_fast_read(f, v))
 LOOP_FN(op_setread, struct pmu_value v[8], pmu_set_read(s, v))
