@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions: results and reports. pmu_region_foreach() sums each name's
+ * slots over threads (and per thread); pmu_region_report() writes them as
+ * text, CSV or JSON (schema libpmu-regions/1, with json-c) to the file
+ * PMU_OUTPUT names (%p pid, %r MPI rank), stdout or stderr.
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "region.h"
+
+struct result_buf {
+	struct pmu_region_result r;
+	struct pmu_value values[REG_MAX_EV];
+	uint64_t min[REG_MAX_EV], max[REG_MAX_EV];
+	const char *events[REG_MAX_EV];
+};
+
+static size_t event_names(const char **out, struct pmu_event_info *infos)
+{
+	for (size_t k = 0; k < R.nev; k++) {
+		infos[k] = R.infos[k];
+		out[k] = infos[k].name;
+	}
+	return R.nev;
+}
+
+static void add_slot(struct result_buf *b, const struct slot *s, size_t nev)
+{
+	b->r.calls += s->calls;
+	for (size_t k = 0; k < nev; k++) {
+		b->values[k].value += s->sum[k].value;
+		b->values[k].enabled += s->sum[k].enabled;
+		b->values[k].running += s->sum[k].running;
+		if (s->calls && s->min[k] < b->min[k])
+			b->min[k] = s->min[k];
+		if (s->max[k] > b->max[k])
+			b->max[k] = s->max[k];
+	}
+}
+
+static void buf_init(struct result_buf *b, const char *name, long tid, size_t nev, const char **events)
+{
+	memset(b, 0, sizeof(*b));
+	for (size_t k = 0; k < nev; k++)
+		if (R.infos[k].flags & PMU_EVF_UNSUPPORTED)
+			b->r.unsupported |= 1u << k;
+	b->r.name = name;
+	b->r.tid = tid;
+	b->r.nvalues = nev;
+	for (size_t k = 0; k < REG_MAX_EV; k++)
+		b->min[k] = UINT64_MAX;
+	for (size_t k = 0; k < nev; k++)
+		b->events[k] = events[k];
+	b->r.events = b->events;
+	b->r.values = b->values;
+	b->r.min = b->min;
+	b->r.max = b->max;
+}
+
+/* Hand @b to @cb: a minimum never taken (no completed call) is 0. Counts it in *count. */
+static int emit(struct result_buf *b, size_t nev, pmu_region_cb cb, void *data, int *count)
+{
+	for (size_t k = 0; k < nev; k++)
+		if (b->min[k] == UINT64_MAX)
+			b->min[k] = 0;
+	(*count)++;
+	return cb(&b->r, data);
+}
+
+/* under R.lock */
+static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const char **events, size_t nev)
+{
+	struct result_buf b;
+	int count = 0, r;
+
+	for (size_t id = 0; id < R.nnames; id++) {
+		bool used = false;
+		if (!strcmp(R.names[id], CAL_NAME))
+			continue;
+		buf_init(&b, R.names[id], -1, nev, events);
+		for (struct thread_state *t = R.threads; t; t = t->next)
+			for (size_t i = 0; i < t->nslots; i++)
+				if (t->slots[i]->id == id) {
+					add_slot(&b, t->slots[i], nev);
+					used = true;
+				}
+		if (!used || !b.r.calls)
+			continue; /* never completed, or forgotten by pmu_region_reset() */
+		if ((r = emit(&b, nev, cb, data, &count)))
+			return r;
+		if (!per_thread)
+			continue;
+		for (struct thread_state *t = R.threads; t; t = t->next)
+			for (size_t i = 0; i < t->nslots; i++) {
+				if (t->slots[i]->id != id)
+					continue;
+				buf_init(&b, R.names[id], t->tid, nev, events);
+				add_slot(&b, t->slots[i], nev);
+				if ((r = emit(&b, nev, cb, data, &count)))
+					return r;
+			}
+	}
+	return count;
+}
+
+PMU_EXPORT int pmu_region_foreach(int per_thread, pmu_region_cb cb, void *data)
+{
+	const char *events[REG_MAX_EV];
+	struct pmu_event_info infos[REG_MAX_EV];
+	size_t nev;
+	int r;
+
+	if (!cb)
+		return -EINVAL;
+	pthread_mutex_lock(&R.lock);
+	nev = event_names(events, infos);
+	r = foreach_locked(per_thread, cb, data, events, nev);
+	pthread_mutex_unlock(&R.lock);
+	return r;
+}
+
+struct writer {
+	FILE *f;
+	int format;
+	int scaled;                     /* text: some value was multiplexed and scaled */
+	int namew;                      /* text: width of the region column (the longest name) */
+	int colw[REG_MAX_EV];           /* text: width of each event's column (its label) */
+	const struct pmu_event_info *infos;
+	json_object *regions;           /* json: the regions array */
+	json_object *threads;           /* json: the current region's per-thread array */
+};
+
+/* The metrics named in PMU_EVENTS, evaluated on @r's counts: @fn(name, value, data)
+ * for each, the value NAN where it cannot be evaluated. */
+static void each_metric(const struct pmu_region_result *r, void (*fn)(const char *m, double v, void *data),
+			void *data)
+{
+	struct pmu_named_value nv[REG_MAX_EV];
+	char *copy = R.metrics ? strdup(R.metrics) : NULL, *save = NULL;
+
+	for (size_t k = 0; k < r->nvalues; k++) {
+		nv[k].name = r->events[k];
+		nv[k].value = (double)pmu_scale(&r->values[k]);
+	}
+	for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
+		double v;
+		if (pmu_metric_eval(R.ctx, m, nv, r->nvalues, &v) < 0)
+			v = NAN;
+		fn(m, v, data);
+	}
+	free(copy);
+}
+
+static void fmt_count(char *buf, size_t len, uint64_t v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
+	for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+}
+
+/* ---- CSV (RFC 4180: text fields quoted, inner quotes doubled) ---- */
+
+static void csv_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_csv(const struct pmu_region_result *r, const struct writer *w)
+{
+	for (size_t k = 0; k < r->nvalues; k++) {
+		csv_str(w->f, r->name);
+		fprintf(w->f, ",%ld,%llu,", r->tid, (unsigned long long)r->calls);
+		csv_str(w->f, r->events[k]);
+		fprintf(w->f, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", (unsigned long long)r->values[k].value,
+			(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
+			(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]), (unsigned long long)r->min[k],
+			(unsigned long long)r->max[k], !!(w->infos[k].flags & PMU_EVF_UNSUPPORTED));
+	}
+}
+
+/* ---- JSON (schema libpmu-regions/1, written with json-c) ---- */
+
+static json_object *json_fixed(double v, const char *fmt)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), fmt, v);
+	return json_object_new_double_s(v, buf);
+}
+
+static json_object *json_events(const struct pmu_region_result *r, const struct writer *w)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t k = 0; o && k < r->nvalues; k++) {
+		json_object *e = NULL;
+		if (!(w->infos[k].flags & PMU_EVF_UNSUPPORTED) && (e = json_object_new_object())) {
+			json_object_object_add(e, "value", json_object_new_uint64(r->values[k].value));
+			json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->values[k])));
+			json_object_object_add(e, "enabled_ns", json_object_new_uint64(r->values[k].enabled));
+			json_object_object_add(e, "running_ns", json_object_new_uint64(r->values[k].running));
+			json_object_object_add(e, "confidence", json_fixed(pmu_confidence(&r->values[k]), "%.6f"));
+			json_object_object_add(e, "min", json_object_new_uint64(r->min[k]));
+			json_object_object_add(e, "max", json_object_new_uint64(r->max[k]));
+		}
+		json_object_object_add(o, r->events[k], e); /* NULL: null, not counted here */
+	}
+	return o;
+}
+
+static void json_metric(const char *m, double v, void *data)
+{
+	json_object_object_add(data, m, isfinite(v) ? json_fixed(v, "%.9g") : NULL);
+}
+
+static void write_json(const struct pmu_region_result *r, struct writer *w)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return;
+	if (r->tid == -1) {
+		json_object *m = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(r->name));
+		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
+		json_object_object_add(o, "events", json_events(r, w));
+		if (m)
+			each_metric(r, json_metric, m);
+		json_object_object_add(o, "metrics", m);
+		json_object_object_add(o, "threads", w->threads = json_object_new_array());
+		json_object_array_add(w->regions, o);
+	} else if (!w->threads) {
+		json_object_put(o); /* out of memory for the region's thread list */
+	} else {
+		json_object_object_add(o, "tid", json_object_new_int64(r->tid));
+		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
+		json_object_object_add(o, "events", json_events(r, w));
+		json_object_array_add(w->threads, o);
+	}
+}
+
+/* The MPI rank given by the launcher (Open MPI, MPICH/PMI, PMIx, Slurm,
+ * MVAPICH2), or NULL: the one reading of it, for %r and the JSON header. */
+static const char *mpi_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+					    "MV2_COMM_WORLD_RANK" };
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		const char *v = pmu__getenv(vars[i]);
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+/* The rank as JSON: a number when it is one (decimal digits), else the string as given; null when none. */
+static json_object *json_rank(void)
+{
+	const char *v = mpi_rank();
+	char *end;
+	long long n;
+
+	if (!v)
+		return NULL;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (isdigit((unsigned char)v[0]) && !*end && !errno)
+		return json_object_new_int64(n);
+	return json_object_new_string(v);
+}
+
+static json_object *json_header(int nthreads, const char *const *events, size_t nev)
+{
+	json_object *o = json_object_new_object(), *ev = json_object_new_array();
+	struct pmu_caps c;
+
+	if (!o || !ev) {
+		json_object_put(o);
+		json_object_put(ev);
+		return NULL;
+	}
+	pmu_caps(R.ctx, &c);
+	json_object_object_add(o, "schema", json_object_new_string("libpmu-regions/1"));
+	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
+	json_object_object_add(o, "pid", json_object_new_int64((long)getpid()));
+	json_object_object_add(o, "rank", json_rank());
+	json_object_object_add(o, "cpuid", json_object_new_string(c.cpuid));
+	json_object_object_add(o, "threads", json_object_new_int(nthreads));
+	json_object_object_add(o, "calibrated", json_object_new_boolean(R.calibrate));
+	for (size_t k = 0; k < nev; k++)
+		json_object_array_add(ev, json_object_new_string(events[k]));
+	json_object_object_add(o, "events", ev);
+	return o;
+}
+
+/* ---- text ---- */
+
+static void text_metric(const char *m, double v, void *data)
+{
+	struct pmu_metric_info mi;
+	const char *unit = "";
+	double factor = 1;
+
+	if (pmu_metric_info(R.ctx, m, &mi) == 0 && mi.scale_unit[0]) {
+		char *end;
+		factor = strtod(mi.scale_unit, &end);
+		if (end == mi.scale_unit)
+			factor = 1;
+		unit = end;
+	}
+	if (v == v)
+		fprintf(data, "   %-40s %14.3f %s\n", m, v * factor, unit);
+	else
+		fprintf(data, "   %-40s  n/a\n", m);
+}
+
+static void write_text(const struct pmu_region_result *r, struct writer *w)
+{
+	char num[40];
+
+	if (r->tid == -1)
+		fprintf(w->f, " %-*s %10llu", w->namew, r->name, (unsigned long long)r->calls);
+	else
+		fprintf(w->f, "   thread %-*ld %10llu", w->namew - 9, r->tid, (unsigned long long)r->calls);
+	for (size_t k = 0; k < r->nvalues; k++) {
+		double c = pmu_confidence(&r->values[k]);
+		if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
+			fprintf(w->f, " %*s", w->colw[k], "<not counted>");
+			continue;
+		}
+		fmt_count(num, sizeof(num), pmu_scale(&r->values[k]));
+		fprintf(w->f, " %*s%s", w->colw[k] - 1, num, c < 1.0 ? "*" : " ");
+		w->scaled |= c < 1.0;
+	}
+	fprintf(w->f, "\n");
+	if (r->tid == -1)
+		each_metric(r, text_metric, w->f);
+}
+
+/* The column header of event @k: its name, and its unit when it has one ("task-clock (ns)"). */
+static int text_label(char *buf, size_t len, const char *name, const struct pmu_event_info *info)
+{
+	if (info->unit && info->unit[0])
+		return snprintf(buf, len, "%s (%s)", name, info->unit);
+	return snprintf(buf, len, "%s", name);
+}
+
+static void text_header(struct writer *w, int nthreads, const char *const *events, size_t nev)
+{
+	char label[256];
+
+	/* columns as wide as the longest name: a label is never cut */
+	w->namew = 28;
+	for (size_t id = 0; id < R.nnames; id++)
+		if (strcmp(R.names[id], CAL_NAME) && (int)strlen(R.names[id]) > w->namew)
+			w->namew = (int)strlen(R.names[id]);
+	fprintf(w->f, "\n libpmu regions (pid %ld, %d thread%s%s)\n\n %-*s %10s", (long)getpid(), nthreads,
+		nthreads == 1 ? "" : "s", R.calibrate ? ", begin/end overhead subtracted" : "", w->namew, "region",
+		"calls");
+	for (size_t k = 0; k < nev; k++) {
+		int n = text_label(label, sizeof(label), events[k], &w->infos[k]);
+		w->colw[k] = n > 18 ? n : 18;
+		fprintf(w->f, " %*s", w->colw[k], label);
+	}
+	fprintf(w->f, "\n");
+}
+
+static int write_result(const struct pmu_region_result *r, void *data)
+{
+	struct writer *w = data;
+
+	if (w->format == PMU_FORMAT_CSV)
+		write_csv(r, w);
+	else if (w->format == PMU_FORMAT_JSON)
+		write_json(r, w);
+	else
+		write_text(r, w);
+	return 0;
+}
+
+/* @in with %p, %r and %% expanded into @out; -ENAMETOOLONG when it does not fit. */
+static int expand_path(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = in; *p; p++) {
+		if (o + 1 >= len)
+			return -ENAMETOOLONG;
+		if (p[0] == '%' && p[1] == 'p') {
+			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
+			p++;
+		} else if (p[0] == '%' && p[1] == 'r') {
+			const char *rank = mpi_rank();
+			o += (size_t)snprintf(out + o, len - o, "%s", rank ? rank : "0");
+			p++;
+		} else if (p[0] == '%' && p[1] == '%') {
+			out[o++] = '%';
+			p++;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	if (o >= len)
+		return -ENAMETOOLONG;
+	out[o] = 0;
+	return 0;
+}
+
+/* The report file, opened without waiting: a FIFO with no reader is an
+ * error now (ENXIO), not a program blocked at exit. */
+static FILE *open_report(const char *file, int *err)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666), fl;
+	FILE *f;
+
+	if (fd < 0) {
+		*err = errno;
+		return NULL;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
+		*err = errno;
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
+{
+	char file[PATH_MAX];
+	const char *events[REG_MAX_EV];
+	struct pmu_event_info infos[REG_MAX_EV];
+	struct writer w;
+	json_object *doc = NULL;
+	FILE *f;
+	size_t nev;
+	int r, nthreads = 0;
+
+	if (format < PMU_FORMAT_TEXT || format > PMU_FORMAT_CSV)
+		return pmu__err(R.ctx, -EINVAL, "pmu_region_report: format %d is not PMU_FORMAT_TEXT, _JSON or _CSV",
+				format);
+	if (!path)
+		path = pmu__getenv("PMU_OUTPUT");
+	if (!path || !*path) {
+		f = stderr;
+	} else if (!strcmp(path, "-")) {
+		f = stdout;
+	} else {
+		int err = 0;
+		if (expand_path(path, file, sizeof(file)) < 0)
+			return pmu__err(R.ctx, -ENAMETOOLONG, "the region report path '%.60s...' is longer than %d "
+					"characters once %%p/%%r are expanded", path, PATH_MAX - 1);
+		if (!(f = open_report(file, &err)))
+			return pmu__err(R.ctx, -err, "cannot write the region report to '%s': %s", file,
+					err == ENXIO ? "it is a FIFO that no process is reading" : strerror(err));
+	}
+	pthread_mutex_lock(&R.lock);
+	nev = event_names(events, infos);
+	for (struct thread_state *t = R.threads; t; t = t->next)
+		nthreads++;
+	memset(&w, 0, sizeof(w));
+	w.f = f;
+	w.format = format;
+	w.infos = infos;
+	if (format == PMU_FORMAT_JSON) {
+		if ((doc = json_header(nthreads, events, nev)) && (w.regions = json_object_new_array()))
+			json_object_object_add(doc, "regions", w.regions);
+		r = w.regions ? foreach_locked(per_thread, write_result, &w, events, nev)
+			      : pmu__err(R.ctx, -ENOMEM, "out of memory writing the region report");
+	} else if (format == PMU_FORMAT_CSV) {
+		fprintf(f, "region,tid,calls,event,value,scaled,enabled_ns,running_ns,confidence,min,max,unsupported\n");
+		r = foreach_locked(per_thread, write_result, &w, events, nev);
+	} else {
+		text_header(&w, nthreads, events, nev);
+		r = foreach_locked(per_thread, write_result, &w, events, nev);
+		fprintf(f, "\n%s", r == 0 ? " (no regions)\n\n" : w.scaled ? " * scaled: the event was multiplexed\n\n" : "");
+	}
+	pthread_mutex_unlock(&R.lock);
+	if (doc && r >= 0)
+		fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+								  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(doc);
+	{
+		/* a full disk, a closed stdout: said, not swallowed */
+		int bad = ferror(f) ? (errno ? errno : EIO) : 0;
+		if ((f != stderr && f != stdout ? fclose(f) : fflush(f)) != 0 && !bad)
+			bad = errno ? errno : EIO;
+		if (bad)
+			return pmu__err(R.ctx, -bad, "writing the region report to '%s' failed: %s",
+					f == stdout ? "stdout" : f == stderr ? "stderr" : file, strerror(bad));
+	}
+	return r < 0 ? r : 0;
+}
+

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions: configuration and set-up. The PMU_* variables or
+ * pmu_region_configure() give the events once per process (a bad list
+ * turns regions off, said once); each thread opens its set on its first
+ * region call; thread exit closes it, fork gives the child no regions, and
+ * exit writes the report.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "region.h"
+
+struct regions pmu__regions = {
+	.once = PTHREAD_ONCE_INIT,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.format = PMU_FORMAT_TEXT,
+	.calibrate = 1,
+	.cfg_calibrate = -1,
+};
+
+static int is_metric(const char *name)
+{
+	struct pmu_metric_info mi;
+	return pmu_metric_info(R.ctx, name, &mi) == 0;
+}
+
+static int append(char **dst, const char *item)
+{
+	size_t a = *dst ? strlen(*dst) : 0, b = strlen(item);
+	char *n = realloc(*dst, a + b + 2);
+
+	if (!n)
+		return -ENOMEM;
+	if (a)
+		n[a++] = ',';
+	memcpy(n + a, item, b + 1);
+	*dst = n;
+	return 0;
+}
+
+static void on_thread_exit(void *p)
+{
+	struct thread_state *ts = p;
+
+	/* the counts stay for the report; the events are closed */
+	pthread_mutex_lock(&R.lock);
+	if (ts && ts->gen == pmu__fork_gen) {
+		pmu_set_close(ts->set);
+		ts->set = NULL;
+		/* a region call from a later destructor of this thread reads nothing (-EINVAL) */
+		ts->fast = pmu_set_fast(NULL);
+	}
+	pthread_mutex_unlock(&R.lock);
+}
+
+static void at_fork_child(void)
+{
+	/* the child starts with no regions: drop the parent's (closing the
+	 * child's copies of the descriptors). Their memory is kept, so that a
+	 * handle from before the fork is refused by its owner check. */
+	struct thread_state *t = R.threads;
+	while (t) {
+		struct thread_state *next = t->next;
+		pmu_set_close(t->set);
+		t->set = NULL;
+		t->fast = NULL;
+		t->next = R.graveyard;
+		R.graveyard = t;
+		t = next;
+	}
+	R.threads = NULL;
+	for (size_t i = 0; i < R.nnames; i++)
+		free(R.names[i]);
+	R.nnames = 0;
+	pmu__region_me = NULL;
+	R.nev = 0;
+	pthread_mutex_init(&R.lock, NULL);
+}
+
+/* Zero-setup regions have no caller to tell: a misconfiguration is said,
+ * once, on stderr (the one place the library writes there; see STYLE.md).
+ * The regions' own context is made without options, so it has no log
+ * callback to take the message instead. */
+static void say(const char *fmt, ...) PMU_PRINTF(1, 2);
+static void say(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "libpmu regions: %s\n", msg);
+}
+
+/* A yes/no variable: 1/yes/on/true or 0/no/off/false (any case); unset or
+ * empty: @def; anything else is said and gives @def. */
+static int env_flag(const char *var, int def)
+{
+	static const char *const yes[] = { "1", "yes", "on", "true" }, *const no[] = { "0", "no", "off", "false" };
+	const char *v = pmu__getenv(var);
+
+	if (!v || !*v)
+		return def;
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(v, yes[i]))
+			return 1;
+		if (!strcasecmp(v, no[i]))
+			return 0;
+	}
+	say("%s='%.100s' is neither 1 nor 0 (yes/no, on/off, true/false are accepted too); using %s, the default. "
+	    "Fix %s.", var, v, def ? "1" : "0", var);
+	return def;
+}
+
+/* $PMU_FORMAT as a pmu_report_format; an unknown value is said and gives text. */
+static int env_format(void)
+{
+	static const char *const fmts[] = { [PMU_FORMAT_TEXT] = "text", [PMU_FORMAT_JSON] = "json",
+					    [PMU_FORMAT_CSV] = "csv" };
+	const char *v = pmu__getenv("PMU_FORMAT");
+
+	if (!v || !*v)
+		return PMU_FORMAT_TEXT;
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++)
+		if (!strcasecmp(v, fmts[i]))
+			return (int)i;
+	say("PMU_FORMAT='%.100s' is not text, json or csv; the report will be text. Fix PMU_FORMAT.", v);
+	return PMU_FORMAT_TEXT;
+}
+
+static void report_at_exit(void)
+{
+	const char *out = pmu__getenv("PMU_OUTPUT");
+	bool any = false;
+	int r;
+
+	pthread_mutex_lock(&R.lock);
+	for (struct thread_state *t = R.threads; t && !any; t = t->next)
+		for (size_t i = 0; i < t->nslots && !any; i++)
+			any = t->slots[i]->calls && strcmp(R.names[t->slots[i]->id], CAL_NAME);
+	pthread_mutex_unlock(&R.lock);
+	if (!any)
+		return;
+	if ((r = pmu_region_report(NULL, R.format, R.per_thread)) < 0 && out && *out && strcmp(out, "-")) {
+		/* the counts are not lost for a wrong path */
+		say("PMU_OUTPUT='%.200s': %s; the report follows on stderr. Fix PMU_OUTPUT (a file in a writable "
+		    "directory; '-' for stdout, unset for stderr).", out, pmu_strerror(r));
+		pmu_region_report("", R.format, R.per_thread);
+	} else if (r < 0) {
+		say("the report to %s failed: %s.", out && !strcmp(out, "-") ? "stdout" : "stderr", pmu_strerror(r));
+	}
+}
+
+/* Read the PMU_* variables and check the event list once per process
+ * (pmu_region_configure() or the first region call). On failure R.err
+ * and R.errmsg say why; every region call returns them. */
+static void global_init(void)
+{
+	const char *env = pmu__getenv("PMU_EVENTS"), *ev;
+	struct pmu_caps caps;
+	char *copy, *save = NULL;
+
+	pthread_mutex_lock(&R.lock);
+	R.started = true;
+	pthread_mutex_unlock(&R.lock);
+	pmu__global_init();
+	R.format = env_format();
+	R.per_thread = env_flag("PMU_PER_THREAD", 0);
+	R.calibrate = R.cfg_calibrate >= 0 ? R.cfg_calibrate : env_flag("PMU_CALIBRATE", 1);
+	if ((R.err = pmu_ctx_new(&R.ctx, NULL)) < 0) {
+		snprintf(R.errmsg, sizeof(R.errmsg), "%s", pmu__err_msg());
+		R.fix = "fix what it names";
+		return;
+	}
+	pmu_caps(R.ctx, &caps);
+	ev = R.cfg_events ? R.cfg_events : env;
+	if (ev && *ev && R.cfg_events) {
+		snprintf(R.origin, sizeof(R.origin), "pmu_region_configure(\"%.200s\")", ev);
+		R.fix = "fix the events given to pmu_region_configure()";
+	} else if (ev && *ev) {
+		snprintf(R.origin, sizeof(R.origin), "PMU_EVENTS='%.200s'", ev);
+		R.fix = "fix PMU_EVENTS ('pmu list' shows the events of this machine)";
+	} else {
+		ev = caps.hw_pmu ? "instructions:u,cycles:u,branch-misses:u,L1-dcache-load-misses:u"
+				 : "task-clock,page-faults,context-switches";
+		snprintf(R.origin, sizeof(R.origin), "the default events '%s' (PMU_EVENTS is not set)", ev);
+		R.fix = "set PMU_EVENTS to events this machine can count ('pmu list')";
+	}
+	/* metric names stand for the events they need */
+	if (!(copy = strdup(ev)))
+		R.err = pmu__err(R.ctx, -ENOMEM, "out of memory");
+	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && R.err == 0; tok = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*tok))
+			tok++;
+		if (is_metric(tok)) {
+			char need[2048], *s2 = NULL;
+			if ((R.err = append(&R.metrics, tok)) < 0 ||
+			    (R.err = pmu_metric_events(R.ctx, tok, need, sizeof(need))) < 0)
+				break;
+			R.err = 0;
+			for (char *e = strtok_r(need, ",", &s2); e && R.err == 0; e = strtok_r(NULL, ",", &s2)) {
+				bool have = false;
+				char *c2 = R.events ? strdup(R.events) : NULL, *s3 = NULL;
+				for (char *x = c2 ? strtok_r(c2, ",", &s3) : NULL; x; x = strtok_r(NULL, ",", &s3))
+					have |= !strcasecmp(x, e);
+				free(c2);
+				if (!have)
+					R.err = append(&R.events, e);
+			}
+		} else {
+			R.err = append(&R.events, tok);
+		}
+	}
+	free(copy);
+	if (!R.err && !R.events)
+		R.err = pmu__err(R.ctx, -EINVAL, "names no events");
+	if (!R.err) {
+		/* resolve the list now: a bad name turns regions off in the whole process, said once */
+		struct pmu_set_opts o;
+		struct pmu_set *plan = NULL;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.flags = PMU_SET_SKIP_UNSUPPORTED;
+		if ((R.err = pmu__set_plan(R.ctx, R.events, &o, &plan)) == 0 && pmu_set_count(plan) > REG_MAX_EV)
+			R.err = pmu__err(R.ctx, -E2BIG, "%zu events; regions count at most %d", pmu_set_count(plan),
+					   REG_MAX_EV);
+		pmu_set_close(plan);
+	}
+	if (R.err) {
+		snprintf(R.errmsg, sizeof(R.errmsg), "%s: %s", R.origin, pmu__err_msg());
+		return;
+	}
+	pthread_key_create(&R.tls_key, on_thread_exit);
+	pthread_atfork(NULL, NULL, at_fork_child);
+	atexit(report_at_exit);
+}
+
+PMU_EXPORT int pmu_region_configure(const char *events, int calibrate)
+{
+	char *copy = NULL;
+
+	if (events && !(copy = strdup(events)))
+		return pmu__err(NULL, -ENOMEM, "pmu_region_configure: out of memory");
+	pthread_mutex_lock(&R.lock);
+	if (R.started) {
+		pthread_mutex_unlock(&R.lock);
+		free(copy);
+		return pmu__err(NULL, -EBUSY, "pmu_region_configure: regions are already in use in this process "
+				"(their events are fixed at the first region call); call it before any other pmu_region_* function");
+	}
+	if (copy) {
+		free(R.cfg_events);
+		R.cfg_events = copy;
+	}
+	if (calibrate >= 0)
+		R.cfg_calibrate = !!calibrate;
+	pthread_mutex_unlock(&R.lock);
+	/* resolve the list now, so that a bad name is reported here rather than at the first begin */
+	pthread_once(&R.once, global_init);
+	if (!R.err)
+		return 0;
+	R.told = true; /* every region call returns it too, but nothing is printed */
+	return pmu__err(R.ctx, R.err, "%s", R.errmsg);
+}
+
+struct thread_state *pmu__region_thread_init(void)
+{
+	struct thread_state *ts;
+	struct pmu_set_opts o;
+	int r;
+
+	pthread_once(&R.once, global_init);
+	if (pmu__region_me && pmu__region_me->gen == pmu__fork_gen)
+		return pmu__region_me;
+	ts = calloc(1, sizeof(*ts));
+	if (!ts)
+		return NULL;
+	ts->tid = (long)syscall(SYS_gettid);
+	ts->gen = pmu__fork_gen;
+	ts->err = R.err;
+	ts->errmsg = R.errmsg;
+	if (R.err && !R.told && !__atomic_exchange_n(&R.said, 1, __ATOMIC_RELAXED))
+		say("%s. Regions are off in this process; %s.", R.errmsg, R.fix);
+	if (!ts->err && (r = pmu__region_index_grow(ts)) < 0)
+		ts->err = pmu__err(R.ctx, r, "out of memory setting up regions for this thread");
+	if (!ts->err) {
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.flags = PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
+		r = pmu_set_open(R.ctx, R.events, &o, &ts->set);
+		if (r < 0) {
+			ts->err = r;
+		} else {
+			ts->nev = pmu_set_count(ts->set); /* at most REG_MAX_EV: global_init checked the list */
+			ts->fast = pmu_set_fast(ts->set);
+		}
+	}
+	if (ts->err && !R.err) {
+		/* this thread only (out of descriptors or memory, a PMU busy...): said for the first such thread */
+		snprintf(ts->errbuf, sizeof(ts->errbuf), "%.300s: %s", R.origin, pmu__err_msg());
+		ts->errmsg = ts->errbuf;
+		if (!__atomic_exchange_n(&R.said, 1, __ATOMIC_RELAXED))
+			say("%s. Regions are off in thread %ld (other threads that fail are not said again).", ts->errbuf,
+			    ts->tid);
+	}
+	pthread_mutex_lock(&R.lock);
+	if (!ts->err && !R.nev) {
+		for (size_t k = 0; k < ts->nev; k++)
+			pmu_set_event(ts->set, k, &R.infos[k]);
+		R.nev = ts->nev;
+	}
+	ts->next = R.threads;
+	R.threads = ts;
+	pthread_mutex_unlock(&R.lock);
+	pmu__region_me = ts;
+	if (!R.err)
+		pthread_setspecific(R.tls_key, ts);
+	if (!ts->err && R.calibrate)
+		pmu__region_calibrate(ts);
+	return ts;
+}

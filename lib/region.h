@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions (private): what the region files share. region.c is the hot path
+ * (begin/end/enter/leave and handles), region-names.c finds a thread's slot
+ * for a name, region-setup.c reads the configuration and sets threads up,
+ * region-calibrate.c measures an empty pair, region-report.c gathers the
+ * counts and writes the reports.
+ */
+#ifndef PMU_REGION_H
+#define PMU_REGION_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include "set.h"
+
+#define REG_MAX_EV 16
+#define REG_NAME_MAX 128
+#define CAL_NAME "libpmu.calibration"
+#define CAL_ROUNDS 16
+
+struct thread_state;
+struct slot;
+
+/* One entry of a thread's pointer cache: a hint, verified by content. */
+struct pcache {
+	const char *key;                /* a caller's pointer, never dereferenced */
+	struct slot *s;
+};
+
+/* One (thread, name) accumulator; also the handle of pmu_region_get(). */
+struct slot {
+	struct thread_state *ts;        /* owner: a handle is refused in any other thread */
+	unsigned gen;                   /* pmu__fork_gen of the owner */
+	unsigned id;                    /* interned name index */
+	uint32_t hash;                  /* hash_name(name) */
+	char name[REG_NAME_MAX];        /* the slot's own copy: what a lookup compares */
+	uint32_t by_handle;             /* the open call began through a handle */
+	uint32_t depth;                 /* nesting of this name (recursion counts once) */
+	uint64_t calls;
+	struct pmu_value start[REG_MAX_EV];
+	struct pmu_value sum[REG_MAX_EV];
+	uint64_t min[REG_MAX_EV], max[REG_MAX_EV];
+};
+
+struct thread_state {
+	long tid;
+	unsigned gen;                   /* pmu__fork_gen when created */
+	struct pmu_set *set;
+	const struct pmu_fast *fast;
+	size_t nev;
+	int err;                        /* sticky error of opening the events */
+	const char *errmsg;             /* its sentence: R.errmsg, or errbuf */
+	char errbuf[640];
+	int calibrated;
+	uint64_t overhead[REG_MAX_EV];  /* an empty pmu_region_begin/end pair */
+	uint64_t overhead_h[REG_MAX_EV];/* an empty pmu_region_enter/leave pair */
+	/* what an end subtracts, by how the pair was made: [2 * (begun by a handle) + (ended by one)];
+	 * zero until calibrated (a mixed pair takes the smaller cost) */
+	uint64_t ov[4][REG_MAX_EV];
+	const char *last_key;           /* the name pointer of the last lookup, and its slot */
+	struct slot *last_slot;
+	struct pcache *pc;              /* caller's name pointer -> slot, a cache (pcmask + 1 entries) */
+	uint32_t pcmask;
+	uint32_t *cidx;                 /* hash of the name -> slot index + 1, open addressing */
+	uint32_t cmask;
+	struct slot **slots;
+	size_t nslots, slots_cap;
+	volatile sig_atomic_t busy;     /* inside begin/end: a signal handler must not re-enter */
+	struct thread_state *next;
+};
+
+/* The process-wide region state (one object: every field is set up by
+ * region-setup.c and read elsewhere under the rules its comment gives). */
+struct regions {
+	pthread_once_t once;
+	pthread_mutex_t lock;
+	struct pmu_ctx *ctx;
+	int err;                        /* regions are off in the whole process: why */
+	char *events;                   /* the event list every thread opens */
+	char *metrics;                  /* metric names from PMU_EVENTS, comma separated */
+	char errmsg[1024];              /* err's sentence, "<origin>: <cause and fix>" */
+	bool told;                      /* pmu_region_configure() returned err: its caller knows */
+	int said;                       /* regions being off was said (once per process) */
+	char origin[320];               /* where the events came from, for messages */
+	const char *fix;                /* what to change when they cannot be used */
+	int format;                     /* $PMU_FORMAT */
+	int per_thread;                 /* $PMU_PER_THREAD */
+	int calibrate;
+	char *cfg_events;               /* pmu_region_configure(): replaces PMU_EVENTS */
+	int cfg_calibrate;              /* pmu_region_configure(): replaces PMU_CALIBRATE (-1: not set) */
+	bool started;                   /* the set-up ran (under lock) */
+	char **names;                   /* interned names, in order of first use (under lock) */
+	size_t nnames, names_cap;
+	struct thread_state *threads;   /* every thread that used regions (under lock) */
+	struct thread_state *graveyard; /* a parent's threads, in a forked child: kept (never
+					 * reused) so that a stale handle is recognised, not followed */
+	pthread_key_t tls_key;
+	struct pmu_event_info infos[REG_MAX_EV]; /* the events, as the first thread opened them */
+	size_t nev;
+};
+extern struct regions pmu__regions __attribute__((visibility("hidden")));
+#define R pmu__regions /* in the region files only */
+
+/* The calling thread's state (region.c); initial-exec: in the shared library a plain
+ * __thread costs a __tls_get_addr call at every begin and end. */
+extern __thread struct thread_state *pmu__region_me
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/* region-setup.c */
+/* The calling thread's state, set up on first use (NULL: out of memory). */
+struct thread_state *pmu__region_thread_init(void);
+
+/* region-calibrate.c */
+/* Measure an empty pair by name and by handle into ts->overhead, overhead_h and ov. */
+void pmu__region_calibrate(struct thread_state *ts);
+
+/* region-names.c */
+/* Interned id of @name (under R.lock), or -ENOMEM. */
+int pmu__region_intern(const char *name);
+/* The slot named @name past the last lookup: the pointer cache, then the content index. */
+struct slot *pmu__region_find_other(struct thread_state *ts, const char *name);
+/* Make room for one more slot in the thread's index and pointer cache. */
+int pmu__region_index_grow(struct thread_state *ts);
+/* A new slot for @name, the first use of the name in this thread (locks, allocates). */
+struct slot *pmu__region_new_slot(struct thread_state *ts, const char *name, int *err);
+
+/* The caller's @name equals the slot's copy @own: an inline byte loop
+ * (region names are short; a call of strcmp costs more than the loop). */
+static inline bool name_eq(const char *own, const char *name)
+{
+	while (*own == *name) {
+		if (!*own)
+			return true;
+		own++;
+		name++;
+	}
+	return false;
+}
+
+/* The slot named @name in this thread, or NULL: inline, the name of the
+ * last lookup (a begin's name is its end's), checked by content. */
+__attribute__((always_inline)) static inline struct slot *find(struct thread_state *ts, const char *name)
+{
+	if (__builtin_expect(ts->last_key == name, 1) && __builtin_expect(name_eq(ts->last_slot->name, name), 1))
+		return ts->last_slot;
+	return pmu__region_find_other(ts, name);
+}
+
+#endif
