@@ -267,7 +267,11 @@ static int run_history(struct hist *h, unsigned long steps, int may_fork)
 				pmu_set_enable(h->set);
 			enabled = !enabled;
 		} else if (r < 450) {
+			/* under the lock: a reader of this set (the 'other thread' step) compares two reads,
+			 * and a reset between them is a legitimate step back, not a fault */
+			pthread_mutex_lock(&h->lock);
 			pmu_set_reset(h->set);
+			pthread_mutex_unlock(&h->lock);
 			h->have_prev = 0;                          /* a delta across a reset means nothing */
 		} else if (r < 455) {
 			/* the set replaced by a new one, as a program that reopens its events */
