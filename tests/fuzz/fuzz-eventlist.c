@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "set.h"
+#include "trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pmu__err_quiet(size % 16 != 0);
 	for (int i = 0; i < 2; i++) {
 		struct pmu_event_info info;
+		int r;
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
 		if (i && size && data[0] & 1) { /* one CPU of the hybrid machine: only its core PMU */
@@ -52,9 +54,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			o.pid = -1;
 			o.cpu = data[0] >> 1 & 15;
 		}
-		if (pmu__set_plan(ctxs[i], text, &o, &s) == 0)
+		pmu__err_clear(); /* as pmu_set_open() does */
+		r = pmu__set_plan(ctxs[i], text, &o, &s);
+		fuzz_trace("machine %d plan %d %s\n", i, r, r < 0 ? pmu__err_msg() : "");
+		if (r == 0) {
+			for (size_t k = 0; k < s->n; k++)
+				fuzz_trace("  %s %s type %u config %#llx %#llx %#llx group %u flags %#x\n", s->ev[k].info.name,
+					   s->ev[k].info.pmu, s->ev[k].info.type, (unsigned long long)s->ev[k].info.config,
+					   (unsigned long long)s->ev[k].info.config1,
+					   (unsigned long long)s->ev[k].info.config2, s->ev[k].group, s->ev[k].info.flags);
 			pmu_set_close(s);
-		pmu_event_resolve(ctxs[i], text, &info);
+		}
+		r = pmu_event_resolve(ctxs[i], text, &info);
+		fuzz_trace("machine %d resolve %d %s\n", i, r, r < 0 ? pmu__err_msg() : info.origin);
 	}
 	pmu__err_quiet(false);
 	free(text);
