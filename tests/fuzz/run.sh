@@ -28,7 +28,7 @@ fi
 secs=${1:-20}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(tables eventlist expr mapfile tabledir report)
+[ ${#targets[@]} -gt 0 ] || targets=(tables eventlist expr mapfile tabledir metric report)
 bdir=${PMU_FUZZ_BUILD:-$PWD/build-fuzz}
 if ! command -v clang >/dev/null; then
 	echo "fuzz: clang is not installed: fuzzers not run" >&2
