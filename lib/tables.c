@@ -2459,3 +2459,25 @@ int pmu__tables_fuzz_dir(struct pmu_ctx *ctx, const char *const *texts, const si
 	pmu__tables_free(&t);
 	return r < 0 ? r : problems;
 }
+
+/* For the fuzzer: @text, one table file, becomes @ctx's tables in place of those it had (freed),
+ * loaded and indexed as a CPU directory's file is, so that the metric functions evaluate its
+ * metrics. Returns the number of problems loading found, or a negative errno (the context is
+ * then left without tables). */
+int pmu__tables_fuzz_load(struct pmu_ctx *ctx, const char *text, size_t len)
+{
+	struct pmu_tables *t = &ctx->tables;
+	int problems = 0, r;
+
+	pthread_mutex_lock(&ctx->tables_lock);
+	pmu__tables_free(t);
+	r = load_text(t, "fuzz.json", "x86/fuzz", text, len, NULL, NULL, &problems);
+	if (r == 0)
+		r = build_index(t, NULL, NULL, &problems);
+	if (r < 0)
+		pmu__tables_free(t);
+	t->status = r < 0 ? r : 0;
+	t->loaded = true;
+	pthread_mutex_unlock(&ctx->tables_lock);
+	return r < 0 ? r : problems;
+}

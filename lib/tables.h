@@ -150,7 +150,12 @@ int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);
  * warning naming @mapname and the line. What loading does, for tests and fuzzers. */
 int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
 			  char **dir);
+/* For the fuzzer: @text as one table file, loaded, indexed, checked and its native entries encoded.
+ * Returns the number of problems. */
 int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len);
 /* For the fuzzer: @n texts as the files of one table directory, texts[0] its architecture-level file. */
 int pmu__tables_fuzz_dir(struct pmu_ctx *ctx, const char *const *texts, const size_t *lens, size_t n);
+/* For the fuzzer: @text (one table file) becomes @ctx's tables, for the metric functions. Returns
+ * the number of problems loading found or a negative errno (then the context has no tables). */
+int pmu__tables_fuzz_load(struct pmu_ctx *ctx, const char *text, size_t len);
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "set.h"
+#include "trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,12 +40,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = 0;
-	/* "did you mean" suggestions compare an unknown name with every known
-	 * one, most of a run's time: computed for one input in 16 (by its
-	 * length), the messages are off otherwise */
-	pmu__err_quiet(size % 16 != 0);
+	/* "did you mean" suggestions compare an unknown name with every known one (0.7 M
+	 * instructions a name). Computed for one input in 16 chosen by its length, a rule that
+	 * mutations keep, they filled the corpus (250 of 342 inputs met it) and took 83% of its
+	 * replay. Now on one of the two machines for one input in 32, chosen by a hash of its
+	 * bytes, which a mutation changes; the messages are off otherwise. */
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 16777619u;
 	for (int i = 0; i < 2; i++) {
 		struct pmu_event_info info;
+		bool quiet = h % 64 != (uint32_t)i;
+		int r;
+		if (quiet)
+			pmu__err_quiet(true);
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
 		if (i && size && data[0] & 1) { /* one CPU of the hybrid machine: only its core PMU */
@@ -52,11 +61,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			o.pid = -1;
 			o.cpu = data[0] >> 1 & 15;
 		}
-		if (pmu__set_plan(ctxs[i], text, &o, &s) == 0)
+		pmu__err_clear(); /* as pmu_set_open() does */
+		r = pmu__set_plan(ctxs[i], text, &o, &s);
+		fuzz_trace("machine %d plan %d %s\n", i, r, r < 0 ? pmu__err_msg() : "");
+		if (r == 0) {
+			for (size_t k = 0; k < s->n; k++)
+				fuzz_trace("  %s %s type %u config %#llx %#llx %#llx group %u flags %#x\n", s->ev[k].info.name,
+					   s->ev[k].info.pmu, s->ev[k].info.type, (unsigned long long)s->ev[k].info.config,
+					   (unsigned long long)s->ev[k].info.config1,
+					   (unsigned long long)s->ev[k].info.config2, s->ev[k].group, s->ev[k].info.flags);
 			pmu_set_close(s);
-		pmu_event_resolve(ctxs[i], text, &info);
+		}
+		r = pmu_event_resolve(ctxs[i], text, &info);
+		fuzz_trace("machine %d resolve %d %s\n", i, r, r < 0 ? pmu__err_msg() : info.origin);
+		if (quiet)
+			pmu__err_quiet(false);
 	}
-	pmu__err_quiet(false);
 	free(text);
 	return 0;
 }

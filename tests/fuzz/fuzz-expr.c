@@ -5,6 +5,7 @@
 #include <string.h>
 #include "internal.h"
 #include "expr.h"
+#include "trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -47,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	{
 		struct pmu_named_value vals[2] = { { "INST.RET", 1000 }, { "cycles", 0 } };
-		pmu_metric_eval(ctx, text, vals, 2, &v);
+		int r = pmu_metric_eval(ctx, text, vals, 2, &v);
+		fuzz_trace("eval %d %.17g %s\n", r, r == 0 ? v : 0.0, r < 0 ? pmu__err_msg() : "");
 	}
 	free(text);
 	return 0;

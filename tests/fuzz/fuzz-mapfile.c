@@ -6,6 +6,7 @@
 #include <string.h>
 #include "internal.h"
 #include "tables.h"
+#include "trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct pmu_ctx *ctx;
 	struct pmu_cpu cpu;
 	char *text, *nl, *dir = NULL;
+	int r;
 
 	if (!ctx) {
 		struct pmu_ctx_opts o;
@@ -38,8 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&cpu, 0, sizeof(cpu));
 	if (strlen(text) >= sizeof(cpu.cpuid) || pmu__cpu_parse_id(text, &cpu) < 0)
 		pmu__cpu_parse_id("GenuineIntel-6-55-4", &cpu);
-	if (pmu__tables_map_match(ctx, &cpu, nl ? nl + 1 : "", "fuzz/mapfile.csv", &dir) > 0 && !dir)
+	r = pmu__tables_map_match(ctx, &cpu, nl ? nl + 1 : "", "fuzz/mapfile.csv", &dir);
+	if (r > 0 && !dir)
 		abort();
+	fuzz_trace("match %d %s\n", r, dir ? dir : "");
 	free(dir);
 	free(text);
 	return 0;

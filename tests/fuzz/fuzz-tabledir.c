@@ -7,6 +7,7 @@
 #include <string.h>
 #include "internal.h"
 #include "tables.h"
+#include "trace.h"
 
 #define MAX_FILES 8
 
@@ -35,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lens[n++] = (size_t)(sep - p);
 		p = sep + 6;
 	}
-	pmu__tables_fuzz_dir(ctx, texts, lens, n);
+	fuzz_trace("problems %d\n", pmu__tables_fuzz_dir(ctx, texts, lens, n));
 	free(text);
 	return 0;
 }

@@ -4,7 +4,8 @@
 #   tests/fuzz/run.sh --merge SECONDS [TARGET...]
 # The test command uses a short run; a long one is e.g. `tests/fuzz/run.sh
 # 3600`. Every target starts from its seeds (tests/fuzz/seeds/<target>; the
-# tables target also every JSON table in events/ and tests/tables), the
+# tables target also every JSON table in events/ and tests/tables, cut into
+# tables of 8 entries by split-tables.py), the
 # inputs that once crashed it (tests/fuzz/regressions/<target>) and the
 # corpus kept in the repository (tests/fuzz/corpus/<target>), and grows a
 # working corpus in $PMU_FUZZ_BUILD/corpus-<target> that later runs on this
@@ -15,7 +16,8 @@
 # A crash fails the run and leaves the input in $PMU_FUZZ_BUILD/crashes/:
 # add it to tests/fuzz/regressions/<target>/ with the fix, so it is
 # replayed forever (the replay tests run it in every build).
-# The last line per target gives its executions and executions per second.
+# The last line per target gives its executions, executions per second, and
+# executions per CPU second (what the target costs, whatever the load).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 merge=0
@@ -26,7 +28,7 @@ fi
 secs=${1:-20}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(tables eventlist expr mapfile tabledir report)
+[ ${#targets[@]} -gt 0 ] || targets=(tables eventlist expr mapfile tabledir metric report)
 bdir=${PMU_FUZZ_BUILD:-$PWD/build-fuzz}
 if ! command -v clang >/dev/null; then
 	echo "fuzz: clang is not installed: fuzzers not run" >&2
@@ -39,6 +41,15 @@ if [ ! -f "$bdir/build.ninja" ]; then
 fi
 ninja -C "$bdir" >"$bdir/build.log" 2>&1 || { tail -20 "$bdir/build.log"; exit 1; }
 mkdir -p "$bdir/crashes"
+# CPU seconds (user + system) of the commands this script has waited for: on a loaded machine
+# exec/s (wall clock) says more about the load than about the target, executions per CPU second not
+# (`times` in this shell: in a $(...) subshell it would count that subshell's children)
+cpu_mark() {
+	times >"$bdir/times-$1"
+}
+cpu_seconds() {
+	awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$bdir/times-$1"
+}
 status=0
 export PMU_TEST_SRCDIR=$PWD UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1
 for t in "${targets[@]}"; do
@@ -56,16 +67,15 @@ for t in "${targets[@]}"; do
 	done
 	[ "$t" = report ] && inputs+=(tests/reports) # the hand-written reports are seeds too
 	if [ "$t" = tables ]; then
+		# every table file of the repository, cut into tables of 8 entries (split-tables.py says why)
 		seeds="$bdir/seeds-tables"
 		rm -rf "$seeds" && mkdir -p "$seeds"
-		i=0
-		while IFS= read -r f; do
-			i=$((i + 1))
-			cp "$f" "$seeds/seed-$i.json"
-		done < <(find events tests/tables -name '*.json' | sort)
+		find events tests/tables -name '*.json' | sort | tests/fuzz/split-tables.py "$seeds" 8 ||
+			{ echo "fuzz: tables: tests/fuzz/split-tables.py failed" >&2; exit 1; }
 		inputs+=("$seeds")
 	fi
 	echo "fuzz: $t for ${secs}s" >&2
+	cpu_mark start
 	# the first directory receives what the run finds; the others are read
 	if ! "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
 		-artifact_prefix="$bdir/crashes/$t-" -print_final_stats=1 "${inputs[@]}" >"$bdir/fuzz-$t.log" 2>&1; then
@@ -76,7 +86,9 @@ for t in "${targets[@]}"; do
 	fi
 	runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$bdir/fuzz-$t.log")
 	rate=$(awk '/stat::average_exec_per_sec/ {print $2}' "$bdir/fuzz-$t.log")
-	echo "fuzz: $t: ${runs:-?} runs, ${rate:-?} exec/s, no crash" >&2
+	cpu_mark end
+	cpu=$(awk -v a="$(cpu_seconds start)" -v b="$(cpu_seconds end)" -v n="${runs:-0}" 'BEGIN { if (b > a) printf "%.0f", n / (b - a); else print "?" }')
+	echo "fuzz: $t: ${runs:-?} runs, ${rate:-?} exec/s ($cpu per CPU second), no crash" >&2
 	if [ $merge = 1 ]; then
 		mkdir -p "tests/fuzz/corpus/$t"
 		"$exe" -merge=1 -timeout=10 -rss_limit_mb=2048 -max_len=262144 "tests/fuzz/corpus/$t" "$work" \
