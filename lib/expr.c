@@ -11,6 +11,7 @@
  *   unary   := '-' unary | '!' unary | primary
  *   primary := NUMBER | NAME | '#' NAME | '@' any '@' | '(' expr ')'
  *            | ('min' | 'max' | 'd_ratio') '(' expr ',' expr ')'
+ *            | ('has_event' | 'source_count') '(' NAME | '@' any '@' ')'
  *
  * NAME: a letter or '_' then letters, digits, '_', '.', ':', '@'; a
  * backslash makes the next character part of the name (perf writes
@@ -143,6 +144,33 @@ static char *read_name(struct parser *ps)
 	return out;
 }
 
+/* The event name has_event() and source_count() take: NAME or '@' any '@' (a malloc'd string), NULL
+ * after a failure. */
+static char *read_event_arg(struct parser *ps, const char *fn)
+{
+	skip(ps);
+	if (*ps->p == '@') {
+		const char *end = strchr(ps->p + 1, '@');
+		char *s;
+		if (!end || end == ps->p + 1) {
+			fail(ps, ps->p, "%s", "'@' name without its closing '@'");
+			return NULL;
+		}
+		if (!(s = strndup(ps->p + 1, (size_t)(end - ps->p - 1)))) {
+			ps->nomem = 1;
+			fail(ps, ps->p, "%s", "out of memory");
+			return NULL;
+		}
+		ps->p = end + 1;
+		return s;
+	}
+	if (!name_start((unsigned char)*ps->p)) {
+		fail(ps, ps->p, "expected an event name as the argument of %s()", fn);
+		return NULL;
+	}
+	return read_name(ps);
+}
+
 static int keyword(struct parser *ps, const char *kw)
 {
 	size_t l = strlen(kw);
@@ -258,6 +286,28 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 		if (!name)
 			return NULL;
 		skip(ps);
+		if (*ps->p == '(' && (!strcmp(name, "has_event") || !strcmp(name, "source_count"))) {
+			/* perf's functions of one event name (the name is not evaluated) */
+			enum pmu_expr_kind k = name[0] == 'h' ? PMU_EX_HAS_EVENT : PMU_EX_SOURCE_COUNT;
+			char *arg;
+			ps->p++;
+			arg = read_event_arg(ps, name);
+			if (arg && !punct(ps, ")")) {
+				fail(ps, ps->p, "expected ')' after the event name of %s()", name);
+				free(arg);
+				arg = NULL;
+			}
+			free(name);
+			if (!arg)
+				return NULL;
+			e = node(ps, k, at);
+			if (!e) {
+				free(arg);
+				return NULL;
+			}
+			e->name = arg;
+			return e;
+		}
 		if (*ps->p == '(') {
 			for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 				if (strcmp(name, fns[i].name))
@@ -278,7 +328,7 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 					return binary(ps, fns[i].k, a, b, at);
 				}
 			}
-			fail(ps, at, "unknown function '%s' (known: min, max, d_ratio)", name);
+			fail(ps, at, "unknown function '%s' (known: min, max, d_ratio, has_event, source_count)", name);
 			free(name);
 			return NULL;
 		}
@@ -515,14 +565,32 @@ struct pmu_expr *pmu__expr_parse(const char *src, char *err, size_t errlen)
 int pmu__expr_names(const struct pmu_expr *e, int (*fn)(const char *name, int is_const, void *data),
 		    void *data)
 {
+	return pmu__expr_names_live(e, fn, data, NULL, NULL);
+}
+
+static int name_kind(enum pmu_expr_kind k)
+{
+	return k == PMU_EX_CONST ? PMU_NAME_CONST : k == PMU_EX_HAS_EVENT ? PMU_NAME_HAS_EVENT :
+	       k == PMU_EX_SOURCE_COUNT ? PMU_NAME_SOURCE_COUNT : PMU_NAME_VAR;
+}
+
+int pmu__expr_names_live(const struct pmu_expr *e, int (*fn)(const char *name, int is_const, void *data),
+			 void *data, pmu_expr_lookup fold, void *fold_data)
+{
 	int r;
 
 	if (!e)
 		return 0;
-	if (e->kind == PMU_EX_VAR || e->kind == PMU_EX_CONST)
-		return fn(e->name, e->kind == PMU_EX_CONST, data);
-	if ((r = pmu__expr_names(e->a, fn, data)) || (r = pmu__expr_names(e->b, fn, data)) ||
-	    (r = pmu__expr_names(e->c, fn, data)))
+	if (e->name)
+		return fn(e->name, name_kind(e->kind), data);
+	if (e->kind == PMU_EX_IF && fold) {
+		double c;
+		if (pmu__expr_eval(e->b, fold, fold_data, &c, NULL) == 0)
+			return pmu__expr_names_live(c != 0 ? e->a : e->c, fn, data, fold, fold_data);
+	}
+	if ((r = pmu__expr_names_live(e->a, fn, data, fold, fold_data)) ||
+	    (r = pmu__expr_names_live(e->b, fn, data, fold, fold_data)) ||
+	    (r = pmu__expr_names_live(e->c, fn, data, fold, fold_data)))
 		return r;
 	return 0;
 }
@@ -539,7 +607,9 @@ int pmu__expr_eval(const struct pmu_expr *e, pmu_expr_lookup lookup, void *data,
 		return 0;
 	case PMU_EX_VAR:
 	case PMU_EX_CONST:
-		r = lookup(e->name, e->kind == PMU_EX_CONST, data, out);
+	case PMU_EX_HAS_EVENT:
+	case PMU_EX_SOURCE_COUNT:
+		r = lookup(e->name, name_kind(e->kind), data, out);
 		if (r < 0 && bad_name)
 			*bad_name = e->name;
 		return r;

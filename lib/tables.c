@@ -201,12 +201,65 @@ static uint64_t field_value(const struct pmu_tentry *e, unsigned bit)
 	       bit == PMU_TF_INV ? e->inv : bit == PMU_TF_EDGE ? e->edge : e->any;
 }
 
+bool pmu__tables_core_unit(const char *unit)
+{
+	return !strcasecmp(unit, "cpu") || !strcasecmp(unit, "core") || !strcasecmp(unit, "cpu_core") ||
+	       !strcasecmp(unit, "cpu_atom") || !strcasecmp(unit, "armv8_pmuv3") || !strncasecmp(unit, "armv8_", 6);
+}
+
 /* Whether a core PMU counts @e (no Unit, or the core PMUs' names): the fixed layouts apply. */
 static bool core_unit(const struct pmu_tentry *e)
 {
-	return !e->unit || !strcasecmp(e->unit, "cpu") || !strcasecmp(e->unit, "core") ||
-	       !strcasecmp(e->unit, "cpu_core") || !strcasecmp(e->unit, "cpu_atom") ||
-	       !strcasecmp(e->unit, "armv8_pmuv3") || !strncasecmp(e->unit, "armv8_", 6);
+	return !e->unit || pmu__tables_core_unit(e->unit);
+}
+
+/* Whether PMU @dev is @base or an instance of it (@base followed by '_' and digits). */
+static bool pmu_instance_of(const char *dev, const char *base)
+{
+	size_t l = strlen(base);
+
+	if (strncasecmp(dev, base, l))
+		return false;
+	if (!dev[l])
+		return true;
+	if (dev[l] != '_' || !dev[l + 1])
+		return false;
+	for (const char *c = dev + l + 1; *c; c++)
+		if (!isdigit((unsigned char)*c))
+			return false;
+	return true;
+}
+
+size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first)
+{
+	/* the Units perf's tables write whose PMU is not "uncore_" + the unit (facts of perf's jevents.py) */
+	static const struct { const char *unit, *pmu; } renamed[] = {
+		{ "CBO", "uncore_cbox" }, { "QPI LL", "uncore_qpi" }, { "SBO", "uncore_sbox" },
+		{ "iMPH-U", "uncore_arb" }, { "UPI LL", "uncore_upi" }, { "L3PMC", "amd_l3" },
+		{ "DFPMC", "amd_df" }, { "UMCPMC", "amd_umc" },
+	};
+	char perf_name[96];
+	size_t n = 0;
+
+	if (first)
+		*first = NULL;
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcasecmp(ctx->pmus[i].name, unit)) {
+			if (first)
+				*first = &ctx->pmus[i];
+			return 1;
+		}
+	snprintf(perf_name, sizeof(perf_name), "uncore_%s", unit);
+	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
+		if (!strcmp(unit, renamed[i].unit))
+			pmu__strlcpy(perf_name, renamed[i].pmu, sizeof(perf_name));
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (pmu_instance_of(ctx->pmus[i].name, unit) || pmu_instance_of(ctx->pmus[i].name, perf_name)) {
+			if (first && !*first)
+				*first = &ctx->pmus[i];
+			n++;
+		}
+	return n;
 }
 
 /* The first field of @e over its limit in layout @arch: false and @why saying entry's field, value
@@ -1963,7 +2016,9 @@ static int check_name(const char *name, int is_const, void *data)
 	const struct pmu_tentry *m = c->metric;
 	struct pmu_generic g;
 
-	if (is_const) {
+	if (is_const == PMU_NAME_HAS_EVENT) /* asks whether the machine has it: any name */
+		return 0;
+	if (is_const == PMU_NAME_CONST) {
 		for (size_t i = 0; i < ARRAY_SIZE(known_consts); i++)
 			if (!strcasecmp(name, known_consts[i]))
 				return 0;

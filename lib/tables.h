@@ -9,6 +9,7 @@
 
 struct pmu_ctx;
 struct pmu_cpu;
+struct pmu_dev;
 struct pmu_event_info;
 
 struct pmu_builtin_file {
@@ -130,6 +131,13 @@ bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e);
 int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e);
 /* The CPU-table event whose StdNames lists @stdname, or NULL. */
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname);
+/* Whether Unit @unit names a core PMU ("cpu", "core", "cpu_core", "cpu_atom", "armv8_..."). */
+bool pmu__tables_core_unit(const char *unit);
+/* The PMUs of this machine that Unit @unit names: the PMU of that name, else perf's name for it
+ * ("uncore_" + the unit in lower case; CBO uncore_cbox, QPI LL uncore_qpi, ...), each alone or as
+ * numbered instances (uncore_cha_0, uncore_cha_1, ...). Returns how many, the first in *first (when
+ * not NULL). */
+size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first);
 /* Encode a native entry into @info (type, config*, pmu, origin, desc, note, flags). */
 int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
 		       struct pmu_event_info *info);
