@@ -283,7 +283,8 @@ static bool fields_fit(const struct pmu_tentry *e, int arch, char *why, size_t w
 	return true;
 }
 
-/* Parse one object into an entry. Returns 0, -EINVAL (reported), -ENOMEM. */
+/* Parse one object into an entry. Returns 0, 1 (not an entry: nothing to load, no problem), -EINVAL
+ * (reported), -ENOMEM. */
 static int parse_entry(json_object *o, const char *file, const char *dir, struct pmu_tentry **out,
 		       problem_fn pf, void *pd)
 {
@@ -304,6 +305,11 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 
 	if (!e)
 		return -ENOMEM;
+	if (!en && !mn && !as && (field(o, "CountersNumFixed") || field(o, "CountersNumGeneric"))) {
+		/* perf's counter.json: how many counters a PMU has, not an event (perf 6.12 reads none) */
+		free(e);
+		return 1;
+	}
 	if (!en && !mn && as && *as)
 		en = as; /* perf's reference to an architecture-level event, filled in after loading */
 	if ((en && *en) == (mn && *mn)) {
@@ -732,6 +738,10 @@ static int load_text(struct pmu_tables *t, const char *file, const char *dir, co
 			continue;
 		}
 		r = parse_entry(o, file, dir, &e, pf, pd);
+		if (r == 1) {
+			r = 0;
+			continue;
+		}
 		if (r == -EINVAL) {
 			(*problems)++;
 			r = 0;
@@ -988,6 +998,25 @@ static bool same_unit(const struct pmu_tentry *a, const struct pmu_tentry *b)
 	return !strcasecmp(a->unit ? a->unit : "", b->unit ? b->unit : "");
 }
 
+static bool same_text(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Whether two entries define the same thing: an event with the same encoding, a metric with the same
+ * expression (descriptions aside). */
+static bool same_definition(const struct pmu_tentry *a, const struct pmu_tentry *b)
+{
+	if (a->kind != b->kind || !same_unit(a, b))
+		return false;
+	if (a->kind == PMU_T_METRIC)
+		return same_text(a->expr, b->expr) && same_text(a->threshold, b->threshold) &&
+		       same_text(a->params, b->params);
+	return a->have == b->have && a->event == b->event && a->umask == b->umask && a->cmask == b->cmask &&
+	       a->inv == b->inv && a->edge == b->edge && a->any == b->any && a->msr_index == b->msr_index &&
+	       a->msr_value == b->msr_value && a->config_code == b->config_code && same_text(a->generic, b->generic);
+}
+
 /*
  * Index names and aliases. A name is defined once, by the entry loaded
  * first, except that one table directory may define it once per PMU (perf's
@@ -1071,6 +1100,18 @@ static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *probl
 					dup = v[k].e;
 			if (!dup && !strcmp(first->dir, v[i].e->dir) && first->kind == v[i].e->kind) {
 				v[w++] = v[i]; /* the same directory's definition for another PMU */
+				continue;
+			}
+			/* a CPU table's native event under a standard name is the CPU's own event for it */
+			if (first->kind == PMU_T_NATIVE && v[i].e->kind == PMU_T_STANDARD && strcmp(first->dir, v[i].e->dir))
+				continue;
+			if (dup && dup != v[i].e && same_definition(dup, v[i].e)) {
+				/* the same definition twice (perf's amdzen4 metrics): harmless, said when checking */
+				char msg[PMU_NAME_MAX + 160];
+				snprintf(msg, sizeof(msg), "note: name '%s' is defined again with the same definition as in %s; "
+					 "the first is used", v[i].name, first->file);
+				if (pf)
+					pf(pd, v[i].e->file, v[i].name, msg);
 				continue;
 			}
 			if (dup != v[i].e && (pf || !strcmp(first->dir, v[i].e->dir))) {
@@ -1986,7 +2027,30 @@ struct check {
 	problem_fn pf;
 	void *pd;
 	int problems;
+	struct pmu_ctx *ctx;            /* the machine names are looked up on (NULL: none) */
+	const struct pmu_tables *arch;  /* the architecture-level files' entries (may be NULL) */
 };
+
+/* A note: what the check cannot tell on this machine, or a harmless oddity. Said to the callback with
+ * "note: " first, not counted as a problem. */
+static void note(struct check *c, const struct pmu_tentry *e, const char *fmt, ...) PMU_PRINTF(3, 4);
+static void note(struct check *c, const struct pmu_tentry *e, const char *fmt, ...)
+{
+	char buf[640];
+	va_list ap;
+	int n = snprintf(buf, sizeof(buf), "note: ");
+
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (c->pf)
+		c->pf(c->pd, e ? e->file : "", e ? e->name : NULL, buf);
+}
+
+static bool is_note(const char *msg)
+{
+	return !strncmp(msg, "note: ", 6);
+}
 
 static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...) PMU_PRINTF(3, 4);
 static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...)
@@ -2010,11 +2074,118 @@ static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt
 		free(msg);
 }
 
+/*
+ * Events the kernel names in sysfs on machines that have them (perf looks a name a metric uses up
+ * among the events of the machine's PMUs too): Linux 6.12's x86 drivers, intel/core.c (TSX, topdown,
+ * slots, memory sampling), msr.c, intel/cstate.c, rapl.c. arm64's architected events are in perf's
+ * architecture-level files, which the check reads.
+ */
+static const struct { const char *pmu, *name; } kernel_events[] = {
+	{ "cpu", "cycles-t" }, { "cpu", "cycles-ct" }, { "cpu", "tx-start" }, { "cpu", "tx-commit" },
+	{ "cpu", "tx-abort" }, { "cpu", "tx-capacity" }, { "cpu", "tx-capacity-read" }, { "cpu", "tx-capacity-write" },
+	{ "cpu", "tx-conflict" }, { "cpu", "el-start" }, { "cpu", "el-commit" }, { "cpu", "el-abort" },
+	{ "cpu", "el-capacity" }, { "cpu", "el-capacity-read" }, { "cpu", "el-capacity-write" },
+	{ "cpu", "el-conflict" }, { "cpu", "slots" }, { "cpu", "topdown-retiring" }, { "cpu", "topdown-bad-spec" },
+	{ "cpu", "topdown-fe-bound" }, { "cpu", "topdown-be-bound" }, { "cpu", "topdown-heavy-ops" },
+	{ "cpu", "topdown-br-mispredict" }, { "cpu", "topdown-fetch-lat" }, { "cpu", "topdown-mem-bound" },
+	{ "cpu", "topdown-total-slots" }, { "cpu", "topdown-slots-issued" }, { "cpu", "topdown-slots-retired" },
+	{ "cpu", "topdown-fetch-bubbles" }, { "cpu", "topdown-recovery-bubbles" }, { "cpu", "mem-loads" },
+	{ "cpu", "mem-loads-aux" }, { "cpu", "mem-stores" }, { "msr", "tsc" }, { "msr", "aperf" }, { "msr", "mperf" },
+	{ "msr", "pperf" }, { "msr", "smi" }, { "msr", "ptsc" }, { "msr", "irperf" }, { "msr", "cpu_thermal_margin" },
+	{ "cstate_core", "c1-residency" }, { "cstate_core", "c3-residency" }, { "cstate_core", "c6-residency" },
+	{ "cstate_core", "c7-residency" }, { "cstate_pkg", "c2-residency" }, { "cstate_pkg", "c3-residency" },
+	{ "cstate_pkg", "c6-residency" }, { "cstate_pkg", "c7-residency" }, { "cstate_pkg", "c8-residency" },
+	{ "cstate_pkg", "c9-residency" }, { "cstate_pkg", "c10-residency" }, { "power", "energy-cores" },
+	{ "power", "energy-pkg" }, { "power", "energy-ram" }, { "power", "energy-gpu" }, { "power", "energy-psys" },
+	/* drivers/perf/arm_pmuv3.c's names that perf's arm64 architecture-level files lack */
+	{ "armv8_pmuv3", "l2i_cache" }, { "armv8_pmuv3", "l2i_cache_refill" }, { "armv8_pmuv3", "l2i_cache_lmiss" },
+	{ "armv8_pmuv3", "l3d_cache_wb" }, { "armv8_pmuv3", "ll_cache" }, { "armv8_pmuv3", "ll_cache_miss" },
+};
+
+/* The PMU whose kernel driver names event @name in sysfs, or NULL. */
+static const char *kernel_event_pmu(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kernel_events); i++)
+		if (!strcasecmp(kernel_events[i].name, name))
+			return kernel_events[i].pmu;
+	return NULL;
+}
+
+/* Whether @name is defined without the machine: the table, the architecture-level files, the kernel's
+ * generic events, perf's tool events. */
+static bool check_known(const struct check *c, const char *name)
+{
+	struct pmu_generic g;
+
+	return find_in(c->t, name) || (c->arch && find_in(c->arch, name)) || pmu__generic_lookup(name, &g) == 0 ||
+	       !strcmp(name, "duration_time") || !strcmp(name, "user_time") || !strcmp(name, "system_time");
+}
+
+/* Whether a PMU of the checking machine has an event @name in sysfs (@pmu NULL: any PMU). */
+static bool sysfs_event_here(const struct pmu_ctx *ctx, const char *pmu, const char *name)
+{
+	for (size_t p = 0; ctx && p < ctx->n_pmus; p++) {
+		const struct pmu_dev *d = &ctx->pmus[p];
+		if (pmu && strcmp(d->name, pmu))
+			continue;
+		for (size_t i = 0; i < d->n_events; i++)
+			if (!strcasecmp(d->events[i].name, name))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A name with perf's '@' (the PMU syntax of metrics): "PMU@EVENT@", "PMU@EVENT,TERMS@",
+ * "PMU@TERMS@" or "EVENT@TERMS@". A table event is checked against the table; a PMU's own event or
+ * terms against that PMU where the machine has it, else a note (nothing to check them with).
+ */
+static void check_at_name(struct check *c, const struct pmu_tentry *m, const char *name, const char *at)
+{
+	const char *end = strrchr(name, '@');
+	char head[PMU_NAME_MAX], inner[PMU_NAME_MAX], first[PMU_NAME_MAX];
+	size_t hl = (size_t)(at - name), il = end > at ? (size_t)(end - at - 1) : 0;
+
+	if (hl >= sizeof(head) || il >= sizeof(inner) || !il) {
+		problem(c, m, "MetricExpr refers to '%s', which is not PMU@EVENT@ (or PMU@TERMS@)", name);
+		return;
+	}
+	memcpy(head, name, hl);
+	head[hl] = 0;
+	memcpy(inner, at + 1, il);
+	inner[il] = 0;
+	pmu__strlcpy(first, inner, sizeof(first));
+	first[strcspn(first, ",")] = 0;
+	if (check_known(c, head))   /* EVENT@TERMS@: the table's event with terms */
+		return;
+	if (!strchr(first, '=') && check_known(c, first))
+		return;                 /* PMU@EVENT[,TERMS]@: the table's event */
+	if (c->ctx && pmu__pmu_by_name(c->ctx, head)) {
+		/* the machine has the PMU: its format terms and events say */
+		struct pmu_event_info info;
+		char spec[2 * PMU_NAME_MAX + 4];
+		int r;
+		snprintf(spec, sizeof(spec), "%s/%s/", head, inner);
+		pmu__err_quiet(true);
+		r = pmu__resolve(c->ctx, spec, NULL, &info);
+		pmu__err_quiet(false);
+		if (r < 0 && !strpbrk(inner, "=,") && kernel_event_pmu(inner))
+			note(c, m, "MetricExpr uses '%s', an event the kernel's %s PMU lists in sysfs where the hardware "
+			     "has it; this machine's %s lists none: not checked", name, kernel_event_pmu(inner), head);
+		else if (r < 0)
+			problem(c, m, "MetricExpr refers to '%s': %s", name, pmu__err_msg());
+		pmu__err_clear();
+		return;
+	}
+	if (c->ctx && pmu__tables_unit_pmus(c->ctx, head, NULL))
+		return; /* boxes of an uncore PMU (cha_0 is uncore_cha_0) */
+	note(c, m, "MetricExpr uses '%s' of PMU '%s', which this machine does not have: not checked", inner, head);
+}
+
 static int check_name(const char *name, int is_const, void *data)
 {
 	struct check *c = data;
 	const struct pmu_tentry *m = c->metric;
-	struct pmu_generic g;
 
 	if (is_const == PMU_NAME_HAS_EVENT) /* asks whether the machine has it: any name */
 		return 0;
@@ -2033,18 +2204,11 @@ static int check_name(const char *name, int is_const, void *data)
 			name);
 		return 0;
 	}
-	if (find_in(c->t, name) || pmu__generic_lookup(name, &g) == 0 || !strcmp(name, "duration_time"))
+	if (check_known(c, name))
 		return 0;
-	{
-		/* perf's PMU@EVENT@ (cpu_core@INST_RETIRED.ANY@): the event must be in the table */
-		const char *at = strchr(name, '@'), *end = strrchr(name, '@');
-		char ev[PMU_NAME_MAX];
-		if (at && end > at + 1 && (size_t)(end - at - 1) < sizeof(ev)) {
-			memcpy(ev, at + 1, (size_t)(end - at - 1));
-			ev[end - at - 1] = 0;
-			if (find_in(c->t, ev) || pmu__generic_lookup(ev, &g) == 0)
-				return 0;
-		}
+	if (strchr(name, '@')) {
+		check_at_name(c, m, name, strchr(name, '@'));
+		return 0;
 	}
 	{
 		/* an event with modifiers (EVENT:c1, EVENT:u): the event must be in the table */
@@ -2053,9 +2217,17 @@ static int check_name(const char *name, int is_const, void *data)
 		if (colon && (size_t)(colon - name) < sizeof(base)) {
 			memcpy(base, name, (size_t)(colon - name));
 			base[colon - name] = 0;
-			if (find_in(c->t, base))
+			if (check_known(c, base))
 				return 0;
 		}
+	}
+	/* a bare name: perf looks it up among the sysfs events of the machine's PMUs too */
+	if (sysfs_event_here(c->ctx, NULL, name))
+		return 0;
+	if (kernel_event_pmu(name)) {
+		note(c, m, "MetricExpr uses '%s', an event the kernel's %s PMU lists in sysfs where the hardware has it "
+		     "(perf finds it there); this machine has none: not checked", name, kernel_event_pmu(name));
+		return 0;
 	}
 	problem(c, m, "MetricExpr refers to '%s', which is not an event or metric of this table", name);
 	return 0;
@@ -2318,7 +2490,8 @@ static void forward_problem(void *data, const char *file, const char *entry, con
 {
 	struct check *c = data;
 
-	c->problems++;
+	if (!is_note(msg))
+		c->problems++;
 	if (c->pf)
 		c->pf(c->pd, file, entry, msg);
 }
@@ -2326,7 +2499,7 @@ static void forward_problem(void *data, const char *file, const char *entry, con
 /* Check one namespace: the standard directory plus one table directory. */
 static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, bool with_standard, struct check *c)
 {
-	struct pmu_tables t;
+	struct pmu_tables t, arch;
 	char path[1024];
 	int r, parse_problems = 0;
 	struct check sub = *c;
@@ -2338,12 +2511,12 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 	if (pmu__path(path, sizeof(path), "%s/%s", root, dir) < 0)
 		return -ENAMETOOLONG;
 	r = load_disk_dir(&t, dir[0] ? path : root, dir[0] ? dir : "user", forward_problem, &sub, &parse_problems);
+	memset(&arch, 0, sizeof(arch));
 	if (r == 0 && dir[0] && strcmp(dir, "standard")) {
-		struct pmu_tables arch;
-		memset(&arch, 0, sizeof(arch));
 		load_ancestors_disk(&arch, root, dir);
 		fill_archstd(&t, 0, &arch, forward_problem, &sub, &parse_problems);
-		pmu__tables_free(&arch);
+		if (build_index(&arch, NULL, NULL, &parse_problems) == 0)
+			sub.arch = &arch;
 	}
 	if (r == 0 && with_standard) {
 		char sp[1024];
@@ -2362,13 +2535,14 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 	if (r == 0)
 		r = pmu__tables_check_encodings(ctx, &t, dir, forward_problem, &sub);
 	c->problems += sub.problems;
+	pmu__tables_free(&arch);
 	pmu__tables_free(&t);
 	return r;
 }
 
 int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, void *data)
 {
-	struct check c = { NULL, NULL, NULL, fn, data, 0 };
+	struct check c = { NULL, NULL, NULL, fn, data, 0, ctx, NULL };
 	char map[1024], why[128] = "", *text = NULL;
 	size_t len;
 	int r = 0, rm;
