@@ -3,7 +3,8 @@
  * MetricExpr: the expression language of perf's metric tables.
  *
  *   expr    := or ['if' or 'else' expr]           (right-associative)
- *   or      := and { ('|' | '||') and }
+ *   or      := xor { ('|' | '||') xor }
+ *   xor     := and { '^' and }
  *   and     := cmp { ('&' | '&&') cmp }
  *   cmp     := add { ('<' | '>' | '<=' | '>=' | '==' | '!=') add }
  *   add     := mul { ('+' | '-') mul }
@@ -12,10 +13,12 @@
  *   primary := NUMBER | NAME | '#' NAME | '@' any '@' | '(' expr ')'
  *            | ('min' | 'max' | 'd_ratio') '(' expr ',' expr ')'
  *            | ('has_event' | 'source_count') '(' NAME | '@' any '@' ')'
+ *            | 'strcmp_cpuid_str' '(' NAME ')'
  *
- * NAME: a letter or '_' then letters, digits, '_', '.', ':', '@'; a
- * backslash makes the next character part of the name (perf writes
- * topdown\-retiring, cpu_core@INST_RETIRED.ANY@).
+ * NAME: letters, digits, '_', '.', ':', '@'; a backslash makes the next
+ * character part of the name (perf writes topdown\-retiring,
+ * cpu_core@INST_RETIRED.ANY@). A NAME may begin with a digit, as in perf's
+ * lexer (the longer reading wins): 4K_Aliasing is a name, 4e3 a number.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -110,6 +113,22 @@ static int name_char(int c)
 	return isalnum(c) || c == '_' || c == '.' || c == ':' || c == '@' || c == '\\';
 }
 
+/* Whether the characters at @p read as a NAME run further than they read as a number (perf's lexer
+ * takes the longer: "4K_Aliasing" and "0x410fd493z" are names; "1e9", "2.5", "0x1f" numbers). */
+static int name_longer(const char *p)
+{
+	const char *q = p;
+	char *end;
+
+	while (*q && name_char((unsigned char)*q)) {
+		if (*q == '\\' && q[1])
+			q++;
+		q++;
+	}
+	strtod(p, &end);
+	return q > end;
+}
+
 /* Reads a NAME at ps->p (unescaping); returns a malloc'd string or NULL. */
 static char *read_name(struct parser *ps)
 {
@@ -164,7 +183,9 @@ static char *read_event_arg(struct parser *ps, const char *fn)
 		ps->p = end + 1;
 		return s;
 	}
-	if (!name_start((unsigned char)*ps->p)) {
+	/* an event name is no number; a CPU id is any NAME (perf's lexer reads 0x410fd490 as one) */
+	if (!name_char((unsigned char)*ps->p) ||
+	    (strcmp(fn, "strcmp_cpuid_str") && !name_start((unsigned char)*ps->p) && !name_longer(ps->p))) {
 		fail(ps, ps->p, "expected an event name as the argument of %s()", fn);
 		return NULL;
 	}
@@ -237,7 +258,8 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 		}
 		return e;
 	}
-	if (isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) {
+	if ((isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) &&
+	    !name_longer(ps->p)) {
 		char *end;
 		double v = strtod(ps->p, &end);
 		if (end == ps->p || name_start((unsigned char)*end)) {
@@ -278,7 +300,7 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 		ps->p = end + 1;
 		return e;
 	}
-	if (name_start((unsigned char)*ps->p)) {
+	if (name_start((unsigned char)*ps->p) || isdigit((unsigned char)*ps->p)) {
 		static const struct { const char *name; enum pmu_expr_kind k; } fns[] = {
 			{ "min", PMU_EX_MIN }, { "max", PMU_EX_MAX }, { "d_ratio", PMU_EX_DRATIO },
 		};
@@ -286,9 +308,11 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 		if (!name)
 			return NULL;
 		skip(ps);
-		if (*ps->p == '(' && (!strcmp(name, "has_event") || !strcmp(name, "source_count"))) {
-			/* perf's functions of one event name (the name is not evaluated) */
-			enum pmu_expr_kind k = name[0] == 'h' ? PMU_EX_HAS_EVENT : PMU_EX_SOURCE_COUNT;
+		if (*ps->p == '(' && (!strcmp(name, "has_event") || !strcmp(name, "source_count") ||
+				      !strcmp(name, "strcmp_cpuid_str"))) {
+			/* perf's functions of one event name or CPU id (the name is not evaluated) */
+			enum pmu_expr_kind k = name[0] == 'h' ? PMU_EX_HAS_EVENT :
+					       name[1] == 'o' ? PMU_EX_SOURCE_COUNT : PMU_EX_CPUID;
 			char *arg;
 			ps->p++;
 			arg = read_event_arg(ps, name);
@@ -328,7 +352,7 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 					return binary(ps, fns[i].k, a, b, at);
 				}
 			}
-			fail(ps, at, "unknown function '%s' (known: min, max, d_ratio, has_event, source_count)", name);
+			fail(ps, at, "unknown function '%s' (known: min, max, d_ratio, has_event, source_count, strcmp_cpuid_str)", name);
 			free(name);
 			return NULL;
 		}
@@ -469,7 +493,7 @@ static struct pmu_expr *parse_and(struct parser *ps)
 	return e;
 }
 
-static struct pmu_expr *parse_or(struct parser *ps)
+static struct pmu_expr *parse_xor(struct parser *ps)
 {
 	struct pmu_expr *e = parse_and(ps);
 
@@ -477,9 +501,24 @@ static struct pmu_expr *parse_or(struct parser *ps)
 		const char *at;
 		skip(ps);
 		at = ps->p;
+		if (!punct(ps, "^"))
+			break;
+		e = binary(ps, PMU_EX_XOR, e, parse_and(ps), at);
+	}
+	return e;
+}
+
+static struct pmu_expr *parse_or(struct parser *ps)
+{
+	struct pmu_expr *e = parse_xor(ps);
+
+	while (e) {
+		const char *at;
+		skip(ps);
+		at = ps->p;
 		if (!punct(ps, "||") && !punct(ps, "|"))
 			break;
-		e = binary(ps, PMU_EX_OR, e, parse_and(ps), at);
+		e = binary(ps, PMU_EX_OR, e, parse_xor(ps), at);
 	}
 	return e;
 }
@@ -571,7 +610,7 @@ int pmu__expr_names(const struct pmu_expr *e, int (*fn)(const char *name, int is
 static int name_kind(enum pmu_expr_kind k)
 {
 	return k == PMU_EX_CONST ? PMU_NAME_CONST : k == PMU_EX_HAS_EVENT ? PMU_NAME_HAS_EVENT :
-	       k == PMU_EX_SOURCE_COUNT ? PMU_NAME_SOURCE_COUNT : PMU_NAME_VAR;
+	       k == PMU_EX_SOURCE_COUNT ? PMU_NAME_SOURCE_COUNT : k == PMU_EX_CPUID ? PMU_NAME_CPUID : PMU_NAME_VAR;
 }
 
 int pmu__expr_names_live(const struct pmu_expr *e, int (*fn)(const char *name, int is_const, void *data),
@@ -609,6 +648,7 @@ int pmu__expr_eval(const struct pmu_expr *e, pmu_expr_lookup lookup, void *data,
 	case PMU_EX_CONST:
 	case PMU_EX_HAS_EVENT:
 	case PMU_EX_SOURCE_COUNT:
+	case PMU_EX_CPUID:
 		r = lookup(e->name, name_kind(e->kind), data, out);
 		if (r < 0 && bad_name)
 			*bad_name = e->name;
@@ -641,6 +681,8 @@ int pmu__expr_eval(const struct pmu_expr *e, pmu_expr_lookup lookup, void *data,
 	case PMU_EX_NE: *out = a != b; break;
 	case PMU_EX_AND: *out = a != 0 && b != 0; break;
 	case PMU_EX_OR: *out = a != 0 || b != 0; break;
+	/* perf's '^' of two values, NaN when one is not a number */
+	case PMU_EX_XOR: *out = isnan(a) || isnan(b) ? NAN : (a != 0) != (b != 0); break;
 	case PMU_EX_MIN: *out = a < b ? a : b; break;
 	case PMU_EX_MAX: *out = a > b ? a : b; break;
 	case PMU_EX_DRATIO: *out = b == 0 ? 0 : a / b; break;

@@ -12,6 +12,8 @@ enum pmu_expr_kind {
 	PMU_EX_AND, PMU_EX_OR, PMU_EX_IF, PMU_EX_MIN, PMU_EX_MAX, PMU_EX_DRATIO,
 	PMU_EX_HAS_EVENT,        /* has_event(NAME): 1 if event NAME is there, else 0 */
 	PMU_EX_SOURCE_COUNT,     /* source_count(NAME): how many PMUs count event NAME */
+	PMU_EX_CPUID,            /* strcmp_cpuid_str(ID): 1 if this CPU is ID, else 0 */
+	PMU_EX_XOR,              /* a ^ b: 1 if exactly one is non-zero */
 };
 
 /* What a name of an expression is, for pmu__expr_names() and the lookup callback. */
@@ -20,13 +22,14 @@ enum pmu_expr_name {
 	PMU_NAME_CONST = 1,        /* a #constant */
 	PMU_NAME_HAS_EVENT = 2,    /* the argument of has_event(): 1 or 0 */
 	PMU_NAME_SOURCE_COUNT = 3, /* the argument of source_count(): a count of PMUs */
+	PMU_NAME_CPUID = 4,        /* the argument of strcmp_cpuid_str(): 1 or 0 */
 };
 
 struct pmu_expr {
 	enum pmu_expr_kind kind;
 	double num;              /* PMU_EX_NUM */
 	char *name;              /* PMU_EX_VAR (event or metric), PMU_EX_CONST (after '#'), the
-	                            argument of PMU_EX_HAS_EVENT and PMU_EX_SOURCE_COUNT */
+	                            argument of PMU_EX_HAS_EVENT, PMU_EX_SOURCE_COUNT, PMU_EX_CPUID */
 	int pos;                 /* offset in the source, for messages */
 	int height;              /* 1 + the tallest operand's: bounds the recursion over the tree */
 	struct pmu_expr *a, *b, *c; /* operands; IF: a if b else c */

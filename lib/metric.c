@@ -342,6 +342,18 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 	char buf[PMU_NAME_MAX * 2];
 	const char *spelled;
 
+	if (is_const == PMU_NAME_CPUID) {
+		int r = pmu__tables_cpuid_matches(ev->ctx, name);
+		if (r == -EINVAL) {
+			eval_fail(ev, -EINVAL, "strcmp_cpuid_str(%s): not a CPU id (%s) this CPU can be compared with", name,
+				  ev->ctx->cpu.arch == PMU_ARCH_ARM64 ? "a MIDR, 0x410fd490" : "a mapfile CPU pattern");
+			return -EINVAL;
+		}
+		if (r < 0)
+			return r;
+		*out = r;
+		return 0;
+	}
 	if (is_const == PMU_NAME_HAS_EVENT || is_const == PMU_NAME_SOURCE_COUNT) {
 		int n;
 		/* has_event(): an event whose value was given was counted */
@@ -704,7 +716,8 @@ struct collect {
 
 static int collect_names(const char *name, int is_const, void *data);
 
-/* What a condition can be told before counting: has_event() (numbers fold by themselves). perf counts
+/* What a condition can be told before counting: has_event(), strcmp_cpuid_str() (numbers fold by
+ * themselves). perf counts
  * only the events of the branch it takes ('cycles\-t / cycles if has_event(cycles\-t) else 0' needs no
  * cycles-t where there is none). */
 static int fold_now(const char *name, int kind, void *data, double *out)
@@ -712,6 +725,13 @@ static int fold_now(const char *name, int kind, void *data, double *out)
 	struct collect *c = data;
 	int n;
 
+	if (kind == PMU_NAME_CPUID) {
+		n = pmu__tables_cpuid_matches(c->ctx, name);
+		if (n == -ENOMEM)
+			c->err = pmu__err(c->ctx, n, "out of memory");
+		*out = n;
+		return n < 0 ? n : 0;
+	}
 	if (kind != PMU_NAME_HAS_EVENT)
 		return -EAGAIN;
 	if ((n = event_sources(c->ctx, name, c->pmu)) < 0) {
@@ -817,7 +837,7 @@ static int collect_names(const char *name, int is_const, void *data)
 	const struct pmu_tentry *e;
 	char buf[PMU_NAME_MAX * 2];
 
-	/* source_count(X) needs X counted (perf counts it); has_event(X) does not */
+	/* source_count(X) needs X counted (perf counts it); has_event(X), strcmp_cpuid_str(X) do not */
 	if ((is_const && is_const != PMU_NAME_SOURCE_COUNT) || c->err)
 		return 0;
 	if (!is_const && (e = metric_on(c->ctx, name, c->pmu))) {

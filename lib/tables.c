@@ -1594,6 +1594,35 @@ int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const 
 	return map_match(ctx, cpu, text, mapname, dir);
 }
 
+int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id)
+{
+	char keys[2][64], why[MAP_PATTERN_MAX + 160];
+	int nk, r = 0;
+	regex_t re;
+
+	if (ctx->cpu.arch == PMU_ARCH_ARM64) {
+		/* MIDR: revision bits 0-3, part 4-15, architecture 16-19, variant 20-23, implementer 24-31 */
+		const uint64_t version = 0xf0000full;
+		uint64_t want, have = ctx->cpu.midr;
+		if (pmu__parse_u64(id, &want) < 0)
+			return -EINVAL;
+		if ((want & ~version & 0xffffffffull) != (have & ~version & 0xffffffffull))
+			return 0;
+		return ((have >> 20 & 0xf) << 4 | (have & 0xf)) >= ((want >> 20 & 0xf) << 4 | (want & 0xf));
+	}
+	nk = cpu_keys(&ctx->cpu, keys);
+	if ((r = map_pattern(id, NULL, 0, &re, why, sizeof(why))) < 0)
+		return r;
+	for (int k = 0; k < nk && r == 0; k++) {
+		int m;
+		errno = 0;
+		m = regexec(&re, keys[k], 0, NULL, 0);
+		r = m == 0 ? 1 : m == REG_ESPACE || errno == ENOMEM ? -ENOMEM : 0;
+	}
+	regfree(&re);
+	return r;
+}
+
 static const struct pmu_builtin_file *builtin(const char *path)
 {
 	for (size_t i = 0; i < pmu__builtin_nfiles; i++)
@@ -2187,7 +2216,7 @@ static int check_name(const char *name, int is_const, void *data)
 	struct check *c = data;
 	const struct pmu_tentry *m = c->metric;
 
-	if (is_const == PMU_NAME_HAS_EVENT) /* asks whether the machine has it: any name */
+	if (is_const == PMU_NAME_HAS_EVENT || is_const == PMU_NAME_CPUID) /* asks the machine: any name */
 		return 0;
 	if (is_const == PMU_NAME_CONST) {
 		for (size_t i = 0; i < ARRAY_SIZE(known_consts); i++)

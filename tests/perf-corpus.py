@@ -327,7 +327,8 @@ class Machine:
     PMU (uncore_cha_0, uncore_cha_1, ...), another event on one."""
     answers = Counter()                             # what the oracle was told, over the whole run
 
-    def __init__(self, sysfs, core_pmus, entries):
+    def __init__(self, sysfs, core_pmus, entries, arch=None, cpuid=None):
+        self.arch, self.cpuid = arch, cpuid
         root = os.path.join(sysfs, "bus/event_source/devices")
         self.devs = sorted(os.listdir(root))
         self.core = list(core_pmus)
@@ -344,6 +345,18 @@ class Machine:
         if pmu in ("default_core",) + CORE_UNITS:
             return 1 if (pmu in self.core or pmu == "default_core") and self.core else 0
         return sum(1 for d in self.devs if d == pmu or re.fullmatch(re.escape(pmu) + r"_[0-9]+", d))
+
+    def cpuid_is(self, test):
+        """perf's strcmp_cpuid_str(test) on arm64 (tools/perf/arch/arm64/util/header.c):
+        the same MIDR but for variant (bits 20-23) and revision (0-3), and the
+        CPU's variant.revision at least test's."""
+        if self.arch != "arm64":
+            raise OracleCannot("strcmp_cpuid_str() on %s" % self.arch)
+        want, have = int(test, 16), int(self.cpuid, 16)
+        other = 0xffffffff & ~0xf0000f
+        if want & other != have & other:
+            return 0
+        return 1 if ((have >> 20) & 0xf, have & 0xf) >= ((want >> 20) & 0xf, want & 0xf) else 0
 
     def sources(self, metric_pmu, name):
         n = name.replace("\\", "").lower()
@@ -420,6 +433,10 @@ class Oracle:
         if isinstance(e, m.Select):
             c = self.eval(pmu, e.cond, depth)
             return self.eval(pmu, e.false_val, depth) if c == 0 else self.eval(pmu, e.true_val, depth)
+        if isinstance(e, m.Function) and e.fn == "strcmp_cpuid_str" and self.machine:
+            v = self.machine.cpuid_is(e.lhs.name if isinstance(e.lhs, m.Event) else str(e.lhs.value))
+            Machine.answers["strcmp_cpuid_str()=%d" % v] += 1
+            return float(v)
         if isinstance(e, m.Function) and e.fn in ("has_event", "source_count") and self.machine:
             if not isinstance(e.lhs, m.Event):
                 raise OracleCannot("%s() of %s" % (e.fn, type(e.lhs).__name__))
@@ -671,7 +688,7 @@ class Corpus:
             return
         metrics = [e for e in entries if e.metric_name and e.metric_expr is not None]
         trees = {(m.pmu, m.metric_name.lower()): (m.metric_name, m.metric_expr) for m in metrics}
-        oracle = Oracle(self.metric, trees, machine=Machine(sysfs, core_pmus, entries))
+        oracle = Oracle(self.metric, trees, machine=Machine(sysfs, core_pmus, entries, arch, cpuid))
         # a hybrid directory once per core PMU, then its metrics without a Unit
         units = list(CORE_UNITS) + ["default_core"] if hybrid else [""]
         for unit in units:
@@ -732,7 +749,7 @@ class Corpus:
 
     def one_metric(self, ctx, t, res, oracle, trees, m, unit):
         self.one_metric_status(ctx, t, res, oracle, trees, m, unit)
-        if re.search(r"\b(has_event|source_count)\(", m.metric_expr.ToPerfJson()):
+        if re.search(r"\b(has_event|source_count|strcmp_cpuid_str)\(", m.metric_expr.ToPerfJson()):
             self.machine_fns[res["metric " + m.metric_name][0]] += 1
 
     def one_metric_status(self, ctx, t, res, oracle, trees, m, unit):
@@ -855,7 +872,8 @@ def required(c):
     out.append(("INST_RETIRED.ANY encoded 0xc0 in %d of the %d x86 directories (core PMUs) that define it" %
                 (n - bad, n), n > 0 and bad == 0, n))
     mf = c.machine_fns
-    out.append(("metrics using has_event()/source_count() (the fixture's TSX events and CHA boxes, or none): "
+    out.append(("metrics using has_event()/source_count()/strcmp_cpuid_str() (the fixture's TSX events and CHA "
+                "boxes, or none; the directory's CPU id): "
                 "%d of %d equal perf's value (oracle's answers: %s)" %
                 (mf["equal"], sum(mf.values()), ", ".join("%s %d times" % kv for kv in sorted(Machine.answers.items()))),
                 sum(mf.values()) > 0 and mf["equal"] == sum(mf.values()), dict(mf)))

@@ -15,6 +15,8 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 		{ "smt_on", 1, 1 }, { "MEM_LOAD_RETIRED.L3_MISS", 0, 12 },
 		/* has_event() (kind 2) and source_count() (kind 3) answers */
 		{ "cycles-t", 2, 1 }, { "el-start", 2, 0 }, { "UNC_CHA_CLOCKTICKS", 3, 6 }, { "cpu_core@x@", 2, 1 },
+		/* strcmp_cpuid_str() (kind 4) answers, and a name that begins with a digit */
+		{ "0x410fd490", 4, 1 }, { "0x410fd493", 4, 0 }, { "4K_Aliasing", 0, 5 },
 	};
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
 		if (!strcmp(vars[i].n, name) && vars[i].c == is_const) {
@@ -104,7 +106,15 @@ int main(void)
 	bad("@abc", "closing '@'");
 	bad("1 + * 2", "unexpected '*'");
 	bad("", "ends where a value was expected");
-	bad("3abc", "malformed number");
+	/* a name may begin with a digit, as in perf's lexer (the longer reading wins) */
+	val("4K_Aliasing * 2", 10);
+	val("4e1 + 4K_Aliasing", 45);
+	/* '^' between '|' and '&', as perf's grammar ranks them */
+	val("1 ^ 1", 0);
+	val("0 | 1 ^ 1", 0);
+	val("1 | 1 ^ 1", 1);
+	val("2 ^ zero & zero", 1);
+	val("strcmp_cpuid_str(0x410fd490) * 10 + strcmp_cpuid_str(0x410fd493)", 10);
 	{
 		char deep[2000] = "";
 		for (int i = 0; i < 400; i++)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Metric functions that ask the machine: perf's has_event(EVENT) (1 when
- * EVENT is an event of this machine, or was counted; else 0) and
- * source_count(EVENT) (how many PMUs count it: each box of an uncore PMU).
+ * EVENT is an event of this machine, or was counted; else 0),
+ * source_count(EVENT) (how many PMUs count it: each box of an uncore PMU)
+ * and strcmp_cpuid_str(ID) (1 when the CPU is ID).
  * Two machines written here as sysfs trees: one with Intel's TSX events
  * (the kernel's cycles-t = event=0x3c,in_tx=1) and three CHA boxes
  * (uncore_cha_0..2), one with neither. Expected values worked out by hand
@@ -159,6 +160,32 @@ int main(void)
 		/* counts from a machine that had TSX: cycles-t was counted, so has_event() is 1 */
 		value(ctx, "counted elsewhere", "m_tsx_share", v, 3, 250.0 / 1000);
 		pmu_ctx_free(ctx);
+	}
+	/* strcmp_cpuid_str(): x86 ids as mapfile patterns, arm64 MIDRs with variant/revision at least */
+	ctx = open_on(a, tables);
+	if (ctx) {
+		value(ctx, "x86", "strcmp_cpuid_str(GenuineIntel\\-6\\-55\\-4)", v, 0, 1);
+		value(ctx, "x86", "strcmp_cpuid_str(GenuineIntel\\-6\\-8F)", v, 0, 0);
+		pmu_ctx_free(ctx);
+	}
+	{
+		struct pmu_ctx_opts o;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.cpuid = "0x00000000410fd493"; /* Arm, part 0xd49, r0p3 */
+		o.events_path = tables;
+		ctx = NULL;
+		CHECK(pmu_ctx_new(&ctx, &o) == 0, "arm64 context");
+		if (ctx) {
+			value(ctx, "r0p3", "strcmp_cpuid_str(0x410fd490)", v, 0, 1);   /* r0p0 and later */
+			value(ctx, "r0p3", "strcmp_cpuid_str(0x410fd493)", v, 0, 1);
+			value(ctx, "r0p3", "strcmp_cpuid_str(0x410fd494)", v, 0, 0);   /* r0p4 and later */
+			value(ctx, "r0p3", "strcmp_cpuid_str(0x411fd490)", v, 0, 0);   /* r1p0 and later */
+			value(ctx, "r0p3", "strcmp_cpuid_str(0x410fd4a0)", v, 0, 0);   /* another part */
+			/* perf's neoverse-n2-v2 condition: '|' below '^' */
+			value(ctx, "r0p3", "strcmp_cpuid_str(0x410fd493) | strcmp_cpuid_str(0x410fd490) ^ 1", v, 0, 1);
+			pmu_ctx_free(ctx);
+		}
 	}
 	{
 		char cmd[600];
