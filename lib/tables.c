@@ -974,6 +974,29 @@ static void load_ancestors_disk(struct pmu_tables *arch, const char *root, const
 	}
 }
 
+/* The architecture-level files of a CPU directory named alone (PMU_EVENTS_PATH=.../arch/arm64/arm/
+ * cortex-a57-a72): the tree it is in is the nearest directory above with a mapfile.csv (perf's
+ * arch/<arch>), and the .json files of each directory from there down to it are loaded into @arch as
+ * load_ancestors_disk() does for a tree. Nothing when no directory above has a mapfile.csv. */
+static void load_ancestors_flat(struct pmu_tables *arch, const char *path)
+{
+	char real[PATH_MAX], up[PATH_MAX], map[PATH_MAX + 16];
+	struct stat st;
+
+	if (!realpath(path, real))
+		return;
+	pmu__strlcpy(up, real, sizeof(up));
+	for (int level = 0; level < 8; level++) {
+		char *slash = strrchr(up, '/');
+		if (!slash || slash == up)
+			return;
+		*slash = 0;
+		if (pmu__path(map, sizeof(map), "%s/mapfile.csv", up) == 0 && stat(map, &st) == 0 && S_ISREG(st.st_mode)) {
+			load_ancestors_disk(arch, up, real + strlen(up) + 1);
+			return;
+		}
+	}
+}
 
 /* ---------------------------------------------------------------- */
 /* index                                                             */
@@ -1800,9 +1823,18 @@ static int load_tables(struct pmu_ctx *ctx)
 			if (pmu__path(map, sizeof(map), "%s/standard", root) == 0)
 				load_disk_dir(t, map, "standard", NULL, NULL, &problems);
 		} else {
+			size_t first = t->n;
 			r = load_disk_dir(t, root, root, NULL, NULL, &problems);
 			if (r < 0)
 				pmu__log(ctx, PMU_LOG_WARN, "PMU_EVENTS_PATH: cannot read %s: %s", root, strerror(-r));
+			if (r == 0) {
+				/* a CPU directory of a tree, named alone: its ArchStdEvent references too */
+				struct pmu_tables arch;
+				memset(&arch, 0, sizeof(arch));
+				load_ancestors_flat(&arch, root);
+				fill_archstd(t, first, &arch, NULL, NULL, &problems);
+				pmu__tables_free(&arch);
+			}
 			r = r == -ENOMEM ? r : 0;
 		}
 	}
@@ -2541,8 +2573,11 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 		return -ENAMETOOLONG;
 	r = load_disk_dir(&t, dir[0] ? path : root, dir[0] ? dir : "user", forward_problem, &sub, &parse_problems);
 	memset(&arch, 0, sizeof(arch));
-	if (r == 0 && dir[0] && strcmp(dir, "standard")) {
-		load_ancestors_disk(&arch, root, dir);
+	if (r == 0 && strcmp(dir, "standard")) {
+		if (dir[0])
+			load_ancestors_disk(&arch, root, dir);
+		else
+			load_ancestors_flat(&arch, root);
 		fill_archstd(&t, 0, &arch, forward_problem, &sub, &parse_problems);
 		if (build_index(&arch, NULL, NULL, &parse_problems) == 0)
 			sub.arch = &arch;

@@ -572,6 +572,7 @@ class Corpus:
         self.failures = []
         self.results = {}                     # (dir, pmu) -> {name: (status, detail)}
         self.machine_fns = Counter()          # metrics using has_event()/source_count(), by status
+        self.alone_tally = Counter()          # arm64/riscv CPU directories named alone
 
     # The kernel's TSX events of Intel core PMUs (arch/x86/events/intel/core.c: EVENT_ATTR_STR
     # tx-*/el-*/cycles-t/cycles-ct, no trailing newline) and the format terms they use
@@ -706,6 +707,37 @@ class Corpus:
                         os.path.basename(sysfs_dir), cpuid, t)
         if hybrid:
             self.bare_names(ctx, label, events, metrics, oracle, trees)
+        ctx.close()
+        if arch in ("arm64", "riscv"):
+            self.alone(arch, arch_root, d, cpuid, sysfs_dir, events, pmus[core_pmus[0]])
+
+    def alone(self, arch, arch_root, d, cpuid, sysfs_dir, events, pmu_info):
+        """The CPU directory named alone (PMU_EVENTS_PATH=<arch root>/<dir>, as
+        a user points at one): its ArchStdEvent references are filled from the
+        tree's architecture-level files all the same; each core event must
+        encode as perf's jevents.py + the format files say."""
+        ctx = self.pmu.Context(cpuid=cpuid, sysfs_root=os.path.join(sysfs_dir, "sys"),
+                               procfs_root=os.path.join(sysfs_dir, "proc"), events_path=os.path.join(arch_root, d))
+        t = self.alone_tally
+        for e in events:
+            name = e.name.upper() if e.name.islower() else e.name
+            try:
+                want = perf_terms_to_attr(e.event, pmu_info)
+            except CannotEncode:
+                continue
+            try:
+                got = ctx.resolve(name)
+                have = (got["type"], got["config"], got["config1"], got["config2"])
+                t["same" if have == want else "DIFFERENT"] += 1
+                if have != want:
+                    self.total.diffs.append("%s/%s alone: event %s: libpmu config=%#x, perf config=%#x" %
+                                            (arch, d, name, have[1], want[1]))
+            except self.pmu.PmuError as x:
+                t["not resolved"] += 1
+                self.total.reasons[("event", "not resolved (directory alone)", short_reason(str(x)))].append(
+                    "%s/%s:%s" % (arch, d, name))
+        t["directories"] += 1
+        t["warnings"] += len(ctx.warnings)
         ctx.close()
 
     def one_event(self, ctx, t, res, e, spelling, pmu_info):
@@ -871,6 +903,12 @@ def required(c):
             out.append(("%s %s INST_RETIRED.ANY is 0xc0 as perf encodes it" % (label, unit), False, st))
     out.append(("INST_RETIRED.ANY encoded 0xc0 in %d of the %d x86 directories (core PMUs) that define it" %
                 (n - bad, n), n > 0 and bad == 0, n))
+    a = c.alone_tally
+    out.append(("arm64/riscv CPU directories named alone in PMU_EVENTS_PATH (ArchStdEvent from the tree above): "
+                "%d directories, %d events as perf encodes them, %d DIFFERENT, %d not resolved, %d warnings" %
+                (a["directories"], a["same"], a["DIFFERENT"], a["not resolved"], a["warnings"]),
+                a["directories"] > 0 and a["same"] > 0 and not (a["DIFFERENT"] or a["not resolved"] or a["warnings"]),
+                dict(a)))
     mf = c.machine_fns
     out.append(("metrics using has_event()/source_count()/strcmp_cpuid_str() (the fixture's TSX events and CHA "
                 "boxes, or none; the directory's CPU id): "

@@ -24,7 +24,7 @@
  *
  * ArchStdEvent metrics (arm64's sbsa.json): a CPU file's reference to an
  * architecture-level metric is that metric, with the CPU's MetricExpr where it
- * gives one. #constants in any case (perf's files write #SMT_on), #has_pmem.
+ * gives one; also when PMU_EVENTS_PATH names the CPU directory alone. #constants in any case (perf's files write #SMT_on), #has_pmem.
  * pmu_metric_events() with the exact buffer size it asked for.
  */
 #include <errno.h>
@@ -258,22 +258,32 @@ static void hybrid(void)
 	pmu_ctx_free(ctx);
 }
 
-static void archstd_metrics(void)
+static void problem(void *data, const char *file, const char *entry, const char *msg);
+
+static void archstd_metrics(const char *tables)
 {
-	struct pmu_ctx *ctx = ctx_on("arm64-neoverse-n1", "0x00000000410fd0c0", "archstd-metrics");
+	struct pmu_ctx *ctx = ctx_on("arm64-neoverse-n1", "0x00000000410fd0c0", tables);
 	const struct pmu_named_value v[] = { { "FIXTURE_A", 30 }, { "FIXTURE_B", 120 } };
 	struct pmu_metric_info mi;
 	int r;
 
 	if (!ctx)
 		return;
-	encodes(ctx, "archstd", "FIXTURE_A", 10, 0x11);
+	encodes(ctx, tables, "FIXTURE_A", 10, 0x11);
+	encodes(ctx, tables, "FIXTURE_B", 10, 0x12);
 	metric_is(ctx, "fixture_share", v, 2, 100.0 * 30 / 120);     /* the architecture's formula */
 	metric_is(ctx, "fixture_sum", v, 2, 30 * 2);                 /* the CPU's own */
 	r = pmu_metric_info(ctx, "fixture_share", &mi);
 	CHECK(r == 0 && !strcmp(mi.scale_unit, "1percent of slots") && !strcmp(mi.group, "TopdownL1"),
 	      "fixture_share's ScaleUnit/MetricGroup from the architecture: %d %s", r,
 	      r ? pmu_strerror(r) : mi.scale_unit);
+	{
+		/* checking the directory alone finds the architecture's files as loading does */
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/tests/tables/%s", src, tables);
+		r = pmu_tables_check(ctx, path, problem, NULL);
+		CHECK(r == 0, "check-tables %s: %d problems", tables, r);
+	}
 	pmu_ctx_free(ctx);
 }
 
@@ -328,7 +338,10 @@ int main(void)
 	snprintf(src, sizeof(src), "%s", s);
 	fixed_counters();
 	hybrid();
-	archstd_metrics();
+	archstd_metrics("archstd-metrics");
+	/* the CPU directory named alone (PMU_EVENTS_PATH=<tree>/vendor/core): the tree's
+	 * architecture-level files are found above it, at the directory with the mapfile */
+	archstd_metrics("archstd-metrics/vendor/core");
 	constants_and_lists();
 	return test_done("test-perf-tables");
 }
