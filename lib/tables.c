@@ -1007,13 +1007,17 @@ static int cmp_tname(const void *a, const void *b)
 	return strcasecmp(((const struct pmu_tname *)a)->name, ((const struct pmu_tname *)b)->name);
 }
 
-/* names, then load order: the first loaded of equal names comes first */
+/* names, then a CPU's own definitions before standard names (a CPU table's native TOPDOWN.SLOTS is that
+ * CPU's event, whatever directory was loaded first), then load order: the first loaded of equal names
+ * comes first */
 static int cmp_tname_order(const void *a, const void *b)
 {
 	const struct pmu_tname *x = a, *y = b;
-	int c = strcasecmp(x->name, y->name);
+	int c = strcasecmp(x->name, y->name), sx = x->e->kind == PMU_T_STANDARD, sy = y->e->kind == PMU_T_STANDARD;
 
-	return c ? c : x->order < y->order ? -1 : x->order > y->order;
+	if (c || sx != sy)
+		return c ? c : sx - sy;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 static bool same_unit(const struct pmu_tentry *a, const struct pmu_tentry *b)
