@@ -230,7 +230,8 @@ static const char *cur_pmu(const struct eval *ev)
 /* The table metric @name within PMU @pmu (see pmu__tables_find_pmu), or NULL. */
 static const struct pmu_tentry *metric_on(struct pmu_ctx *ctx, const char *name, const char *pmu)
 {
-	const struct pmu_tentry *e = pmu__tables_load(ctx) == 0 ? pmu__tables_find_pmu(ctx, name, pmu) : NULL;
+	const struct pmu_tentry *e = pmu__tables_load(ctx) == 0 ? pmu__tables_find_pmu(ctx, name, pmu, PMU_TC_METRIC)
+								 : NULL;
 
 	return e && e->kind == PMU_T_METRIC ? e : NULL;
 }
@@ -255,7 +256,7 @@ static const char *event_spelling(const struct pmu_ctx *ctx, const char *name, c
 		return out;
 	}
 	if (pmu && *pmu && !at &&
-	    ((pmu__tables_find_all(ctx, name, &n) && n > 1) ||
+	    ((pmu__tables_find_all(ctx, name, PMU_TC_EVENT, &n) && n > 1) ||
 	     (pmu__n_core_pmus(ctx) > 1 && pmu__generic_lookup(name, &g) == 0 &&
 	      (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)))) {
 		snprintf(out, len, "%s/%s/", pmu, name);
@@ -316,7 +317,7 @@ static int event_sources(struct pmu_ctx *ctx, const char *name, const char *pmu)
 
 	if ((r = pmu__tables_load(ctx)) == -ENOMEM)
 		return r;
-	if (r == 0 && !strpbrk(spelled, "/:") && (e = pmu__tables_find_pmu(ctx, spelled, pmu)) &&
+	if (r == 0 && !strpbrk(spelled, "/:") && (e = pmu__tables_find_pmu(ctx, spelled, pmu, PMU_TC_EVENT)) &&
 	    e->kind == PMU_T_NATIVE && e->unit && !pmu__tables_core_unit(e->unit))
 		return (int)pmu__tables_unit_pmus(ctx, e->unit, NULL);
 	pmu__err_quiet(true);
@@ -531,7 +532,7 @@ static int metric_defs(struct pmu_ctx *ctx, const char *what, const struct pmu_t
 		return pmu__err(ctx, -ENOENT, "no metric '%.*s' for PMU '%.*s' ('pmu list' shows the metrics)",
 				(int)(what + l - 2 - s1), s1 + 1, (int)(s1 - what), what);
 	}
-	*defs = pmu__tables_find_all(ctx, what, nd);
+	*defs = pmu__tables_find_all(ctx, what, PMU_TC_METRIC, nd);
 	if (!*defs || (*defs)->e->kind != PMU_T_METRIC) {
 		*defs = NULL;
 		*nd = 0;

@@ -283,14 +283,16 @@ static bool fields_fit(const struct pmu_tentry *e, int arch, char *why, size_t w
 	return true;
 }
 
-/* Parse one object into an entry. Returns 0, 1 (not an entry: nothing to load, no problem), -EINVAL
- * (reported), -ENOMEM. */
+/* Parse one object into an entry; an object with both EventName and MetricName is an event and a
+ * metric, as perf's jevents.py makes it (@as_metric: parse its metric). Returns 0, 1 (not an entry:
+ * nothing to load, no problem), -EINVAL (reported), -ENOMEM. */
 static int parse_entry(json_object *o, const char *file, const char *dir, struct pmu_tentry **out,
-		       problem_fn pf, void *pd)
+		       problem_fn pf, void *pd, bool as_metric)
 {
 	struct pmu_tentry *e = calloc(1, sizeof(*e));
 	char why[256] = "";
 	const char *en = field(o, "EventName"), *mn = field(o, "MetricName"), *as = field(o, "ArchStdEvent");
+	bool event_half = false; /* the event of an object that is an event and a metric */
 	static const struct { const char *key; unsigned bit; size_t off; } nums[] = {
 		{ "EventCode", PMU_TF_EVENT, offsetof(struct pmu_tentry, event) },
 		{ "UMask", PMU_TF_UMASK, offsetof(struct pmu_tentry, umask) },
@@ -312,10 +314,17 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 	}
 	if (!en && !mn && as && *as)
 		en = as; /* perf's reference to an architecture-level event, filled in after loading */
-	if ((en && *en) == (mn && *mn)) {
+	if (en && !*en)
+		en = NULL;
+	if (mn && !*mn)
+		mn = NULL;
+	if (en && mn) {
+		event_half = !as_metric;
+		*(as_metric ? &en : &mn) = NULL;
+	}
+	if (!en && !mn) {
 		if (pf)
-			pf(pd, file, en ? en : mn ? mn : "?",
-			   en ? "has both EventName and MetricName" : "has neither EventName nor MetricName");
+			pf(pd, file, "?", "has neither EventName nor MetricName");
 		free(e);
 		return -EINVAL;
 	}
@@ -332,9 +341,9 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 	    dup_field(o, "ApproxNote", &e->approx_note) || dup_field(o, "TopdownRole", &e->topdown) ||
 	    dup_field(o, "Aliases", &e->aliases) || dup_field(o, "Generic", &e->generic) ||
 	    dup_field(o, "Source", &e->source) || dup_field(o, "Unit", &e->unit) ||
-	    dup_field(o, "MetricExpr", &e->expr) || dup_field(o, "MetricGroup", &e->group) ||
-	    dup_field(o, "ScaleUnit", &e->scale_unit) || dup_field(o, "MetricThreshold", &e->threshold) ||
-	    dup_field(o, "MetricParams", &e->params) || dup_field(o, "CounterCSR", &e->counter_csr) ||
+	    (!event_half && (dup_field(o, "MetricExpr", &e->expr) || dup_field(o, "MetricGroup", &e->group) ||
+		    dup_field(o, "MetricThreshold", &e->threshold) || dup_field(o, "MetricParams", &e->params))) ||
+	    dup_field(o, "ScaleUnit", &e->scale_unit) || dup_field(o, "CounterCSR", &e->counter_csr) ||
 	    dup_field(o, "PfmName", &e->pfm_name))
 		goto nomem;
 	if (!e->notes && dup_field(o, "Errata", &e->notes))
@@ -737,20 +746,29 @@ static int load_text(struct pmu_tables *t, const char *file, const char *dir, co
 				pf(pd, file, NULL, msg);
 			continue;
 		}
-		r = parse_entry(o, file, dir, &e, pf, pd);
-		if (r == 1) {
-			r = 0;
-			continue;
+		for (int as_metric = 0; as_metric < 2; as_metric++) {
+			/* an object with EventName and MetricName: its event, then its metric */
+			if (as_metric && !(field(o, "EventName") && *field(o, "EventName") && field(o, "MetricName") &&
+					   *field(o, "MetricName")))
+				break;
+			e = NULL;
+			r = parse_entry(o, file, dir, &e, pf, pd, as_metric);
+			if (r == 1) {
+				r = 0;
+				break;
+			}
+			if (r == -EINVAL) {
+				(*problems)++;
+				r = 0;
+				continue;
+			}
+			if (r < 0 || (r = add_entry(t, e)) < 0) {
+				entry_free(e);
+				break;
+			}
 		}
-		if (r == -EINVAL) {
-			(*problems)++;
-			r = 0;
-			continue;
-		}
-		if (r < 0 || (r = add_entry(t, e)) < 0) {
-			entry_free(e);
+		if (r < 0)
 			break;
-		}
 	}
 	json_object_put(root);
 	return r;
@@ -1013,11 +1031,20 @@ static int cmp_tname(const void *a, const void *b)
 static int cmp_tname_order(const void *a, const void *b)
 {
 	const struct pmu_tname *x = a, *y = b;
-	int c = strcasecmp(x->name, y->name), sx = x->e->kind == PMU_T_STANDARD, sy = y->e->kind == PMU_T_STANDARD;
+	int c = strcasecmp(x->name, y->name), mx = x->e->kind == PMU_T_METRIC, my = y->e->kind == PMU_T_METRIC;
+	int sx = x->e->kind == PMU_T_STANDARD, sy = y->e->kind == PMU_T_STANDARD;
 
-	if (c || sx != sy)
-		return c ? c : sx - sy;
+	if (c || mx != my)  /* the events of a name, then its metrics */
+		return c ? c : mx - my;
+	if (sx != sy)
+		return sx - sy;
 	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* What a name in the index is: an event (native or standard) or a metric. */
+static int tclass(const struct pmu_tentry *e)
+{
+	return e->kind == PMU_T_METRIC ? PMU_TC_METRIC : PMU_TC_EVENT;
 }
 
 static bool same_unit(const struct pmu_tentry *a, const struct pmu_tentry *b)
@@ -1113,10 +1140,13 @@ static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *probl
 	}
 	qsort(v, n, sizeof(*v), cmp_tname_order);
 	{
-		size_t w = 0, run = 0; /* v[run..w): the names kept for the current name */
+		/* v[run..w): the names kept for the current name and class. An event and a metric of one name
+		 * are both kept (perf's uncore files define LLC_MISSES.PCIE_READ as both, in one object): a
+		 * metric's expression uses the metric, an event list the event. */
+		size_t w = 0, run = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct pmu_tentry *first, *dup = NULL;
-			if (!w || strcasecmp(v[w - 1].name, v[i].name)) {
+			if (!w || strcasecmp(v[w - 1].name, v[i].name) || tclass(v[w - 1].e) != tclass(v[i].e)) {
 				run = w;
 				v[w++] = v[i];
 				continue;
@@ -1159,8 +1189,9 @@ nomem:
 	return -ENOMEM;
 }
 
-/* The index entries of @name: the first, and in *n how many (PMU definitions). */
-static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *name, size_t *n)
+/* The index entries of @name of class @cls (PMU_TC_ANY: events, then metrics): the first, and in *n how
+ * many (PMU definitions). */
+static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *name, int cls, size_t *n)
 {
 	struct pmu_tname key = { name, NULL, 0 };
 	const struct pmu_tname *hit, *end;
@@ -1170,24 +1201,27 @@ static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *
 		return NULL;
 	while (hit > t->names && !strcasecmp(hit[-1].name, name))
 		hit--;
-	for (end = hit; end < t->names + t->nnames && !strcasecmp(end->name, name); end++)
+	while (cls != PMU_TC_ANY && hit < t->names + t->nnames && !strcasecmp(hit->name, name) && tclass(hit->e) != cls)
+		hit++;
+	for (end = hit; end < t->names + t->nnames && !strcasecmp(end->name, name) &&
+			(cls == PMU_TC_ANY || tclass(end->e) == cls); end++)
 		(*n)++;
-	return hit;
+	return *n ? hit : NULL;
 }
 
 static const struct pmu_tentry *find_in(const struct pmu_tables *t, const char *name)
 {
 	size_t n;
-	const struct pmu_tname *hit = find_all(t, name, &n);
+	const struct pmu_tname *hit = find_all(t, name, PMU_TC_ANY, &n);
 
 	return hit ? hit->e : NULL;
 }
 
-/* The definition of @name for PMU @pmu (see pmu__tables_find_pmu). */
-static const struct pmu_tentry *find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu)
+/* The definition of @name of class @cls for PMU @pmu (see pmu__tables_find_pmu). */
+static const struct pmu_tentry *find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu, int cls)
 {
 	size_t n;
-	const struct pmu_tname *hit = find_all(t, name, &n);
+	const struct pmu_tname *hit = find_all(t, name, cls, &n);
 	const struct pmu_tentry *any = NULL;
 
 	if (!pmu || !*pmu)
@@ -1895,20 +1929,20 @@ const struct pmu_tentry *pmu__tables_find(const struct pmu_ctx *ctx, const char 
 	return find_in(&ctx->tables, name);
 }
 
-const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, size_t *n)
+const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, int cls, size_t *n)
 {
-	return find_all(&ctx->tables, name, n);
+	return find_all(&ctx->tables, name, cls, n);
 }
 
-const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu)
+const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu, int cls)
 {
-	return find_pmu_in(&ctx->tables, name, pmu);
+	return find_pmu_in(&ctx->tables, name, pmu, cls);
 }
 
 bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
 {
 	size_t n;
-	const struct pmu_tname *hit = find_all(&ctx->tables, e->name, &n);
+	const struct pmu_tname *hit = find_all(&ctx->tables, e->name, tclass(e), &n);
 
 	for (size_t i = 0; i < n; i++)
 		if (hit[i].e == e)
@@ -1919,7 +1953,7 @@ bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
 int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e)
 {
 	size_t n, o = 0;
-	const struct pmu_tname *hit = find_all(&ctx->tables, (*e)->name, &n);
+	const struct pmu_tname *hit = find_all(&ctx->tables, (*e)->name, PMU_TC_EVENT, &n);
 	char list[512];
 
 	if (n <= 1 && ((*e)->unit || pmu__n_core_pmus(ctx) < 2))
@@ -2329,7 +2363,7 @@ static int add_edge(const char *name, int is_const, void *data)
 
 	if (is_const || g->err)
 		return 0;
-	e = find_pmu_in(w->c->t, name, w->m->unit);
+	e = find_pmu_in(w->c->t, name, w->m->unit, PMU_TC_METRIC);
 	if (!e || e->kind != PMU_T_METRIC || !pmu__pmap_get(&g->node, e, &id))
 		return 0;
 	to = (size_t)id;
