@@ -331,10 +331,18 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 	e->kind = en ? (strcmp(dir, "standard") == 0 ? PMU_T_STANDARD : PMU_T_NATIVE) : PMU_T_METRIC;
 	if (!(e->name = strdup(en ? en : mn)) || !(e->file = strdup(file)) || !(e->dir = strdup(dir)))
 		goto nomem;
-	if (strlen(e->name) >= PMU_NAME_MAX || strpbrk(e->name, " \t\n,{}/")) {
-		snprintf(why, sizeof(why), "name must be under %d characters without spaces, ',', '{', '}', '/'",
-			 PMU_NAME_MAX);
-		goto bad;
+	{
+		/* an event name is a word of an event list; a metric name may have spaces (perf's
+		 * "tma_info_serialization _%_tpause_cycles"), not the separators of -M lists and PMU/NAME/ */
+		bool ctl = false;
+		for (const char *c = e->name; *c; c++)
+			ctl |= iscntrl((unsigned char)*c);
+		if (strlen(e->name) >= PMU_NAME_MAX || ctl || strpbrk(e->name, e->kind == PMU_T_METRIC ? ",{}/" : " ,{}/")) {
+			snprintf(why, sizeof(why), "%s name must be under %d characters without %s',', '{', '}', '/' or "
+				 "control characters", e->kind == PMU_T_METRIC ? "a metric" : "an event", PMU_NAME_MAX,
+				 e->kind == PMU_T_METRIC ? "" : "spaces, ");
+			goto bad;
+		}
 	}
 	if (dup_field(o, "BriefDescription", &e->desc) || dup_field(o, "PublicDescription", &e->pdesc) ||
 	    dup_field(o, "Notes", &e->notes) || dup_field(o, "StdNames", &e->stdnames) ||
