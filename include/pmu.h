@@ -274,7 +274,11 @@ typedef void (*pmu_problem_cb)(void *data, const char *file, const char *entry, 
  * StdNames and Generic references, MetricExpr syntax, names and constants a
  * metric uses, cycles between metrics and chains deeper than pmu_metric_eval()
  * follows (in time linear in the number of metrics), and (with libpfm4) that Intel
- * encodings equal libpfm4's. Returns the number of problems (0 = clean) or a
+ * encodings equal libpfm4's. A name a metric uses that only a machine can
+ * tell (a PMU this machine does not have, a kernel sysfs event it lacks, as
+ * in perf's own tables: cstate_core@c6\-residency@, TSC) and a definition
+ * repeated alike are notes: @cb gets them with a message starting "note: ",
+ * and they are not counted. Returns the number of problems (0 = clean) or a
  * negative errno if @dir cannot be read.
  */
 int pmu_tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_cb cb, void *data);

@@ -3,7 +3,8 @@
  * MetricExpr: the expression language of perf's metric tables.
  *
  *   expr    := or ['if' or 'else' expr]           (right-associative)
- *   or      := and { ('|' | '||') and }
+ *   or      := xor { ('|' | '||') xor }
+ *   xor     := and { '^' and }
  *   and     := cmp { ('&' | '&&') cmp }
  *   cmp     := add { ('<' | '>' | '<=' | '>=' | '==' | '!=') add }
  *   add     := mul { ('+' | '-') mul }
@@ -11,10 +12,13 @@
  *   unary   := '-' unary | '!' unary | primary
  *   primary := NUMBER | NAME | '#' NAME | '@' any '@' | '(' expr ')'
  *            | ('min' | 'max' | 'd_ratio') '(' expr ',' expr ')'
+ *            | ('has_event' | 'source_count') '(' NAME | '@' any '@' ')'
+ *            | 'strcmp_cpuid_str' '(' NAME ')'
  *
- * NAME: a letter or '_' then letters, digits, '_', '.', ':', '@'; a
- * backslash makes the next character part of the name (perf writes
- * topdown\-retiring, cpu_core@INST_RETIRED.ANY@).
+ * NAME: letters, digits, '_', '.', ':', '@'; a backslash makes the next
+ * character part of the name (perf writes topdown\-retiring,
+ * cpu_core@INST_RETIRED.ANY@). A NAME may begin with a digit, as in perf's
+ * lexer (the longer reading wins): 4K_Aliasing is a name, 4e3 a number.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -109,6 +113,22 @@ static int name_char(int c)
 	return isalnum(c) || c == '_' || c == '.' || c == ':' || c == '@' || c == '\\';
 }
 
+/* Whether the characters at @p read as a NAME run further than they read as a number (perf's lexer
+ * takes the longer: "4K_Aliasing" and "0x410fd493z" are names; "1e9", "2.5", "0x1f" numbers). */
+static int name_longer(const char *p)
+{
+	const char *q = p;
+	char *end;
+
+	while (*q && name_char((unsigned char)*q)) {
+		if (*q == '\\' && q[1])
+			q++;
+		q++;
+	}
+	strtod(p, &end);
+	return q > end;
+}
+
 /* Reads a NAME at ps->p (unescaping); returns a malloc'd string or NULL. */
 static char *read_name(struct parser *ps)
 {
@@ -141,6 +161,35 @@ static char *read_name(struct parser *ps)
 	}
 	out[n] = 0;
 	return out;
+}
+
+/* The event name has_event() and source_count() take: NAME or '@' any '@' (a malloc'd string), NULL
+ * after a failure. */
+static char *read_event_arg(struct parser *ps, const char *fn)
+{
+	skip(ps);
+	if (*ps->p == '@') {
+		const char *end = strchr(ps->p + 1, '@');
+		char *s;
+		if (!end || end == ps->p + 1) {
+			fail(ps, ps->p, "%s", "'@' name without its closing '@'");
+			return NULL;
+		}
+		if (!(s = strndup(ps->p + 1, (size_t)(end - ps->p - 1)))) {
+			ps->nomem = 1;
+			fail(ps, ps->p, "%s", "out of memory");
+			return NULL;
+		}
+		ps->p = end + 1;
+		return s;
+	}
+	/* an event name is no number; a CPU id is any NAME (perf's lexer reads 0x410fd490 as one) */
+	if (!name_char((unsigned char)*ps->p) ||
+	    (strcmp(fn, "strcmp_cpuid_str") && !name_start((unsigned char)*ps->p) && !name_longer(ps->p))) {
+		fail(ps, ps->p, "expected an event name as the argument of %s()", fn);
+		return NULL;
+	}
+	return read_name(ps);
 }
 
 static int keyword(struct parser *ps, const char *kw)
@@ -209,7 +258,8 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 		}
 		return e;
 	}
-	if (isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) {
+	if ((isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) &&
+	    !name_longer(ps->p)) {
 		char *end;
 		double v = strtod(ps->p, &end);
 		if (end == ps->p || name_start((unsigned char)*end)) {
@@ -250,7 +300,7 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 		ps->p = end + 1;
 		return e;
 	}
-	if (name_start((unsigned char)*ps->p)) {
+	if (name_start((unsigned char)*ps->p) || isdigit((unsigned char)*ps->p)) {
 		static const struct { const char *name; enum pmu_expr_kind k; } fns[] = {
 			{ "min", PMU_EX_MIN }, { "max", PMU_EX_MAX }, { "d_ratio", PMU_EX_DRATIO },
 		};
@@ -258,6 +308,30 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 		if (!name)
 			return NULL;
 		skip(ps);
+		if (*ps->p == '(' && (!strcmp(name, "has_event") || !strcmp(name, "source_count") ||
+				      !strcmp(name, "strcmp_cpuid_str"))) {
+			/* perf's functions of one event name or CPU id (the name is not evaluated) */
+			enum pmu_expr_kind k = name[0] == 'h' ? PMU_EX_HAS_EVENT :
+					       name[1] == 'o' ? PMU_EX_SOURCE_COUNT : PMU_EX_CPUID;
+			char *arg;
+			ps->p++;
+			arg = read_event_arg(ps, name);
+			if (arg && !punct(ps, ")")) {
+				fail(ps, ps->p, "expected ')' after the event name of %s()", name);
+				free(arg);
+				arg = NULL;
+			}
+			free(name);
+			if (!arg)
+				return NULL;
+			e = node(ps, k, at);
+			if (!e) {
+				free(arg);
+				return NULL;
+			}
+			e->name = arg;
+			return e;
+		}
 		if (*ps->p == '(') {
 			for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 				if (strcmp(name, fns[i].name))
@@ -278,7 +352,7 @@ static struct pmu_expr *parse_primary(struct parser *ps)
 					return binary(ps, fns[i].k, a, b, at);
 				}
 			}
-			fail(ps, at, "unknown function '%s' (known: min, max, d_ratio)", name);
+			fail(ps, at, "unknown function '%s' (known: min, max, d_ratio, has_event, source_count, strcmp_cpuid_str)", name);
 			free(name);
 			return NULL;
 		}
@@ -419,7 +493,7 @@ static struct pmu_expr *parse_and(struct parser *ps)
 	return e;
 }
 
-static struct pmu_expr *parse_or(struct parser *ps)
+static struct pmu_expr *parse_xor(struct parser *ps)
 {
 	struct pmu_expr *e = parse_and(ps);
 
@@ -427,9 +501,24 @@ static struct pmu_expr *parse_or(struct parser *ps)
 		const char *at;
 		skip(ps);
 		at = ps->p;
+		if (!punct(ps, "^"))
+			break;
+		e = binary(ps, PMU_EX_XOR, e, parse_and(ps), at);
+	}
+	return e;
+}
+
+static struct pmu_expr *parse_or(struct parser *ps)
+{
+	struct pmu_expr *e = parse_xor(ps);
+
+	while (e) {
+		const char *at;
+		skip(ps);
+		at = ps->p;
 		if (!punct(ps, "||") && !punct(ps, "|"))
 			break;
-		e = binary(ps, PMU_EX_OR, e, parse_and(ps), at);
+		e = binary(ps, PMU_EX_OR, e, parse_xor(ps), at);
 	}
 	return e;
 }
@@ -515,14 +604,32 @@ struct pmu_expr *pmu__expr_parse(const char *src, char *err, size_t errlen)
 int pmu__expr_names(const struct pmu_expr *e, int (*fn)(const char *name, int is_const, void *data),
 		    void *data)
 {
+	return pmu__expr_names_live(e, fn, data, NULL, NULL);
+}
+
+static int name_kind(enum pmu_expr_kind k)
+{
+	return k == PMU_EX_CONST ? PMU_NAME_CONST : k == PMU_EX_HAS_EVENT ? PMU_NAME_HAS_EVENT :
+	       k == PMU_EX_SOURCE_COUNT ? PMU_NAME_SOURCE_COUNT : k == PMU_EX_CPUID ? PMU_NAME_CPUID : PMU_NAME_VAR;
+}
+
+int pmu__expr_names_live(const struct pmu_expr *e, int (*fn)(const char *name, int is_const, void *data),
+			 void *data, pmu_expr_lookup fold, void *fold_data)
+{
 	int r;
 
 	if (!e)
 		return 0;
-	if (e->kind == PMU_EX_VAR || e->kind == PMU_EX_CONST)
-		return fn(e->name, e->kind == PMU_EX_CONST, data);
-	if ((r = pmu__expr_names(e->a, fn, data)) || (r = pmu__expr_names(e->b, fn, data)) ||
-	    (r = pmu__expr_names(e->c, fn, data)))
+	if (e->name)
+		return fn(e->name, name_kind(e->kind), data);
+	if (e->kind == PMU_EX_IF && fold) {
+		double c;
+		if (pmu__expr_eval(e->b, fold, fold_data, &c, NULL) == 0)
+			return pmu__expr_names_live(c != 0 ? e->a : e->c, fn, data, fold, fold_data);
+	}
+	if ((r = pmu__expr_names_live(e->a, fn, data, fold, fold_data)) ||
+	    (r = pmu__expr_names_live(e->b, fn, data, fold, fold_data)) ||
+	    (r = pmu__expr_names_live(e->c, fn, data, fold, fold_data)))
 		return r;
 	return 0;
 }
@@ -539,7 +646,10 @@ int pmu__expr_eval(const struct pmu_expr *e, pmu_expr_lookup lookup, void *data,
 		return 0;
 	case PMU_EX_VAR:
 	case PMU_EX_CONST:
-		r = lookup(e->name, e->kind == PMU_EX_CONST, data, out);
+	case PMU_EX_HAS_EVENT:
+	case PMU_EX_SOURCE_COUNT:
+	case PMU_EX_CPUID:
+		r = lookup(e->name, name_kind(e->kind), data, out);
 		if (r < 0 && bad_name)
 			*bad_name = e->name;
 		return r;
@@ -571,6 +681,8 @@ int pmu__expr_eval(const struct pmu_expr *e, pmu_expr_lookup lookup, void *data,
 	case PMU_EX_NE: *out = a != b; break;
 	case PMU_EX_AND: *out = a != 0 && b != 0; break;
 	case PMU_EX_OR: *out = a != 0 || b != 0; break;
+	/* perf's '^' of two values, NaN when one is not a number */
+	case PMU_EX_XOR: *out = isnan(a) || isnan(b) ? NAN : (a != 0) != (b != 0); break;
 	case PMU_EX_MIN: *out = a < b ? a : b; break;
 	case PMU_EX_MAX: *out = a > b ? a : b; break;
 	case PMU_EX_DRATIO: *out = b == 0 ? 0 : a / b; break;

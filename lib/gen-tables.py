@@ -91,19 +91,34 @@ def first_number(s):
     return parse_u64(n)
 
 
-def compile_entry(o, path, d):
+METRIC_KEYS = ("expr", "group", "threshold", "params")
+
+
+def compile_entries(o, path, d):
+    """An object's entries: an event or a metric, or both for an object with EventName and MetricName
+    (as perf's jevents.py and the loader make it: the event, then the metric)."""
+    en, mn = (text_of(o.get(k)) if k in o else None for k in ("EventName", "MetricName"))
+    if en and mn:
+        return [compile_entry(o, path, d, as_metric=False), compile_entry(o, path, d, as_metric=True)]
+    return [compile_entry(o, path, d)]
+
+
+def compile_entry(o, path, d, as_metric=None):
     en, mn, arch = (text_of(o.get(k)) if k in o else None for k in ("EventName", "MetricName", "ArchStdEvent"))
     if not en and not mn and arch:
         raise SystemExit("%s: ArchStdEvent in a built-in table is not supported by the compiler" % path)
-    if bool(en) == bool(mn):
-        raise SystemExit("%s: an entry needs exactly one of EventName and MetricName" % path)
+    if not en and not mn:
+        raise SystemExit("%s: an entry needs EventName or MetricName" % path)
+    event_half = as_metric is False
+    if as_metric is not None:
+        en, mn = (None, mn) if as_metric else (en, None)
     e = {"kind": 1 if en else 3, "name": en or mn, "file": path, "dir": d, "have": 0, "approx": 0,
          "counter_width": 0, "mhpmevent_bit": -1}
     if en and d == "standard":
         e["kind"] = 2
     for f, k in KEYS.items():
         t = text_of(o.get(k)) if k in o else None
-        e[f] = t if t else None
+        e[f] = t if t and not (event_half and f in METRIC_KEYS) else None
     if not e["notes"]:
         t = text_of(o.get("Errata")) if "Errata" in o else None
         e["notes"] = t if t else None
@@ -153,7 +168,7 @@ def compiled(root, files):
             data = data["Events"]
         if not isinstance(data, list) or not all(isinstance(o, dict) for o in data):
             raise SystemExit("%s: expected an array of objects (perf's pmu-events format)" % f)
-        by_dir.setdefault(d, []).extend(compile_entry(o, f.replace(os.sep, "/"), d) for o in data)
+        by_dir.setdefault(d, []).extend(e for o in data for e in compile_entries(o, f.replace(os.sep, "/"), d))
     out = []
     names = []
     for i, (d, entries) in enumerate(sorted(by_dir.items())):

@@ -11,6 +11,17 @@
  * and #constants come from pmu_ctx_set_param(), the metric's MetricParams,
  * or the machine (smt_on, num_cpus, ...).
  *
+ * perf's functions that ask the machine, answered from this context's
+ * machine (its sysfs PMUs and the tables): has_event(X) is 1 when a value
+ * named X was given (X was counted) or X is an event of this machine (it
+ * resolves and its PMU is here; a table event of an uncore Unit when at least
+ * one box of that PMU is here), else 0; source_count(X) is the number of PMUs
+ * that count X here: every box of an uncore PMU (uncore_cha_0, uncore_cha_1,
+ * ...) for a table event of that Unit, 1 for any other event, and a value the
+ * metric lacks (-ENOENT) when X is not an event of this machine. The events
+ * a metric needs (pmu_metric_events) leave out the branch of an 'if' whose
+ * has_event() condition is false here, as perf counts only the other.
+ *
  * Hybrid CPUs: perf's tables define some metrics (and events) once per core
  * PMU ("Unit": "cpu_core" / "cpu_atom"). A metric's references are resolved
  * among the definitions of its own PMU, as perf's metricgroup.c does; its
@@ -183,12 +194,14 @@ static int param_default(const struct pmu_tentry *m, const char *name, double *o
 	return -ENOENT;
 }
 
-static void note_missing(struct eval *ev, const char *name, bool is_const)
+/* Note a value the evaluation lacks: @name as a variable, "#name" for a #constant, "source_count(name)". */
+static void note_missing(struct eval *ev, const char *name, int kind)
 {
 	size_t o = strlen(ev->missing);
-	char item[PMU_NAME_MAX + 2];
+	char item[PMU_NAME_MAX + 16];
 
-	snprintf(item, sizeof(item), "%s%s", is_const ? "#" : "", name);
+	snprintf(item, sizeof(item), kind == PMU_NAME_CONST ? "#%s" : kind == PMU_NAME_SOURCE_COUNT ?
+		 "source_count(%s)" : "%s", name);
 	/* once per name */
 	for (const char *p = ev->missing; (p = strstr(p, item)); p++)
 		if ((p == ev->missing || p[-1] == ' ') && (p[strlen(item)] == ',' || !p[strlen(item)]))
@@ -217,7 +230,8 @@ static const char *cur_pmu(const struct eval *ev)
 /* The table metric @name within PMU @pmu (see pmu__tables_find_pmu), or NULL. */
 static const struct pmu_tentry *metric_on(struct pmu_ctx *ctx, const char *name, const char *pmu)
 {
-	const struct pmu_tentry *e = pmu__tables_load(ctx) == 0 ? pmu__tables_find_pmu(ctx, name, pmu) : NULL;
+	const struct pmu_tentry *e = pmu__tables_load(ctx) == 0 ? pmu__tables_find_pmu(ctx, name, pmu, PMU_TC_METRIC)
+								 : NULL;
 
 	return e && e->kind == PMU_T_METRIC ? e : NULL;
 }
@@ -242,7 +256,7 @@ static const char *event_spelling(const struct pmu_ctx *ctx, const char *name, c
 		return out;
 	}
 	if (pmu && *pmu && !at &&
-	    ((pmu__tables_find_all(ctx, name, &n) && n > 1) ||
+	    ((pmu__tables_find_all(ctx, name, PMU_TC_EVENT, &n) && n > 1) ||
 	     (pmu__n_core_pmus(ctx) > 1 && pmu__generic_lookup(name, &g) == 0 &&
 	      (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)))) {
 		snprintf(out, len, "%s/%s/", pmu, name);
@@ -284,6 +298,44 @@ static bool sum_parts(const struct eval *ev, const char *name, double *out)
 	return any;
 }
 
+/*
+ * perf's has_event() and source_count(), from what this context knows of its machine: the number of
+ * PMUs that count event @name (spelled in a metric of PMU @pmu, see event_spelling()). A table event
+ * whose Unit is an uncore PMU with several instances here (uncore_cha_0, uncore_cha_1, ...: see
+ * pmu__tables_unit_pmus()) counts on each of them; another event that resolves (tables, sysfs,
+ * kernel generic events) counts on one, when its PMU is on this machine (a core PMU for raw and
+ * generic hardware events). 0: not an event of this machine. A negative errno: out of memory.
+ */
+static int event_sources(struct pmu_ctx *ctx, const char *name, const char *pmu)
+{
+	struct pmu_event_info info;
+	const struct pmu_tentry *e;
+	char buf[PMU_NAME_MAX * 2];
+	const char *spelled = event_spelling(ctx, name, pmu, buf, sizeof(buf));
+	bool was = pmu__err_is_quiet();
+	int r;
+
+	if ((r = pmu__tables_load(ctx)) == -ENOMEM)
+		return r;
+	if (r == 0 && !strpbrk(spelled, "/:") && (e = pmu__tables_find_pmu(ctx, spelled, pmu, PMU_TC_EVENT)) &&
+	    e->kind == PMU_T_NATIVE && e->unit && !pmu__tables_core_unit(e->unit))
+		return (int)pmu__tables_unit_pmus(ctx, e->unit, NULL);
+	pmu__err_quiet(true);
+	r = pmu__resolve(ctx, spelled, NULL, &info);
+	pmu__err_quiet(was);
+	if (!was)
+		pmu__err_clear();
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	if (info.type == PERF_TYPE_SOFTWARE || (info.flags & PMU_EVF_SOFTWARE))
+		return 1;
+	if (info.type == PERF_TYPE_RAW || info.type == PERF_TYPE_HARDWARE || info.type == PERF_TYPE_HW_CACHE)
+		return pmu__uncountable(ctx, &info) == NULL;
+	return pmu__pmu_by_type(ctx, info.type) != NULL;
+}
+
 static int lookup(const char *name, int is_const, void *data, double *out)
 {
 	struct eval *ev = data;
@@ -291,6 +343,36 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 	char buf[PMU_NAME_MAX * 2];
 	const char *spelled;
 
+	if (is_const == PMU_NAME_CPUID) {
+		int r = pmu__tables_cpuid_matches(ev->ctx, name);
+		if (r == -EINVAL) {
+			eval_fail(ev, -EINVAL, "strcmp_cpuid_str(%s): not a CPU id (%s) this CPU can be compared with", name,
+				  ev->ctx->cpu.arch == PMU_ARCH_ARM64 ? "a MIDR, 0x410fd490" : "a mapfile CPU pattern");
+			return -EINVAL;
+		}
+		if (r < 0)
+			return r;
+		*out = r;
+		return 0;
+	}
+	if (is_const == PMU_NAME_HAS_EVENT || is_const == PMU_NAME_SOURCE_COUNT) {
+		int n;
+		/* has_event(): an event whose value was given was counted */
+		spelled = event_spelling(ev->ctx, name, cur_pmu(ev), buf, sizeof(buf));
+		for (size_t i = 0; is_const == PMU_NAME_HAS_EVENT && i < ev->n; i++)
+			if (!strcasecmp(ev->vals[i].name, name) || !strcasecmp(ev->vals[i].name, spelled)) {
+				*out = 1;
+				return 0;
+			}
+		if ((n = event_sources(ev->ctx, name, cur_pmu(ev))) < 0)
+			return n;
+		*out = is_const == PMU_NAME_HAS_EVENT ? n > 0 : n;
+		if (is_const == PMU_NAME_SOURCE_COUNT && n == 0) {
+			note_missing(ev, name, PMU_NAME_SOURCE_COUNT);
+			*out = NAN;
+		}
+		return 0;
+	}
 	if (is_const) {
 		for (size_t i = 0; i < ev->ctx->nparams; i++)
 			if (!strcasecmp(ev->ctx->params[i].name, name)) {
@@ -309,7 +391,7 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 		}
 		if (machine_const(ev, name, out) == 0)
 			return 0;
-		note_missing(ev, name, true);
+		note_missing(ev, name, PMU_NAME_CONST);
 		*out = NAN;
 		return 0;
 	}
@@ -348,7 +430,7 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 		pmu__err_quiet(false);
 		pmu__err_clear();
 	}
-	note_missing(ev, name, false);
+	note_missing(ev, name, PMU_NAME_VAR);
 	*out = NAN;
 	return 0;
 }
@@ -450,7 +532,7 @@ static int metric_defs(struct pmu_ctx *ctx, const char *what, const struct pmu_t
 		return pmu__err(ctx, -ENOENT, "no metric '%.*s' for PMU '%.*s' ('pmu list' shows the metrics)",
 				(int)(what + l - 2 - s1), s1 + 1, (int)(s1 - what), what);
 	}
-	*defs = pmu__tables_find_all(ctx, what, nd);
+	*defs = pmu__tables_find_all(ctx, what, PMU_TC_METRIC, nd);
 	if (!*defs || (*defs)->e->kind != PMU_T_METRIC) {
 		*defs = NULL;
 		*nd = 0;
@@ -635,6 +717,32 @@ struct collect {
 
 static int collect_names(const char *name, int is_const, void *data);
 
+/* What a condition can be told before counting: has_event(), strcmp_cpuid_str() (numbers fold by
+ * themselves). perf counts
+ * only the events of the branch it takes ('cycles\-t / cycles if has_event(cycles\-t) else 0' needs no
+ * cycles-t where there is none). */
+static int fold_now(const char *name, int kind, void *data, double *out)
+{
+	struct collect *c = data;
+	int n;
+
+	if (kind == PMU_NAME_CPUID) {
+		n = pmu__tables_cpuid_matches(c->ctx, name);
+		if (n == -ENOMEM)
+			c->err = pmu__err(c->ctx, n, "out of memory");
+		*out = n;
+		return n < 0 ? n : 0;
+	}
+	if (kind != PMU_NAME_HAS_EVENT)
+		return -EAGAIN;
+	if ((n = event_sources(c->ctx, name, c->pmu)) < 0) {
+		c->err = pmu__err(c->ctx, n, "out of memory");
+		return n;
+	}
+	*out = n > 0;
+	return 0;
+}
+
 /* The names of @expr, the expression of metric @m (NULL: a user's expression). */
 static void collect_expr(struct collect *c, const struct pmu_tentry *m, const char *expr)
 {
@@ -658,7 +766,7 @@ static void collect_expr(struct collect *c, const struct pmu_tentry *m, const ch
 		free(text);
 	} else {
 		c->nest += m ? ex->height : 0;
-		pmu__expr_names(ex, collect_names, c);
+		pmu__expr_names_live(ex, collect_names, c, fold_now, c);
 		c->nest -= m ? ex->height : 0;
 	}
 	pmu__expr_free(ex);
@@ -730,9 +838,10 @@ static int collect_names(const char *name, int is_const, void *data)
 	const struct pmu_tentry *e;
 	char buf[PMU_NAME_MAX * 2];
 
-	if (is_const || c->err)
+	/* source_count(X) needs X counted (perf counts it); has_event(X), strcmp_cpuid_str(X) do not */
+	if ((is_const && is_const != PMU_NAME_SOURCE_COUNT) || c->err)
 		return 0;
-	if ((e = metric_on(c->ctx, name, c->pmu))) {
+	if (!is_const && (e = metric_on(c->ctx, name, c->pmu))) {
 		const char *outer = c->pmu;
 		double state = 0;
 		if (pmu__pmap_get(&c->expanded, e, &state) && state == 2)

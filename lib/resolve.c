@@ -338,7 +338,7 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 		}
 		/* a table event of this PMU (perf's hybrid tables define some once per core PMU) */
 		if (!sysfs_term(d, s1 + 1) && pmu__tables_load(ctx) == 0 &&
-		    (te = pmu__tables_find_pmu(ctx, s1 + 1, d->name)) && te->kind == PMU_T_NATIVE &&
+		    (te = pmu__tables_find_pmu(ctx, s1 + 1, d->name, PMU_TC_EVENT)) && te->kind == PMU_T_NATIVE &&
 		    (te->unit || d->is_core)) {
 			struct pmu_tentry on = *te;
 			on.unit = (char *)d->name;

@@ -201,12 +201,65 @@ static uint64_t field_value(const struct pmu_tentry *e, unsigned bit)
 	       bit == PMU_TF_INV ? e->inv : bit == PMU_TF_EDGE ? e->edge : e->any;
 }
 
+bool pmu__tables_core_unit(const char *unit)
+{
+	return !strcasecmp(unit, "cpu") || !strcasecmp(unit, "core") || !strcasecmp(unit, "cpu_core") ||
+	       !strcasecmp(unit, "cpu_atom") || !strcasecmp(unit, "armv8_pmuv3") || !strncasecmp(unit, "armv8_", 6);
+}
+
 /* Whether a core PMU counts @e (no Unit, or the core PMUs' names): the fixed layouts apply. */
 static bool core_unit(const struct pmu_tentry *e)
 {
-	return !e->unit || !strcasecmp(e->unit, "cpu") || !strcasecmp(e->unit, "core") ||
-	       !strcasecmp(e->unit, "cpu_core") || !strcasecmp(e->unit, "cpu_atom") ||
-	       !strcasecmp(e->unit, "armv8_pmuv3") || !strncasecmp(e->unit, "armv8_", 6);
+	return !e->unit || pmu__tables_core_unit(e->unit);
+}
+
+/* Whether PMU @dev is @base or an instance of it (@base followed by '_' and digits). */
+static bool pmu_instance_of(const char *dev, const char *base)
+{
+	size_t l = strlen(base);
+
+	if (strncasecmp(dev, base, l))
+		return false;
+	if (!dev[l])
+		return true;
+	if (dev[l] != '_' || !dev[l + 1])
+		return false;
+	for (const char *c = dev + l + 1; *c; c++)
+		if (!isdigit((unsigned char)*c))
+			return false;
+	return true;
+}
+
+size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first)
+{
+	/* the Units perf's tables write whose PMU is not "uncore_" + the unit (facts of perf's jevents.py) */
+	static const struct { const char *unit, *pmu; } renamed[] = {
+		{ "CBO", "uncore_cbox" }, { "QPI LL", "uncore_qpi" }, { "SBO", "uncore_sbox" },
+		{ "iMPH-U", "uncore_arb" }, { "UPI LL", "uncore_upi" }, { "L3PMC", "amd_l3" },
+		{ "DFPMC", "amd_df" }, { "UMCPMC", "amd_umc" },
+	};
+	char perf_name[96];
+	size_t n = 0;
+
+	if (first)
+		*first = NULL;
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcasecmp(ctx->pmus[i].name, unit)) {
+			if (first)
+				*first = &ctx->pmus[i];
+			return 1;
+		}
+	snprintf(perf_name, sizeof(perf_name), "uncore_%s", unit);
+	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
+		if (!strcmp(unit, renamed[i].unit))
+			pmu__strlcpy(perf_name, renamed[i].pmu, sizeof(perf_name));
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (pmu_instance_of(ctx->pmus[i].name, unit) || pmu_instance_of(ctx->pmus[i].name, perf_name)) {
+			if (first && !*first)
+				*first = &ctx->pmus[i];
+			n++;
+		}
+	return n;
 }
 
 /* The first field of @e over its limit in layout @arch: false and @why saying entry's field, value
@@ -230,13 +283,16 @@ static bool fields_fit(const struct pmu_tentry *e, int arch, char *why, size_t w
 	return true;
 }
 
-/* Parse one object into an entry. Returns 0, -EINVAL (reported), -ENOMEM. */
+/* Parse one object into an entry; an object with both EventName and MetricName is an event and a
+ * metric, as perf's jevents.py makes it (@as_metric: parse its metric). Returns 0, 1 (not an entry:
+ * nothing to load, no problem), -EINVAL (reported), -ENOMEM. */
 static int parse_entry(json_object *o, const char *file, const char *dir, struct pmu_tentry **out,
-		       problem_fn pf, void *pd)
+		       problem_fn pf, void *pd, bool as_metric)
 {
 	struct pmu_tentry *e = calloc(1, sizeof(*e));
 	char why[256] = "";
 	const char *en = field(o, "EventName"), *mn = field(o, "MetricName"), *as = field(o, "ArchStdEvent");
+	bool event_half = false; /* the event of an object that is an event and a metric */
 	static const struct { const char *key; unsigned bit; size_t off; } nums[] = {
 		{ "EventCode", PMU_TF_EVENT, offsetof(struct pmu_tentry, event) },
 		{ "UMask", PMU_TF_UMASK, offsetof(struct pmu_tentry, umask) },
@@ -251,31 +307,51 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 
 	if (!e)
 		return -ENOMEM;
+	if (!en && !mn && !as && (field(o, "CountersNumFixed") || field(o, "CountersNumGeneric"))) {
+		/* perf's counter.json: how many counters a PMU has, not an event (perf 6.12 reads none) */
+		free(e);
+		return 1;
+	}
 	if (!en && !mn && as && *as)
 		en = as; /* perf's reference to an architecture-level event, filled in after loading */
-	if ((en && *en) == (mn && *mn)) {
+	if (en && !*en)
+		en = NULL;
+	if (mn && !*mn)
+		mn = NULL;
+	if (en && mn) {
+		event_half = !as_metric;
+		*(as_metric ? &en : &mn) = NULL;
+	}
+	if (!en && !mn) {
 		if (pf)
-			pf(pd, file, en ? en : mn ? mn : "?",
-			   en ? "has both EventName and MetricName" : "has neither EventName nor MetricName");
+			pf(pd, file, "?", "has neither EventName nor MetricName");
 		free(e);
 		return -EINVAL;
 	}
 	e->kind = en ? (strcmp(dir, "standard") == 0 ? PMU_T_STANDARD : PMU_T_NATIVE) : PMU_T_METRIC;
 	if (!(e->name = strdup(en ? en : mn)) || !(e->file = strdup(file)) || !(e->dir = strdup(dir)))
 		goto nomem;
-	if (strlen(e->name) >= PMU_NAME_MAX || strpbrk(e->name, " \t\n,{}/")) {
-		snprintf(why, sizeof(why), "name must be under %d characters without spaces, ',', '{', '}', '/'",
-			 PMU_NAME_MAX);
-		goto bad;
+	{
+		/* an event name is a word of an event list; a metric name may have spaces (perf's
+		 * "tma_info_serialization _%_tpause_cycles"), not the separators of -M lists and PMU/NAME/ */
+		bool ctl = false;
+		for (const char *c = e->name; *c; c++)
+			ctl |= iscntrl((unsigned char)*c);
+		if (strlen(e->name) >= PMU_NAME_MAX || ctl || strpbrk(e->name, e->kind == PMU_T_METRIC ? ",{}/" : " ,{}/")) {
+			snprintf(why, sizeof(why), "%s name must be under %d characters without %s',', '{', '}', '/' or "
+				 "control characters", e->kind == PMU_T_METRIC ? "a metric" : "an event", PMU_NAME_MAX,
+				 e->kind == PMU_T_METRIC ? "" : "spaces, ");
+			goto bad;
+		}
 	}
 	if (dup_field(o, "BriefDescription", &e->desc) || dup_field(o, "PublicDescription", &e->pdesc) ||
 	    dup_field(o, "Notes", &e->notes) || dup_field(o, "StdNames", &e->stdnames) ||
 	    dup_field(o, "ApproxNote", &e->approx_note) || dup_field(o, "TopdownRole", &e->topdown) ||
 	    dup_field(o, "Aliases", &e->aliases) || dup_field(o, "Generic", &e->generic) ||
 	    dup_field(o, "Source", &e->source) || dup_field(o, "Unit", &e->unit) ||
-	    dup_field(o, "MetricExpr", &e->expr) || dup_field(o, "MetricGroup", &e->group) ||
-	    dup_field(o, "ScaleUnit", &e->scale_unit) || dup_field(o, "MetricThreshold", &e->threshold) ||
-	    dup_field(o, "MetricParams", &e->params) || dup_field(o, "CounterCSR", &e->counter_csr) ||
+	    (!event_half && (dup_field(o, "MetricExpr", &e->expr) || dup_field(o, "MetricGroup", &e->group) ||
+		    dup_field(o, "MetricThreshold", &e->threshold) || dup_field(o, "MetricParams", &e->params))) ||
+	    dup_field(o, "ScaleUnit", &e->scale_unit) || dup_field(o, "CounterCSR", &e->counter_csr) ||
 	    dup_field(o, "PfmName", &e->pfm_name))
 		goto nomem;
 	if (!e->notes && dup_field(o, "Errata", &e->notes))
@@ -678,16 +754,29 @@ static int load_text(struct pmu_tables *t, const char *file, const char *dir, co
 				pf(pd, file, NULL, msg);
 			continue;
 		}
-		r = parse_entry(o, file, dir, &e, pf, pd);
-		if (r == -EINVAL) {
-			(*problems)++;
-			r = 0;
-			continue;
+		for (int as_metric = 0; as_metric < 2; as_metric++) {
+			/* an object with EventName and MetricName: its event, then its metric */
+			if (as_metric && !(field(o, "EventName") && *field(o, "EventName") && field(o, "MetricName") &&
+					   *field(o, "MetricName")))
+				break;
+			e = NULL;
+			r = parse_entry(o, file, dir, &e, pf, pd, as_metric);
+			if (r == 1) {
+				r = 0;
+				break;
+			}
+			if (r == -EINVAL) {
+				(*problems)++;
+				r = 0;
+				continue;
+			}
+			if (r < 0 || (r = add_entry(t, e)) < 0) {
+				entry_free(e);
+				break;
+			}
 		}
-		if (r < 0 || (r = add_entry(t, e)) < 0) {
-			entry_free(e);
+		if (r < 0)
 			break;
-		}
 	}
 	json_object_put(root);
 	return r;
@@ -911,6 +1000,29 @@ static void load_ancestors_disk(struct pmu_tables *arch, const char *root, const
 	}
 }
 
+/* The architecture-level files of a CPU directory named alone (PMU_EVENTS_PATH=.../arch/arm64/arm/
+ * cortex-a57-a72): the tree it is in is the nearest directory above with a mapfile.csv (perf's
+ * arch/<arch>), and the .json files of each directory from there down to it are loaded into @arch as
+ * load_ancestors_disk() does for a tree. Nothing when no directory above has a mapfile.csv. */
+static void load_ancestors_flat(struct pmu_tables *arch, const char *path)
+{
+	char real[PATH_MAX], up[PATH_MAX], map[PATH_MAX + 16];
+	struct stat st;
+
+	if (!realpath(path, real))
+		return;
+	pmu__strlcpy(up, real, sizeof(up));
+	for (int level = 0; level < 8; level++) {
+		char *slash = strrchr(up, '/');
+		if (!slash || slash == up)
+			return;
+		*slash = 0;
+		if (pmu__path(map, sizeof(map), "%s/mapfile.csv", up) == 0 && stat(map, &st) == 0 && S_ISREG(st.st_mode)) {
+			load_ancestors_disk(arch, up, real + strlen(up) + 1);
+			return;
+		}
+	}
+}
 
 /* ---------------------------------------------------------------- */
 /* index                                                             */
@@ -921,18 +1033,50 @@ static int cmp_tname(const void *a, const void *b)
 	return strcasecmp(((const struct pmu_tname *)a)->name, ((const struct pmu_tname *)b)->name);
 }
 
-/* names, then load order: the first loaded of equal names comes first */
+/* names, then a CPU's own definitions before standard names (a CPU table's native TOPDOWN.SLOTS is that
+ * CPU's event, whatever directory was loaded first), then load order: the first loaded of equal names
+ * comes first */
 static int cmp_tname_order(const void *a, const void *b)
 {
 	const struct pmu_tname *x = a, *y = b;
-	int c = strcasecmp(x->name, y->name);
+	int c = strcasecmp(x->name, y->name), mx = x->e->kind == PMU_T_METRIC, my = y->e->kind == PMU_T_METRIC;
+	int sx = x->e->kind == PMU_T_STANDARD, sy = y->e->kind == PMU_T_STANDARD;
 
-	return c ? c : x->order < y->order ? -1 : x->order > y->order;
+	if (c || mx != my)  /* the events of a name, then its metrics */
+		return c ? c : mx - my;
+	if (sx != sy)
+		return sx - sy;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* What a name in the index is: an event (native or standard) or a metric. */
+static int tclass(const struct pmu_tentry *e)
+{
+	return e->kind == PMU_T_METRIC ? PMU_TC_METRIC : PMU_TC_EVENT;
 }
 
 static bool same_unit(const struct pmu_tentry *a, const struct pmu_tentry *b)
 {
 	return !strcasecmp(a->unit ? a->unit : "", b->unit ? b->unit : "");
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Whether two entries define the same thing: an event with the same encoding, a metric with the same
+ * expression (descriptions aside). */
+static bool same_definition(const struct pmu_tentry *a, const struct pmu_tentry *b)
+{
+	if (a->kind != b->kind || !same_unit(a, b))
+		return false;
+	if (a->kind == PMU_T_METRIC)
+		return same_text(a->expr, b->expr) && same_text(a->threshold, b->threshold) &&
+		       same_text(a->params, b->params);
+	return a->have == b->have && a->event == b->event && a->umask == b->umask && a->cmask == b->cmask &&
+	       a->inv == b->inv && a->edge == b->edge && a->any == b->any && a->msr_index == b->msr_index &&
+	       a->msr_value == b->msr_value && a->config_code == b->config_code && same_text(a->generic, b->generic);
 }
 
 /*
@@ -1004,10 +1148,13 @@ static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *probl
 	}
 	qsort(v, n, sizeof(*v), cmp_tname_order);
 	{
-		size_t w = 0, run = 0; /* v[run..w): the names kept for the current name */
+		/* v[run..w): the names kept for the current name and class. An event and a metric of one name
+		 * are both kept (perf's uncore files define LLC_MISSES.PCIE_READ as both, in one object): a
+		 * metric's expression uses the metric, an event list the event. */
+		size_t w = 0, run = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct pmu_tentry *first, *dup = NULL;
-			if (!w || strcasecmp(v[w - 1].name, v[i].name)) {
+			if (!w || strcasecmp(v[w - 1].name, v[i].name) || tclass(v[w - 1].e) != tclass(v[i].e)) {
 				run = w;
 				v[w++] = v[i];
 				continue;
@@ -1018,6 +1165,18 @@ static int build_index(struct pmu_tables *t, problem_fn pf, void *pd, int *probl
 					dup = v[k].e;
 			if (!dup && !strcmp(first->dir, v[i].e->dir) && first->kind == v[i].e->kind) {
 				v[w++] = v[i]; /* the same directory's definition for another PMU */
+				continue;
+			}
+			/* a CPU table's native event under a standard name is the CPU's own event for it */
+			if (first->kind == PMU_T_NATIVE && v[i].e->kind == PMU_T_STANDARD && strcmp(first->dir, v[i].e->dir))
+				continue;
+			if (dup && dup != v[i].e && same_definition(dup, v[i].e)) {
+				/* the same definition twice (perf's amdzen4 metrics): harmless, said when checking */
+				char msg[PMU_NAME_MAX + 160];
+				snprintf(msg, sizeof(msg), "note: name '%s' is defined again with the same definition as in %s; "
+					 "the first is used", v[i].name, first->file);
+				if (pf)
+					pf(pd, v[i].e->file, v[i].name, msg);
 				continue;
 			}
 			if (dup != v[i].e && (pf || !strcmp(first->dir, v[i].e->dir))) {
@@ -1038,8 +1197,9 @@ nomem:
 	return -ENOMEM;
 }
 
-/* The index entries of @name: the first, and in *n how many (PMU definitions). */
-static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *name, size_t *n)
+/* The index entries of @name of class @cls (PMU_TC_ANY: events, then metrics): the first, and in *n how
+ * many (PMU definitions). */
+static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *name, int cls, size_t *n)
 {
 	struct pmu_tname key = { name, NULL, 0 };
 	const struct pmu_tname *hit, *end;
@@ -1049,24 +1209,27 @@ static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *
 		return NULL;
 	while (hit > t->names && !strcasecmp(hit[-1].name, name))
 		hit--;
-	for (end = hit; end < t->names + t->nnames && !strcasecmp(end->name, name); end++)
+	while (cls != PMU_TC_ANY && hit < t->names + t->nnames && !strcasecmp(hit->name, name) && tclass(hit->e) != cls)
+		hit++;
+	for (end = hit; end < t->names + t->nnames && !strcasecmp(end->name, name) &&
+			(cls == PMU_TC_ANY || tclass(end->e) == cls); end++)
 		(*n)++;
-	return hit;
+	return *n ? hit : NULL;
 }
 
 static const struct pmu_tentry *find_in(const struct pmu_tables *t, const char *name)
 {
 	size_t n;
-	const struct pmu_tname *hit = find_all(t, name, &n);
+	const struct pmu_tname *hit = find_all(t, name, PMU_TC_ANY, &n);
 
 	return hit ? hit->e : NULL;
 }
 
-/* The definition of @name for PMU @pmu (see pmu__tables_find_pmu). */
-static const struct pmu_tentry *find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu)
+/* The definition of @name of class @cls for PMU @pmu (see pmu__tables_find_pmu). */
+static const struct pmu_tentry *find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu, int cls)
 {
 	size_t n;
-	const struct pmu_tname *hit = find_all(t, name, &n);
+	const struct pmu_tname *hit = find_all(t, name, cls, &n);
 	const struct pmu_tentry *any = NULL;
 
 	if (!pmu || !*pmu)
@@ -1500,6 +1663,35 @@ int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const 
 	return map_match(ctx, cpu, text, mapname, dir);
 }
 
+int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id)
+{
+	char keys[2][64], why[MAP_PATTERN_MAX + 160];
+	int nk, r = 0;
+	regex_t re;
+
+	if (ctx->cpu.arch == PMU_ARCH_ARM64) {
+		/* MIDR: revision bits 0-3, part 4-15, architecture 16-19, variant 20-23, implementer 24-31 */
+		const uint64_t version = 0xf0000full;
+		uint64_t want, have = ctx->cpu.midr;
+		if (pmu__parse_u64(id, &want) < 0)
+			return -EINVAL;
+		if ((want & ~version & 0xffffffffull) != (have & ~version & 0xffffffffull))
+			return 0;
+		return ((have >> 20 & 0xf) << 4 | (have & 0xf)) >= ((want >> 20 & 0xf) << 4 | (want & 0xf));
+	}
+	nk = cpu_keys(&ctx->cpu, keys);
+	if ((r = map_pattern(id, NULL, 0, &re, why, sizeof(why))) < 0)
+		return r;
+	for (int k = 0; k < nk && r == 0; k++) {
+		int m;
+		errno = 0;
+		m = regexec(&re, keys[k], 0, NULL, 0);
+		r = m == 0 ? 1 : m == REG_ESPACE || errno == ENOMEM ? -ENOMEM : 0;
+	}
+	regfree(&re);
+	return r;
+}
+
 static const struct pmu_builtin_file *builtin(const char *path)
 {
 	for (size_t i = 0; i < pmu__builtin_nfiles; i++)
@@ -1677,9 +1869,18 @@ static int load_tables(struct pmu_ctx *ctx)
 			if (pmu__path(map, sizeof(map), "%s/standard", root) == 0)
 				load_disk_dir(t, map, "standard", NULL, NULL, &problems);
 		} else {
+			size_t first = t->n;
 			r = load_disk_dir(t, root, root, NULL, NULL, &problems);
 			if (r < 0)
 				pmu__log(ctx, PMU_LOG_WARN, "PMU_EVENTS_PATH: cannot read %s: %s", root, strerror(-r));
+			if (r == 0) {
+				/* a CPU directory of a tree, named alone: its ArchStdEvent references too */
+				struct pmu_tables arch;
+				memset(&arch, 0, sizeof(arch));
+				load_ancestors_flat(&arch, root);
+				fill_archstd(t, first, &arch, NULL, NULL, &problems);
+				pmu__tables_free(&arch);
+			}
 			r = r == -ENOMEM ? r : 0;
 		}
 	}
@@ -1736,20 +1937,20 @@ const struct pmu_tentry *pmu__tables_find(const struct pmu_ctx *ctx, const char 
 	return find_in(&ctx->tables, name);
 }
 
-const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, size_t *n)
+const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, int cls, size_t *n)
 {
-	return find_all(&ctx->tables, name, n);
+	return find_all(&ctx->tables, name, cls, n);
 }
 
-const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu)
+const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu, int cls)
 {
-	return find_pmu_in(&ctx->tables, name, pmu);
+	return find_pmu_in(&ctx->tables, name, pmu, cls);
 }
 
 bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
 {
 	size_t n;
-	const struct pmu_tname *hit = find_all(&ctx->tables, e->name, &n);
+	const struct pmu_tname *hit = find_all(&ctx->tables, e->name, tclass(e), &n);
 
 	for (size_t i = 0; i < n; i++)
 		if (hit[i].e == e)
@@ -1760,7 +1961,7 @@ bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
 int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e)
 {
 	size_t n, o = 0;
-	const struct pmu_tname *hit = find_all(&ctx->tables, (*e)->name, &n);
+	const struct pmu_tname *hit = find_all(&ctx->tables, (*e)->name, PMU_TC_EVENT, &n);
 	char list[512];
 
 	if (n <= 1 && ((*e)->unit || pmu__n_core_pmus(ctx) < 2))
@@ -1933,7 +2134,30 @@ struct check {
 	problem_fn pf;
 	void *pd;
 	int problems;
+	struct pmu_ctx *ctx;            /* the machine names are looked up on (NULL: none) */
+	const struct pmu_tables *arch;  /* the architecture-level files' entries (may be NULL) */
 };
+
+/* A note: what the check cannot tell on this machine, or a harmless oddity. Said to the callback with
+ * "note: " first, not counted as a problem. */
+static void note(struct check *c, const struct pmu_tentry *e, const char *fmt, ...) PMU_PRINTF(3, 4);
+static void note(struct check *c, const struct pmu_tentry *e, const char *fmt, ...)
+{
+	char buf[640];
+	va_list ap;
+	int n = snprintf(buf, sizeof(buf), "note: ");
+
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (c->pf)
+		c->pf(c->pd, e ? e->file : "", e ? e->name : NULL, buf);
+}
+
+static bool is_note(const char *msg)
+{
+	return !strncmp(msg, "note: ", 6);
+}
 
 static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...) PMU_PRINTF(3, 4);
 static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt, ...)
@@ -1957,13 +2181,122 @@ static void problem(struct check *c, const struct pmu_tentry *e, const char *fmt
 		free(msg);
 }
 
+/*
+ * Events the kernel names in sysfs on machines that have them (perf looks a name a metric uses up
+ * among the events of the machine's PMUs too): Linux 6.12's x86 drivers, intel/core.c (TSX, topdown,
+ * slots, memory sampling), msr.c, intel/cstate.c, rapl.c. arm64's architected events are in perf's
+ * architecture-level files, which the check reads.
+ */
+static const struct { const char *pmu, *name; } kernel_events[] = {
+	{ "cpu", "cycles-t" }, { "cpu", "cycles-ct" }, { "cpu", "tx-start" }, { "cpu", "tx-commit" },
+	{ "cpu", "tx-abort" }, { "cpu", "tx-capacity" }, { "cpu", "tx-capacity-read" }, { "cpu", "tx-capacity-write" },
+	{ "cpu", "tx-conflict" }, { "cpu", "el-start" }, { "cpu", "el-commit" }, { "cpu", "el-abort" },
+	{ "cpu", "el-capacity" }, { "cpu", "el-capacity-read" }, { "cpu", "el-capacity-write" },
+	{ "cpu", "el-conflict" }, { "cpu", "slots" }, { "cpu", "topdown-retiring" }, { "cpu", "topdown-bad-spec" },
+	{ "cpu", "topdown-fe-bound" }, { "cpu", "topdown-be-bound" }, { "cpu", "topdown-heavy-ops" },
+	{ "cpu", "topdown-br-mispredict" }, { "cpu", "topdown-fetch-lat" }, { "cpu", "topdown-mem-bound" },
+	{ "cpu", "topdown-total-slots" }, { "cpu", "topdown-slots-issued" }, { "cpu", "topdown-slots-retired" },
+	{ "cpu", "topdown-fetch-bubbles" }, { "cpu", "topdown-recovery-bubbles" }, { "cpu", "mem-loads" },
+	{ "cpu", "mem-loads-aux" }, { "cpu", "mem-stores" }, { "msr", "tsc" }, { "msr", "aperf" }, { "msr", "mperf" },
+	{ "msr", "pperf" }, { "msr", "smi" }, { "msr", "ptsc" }, { "msr", "irperf" }, { "msr", "cpu_thermal_margin" },
+	{ "cstate_core", "c1-residency" }, { "cstate_core", "c3-residency" }, { "cstate_core", "c6-residency" },
+	{ "cstate_core", "c7-residency" }, { "cstate_pkg", "c2-residency" }, { "cstate_pkg", "c3-residency" },
+	{ "cstate_pkg", "c6-residency" }, { "cstate_pkg", "c7-residency" }, { "cstate_pkg", "c8-residency" },
+	{ "cstate_pkg", "c9-residency" }, { "cstate_pkg", "c10-residency" }, { "power", "energy-cores" },
+	{ "power", "energy-pkg" }, { "power", "energy-ram" }, { "power", "energy-gpu" }, { "power", "energy-psys" },
+	/* drivers/perf/arm_pmuv3.c's names that perf's arm64 architecture-level files lack */
+	{ "armv8_pmuv3", "l2i_cache" }, { "armv8_pmuv3", "l2i_cache_refill" }, { "armv8_pmuv3", "l2i_cache_lmiss" },
+	{ "armv8_pmuv3", "l3d_cache_wb" }, { "armv8_pmuv3", "ll_cache" }, { "armv8_pmuv3", "ll_cache_miss" },
+};
+
+/* The PMU whose kernel driver names event @name in sysfs, or NULL. */
+static const char *kernel_event_pmu(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kernel_events); i++)
+		if (!strcasecmp(kernel_events[i].name, name))
+			return kernel_events[i].pmu;
+	return NULL;
+}
+
+/* Whether @name is defined without the machine: the table, the architecture-level files, the kernel's
+ * generic events, perf's tool events. */
+static bool check_known(const struct check *c, const char *name)
+{
+	struct pmu_generic g;
+
+	return find_in(c->t, name) || (c->arch && find_in(c->arch, name)) || pmu__generic_lookup(name, &g) == 0 ||
+	       !strcmp(name, "duration_time") || !strcmp(name, "user_time") || !strcmp(name, "system_time");
+}
+
+/* Whether a PMU of the checking machine has an event @name in sysfs (@pmu NULL: any PMU). */
+static bool sysfs_event_here(const struct pmu_ctx *ctx, const char *pmu, const char *name)
+{
+	for (size_t p = 0; ctx && p < ctx->n_pmus; p++) {
+		const struct pmu_dev *d = &ctx->pmus[p];
+		if (pmu && strcmp(d->name, pmu))
+			continue;
+		for (size_t i = 0; i < d->n_events; i++)
+			if (!strcasecmp(d->events[i].name, name))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A name with perf's '@' (the PMU syntax of metrics): "PMU@EVENT@", "PMU@EVENT,TERMS@",
+ * "PMU@TERMS@" or "EVENT@TERMS@". A table event is checked against the table; a PMU's own event or
+ * terms against that PMU where the machine has it, else a note (nothing to check them with).
+ */
+static void check_at_name(struct check *c, const struct pmu_tentry *m, const char *name, const char *at)
+{
+	const char *end = strrchr(name, '@');
+	char head[PMU_NAME_MAX], inner[PMU_NAME_MAX], first[PMU_NAME_MAX];
+	size_t hl = (size_t)(at - name), il = end > at ? (size_t)(end - at - 1) : 0;
+
+	if (hl >= sizeof(head) || il >= sizeof(inner) || !il) {
+		problem(c, m, "MetricExpr refers to '%s', which is not PMU@EVENT@ (or PMU@TERMS@)", name);
+		return;
+	}
+	memcpy(head, name, hl);
+	head[hl] = 0;
+	memcpy(inner, at + 1, il);
+	inner[il] = 0;
+	pmu__strlcpy(first, inner, sizeof(first));
+	first[strcspn(first, ",")] = 0;
+	if (check_known(c, head))   /* EVENT@TERMS@: the table's event with terms */
+		return;
+	if (!strchr(first, '=') && check_known(c, first))
+		return;                 /* PMU@EVENT[,TERMS]@: the table's event */
+	if (c->ctx && pmu__pmu_by_name(c->ctx, head)) {
+		/* the machine has the PMU: its format terms and events say */
+		struct pmu_event_info info;
+		char spec[2 * PMU_NAME_MAX + 4];
+		int r;
+		snprintf(spec, sizeof(spec), "%s/%s/", head, inner);
+		pmu__err_quiet(true);
+		r = pmu__resolve(c->ctx, spec, NULL, &info);
+		pmu__err_quiet(false);
+		if (r < 0 && !strpbrk(inner, "=,") && kernel_event_pmu(inner))
+			note(c, m, "MetricExpr uses '%s', an event the kernel's %s PMU lists in sysfs where the hardware "
+			     "has it; this machine's %s lists none: not checked", name, kernel_event_pmu(inner), head);
+		else if (r < 0)
+			problem(c, m, "MetricExpr refers to '%s': %s", name, pmu__err_msg());
+		pmu__err_clear();
+		return;
+	}
+	if (c->ctx && pmu__tables_unit_pmus(c->ctx, head, NULL))
+		return; /* boxes of an uncore PMU (cha_0 is uncore_cha_0) */
+	note(c, m, "MetricExpr uses '%s' of PMU '%s', which this machine does not have: not checked", inner, head);
+}
+
 static int check_name(const char *name, int is_const, void *data)
 {
 	struct check *c = data;
 	const struct pmu_tentry *m = c->metric;
-	struct pmu_generic g;
 
-	if (is_const) {
+	if (is_const == PMU_NAME_HAS_EVENT || is_const == PMU_NAME_CPUID) /* asks the machine: any name */
+		return 0;
+	if (is_const == PMU_NAME_CONST) {
 		for (size_t i = 0; i < ARRAY_SIZE(known_consts); i++)
 			if (!strcasecmp(name, known_consts[i]))
 				return 0;
@@ -1978,18 +2311,11 @@ static int check_name(const char *name, int is_const, void *data)
 			name);
 		return 0;
 	}
-	if (find_in(c->t, name) || pmu__generic_lookup(name, &g) == 0 || !strcmp(name, "duration_time"))
+	if (check_known(c, name))
 		return 0;
-	{
-		/* perf's PMU@EVENT@ (cpu_core@INST_RETIRED.ANY@): the event must be in the table */
-		const char *at = strchr(name, '@'), *end = strrchr(name, '@');
-		char ev[PMU_NAME_MAX];
-		if (at && end > at + 1 && (size_t)(end - at - 1) < sizeof(ev)) {
-			memcpy(ev, at + 1, (size_t)(end - at - 1));
-			ev[end - at - 1] = 0;
-			if (find_in(c->t, ev) || pmu__generic_lookup(ev, &g) == 0)
-				return 0;
-		}
+	if (strchr(name, '@')) {
+		check_at_name(c, m, name, strchr(name, '@'));
+		return 0;
 	}
 	{
 		/* an event with modifiers (EVENT:c1, EVENT:u): the event must be in the table */
@@ -1998,9 +2324,17 @@ static int check_name(const char *name, int is_const, void *data)
 		if (colon && (size_t)(colon - name) < sizeof(base)) {
 			memcpy(base, name, (size_t)(colon - name));
 			base[colon - name] = 0;
-			if (find_in(c->t, base))
+			if (check_known(c, base))
 				return 0;
 		}
+	}
+	/* a bare name: perf looks it up among the sysfs events of the machine's PMUs too */
+	if (sysfs_event_here(c->ctx, NULL, name))
+		return 0;
+	if (kernel_event_pmu(name)) {
+		note(c, m, "MetricExpr uses '%s', an event the kernel's %s PMU lists in sysfs where the hardware has it "
+		     "(perf finds it there); this machine has none: not checked", name, kernel_event_pmu(name));
+		return 0;
 	}
 	problem(c, m, "MetricExpr refers to '%s', which is not an event or metric of this table", name);
 	return 0;
@@ -2037,7 +2371,7 @@ static int add_edge(const char *name, int is_const, void *data)
 
 	if (is_const || g->err)
 		return 0;
-	e = find_pmu_in(w->c->t, name, w->m->unit);
+	e = find_pmu_in(w->c->t, name, w->m->unit, PMU_TC_METRIC);
 	if (!e || e->kind != PMU_T_METRIC || !pmu__pmap_get(&g->node, e, &id))
 		return 0;
 	to = (size_t)id;
@@ -2263,7 +2597,8 @@ static void forward_problem(void *data, const char *file, const char *entry, con
 {
 	struct check *c = data;
 
-	c->problems++;
+	if (!is_note(msg))
+		c->problems++;
 	if (c->pf)
 		c->pf(c->pd, file, entry, msg);
 }
@@ -2271,7 +2606,7 @@ static void forward_problem(void *data, const char *file, const char *entry, con
 /* Check one namespace: the standard directory plus one table directory. */
 static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, bool with_standard, struct check *c)
 {
-	struct pmu_tables t;
+	struct pmu_tables t, arch;
 	char path[1024];
 	int r, parse_problems = 0;
 	struct check sub = *c;
@@ -2283,12 +2618,15 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 	if (pmu__path(path, sizeof(path), "%s/%s", root, dir) < 0)
 		return -ENAMETOOLONG;
 	r = load_disk_dir(&t, dir[0] ? path : root, dir[0] ? dir : "user", forward_problem, &sub, &parse_problems);
-	if (r == 0 && dir[0] && strcmp(dir, "standard")) {
-		struct pmu_tables arch;
-		memset(&arch, 0, sizeof(arch));
-		load_ancestors_disk(&arch, root, dir);
+	memset(&arch, 0, sizeof(arch));
+	if (r == 0 && strcmp(dir, "standard")) {
+		if (dir[0])
+			load_ancestors_disk(&arch, root, dir);
+		else
+			load_ancestors_flat(&arch, root);
 		fill_archstd(&t, 0, &arch, forward_problem, &sub, &parse_problems);
-		pmu__tables_free(&arch);
+		if (build_index(&arch, NULL, NULL, &parse_problems) == 0)
+			sub.arch = &arch;
 	}
 	if (r == 0 && with_standard) {
 		char sp[1024];
@@ -2307,13 +2645,14 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 	if (r == 0)
 		r = pmu__tables_check_encodings(ctx, &t, dir, forward_problem, &sub);
 	c->problems += sub.problems;
+	pmu__tables_free(&arch);
 	pmu__tables_free(&t);
 	return r;
 }
 
 int pmu__tables_check(struct pmu_ctx *ctx, const char *root, pmu_problem_fn fn, void *data)
 {
-	struct check c = { NULL, NULL, NULL, fn, data, 0 };
+	struct check c = { NULL, NULL, NULL, fn, data, 0, ctx, NULL };
 	char map[1024], why[128] = "", *text = NULL;
 	size_t len;
 	int r = 0, rm;

@@ -9,6 +9,7 @@
 
 struct pmu_ctx;
 struct pmu_cpu;
+struct pmu_dev;
 struct pmu_event_info;
 
 struct pmu_builtin_file {
@@ -110,18 +111,25 @@ int pmu__pmap_put(struct pmu_pmap *m, const void *key, double v);
 bool pmu__pmap_get(const struct pmu_pmap *m, const void *key, double *v);
 void pmu__pmap_free(struct pmu_pmap *m);
 
+/* What a name of the index is looked up as: an event (native or standard) and a metric may share a
+ * name (perf's tables define some names as both). */
+enum { PMU_TC_ANY, PMU_TC_EVENT, PMU_TC_METRIC };
+
 /* Load (once) the tables this context's CPU needs. Thread-safe. */
 int pmu__tables_load(struct pmu_ctx *ctx);
 void pmu__tables_free(struct pmu_tables *t);
 /* Entry by name or alias, case-insensitive; NULL if none. Needs a loaded context. Where a table
  * defines the name once per PMU (perf's Intel hybrid files: "Unit": "cpu_core" and "cpu_atom"),
- * the first of those: use the functions below to tell them apart. */
+ * the first of those: use the functions below to tell them apart. A name that is an event and a
+ * metric: the event. */
 const struct pmu_tentry *pmu__tables_find(const struct pmu_ctx *ctx, const char *name);
-/* Every definition of @name (one per PMU), *n of them (0: NULL). */
-const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, size_t *n);
-/* The definition of @name for PMU @pmu: the one whose Unit is @pmu, else one without Unit, else
- * NULL. @pmu NULL or "": the only definition, NULL if there are several. */
-const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu);
+/* Every definition of @name of class @cls (one per PMU; PMU_TC_ANY: the events, then the metrics), *n
+ * of them (0: NULL). */
+const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, int cls, size_t *n);
+/* The definition of @name of class @cls for PMU @pmu: the one whose Unit is @pmu, else one without
+ * Unit, else NULL. @pmu NULL or "": the only definition, NULL if there are several. */
+const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu,
+					      int cls);
 /* Whether @e is a definition of its name in use (not shadowed by an earlier table). */
 bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e);
 /* A native event named without a PMU: *e set to its one definition and 0, or -EINVAL with a
@@ -130,6 +138,18 @@ bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e);
 int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e);
 /* The CPU-table event whose StdNames lists @stdname, or NULL. */
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname);
+/* Whether Unit @unit names a core PMU ("cpu", "core", "cpu_core", "cpu_atom", "armv8_..."). */
+bool pmu__tables_core_unit(const char *unit);
+/* The PMUs of this machine that Unit @unit names: the PMU of that name, else perf's name for it
+ * ("uncore_" + the unit in lower case; CBO uncore_cbox, QPI LL uncore_qpi, ...), each alone or as
+ * numbered instances (uncore_cha_0, uncore_cha_1, ...). Returns how many, the first in *first (when
+ * not NULL). */
+size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first);
+/* perf's strcmp_cpuid_str(@id) on this context's CPU: 1 if the CPU is @id, 0 if not, or a negative
+ * errno (-ENOMEM; -EINVAL: @id is not a CPU id or pattern). arm64: @id is a MIDR; the CPU's has the
+ * same implementer, architecture and part, and a variant/revision at least @id's (r1p0 is r0p3 and
+ * later). Other CPUs: @id is a mapfile CPU pattern matched against the CPU's id as a mapfile line is. */
+int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id);
 /* Encode a native entry into @info (type, config*, pmu, origin, desc, note, flags). */
 int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
 		       struct pmu_event_info *info);

@@ -26,7 +26,12 @@ and riscv trees that has core PMU events:
   (tools/perf/util/expr.y: division by zero is NaN, d_ratio(x, 0) is 0, 'if'
   takes the else branch only for 0, '|' and '&' as there), resolving metric
   references among the metrics of the metric's own PMU as perf's
-  metricgroup.c does. Equal within 1e-9 (relative), NaN equal to NaN.
+  metricgroup.c does. perf's has_event(X) and source_count(X) ask the
+  machine: the oracle answers from the fixture as it reads it itself (its
+  sysfs PMU directories and core events/, perf's event list of the
+  directory), libpmu from its context on the same fixture; the Intel
+  fixture has TSX events and four CHA boxes, the hybrid one neither.
+  Equal within 1e-9 (relative), NaN equal to NaN.
 * Hybrid directories (events with "Unit": "cpu_core"/"cpu_atom", on the Alder
   Lake fixture): each PMU's definitions as PMU/NAME/; then every name perf
   defines for both PMUs, written bare: an event must be refused naming both
@@ -312,14 +317,69 @@ def constant_for(name):
     return float(int.from_bytes(h[:2], "little") + 1)
 
 
+class Machine:
+    """What the fixture machine has, as the oracle reads it itself: the PMU
+    directories of its sysfs and their events/ (perf looks a bare name up
+    among them), and perf's own event list of the CPU directory (jevents'
+    entries, each with the PMU perf's unit_to_pmu gives it). perf's
+    has_event(X) is 1 when X parses as an event there; source_count(X) is the
+    number of PMUs X is counted on: an uncore event on each instance of its
+    PMU (uncore_cha_0, uncore_cha_1, ...), another event on one."""
+    answers = Counter()                             # what the oracle was told, over the whole run
+
+    def __init__(self, sysfs, core_pmus, entries, arch=None, cpuid=None):
+        self.arch, self.cpuid = arch, cpuid
+        root = os.path.join(sysfs, "bus/event_source/devices")
+        self.devs = sorted(os.listdir(root))
+        self.core = list(core_pmus)
+        self.sysfs_events = {}
+        for d in self.devs:
+            ed = os.path.join(root, d, "events")
+            self.sysfs_events[d] = set(n.lower() for n in os.listdir(ed)) if os.path.isdir(ed) else set()
+        self.table = defaultdict(set)                   # lower name -> perf PMUs defining it
+        for e in entries:
+            if e.name:
+                self.table[e.name.lower()].add(e.pmu)
+
+    def instances(self, pmu):
+        if pmu in ("default_core",) + CORE_UNITS:
+            return 1 if (pmu in self.core or pmu == "default_core") and self.core else 0
+        return sum(1 for d in self.devs if d == pmu or re.fullmatch(re.escape(pmu) + r"_[0-9]+", d))
+
+    def cpuid_is(self, test):
+        """perf's strcmp_cpuid_str(test) on arm64 (tools/perf/arch/arm64/util/header.c):
+        the same MIDR but for variant (bits 20-23) and revision (0-3), and the
+        CPU's variant.revision at least test's."""
+        if self.arch != "arm64":
+            raise OracleCannot("strcmp_cpuid_str() on %s" % self.arch)
+        want, have = int(test, 16), int(self.cpuid, 16)
+        other = 0xffffffff & ~0xf0000f
+        if want & other != have & other:
+            return 0
+        return 1 if ((have >> 20) & 0xf, have & 0xf) >= ((want >> 20) & 0xf, want & 0xf) else 0
+
+    def sources(self, metric_pmu, name):
+        n = name.replace("\\", "").lower()
+        if "@" in n or "/" in n:
+            raise OracleCannot("has_event()/source_count() of a PMU-qualified name")
+        if n in self.table:
+            pmus = self.table[n]
+            pmu = metric_pmu if metric_pmu in pmus else sorted(pmus)[0]
+            return self.instances(pmu)
+        if any(n in self.sysfs_events[c] for c in self.core):
+            return 1
+        return 0
+
+
 class Oracle:
     """Evaluates perf's parsed metrics of one directory (metric.py trees)."""
 
-    def __init__(self, metric_mod, metrics, counts=count_for):
+    def __init__(self, metric_mod, metrics, counts=count_for, machine=None):
         self.m = metric_mod
         self.metrics = metrics            # (pmu, lower name) -> (name, tree)
         self.memo = {}
         self.counts = counts
+        self.machine = machine            # has_event(), source_count(): a Machine
 
     def names(self, pmu, tree, seen=None):
         """(events, #constants) the metric uses, metric references followed."""
@@ -373,6 +433,20 @@ class Oracle:
         if isinstance(e, m.Select):
             c = self.eval(pmu, e.cond, depth)
             return self.eval(pmu, e.false_val, depth) if c == 0 else self.eval(pmu, e.true_val, depth)
+        if isinstance(e, m.Function) and e.fn == "strcmp_cpuid_str" and self.machine:
+            v = self.machine.cpuid_is(e.lhs.name if isinstance(e.lhs, m.Event) else str(e.lhs.value))
+            Machine.answers["strcmp_cpuid_str()=%d" % v] += 1
+            return float(v)
+        if isinstance(e, m.Function) and e.fn in ("has_event", "source_count") and self.machine:
+            if not isinstance(e.lhs, m.Event):
+                raise OracleCannot("%s() of %s" % (e.fn, type(e.lhs).__name__))
+            n = self.machine.sources(pmu, e.lhs.name)
+            Machine.answers["%s()=%d" % (e.fn, n if e.fn == "source_count" else n > 0)] += 1
+            if e.fn == "has_event":
+                return 1.0 if n else 0.0
+            if not n:
+                raise OracleCannot("source_count() of an event the machine does not have (perf drops the metric)")
+            return float(n)
         if isinstance(e, m.Function):
             if e.fn not in ("min", "max", "d_ratio"):
                 raise OracleCannot("%s() depends on the machine perf runs on" % e.fn)
@@ -497,19 +571,54 @@ class Corpus:
         self.lines = []
         self.failures = []
         self.results = {}                     # (dir, pmu) -> {name: (status, detail)}
+        self.machine_fns = Counter()          # metrics using has_event()/source_count(), by status
+        self.alone_tally = Counter()          # arm64/riscv CPU directories named alone
 
-    def with_any(self):
-        """The Ice Lake-SP fixture plus the 'any' format term (config:21),
-        which the kernel's Intel PMUs before perfmon v5 (Ice Lake, Tremont)
-        expose (intel_arch3_formats_attr's format_attr_any): a machine for
-        the directories whose events use AnyThread. Made in the build tree."""
-        dst = os.path.join(self.build, "perf-corpus", "fixtures", "intel-icx+any")
-        fmt = os.path.join(dst, "sys/bus/event_source/devices/cpu/format/any")
-        if not os.path.exists(fmt):
-            subprocess.run(["rm", "-rf", dst], check=True)
-            shutil.copytree(os.path.join(self.src, "tests", "fixtures", "intel-icx"), dst)
-            with open(fmt, "w") as f:
-                f.write("config:21\n")
+    # The kernel's TSX events of Intel core PMUs (arch/x86/events/intel/core.c: EVENT_ATTR_STR
+    # tx-*/el-*/cycles-t/cycles-ct, no trailing newline) and the format terms they use
+    # (PMU_FORMAT_ATTR in_tx config:32, in_tx_cp config:33).
+    TSX_EVENTS = {"tx-start": "event=0xc9,umask=0x1", "tx-commit": "event=0xc9,umask=0x2",
+                  "tx-abort": "event=0xc9,umask=0x4", "el-start": "event=0xc8,umask=0x1",
+                  "el-commit": "event=0xc8,umask=0x2", "el-abort": "event=0xc8,umask=0x4",
+                  "cycles-t": "event=0x3c,in_tx=1", "cycles-ct": "event=0x3c,in_tx=1,in_tx_cp=1"}
+    CHA_BOXES = 4
+
+    def intel_machine(self, anythread):
+        """The Ice Lake-SP fixture with what perf's metrics ask the machine
+        about (has_event(), source_count()): TSX (the kernel's tx-/el-/cycles-t
+        events and in_tx/in_tx_cp formats) and four CHA boxes (uncore_cha_0..3,
+        as the kernel's uncore driver names its boxes, with its event/umask
+        format); and for the directories whose events use AnyThread the 'any'
+        format term (config:21), which the kernel's Intel PMUs before perfmon
+        v5 (Ice Lake, Tremont) expose (intel_arch3_formats_attr's
+        format_attr_any). Made in the build tree."""
+        name = "intel-icx+tsx+cha" + ("+any" if anythread else "")
+        dst = os.path.join(self.build, "perf-corpus", "fixtures", name)
+        devs = os.path.join(dst, "sys/bus/event_source/devices")
+        done = os.path.join(dst, ".made")
+        if os.path.exists(done):
+            return dst
+        subprocess.run(["rm", "-rf", dst], check=True)
+        shutil.copytree(os.path.join(self.src, "tests", "fixtures", "intel-icx"), dst)
+        cpu = os.path.join(devs, "cpu")
+        for ev, terms in self.TSX_EVENTS.items():
+            with open(os.path.join(cpu, "events", ev), "w") as f:
+                f.write(terms)
+        for fmt, bits in (("in_tx", "config:32"), ("in_tx_cp", "config:33")) + ((("any", "config:21"),)
+                                                                               if anythread else ()):
+            with open(os.path.join(cpu, "format", fmt), "w") as f:
+                f.write(bits + "\n")
+        for box in range(self.CHA_BOXES):
+            d = os.path.join(devs, "uncore_cha_%d" % box)
+            os.makedirs(os.path.join(d, "format"))
+            with open(os.path.join(d, "type"), "w") as f:
+                f.write("%d\n" % (40 + box))
+            with open(os.path.join(d, "cpumask"), "w") as f:
+                f.write("0\n")
+            for fmt, bits in (("event", "config:0-7"), ("umask", "config:8-15")):
+                with open(os.path.join(d, "format", fmt), "w") as f:
+                    f.write(bits + "\n")
+        open(done, "w").close()
         return dst
 
     # fixtures: a machine whose core PMU format fits the directory's vendor
@@ -520,9 +629,7 @@ class Corpus:
                 return os.path.join(fx, "amd-zen3"), ["cpu"]
             if hybrid:
                 return os.path.join(fx, "intel-adl-hybrid"), list(CORE_UNITS)
-            if anythread:
-                return self.with_any(), ["cpu"]
-            return os.path.join(fx, "intel-icx"), ["cpu"]
+            return self.intel_machine(anythread), ["cpu"]
         if arch == "arm64":
             return os.path.join(fx, "arm64-neoverse-n1"), ["armv8_pmuv3_0"]
         return os.path.join(fx, "riscv-jh7110"), ["cpu"]
@@ -582,7 +689,7 @@ class Corpus:
             return
         metrics = [e for e in entries if e.metric_name and e.metric_expr is not None]
         trees = {(m.pmu, m.metric_name.lower()): (m.metric_name, m.metric_expr) for m in metrics}
-        oracle = Oracle(self.metric, trees)
+        oracle = Oracle(self.metric, trees, machine=Machine(sysfs, core_pmus, entries, arch, cpuid))
         # a hybrid directory once per core PMU, then its metrics without a Unit
         units = list(CORE_UNITS) + ["default_core"] if hybrid else [""]
         for unit in units:
@@ -600,6 +707,37 @@ class Corpus:
                         os.path.basename(sysfs_dir), cpuid, t)
         if hybrid:
             self.bare_names(ctx, label, events, metrics, oracle, trees)
+        ctx.close()
+        if arch in ("arm64", "riscv"):
+            self.alone(arch, arch_root, d, cpuid, sysfs_dir, events, pmus[core_pmus[0]])
+
+    def alone(self, arch, arch_root, d, cpuid, sysfs_dir, events, pmu_info):
+        """The CPU directory named alone (PMU_EVENTS_PATH=<arch root>/<dir>, as
+        a user points at one): its ArchStdEvent references are filled from the
+        tree's architecture-level files all the same; each core event must
+        encode as perf's jevents.py + the format files say."""
+        ctx = self.pmu.Context(cpuid=cpuid, sysfs_root=os.path.join(sysfs_dir, "sys"),
+                               procfs_root=os.path.join(sysfs_dir, "proc"), events_path=os.path.join(arch_root, d))
+        t = self.alone_tally
+        for e in events:
+            name = e.name.upper() if e.name.islower() else e.name
+            try:
+                want = perf_terms_to_attr(e.event, pmu_info)
+            except CannotEncode:
+                continue
+            try:
+                got = ctx.resolve(name)
+                have = (got["type"], got["config"], got["config1"], got["config2"])
+                t["same" if have == want else "DIFFERENT"] += 1
+                if have != want:
+                    self.total.diffs.append("%s/%s alone: event %s: libpmu config=%#x, perf config=%#x" %
+                                            (arch, d, name, have[1], want[1]))
+            except self.pmu.PmuError as x:
+                t["not resolved"] += 1
+                self.total.reasons[("event", "not resolved (directory alone)", short_reason(str(x)))].append(
+                    "%s/%s:%s" % (arch, d, name))
+        t["directories"] += 1
+        t["warnings"] += len(ctx.warnings)
         ctx.close()
 
     def one_event(self, ctx, t, res, e, spelling, pmu_info):
@@ -642,6 +780,11 @@ class Corpus:
         return ctx.metric(spec, values)
 
     def one_metric(self, ctx, t, res, oracle, trees, m, unit):
+        self.one_metric_status(ctx, t, res, oracle, trees, m, unit)
+        if re.search(r"\b(has_event|source_count|strcmp_cpuid_str)\(", m.metric_expr.ToPerfJson()):
+            self.machine_fns[res["metric " + m.metric_name][0]] += 1
+
+    def one_metric_status(self, ctx, t, res, oracle, trees, m, unit):
         name = m.metric_name
         key = "metric " + name
         try:
@@ -760,6 +903,18 @@ def required(c):
             out.append(("%s %s INST_RETIRED.ANY is 0xc0 as perf encodes it" % (label, unit), False, st))
     out.append(("INST_RETIRED.ANY encoded 0xc0 in %d of the %d x86 directories (core PMUs) that define it" %
                 (n - bad, n), n > 0 and bad == 0, n))
+    a = c.alone_tally
+    out.append(("arm64/riscv CPU directories named alone in PMU_EVENTS_PATH (ArchStdEvent from the tree above): "
+                "%d directories, %d events as perf encodes them, %d DIFFERENT, %d not resolved, %d warnings" %
+                (a["directories"], a["same"], a["DIFFERENT"], a["not resolved"], a["warnings"]),
+                a["directories"] > 0 and a["same"] > 0 and not (a["DIFFERENT"] or a["not resolved"] or a["warnings"]),
+                dict(a)))
+    mf = c.machine_fns
+    out.append(("metrics using has_event()/source_count()/strcmp_cpuid_str() (the fixture's TSX events and CHA "
+                "boxes, or none; the directory's CPU id): "
+                "%d of %d equal perf's value (oracle's answers: %s)" %
+                (mf["equal"], sum(mf.values()), ", ".join("%s %d times" % kv for kv in sorted(Machine.answers.items()))),
+                sum(mf.values()) > 0 and mf["equal"] == sum(mf.values()), dict(mf)))
     for label, (refused, resolved, _) in sorted(c.bare.items()):
         out.append(("%s: bare event names defined for both PMUs refused (%d), none resolved to one (%d)" %
                     (label, refused, resolved), refused > 0 and resolved == 0, None))

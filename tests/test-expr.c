@@ -13,6 +13,10 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 		{ "INST_RETIRED.ANY", 0, 1000 }, { "CPU_CLK_UNHALTED.THREAD", 0, 400 }, { "a", 0, 3 }, { "b", 0, 4 },
 		{ "zero", 0, 0 }, { "topdown-retiring", 0, 7 }, { "cpu_core@x@", 0, 0 }, { "slots", 1, 4 },
 		{ "smt_on", 1, 1 }, { "MEM_LOAD_RETIRED.L3_MISS", 0, 12 },
+		/* has_event() (kind 2) and source_count() (kind 3) answers */
+		{ "cycles-t", 2, 1 }, { "el-start", 2, 0 }, { "UNC_CHA_CLOCKTICKS", 3, 6 }, { "cpu_core@x@", 2, 1 },
+		/* strcmp_cpuid_str() (kind 4) answers, and a name that begins with a digit */
+		{ "0x410fd490", 4, 1 }, { "0x410fd493", 4, 0 }, { "4K_Aliasing", 0, 5 },
 	};
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
 		if (!strcmp(vars[i].n, name) && vars[i].c == is_const) {
@@ -83,6 +87,14 @@ int main(void)
 	val("a < b < 2", 1); /* (a < b) < 2 */
 	/* only the chosen branch is evaluated: an unknown name in the other is fine */
 	val("1 if a else UNKNOWN.EVENT", 1);
+	/* perf's has_event() and source_count(): the callback answers for the name, not its value */
+	val("has_event(cycles\\-t) * 10 + has_event(el\\-start)", 10);
+	val("a / source_count(UNC_CHA_CLOCKTICKS) * 4", 2);
+	val("has_event(cpu_core@x@)", 1);
+	val("(a if has_event(el\\-start) else b) + 0", 4);
+	bad("has_event(1)", "expected an event name as the argument of has_event()");
+	bad("source_count(a b)", "expected ')' after the event name of source_count()");
+	bad("has_event(a", "expected ')'");
 
 	bad("1 +", "position 3");
 	bad("(1 + 2", "expected ')'");
@@ -94,7 +106,15 @@ int main(void)
 	bad("@abc", "closing '@'");
 	bad("1 + * 2", "unexpected '*'");
 	bad("", "ends where a value was expected");
-	bad("3abc", "malformed number");
+	/* a name may begin with a digit, as in perf's lexer (the longer reading wins) */
+	val("4K_Aliasing * 2", 10);
+	val("4e1 + 4K_Aliasing", 45);
+	/* '^' between '|' and '&', as perf's grammar ranks them */
+	val("1 ^ 1", 0);
+	val("0 | 1 ^ 1", 0);
+	val("1 | 1 ^ 1", 1);
+	val("2 ^ zero & zero", 1);
+	val("strcmp_cpuid_str(0x410fd490) * 10 + strcmp_cpuid_str(0x410fd493)", 10);
 	{
 		char deep[2000] = "";
 		for (int i = 0; i < 400; i++)
@@ -133,6 +153,19 @@ int main(void)
 		      !strcmp(badname, "NOPE.X"), "unknown name reported");
 		pmu__expr_names(e, count_names, &n);
 		CHECK(n == 2, "two names, got %d", n);
+		pmu__expr_free(e);
+	}
+	{
+		/* the names a metric counts: only the branch a has_event() condition takes */
+		char err[128];
+		int n = 0;
+		struct pmu_expr *e = pmu__expr_parse("(x / y if has_event(cycles\\-t) else z) + w", err, sizeof(err));
+		CHECK(e != NULL, "parse: %s", err);
+		pmu__expr_names_live(e, count_names, &n, lookup, NULL);
+		CHECK(n == 3, "x, y and w (cycles-t is there), got %d", n);
+		n = 0;
+		pmu__expr_names(e, count_names, &n);
+		CHECK(n == 5, "without folding: x, y, cycles-t, z, w; got %d", n);
 		pmu__expr_free(e);
 	}
 	return test_done("test-expr");

@@ -123,5 +123,19 @@ int main(void)
 		}
 		pmu_ctx_free(ctx);
 	}
+	/* a metric name with a space and a '%' (perf's "tma_info_serialization _%_tpause_cycles"): loaded,
+	 * evaluated by its name, referred to with the space and '%' escaped; EV.A = 40: m_base 10, the odd
+	 * one 20, m_refers 21 (by hand) */
+	snprintf(path, sizeof(path), "%s/tests/tables/odd-names", src ? src : ".");
+	if ((ctx = make(NULL, path))) {
+		struct pmu_named_value vals[] = { { "EV.A", 40 } };
+		near(ctx, "m odd _%_name", vals, 1, 20);
+		near(ctx, "m_refers", vals, 1, 21);
+		near(ctx, "m\\ odd\\ _\\%_name * 3", vals, 1, 60);
+		r = pmu_metric_events(ctx, "m odd _%_name", buf, sizeof(buf));
+		CHECK(r > 0 && !strcmp(buf, "EV.A"), "events of the odd name: '%s' (%d)", buf, r);
+		CHECK(pmu_tables_check(ctx, path, NULL, NULL) == 0, "tests/tables/odd-names checks clean");
+		pmu_ctx_free(ctx);
+	}
 	return test_done("test-metric");
 }

@@ -24,12 +24,13 @@
  *
  * ArchStdEvent metrics (arm64's sbsa.json): a CPU file's reference to an
  * architecture-level metric is that metric, with the CPU's MetricExpr where it
- * gives one. #constants in any case (perf's files write #SMT_on), #has_pmem.
+ * gives one; also when PMU_EVENTS_PATH names the CPU directory alone. #constants in any case (perf's files write #SMT_on), #has_pmem.
  * pmu_metric_events() with the exact buffer size it asked for.
  */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 #include <pmu.h>
 #include "harness.h"
 
@@ -258,22 +259,32 @@ static void hybrid(void)
 	pmu_ctx_free(ctx);
 }
 
-static void archstd_metrics(void)
+static void problem(void *data, const char *file, const char *entry, const char *msg);
+
+static void archstd_metrics(const char *tables)
 {
-	struct pmu_ctx *ctx = ctx_on("arm64-neoverse-n1", "0x00000000410fd0c0", "archstd-metrics");
+	struct pmu_ctx *ctx = ctx_on("arm64-neoverse-n1", "0x00000000410fd0c0", tables);
 	const struct pmu_named_value v[] = { { "FIXTURE_A", 30 }, { "FIXTURE_B", 120 } };
 	struct pmu_metric_info mi;
 	int r;
 
 	if (!ctx)
 		return;
-	encodes(ctx, "archstd", "FIXTURE_A", 10, 0x11);
+	encodes(ctx, tables, "FIXTURE_A", 10, 0x11);
+	encodes(ctx, tables, "FIXTURE_B", 10, 0x12);
 	metric_is(ctx, "fixture_share", v, 2, 100.0 * 30 / 120);     /* the architecture's formula */
 	metric_is(ctx, "fixture_sum", v, 2, 30 * 2);                 /* the CPU's own */
 	r = pmu_metric_info(ctx, "fixture_share", &mi);
 	CHECK(r == 0 && !strcmp(mi.scale_unit, "1percent of slots") && !strcmp(mi.group, "TopdownL1"),
 	      "fixture_share's ScaleUnit/MetricGroup from the architecture: %d %s", r,
 	      r ? pmu_strerror(r) : mi.scale_unit);
+	{
+		/* checking the directory alone finds the architecture's files as loading does */
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/tests/tables/%s", src, tables);
+		r = pmu_tables_check(ctx, path, problem, NULL);
+		CHECK(r == 0, "check-tables %s: %d problems", tables, r);
+	}
 	pmu_ctx_free(ctx);
 }
 
@@ -317,6 +328,55 @@ static void constants_and_lists(void)
 	pmu_ctx_free(ctx);
 }
 
+struct kinds {
+	int native, metric, other;
+};
+
+static int count_kinds(const struct pmu_event_entry *e, void *data)
+{
+	struct kinds *k = data;
+
+	if (!strcasecmp(e->name, "FIX.BOTH"))
+		e->kind == PMU_ENTRY_NATIVE ? k->native++ : e->kind == PMU_ENTRY_METRIC ? k->metric++ : k->other++;
+	return 0;
+}
+
+/*
+ * A name that is an event and a metric (perf's skylakex/cascadelakex/snowridgex uncore files: one
+ * object with EventName and MetricName, LLC_MISSES.PCIE_READ; or an event and a metric of one name in
+ * two files): perf's jevents.py makes it both, an event list counts the event, -M and a metric's
+ * expression use the metric (metricgroup.c resolves a metric name first). tests/tables/event-and-metric
+ * on the Ice Lake-SP fixture (format event config:0-7, umask config:8-15); values by hand.
+ */
+static void event_and_metric(void)
+{
+	struct pmu_ctx *ctx = ctx_on("intel-icx", "GenuineIntel-6-6A-6", "event-and-metric");
+	const struct pmu_named_value v[] = { { "FIX.PART0", 100 }, { "FIX.PART1", 20 } };
+	struct pmu_metric_info mi;
+	struct kinds k = { 0, 0, 0 };
+	char path[1024];
+	int r;
+
+	if (!ctx)
+		return;
+	encodes(ctx, "event and metric", "FIX.BOTH", 4, 0x83 | 0x4 << 8);
+	encodes(ctx, "event and metric", "FIX.TWICE", 4, 0x85);
+	metric_is(ctx, "FIX.BOTH", v, 2, 100 + 20);
+	metric_is(ctx, "FIX.TWICE", v, 2, 100 * 3);
+	metric_is(ctx, "m_uses_both", v, 2, 120 * 10 + 300);  /* the metrics, not counts of the events */
+	events_are(ctx, "m_uses_both", "FIX.PART0,FIX.PART1");
+	r = pmu_metric_info(ctx, "FIX.BOTH", &mi);
+	CHECK(r == 0 && !strcmp(mi.expr, "FIX.PART0 + FIX.PART1"), "metric info of FIX.BOTH: %d %s", r,
+	      r ? pmu_strerror(r) : mi.expr);
+	pmu_event_foreach(ctx, "FIX.BOTH", count_kinds, &k);
+	CHECK(k.native == 1 && k.metric == 1 && k.other == 0, "FIX.BOTH listed as %d events, %d metrics, %d other",
+	      k.native, k.metric, k.other);
+	snprintf(path, sizeof(path), "%s/tests/tables/event-and-metric", src);
+	r = pmu_tables_check(ctx, path, problem, NULL);
+	CHECK(r == 0, "tests/tables/event-and-metric: %d problems", r);
+	pmu_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const char *s = getenv("PMU_TEST_SRCDIR");
@@ -328,7 +388,11 @@ int main(void)
 	snprintf(src, sizeof(src), "%s", s);
 	fixed_counters();
 	hybrid();
-	archstd_metrics();
+	archstd_metrics("archstd-metrics");
+	/* the CPU directory named alone (PMU_EVENTS_PATH=<tree>/vendor/core): the tree's
+	 * architecture-level files are found above it, at the directory with the mapfile */
+	archstd_metrics("archstd-metrics/vendor/core");
 	constants_and_lists();
+	event_and_metric();
 	return test_done("test-perf-tables");
 }

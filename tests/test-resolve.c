@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Name resolution independent of this machine's PMUs: kernel generic events,
  * raw codes, modifiers, case, and the errors users see. */
+#include <stdlib.h>
 #include <string.h>
 #include <pmu.h>
 #include "harness.h"
@@ -108,5 +109,33 @@ int main(void)
 	CHECK(pmu_event_resolve(NULL, "cycles", &e) == -EINVAL, "NULL context");
 	CHECK(pmu_event_resolve(ctx, NULL, &e) == -EINVAL, "NULL name");
 	pmu_ctx_free(ctx);
+
+	/* A CPU table's native event under a standard name is that CPU's event, even when a standard
+	 * TOPDOWN.SLOTS (here: kernel generic cycles) was loaded first: tests/tables/standard-first
+	 * (standard/ only) before tests/tables/check-notes (skylakex-id CPU directory: TOPDOWN.SLOTS,
+	 * event 0x00 umask 0x04, Intel layout by hand: 0x0400) */
+	{
+		const char *src = getenv("PMU_TEST_SRCDIR");
+		char path[2048], sys[1024];
+		struct pmu_ctx_opts o;
+		snprintf(path, sizeof(path), "%s/tests/tables/standard-first:%s/tests/tables/check-notes", src ? src : ".",
+			 src ? src : ".");
+		snprintf(sys, sizeof(sys), "%s/tests/fixtures/intel-icx/sys", src ? src : ".");
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.cpuid = "GenuineIntel-6-55-4";
+		o.sysfs_root = sys;
+		o.events_path = path;
+		ctx = NULL;
+		CHECK(pmu_ctx_new(&ctx, &o) == 0, "context with %s", path);
+		if (ctx) {
+			enc("TOPDOWN.SLOTS", 4, 0x0400, PMU_SRC_TABLE);
+			enc("topdown.slots", 4, 0x0400, PMU_SRC_TABLE);
+			CHECK(pmu_event_resolve(ctx, "TOPDOWN.SLOTS", &e) == 0 &&
+			      strstr(e.origin, "check-notes/fixture/pipeline.json: TOPDOWN.SLOTS") &&
+			      !strstr(e.origin, "standard"), "provenance: the CPU's table, not the standard name: %s", e.origin);
+			pmu_ctx_free(ctx);
+		}
+	}
 	return test_done("test-resolve");
 }

@@ -686,14 +686,23 @@ class Context:
             raise err[0]
         return out
 
-    def check_tables(self, directory):
+    def check_tables(self, directory, notes=False):
         """Validate event tables in ``directory`` (pmu_tables_check): a list of
-        problems, each a dict (file, entry or None, message); [] when clean."""
+        problems, each a dict (file, entry or None, message); [] when clean.
+        With ``notes=True`` the notes too (what this machine cannot tell, such
+        as a PMU it does not have; messages starting "note: "), each dict with
+        ``note`` True, problems with ``note`` False."""
         problems = []
 
         def cb(_data, f, entry, msg):
-            problems.append({"file": _dec(f), "entry": _dec(entry) if entry is not None else None,
-                             "message": _dec(msg)})
+            m = _dec(msg)
+            is_note = m.startswith("note: ")
+            if is_note and not notes:
+                return
+            d = {"file": _dec(f), "entry": _dec(entry) if entry is not None else None, "message": m}
+            if notes:
+                d["note"] = is_note
+            problems.append(d)
 
         c_cb = _ProblemCb(cb)
         rc = _tables_check(self._handle, _enc(directory), c_cb, None)
