@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Event-list syntax: commas, braces, group modifiers, sysfs specs with commas. */
+/* Event-list syntax: commas, braces, group modifiers, sysfs specs with commas,
+ * and perf's other modifier letters after a group. */
 #include <string.h>
 #include "internal.h"
 #include "harness.h"
@@ -63,6 +64,13 @@ int main(void)
 	bad("{}", "empty event name");
 	bad("a{b}", "must start an item");
 	bad("{a}b", "expected ','");
+
+	/* perf's other modifier letters after a group */
+	CHECK(pmu__speclist_parse(ctx, "{a,b}:pDu,c:ppp", &l) == 0, "group modifiers p, D");
+	CHECK(l.n == 3 && l.v[1].group_mods && !strcmp(l.v[1].group_mods, "pDu") && !strcmp(l.v[2].name, "c:ppp"),
+	      "{a,b}:pDu applies to both, c keeps its own");
+	pmu__speclist_free(&l);
+
 	pmu_ctx_free(ctx);
 	return test_done("test-eventlist");
 }
