@@ -170,6 +170,7 @@ enum pmu_source {
 	PMU_SRC_RAW = 3,        /* rNNNN */
 	PMU_SRC_TABLE = 4,      /* a JSON event table */
 	PMU_SRC_LIBPFM = 5,     /* libpfm4 */
+	PMU_SRC_TRACEPOINT = 6, /* SYS:NAME, its id read from tracefs (events/SYS/NAME/id) */
 };
 
 enum pmu_event_flags {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "tracepoint.h"
 
 /*
  * Modifiers: the letters perf writes after ':' (or after the closing '/' of
@@ -37,6 +38,8 @@ static const char *refused_mod(char c)
 
 #define MODS_ACCEPTED "u, k, h (user, kernel, hypervisor mode), p, pp, ppp (precise_ip), G (guest only), H (host only), " \
 		      "D (pinned), S (accepted, no effect when counting)"
+
+const char pmu__mods_accepted[] = MODS_ACCEPTED;
 
 static int parse_mods(struct pmu_ctx *ctx, const char *name, const char *mods, struct mods *m)
 {
@@ -781,6 +784,12 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 		goto done;
 	if (r != -ENOENT)
 		return r;
+	/* a tracepoint SYS:NAME (and what an unknown X:Y means): 1 if not written like one */
+	if (strchr(spec, ':') && (r = pmu__tracepoint_resolve(ctx, name, spec, out)) <= 0) {
+		if (r == 0)
+			goto done;
+		return r;
+	}
 	if (bad_mods)
 		return pmu__err(ctx, -EINVAL,
 				"event '%s': '%s' is not a modifier (use :u user, :k kernel, :h hypervisor) and "

@@ -192,11 +192,12 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 
 	fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && !e->mode_written && !e->attr.exclude_kernel &&
-	    !s->ctx->caps.can_count_kernel) {
+	    !s->ctx->caps.can_count_kernel && e->attr.type != PERF_TYPE_TRACEPOINT) {
 		/*
 		 * As perf does: paranoid >= 2 still allows user-mode counting, for
 		 * an event whose mode nobody chose. The label says so; an event
-		 * with a modifier is opened as written or not at all.
+		 * with a modifier is opened as written or not at all. Not a
+		 * tracepoint: it fires in kernel mode, and would count nothing.
 		 */
 		struct pmu_ev u = *e;
 		err = errno;
@@ -768,8 +769,8 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 				g->leader_fd = e->fd;
 			if (e->info.note && *e->info.note)
 				pmu__log(ctx, PMU_LOG_INFO, "'%s': %s", e->info.name, e->info.note);
-			if (e->info.flags & PMU_EVF_SOFTWARE)
-				fast = false;
+			if ((e->info.flags & PMU_EVF_SOFTWARE) || e->attr.type == PERF_TYPE_TRACEPOINT)
+				fast = false; /* counted by the kernel, never on a counter user space can read */
 		}
 		if (fast)
 			for (uint32_t k = 0; k < g->n; k++)

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "set.h"
 #include "harness.h"
+#include "fixture.h"
 
 static struct pmu_ctx *ctx;
 
@@ -107,6 +108,8 @@ static void label(const char *name, const char *mods, const char *want)
 
 int main(void)
 {
+	struct pmu_event_info e;
+
 	if (pmu_ctx_new(&ctx, NULL) < 0)
 		return 1;
 	/*                                     precise eu ek eh ehost eguest pinned */
@@ -167,6 +170,21 @@ int main(void)
 	label("sched:sched_switch:k", "u", "sched:sched_switch:u");
 	label("cycles:pp", "p", "cycles:ppp");
 
+	/* modifiers on a tracepoint (a fixture tracefs: sched_switch has id 316 there) */
+	{
+		struct pmu_ctx *fx = fixture_ctx("vm-tracefs", NULL);
+		int r;
+		CHECK(fx != NULL, "fixture vm-tracefs");
+		if (fx) {
+			r = pmu_event_resolve(fx, "sched:sched_switch:kD", &e);
+			CHECK(r == 0 && e.type == PERF_TYPE_TRACEPOINT && e.config == 316 && (e.flags & PMU_EVF_PINNED) &&
+			      (e.flags & (PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV)) ==
+				      (PMU_EVF_EXCL_USER | PMU_EVF_EXCL_HV),
+			      "sched:sched_switch:kD: %d type %u config %llu flags 0x%x %s", r, e.type,
+			      (unsigned long long)e.config, e.flags, r ? pmu_strerror(r) : "");
+			pmu_ctx_free(fx);
+		}
+	}
 	pmu_ctx_free(ctx);
 	return test_done("test-modifiers");
 }
