@@ -170,6 +170,7 @@ enum pmu_source {
 	PMU_SRC_RAW = 3,        /* rNNNN */
 	PMU_SRC_TABLE = 4,      /* a JSON event table */
 	PMU_SRC_LIBPFM = 5,     /* libpfm4 */
+	PMU_SRC_TRACEPOINT = 6, /* SYS:NAME, its id read from tracefs (events/SYS/NAME/id) */
 };
 
 enum pmu_event_flags {
@@ -181,12 +182,20 @@ enum pmu_event_flags {
 	PMU_EVF_EXCL_USER = 1u << 8,      /* modifier :k / :h — user mode not counted */
 	PMU_EVF_EXCL_KERNEL = 1u << 9,    /* modifier :u / :h — kernel mode not counted */
 	PMU_EVF_EXCL_HV = 1u << 10,       /* hypervisor not counted */
+	PMU_EVF_EXCL_HOST = 1u << 11,     /* modifier :G (without H) — host not counted (exclude_host) */
+	PMU_EVF_EXCL_GUEST = 1u << 12,    /* modifier :H (without G), or :p without G or H as perf
+	                                     does — guest not counted (exclude_guest) */
+	PMU_EVF_PINNED = 1u << 13,        /* modifier :D — its group is pinned (the leader's attr.pinned) */
+	PMU_EVF_PRECISE = 3u << 14,       /* modifier :p, :pp, :ppp — precise_ip 1..3, PMU_EVF_PRECISE_IP() */
 	PMU_EVF_UNSUPPORTED = 1u << 16,   /* in a set: not counted, the kernel refused it */
 	PMU_EVF_USER_FALLBACK = 1u << 17, /* in a set: the name had no mode modifier and
 	                                     kernel.perf_event_paranoid forbids kernel mode, so
 	                                     user mode only is counted (as perf does) and ":u"
 	                                     ("u" after PMU/.../) was added to the name */
 };
+
+/** The precise_ip level (0..3) that modifiers :p, :pp, :ppp wrote into flags. */
+#define PMU_EVF_PRECISE_IP(flags) (((flags) >> 14) & 3u)
 
 #define PMU_NAME_MAX 128
 

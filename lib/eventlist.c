@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Event lists: "a,b,{c,d}:u,cpu/event=0x3c,umask=0/". Commas inside a
- * PMU/.../ spec do not separate events; braces make a group. */
+ * PMU/.../ spec do not separate events; braces make a group; a tracepoint
+ * glob ("sched:sched_*") stands for every tracepoint it matches. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "tracepoint.h"
 
 void pmu__speclist_free(struct pmu_speclist *l)
 {
@@ -30,6 +32,18 @@ static int push(struct pmu_speclist *l, const char *s, size_t n, int group)
 		return -ENOMEM;
 	l->n++;
 	return 0;
+}
+
+struct glob_push {
+	struct pmu_speclist *l;
+	int group;
+};
+
+static int push_glob(void *data, const char *name)
+{
+	struct glob_push *g = data;
+
+	return push(g->l, name, strlen(name), g->group);
 }
 
 int pmu__speclist_parse(struct pmu_ctx *ctx, const char *events, struct pmu_speclist *out)
@@ -90,6 +104,19 @@ int pmu__speclist_parse(struct pmu_ctx *ctx, const char *events, struct pmu_spec
 				if ((r = push(out, item, strlen(item), g)) < 0)
 					goto fail;
 			}
+		} else if (memchr(start, ':', (size_t)(p - start)) && (size_t)(p - start) < PMU_NAME_MAX &&
+			   !memchr(start, '/', (size_t)(p - start))) {
+			/* a tracepoint glob stands for the tracepoints it matches, in its place */
+			char item[PMU_NAME_MAX];
+			struct glob_push gp = { out, group };
+			memcpy(item, start, (size_t)(p - start));
+			item[p - start] = 0;
+			if (pmu__tracepoint_is_glob(item))
+				r = pmu__tracepoint_glob(ctx, item, push_glob, &gp);
+			else
+				r = push(out, start, (size_t)(p - start), group);
+			if (r < 0)
+				goto fail;
 		} else if ((r = push(out, start, (size_t)(p - start), group)) < 0) {
 			goto fail;
 		}

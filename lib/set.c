@@ -98,11 +98,21 @@ static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool m
 					"than counters, or events of different PMUs: %s); split the {...} group or "
 					"list the events without braces so they are multiplexed",
 					e->info.name, e->info.pmu);
+		if (e->attr.precise_ip)
+			return pmu__err(ctx, -EINVAL,
+					"cannot open '%s' (%s): the %s PMU rejected precise_ip %u (modifier p): it is "
+					"a sampling attribute, which x86 PMUs refuse for counting; drop the p",
+					e->info.name, enc, e->info.pmu, (unsigned)e->attr.precise_ip);
 		return pmu__err(ctx, -EINVAL,
 				"cannot open '%s' (%s): the %s PMU rejected an attribute (config bits it does "
 				"not know, or an exclude_* mode it cannot filter; try without modifiers)",
 				e->info.name, enc, e->info.pmu);
 	case EOPNOTSUPP:
+		if (e->attr.precise_ip || e->attr.exclude_host || e->attr.exclude_guest)
+			return pmu__err(ctx, -EOPNOTSUPP,
+					"cannot open '%s': the %s PMU does not support %s here; drop the %s modifier",
+					e->info.name, e->info.pmu, e->attr.precise_ip ? "this precise_ip level" :
+					"counting host or guest alone", e->attr.precise_ip ? "p" : "G or H");
 		return pmu__err(ctx, -EOPNOTSUPP,
 				"cannot open '%s': the %s PMU does not support this mode (e.g. user/kernel "
 				"filtering); drop the :u/:k modifier", e->info.name, e->info.pmu);
@@ -150,6 +160,9 @@ static void fill_attr(struct pmu_set *s, struct pmu_ev *e)
 	a->exclude_user = !!(e->info.flags & PMU_EVF_EXCL_USER);
 	a->exclude_kernel = !!(e->info.flags & PMU_EVF_EXCL_KERNEL);
 	a->exclude_hv = !!(e->info.flags & PMU_EVF_EXCL_HV);
+	a->exclude_host = !!(e->info.flags & PMU_EVF_EXCL_HOST);
+	a->exclude_guest = !!(e->info.flags & PMU_EVF_EXCL_GUEST);
+	a->precise_ip = PMU_EVF_PRECISE_IP(e->info.flags);
 	a->inherit = !!(s->flags & PMU_SET_INHERIT);
 #if defined(__aarch64__)
 	/* ask the arm64 PMU driver for EL0 counter access (config1 bit 1) */
@@ -179,11 +192,12 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 
 	fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && !e->mode_written && !e->attr.exclude_kernel &&
-	    !s->ctx->caps.can_count_kernel) {
+	    !s->ctx->caps.can_count_kernel && e->attr.type != PERF_TYPE_TRACEPOINT) {
 		/*
 		 * As perf does: paranoid >= 2 still allows user-mode counting, for
 		 * an event whose mode nobody chose. The label says so; an event
-		 * with a modifier is opened as written or not at all.
+		 * with a modifier is opened as written or not at all. Not a
+		 * tracepoint: it fires in kernel mode, and would count nothing.
 		 */
 		struct pmu_ev u = *e;
 		err = errno;
@@ -724,12 +738,16 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 	s->owner = pmu_arch_thread();
 	for (size_t gi = 0; gi < s->ngroups; gi++) {
 		struct pmu_grp *g = &s->g[gi];
-		bool fast = s->owned;
+		bool fast = s->owned, pinned = false;
+		/* :D pins a group: the kernel takes attr.pinned from its leader only */
+		for (uint32_t k = 0; k < g->n; k++)
+			pinned = pinned || (s->ev[g->first + k].info.flags & PMU_EVF_PINNED);
 		for (uint32_t k = 0; k < g->n; k++) {
 			struct pmu_ev *e = &s->ev[g->first + k];
 			bool leader = k == 0;
 			e->attr.disabled = leader && !(o.flags & PMU_SET_ENABLE);
 			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC);
+			e->attr.pinned = leader && pinned;
 			pmu__err_quiet(true);
 			r = open_one(s, e, s->pid, s->cpu, leader ? -1 : g->leader_fd, !leader && g->explicit_group);
 			pmu__err_quiet(false);
@@ -751,8 +769,8 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 				g->leader_fd = e->fd;
 			if (e->info.note && *e->info.note)
 				pmu__log(ctx, PMU_LOG_INFO, "'%s': %s", e->info.name, e->info.note);
-			if (e->info.flags & PMU_EVF_SOFTWARE)
-				fast = false;
+			if ((e->info.flags & PMU_EVF_SOFTWARE) || e->attr.type == PERF_TYPE_TRACEPOINT)
+				fast = false; /* counted by the kernel, never on a counter user space can read */
 		}
 		if (fast)
 			for (uint32_t k = 0; k < g->n; k++)

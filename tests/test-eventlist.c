@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Event-list syntax: commas, braces, group modifiers, sysfs specs with commas. */
+/* Event-list syntax: commas, braces, group modifiers, sysfs specs with commas,
+ * tracepoint globs (on the fixture tracefs of tests/fixtures/vm-tracefs, whose
+ * tracepoints are listed here by hand). */
 #include <string.h>
 #include "internal.h"
 #include "harness.h"
+#include "fixture.h"
 
 static struct pmu_ctx *ctx;
 
@@ -63,6 +66,45 @@ int main(void)
 	bad("{}", "empty event name");
 	bad("a{b}", "must start an item");
 	bad("{a}b", "expected ','");
+
+	/* perf's other modifier letters after a group */
+	CHECK(pmu__speclist_parse(ctx, "{a,b}:pDu,c:ppp", &l) == 0, "group modifiers p, D");
+	CHECK(l.n == 3 && l.v[1].group_mods && !strcmp(l.v[1].group_mods, "pDu") && !strcmp(l.v[2].name, "c:ppp"),
+	      "{a,b}:pDu applies to both, c keeps its own");
+	pmu__speclist_free(&l);
+
+	/* tracepoint globs stand for what they match, sorted, in their place, with their modifiers and group */
+	{
+		struct pmu_ctx *real = ctx;
+		ctx = fixture_ctx("vm-tracefs", NULL);
+		CHECK(ctx != NULL, "fixture vm-tracefs");
+		if (ctx) {
+			ok("cs,sched:sched_s*,cs", 4,
+			   (const char *[]){ "cs", "sched:sched_stat_runtime", "sched:sched_switch", "cs" },
+			   (int[]){ -1, -1, -1, -1 });
+			ok("irq:*:u", 2, (const char *[]){ "irq:irq_handler_entry:u", "irq:softirq_entry:u" }, (int[]){ -1, -1 });
+			ok("*:sched_switch", 1, (const char *[]){ "sched:sched_switch" }, (int[]){ -1 });
+			ok("{cs,sched:sched_[ws]*}", 4,
+			   (const char *[]){ "cs", "sched:sched_stat_runtime", "sched:sched_switch", "sched:sched_wakeup" },
+			   (int[]){ 0, 0, 0, 0 });
+			ok("*:*", 7,
+			   (const char *[]){ "irq:irq_handler_entry", "irq:softirq_entry", "sched:sched_process_exec",
+					     "sched:sched_stat_runtime", "sched:sched_switch", "sched:sched_wakeup",
+					     "syscalls:sys_enter_openat" },
+			   (int[]){ -1, -1, -1, -1, -1, -1, -1 });
+			CHECK(pmu__speclist_parse(ctx, "{sched:sched_w*,cs}:k", &l) == 0 && l.n == 2 && l.v[0].group == 0 &&
+			      l.v[0].group_mods && !strcmp(l.v[0].group_mods, "k"), "a glob in a group takes the group's modifiers");
+			pmu__speclist_free(&l);
+			CHECK(pmu__speclist_parse(ctx, "sched:nomatch*", &l) == -ENOENT &&
+			      strstr(pmu_strerror(-ENOENT), "no tracepoint matches 'sched:nomatch*'"), "no match: %s",
+			      pmu_strerror(-ENOENT));
+			CHECK(pmu__speclist_parse(ctx, "sched:x*:y", &l) == -EINVAL &&
+			      strstr(pmu_strerror(-EINVAL), "SYS:NAME"), "a glob with three parts: %s", pmu_strerror(-EINVAL));
+			ok("sched:sched_switch", 1, (const char *[]){ "sched:sched_switch" }, (int[]){ -1 });
+			pmu_ctx_free(ctx);
+		}
+		ctx = real;
+	}
 	pmu_ctx_free(ctx);
 	return test_done("test-eventlist");
 }
