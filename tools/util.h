@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Append @sep (unless *@s is empty or NULL) and @add to the malloc'd string *@s. */
@@ -27,6 +28,9 @@ void strv_free(struct strv *sv);
  * (`max(a, b)` and `cpu@X\,cmask\=1@` are one metric each); spaces around an
  * item are dropped, empty items skipped. */
 int strv_add_metrics(struct strv *sv, const char *list);
+
+/* @v in decimal with perf's thousands separators ("1,234,567") into @buf. */
+void group_digits(uint64_t v, char *buf, size_t len);
 
 /* @v for JSON: NULL (null) unless finite, as JSON has no NaN or Infinity. */
 json_object *jnum(double v);

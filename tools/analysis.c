@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* Metrics and topdown over counted rows (analysis.h says what each is for). */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "analysis.h"
+
+int params_add(struct metric_params *p, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *end;
+	if (!eq || eq == arg || (strtod(eq + 1, &end), end == eq + 1 || *end)) {
+		fprintf(stderr, "pmu: -D wants NAME=NUMBER (a metric parameter such as a=2), not '%s'\n", arg);
+		return -1;
+	}
+	if (p->n == METRIC_PARAMS_MAX) {
+		fprintf(stderr, "pmu: at most %d -D parameters\n", METRIC_PARAMS_MAX);
+		return -1;
+	}
+	p->v[p->n++] = arg;
+	return 0;
+}
+
+int params_apply(const struct metric_params *p, struct pmu_ctx *ctx)
+{
+	for (int i = 0; i < p->n; i++) {
+		const char *eq = strchr(p->v[i], '=');
+		char *name = strndup(p->v[i], (size_t)(eq - p->v[i]));
+		int r = name ? pmu_ctx_set_param(ctx, name, strtod(eq + 1, NULL)) : -ENOMEM;
+		free(name);
+		if (r < 0) {
+			fprintf(stderr, "pmu: -D %s: %s\n", p->v[i], pmu_strerror(r));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* perf's ScaleUnit: "<factor><unit>", e.g. "100%" or "1per_kinst" */
+static double scale_of(const char *su, const char **unit)
+{
+	char *end;
+	double f = su && *su ? strtod(su, &end) : 1;
+	*unit = "";
+	if (su && *su) {
+		if (end == su)
+			f = 1, end = (char *)su;
+		*unit = end;
+	}
+	return f;
+}
+
+
+/* The rows as named values for the metric engine (@nv has room for n + 1: duration_time). */
+static size_t named_rows(const struct counted *c, struct pmu_named_value *nv)
+{
+	const struct stat_row *rows = c->rows;
+	size_t k = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (!rows[i].supported || (rows[i].v.enabled && !rows[i].v.running))
+			continue;
+		nv[k].name = rows[i].info.name;
+		nv[k++].value = (double)pmu_scale(&rows[i].v);
+	}
+	if (c->seconds > 0) {
+		nv[k].name = "duration_time";
+		nv[k++].value = c->seconds;
+	}
+	return k;
+}
+
+/* Why a metric has no value although it was computed: JSON has no NaN or Infinity, and neither means a number. */
+static const char *not_finite(double v)
+{
+	return isnan(v) ? "not a number (a division by zero, or 0/0)" : "infinite (beyond the range of a double)";
+}
+
+/* Evaluate metrics @ms; print them (text) or add them to @arr. 1 if one has no value. */
+static int report_metrics(FILE *f, struct pmu_ctx *ctx, const struct strv *ms, const struct counted *c,
+			  json_object *arr)
+{
+	struct pmu_named_value *nv = calloc(c->n + 1, sizeof(*nv));
+	size_t k;
+	int bad = 0;
+
+	if (!nv)
+		return -1;
+	k = named_rows(c, nv);
+	if (!arr && ms->n)
+		fprintf(f, " Metrics:\n");
+	for (size_t i = 0; i < ms->n; i++) {
+		const char *m = ms->v[i], *why = NULL;
+		struct pmu_metric_info mi;
+		const char *unit = "";
+		double v, factor = 1;
+		int crossed = 0, r, has_info = pmu_metric_info(ctx, m, &mi) == 0;
+		if (has_info)
+			factor = scale_of(mi.scale_unit, &unit);
+		r = pmu_metric_eval(ctx, m, nv, k, &v);
+		if (r < 0)
+			why = pmu_strerror(r);
+		else if (!isfinite(v * factor))
+			why = not_finite(v * factor);
+		if (!why && has_info && mi.threshold[0] && pmu_metric_threshold(ctx, m, nv, k, &crossed) < 0)
+			crossed = 0;
+		bad |= why != NULL;
+		if (arr) {
+			json_object *o = json_object_new_object();
+			json_object_object_add(o, "name", json_object_new_string(m));
+			json_object_object_add(o, "value", why ? NULL : jnum(v * factor));
+			json_object_object_add(o, "unit", json_object_new_string(unit));
+			json_object_object_add(o, "threshold_crossed", json_object_new_boolean(crossed));
+			if (why)
+				json_object_object_add(o, "error", json_object_new_string(why));
+			json_object_array_add(arr, o);
+		} else if (why) {
+			fprintf(f, "   %-40s  n/a: %s\n", m, why);
+		} else {
+			fprintf(f, "   %-40s %14.3f %-10s%s\n", m, v * factor, unit, crossed ? "  <== over threshold" : "");
+		}
+	}
+	if (!arr && ms->n)
+		fprintf(f, "\n");
+	free(nv);
+	return bad;
+}
+
+static void bar(FILE *f, double frac, int width)
+{
+	static const char *const part[] = { "", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589" };
+	int eighths = (int)(frac * width * 8 + 0.5);
+	if (isnan(frac) || frac < 0)
+		eighths = 0;
+	if (eighths > width * 8)
+		eighths = width * 8;
+	for (int i = 0; i < eighths / 8; i++)
+		fputs("\u2588", f);
+	fputs(part[eighths % 8], f);
+}
+
+static void topdown_line(FILE *f, int depth, const char *name, double v, const char *mark)
+{
+	if (isnan(v))
+		return;
+	fprintf(f, "   %*s%-*s %6.1f%%  ", 2 * depth, "", 22 - 2 * depth, name, v * 100);
+	bar(f, v, 40);
+	fprintf(f, "%s\n", mark);
+}
+
+static void print_topdown(FILE *f, const struct pmu_topdown *t)
+{
+	const char *names[4] = { "Retiring", "Bad speculation", "Frontend bound", "Backend bound" };
+	double l1[4] = { t->retiring, t->bad_spec, t->fe_bound, t->be_bound };
+	int worst = 1;
+	/* the bottleneck: the largest of the three non-retiring categories */
+	for (int i = 2; i < 4; i++)
+		if (l1[i] > l1[worst])
+			worst = i;
+	fprintf(f, " Topdown, level %d (%llu slots%s):\n", t->level, (unsigned long long)t->slots,
+		(t->flags & PMU_TOPDOWN_RESET) ? ", since a counter reset" : "");
+	topdown_line(f, 1, names[0], t->retiring, "");
+	topdown_line(f, 2, "Light operations", t->light_ops, "");
+	topdown_line(f, 2, "Heavy operations", t->heavy_ops, "");
+	topdown_line(f, 1, names[1], t->bad_spec, worst == 1 ? "  <== bottleneck" : "");
+	topdown_line(f, 2, "Branch mispredicts", t->br_mispredict, "");
+	topdown_line(f, 2, "Machine clears", t->machine_clears, "");
+	topdown_line(f, 1, names[2], t->fe_bound, worst == 2 ? "  <== bottleneck" : "");
+	topdown_line(f, 2, "Fetch latency", t->fetch_lat, "");
+	topdown_line(f, 2, "Fetch bandwidth", t->fetch_bw, "");
+	topdown_line(f, 1, names[3], t->be_bound, worst == 3 ? "  <== bottleneck" : "");
+	topdown_line(f, 2, "Memory bound", t->mem_bound, "");
+	topdown_line(f, 2, "Core bound", t->core_bound, "");
+	fprintf(f, "\n");
+}
+
+static json_object *topdown_json(const struct pmu_topdown *t)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "level", json_object_new_int(t->level));
+	json_object_object_add(o, "slots", json_object_new_uint64(t->slots));
+	json_object_object_add(o, "retiring", jnum(t->retiring));
+	json_object_object_add(o, "bad_speculation", jnum(t->bad_spec));
+	json_object_object_add(o, "frontend_bound", jnum(t->fe_bound));
+	json_object_object_add(o, "backend_bound", jnum(t->be_bound));
+	json_object_object_add(o, "heavy_operations", jnum(t->heavy_ops));
+	json_object_object_add(o, "light_operations", jnum(t->light_ops));
+	json_object_object_add(o, "branch_mispredicts", jnum(t->br_mispredict));
+	json_object_object_add(o, "machine_clears", jnum(t->machine_clears));
+	json_object_object_add(o, "fetch_latency", jnum(t->fetch_lat));
+	json_object_object_add(o, "fetch_bandwidth", jnum(t->fetch_bw));
+	json_object_object_add(o, "memory_bound", jnum(t->mem_bound));
+	json_object_object_add(o, "core_bound", jnum(t->core_bound));
+	return o;
+}
+
+/* The metrics and topdown parts of a report; returns 1 if something could not be computed. */
+int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdown, const struct counted *c,
+	     json_object *json)
+{
+	int bad = 0;
+	if (metrics->n) {
+		json_object *arr = json ? json_object_new_array() : NULL;
+		bad |= report_metrics(f, ctx, metrics, c, arr) != 0;
+		if (json)
+			json_object_object_add(json, "metrics", arr);
+	}
+	if (topdown) {
+		struct pmu_named_value *nv = calloc(c->n + 1, sizeof(*nv));
+		struct pmu_topdown t;
+		int r = nv ? pmu_topdown_from_named(ctx, nv, named_rows(c, nv), &t) : -ENOMEM;
+		if (json)
+			json_object_object_add(json, "topdown", r == 0 ? topdown_json(&t) : NULL);
+		else if (r == 0)
+			print_topdown(f, &t);
+		else
+			fprintf(f, " Topdown: not available: %s\n\n", pmu_strerror(r));
+		bad |= r != 0;
+		free(nv);
+	}
+	return bad;
+}
+
+/* Append the events metrics @ms need to the list *@events (malloc'd), skipping names already there. */
+int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < ms->n && r >= 0; i++) {
+		char *need = NULL, *s2 = NULL;
+		/* the length first, then the list */
+		r = pmu_metric_events(ctx, ms->v[i], NULL, 0);
+		if (r >= 0 && !(need = malloc((size_t)r + 1)))
+			r = -ENOMEM;
+		if (r >= 0)
+			r = pmu_metric_events(ctx, ms->v[i], need, (size_t)r + 1);
+		if (r < 0) {
+			fprintf(stderr, "pmu: metric '%s': %s\n", ms->v[i], pmu_strerror(r));
+			free(need);
+			break;
+		}
+		for (char *e = strtok_r(need, ",", &s2); e && r >= 0; e = strtok_r(NULL, ",", &s2)) {
+			bool have = false;
+			char *copy2 = *events ? strdup(*events) : NULL, *s3 = NULL;
+			for (char *x = copy2 ? strtok_r(copy2, ",", &s3) : NULL; x; x = strtok_r(NULL, ",", &s3))
+				have |= !strcasecmp(x, e);
+			free(copy2);
+			if (!have && (r = str_append(events, ",", e)) < 0)
+				fprintf(stderr, "pmu stat: out of memory\n");
+		}
+		free(need);
+	}
+	return r < 0 ? -1 : 0;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* What the subcommands share (cli.h says what each is for). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static void log_stderr(void *data, int level, const char *msg)
+{
+	(void)data;
+	if (level <= PMU_LOG_ERR)
+		return; /* failures are printed once, from pmu_strerror(), by the caller */
+	fprintf(stderr, "pmu: %s%s\n", level <= PMU_LOG_WARN ? "warning: " : "", msg);
+}
+
+int cli_open_ctx(const struct cli *cli, const char *cpuid, struct pmu_ctx **ctx)
+{
+	struct pmu_ctx_opts o;
+	int r;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.log_fn = log_stderr;
+	o.log_level = cli->verbose ? PMU_LOG_DEBUG : PMU_LOG_WARN;
+	o.cpuid = cpuid;
+	r = pmu_ctx_new(ctx, &o);
+	if (r < 0)
+		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+	return r;
+}
+
+const char *cli_arch_name(int a)
+{
+	switch (a) {
+	case PMU_ARCH_X86: return "x86";
+	case PMU_ARCH_ARM64: return "arm64";
+	case PMU_ARCH_RISCV: return "riscv";
+	default: return "unknown";
+	}
+}
+
+const char *cli_source_name(int s)
+{
+	switch (s) {
+	case PMU_SRC_SYSFS: return "sysfs";
+	case PMU_SRC_GENERIC: return "generic";
+	case PMU_SRC_RAW: return "raw";
+	case PMU_SRC_TABLE: return "table";
+	case PMU_SRC_LIBPFM: return "libpfm4";
+	default: return "unknown";
+	}
+}
+
+const char *cli_kind_name(int k)
+{
+	switch (k) {
+	case PMU_ENTRY_KERNEL: return "kernel";
+	case PMU_ENTRY_SYSFS: return "sysfs";
+	case PMU_ENTRY_STANDARD: return "standard";
+	case PMU_ENTRY_NATIVE: return "native";
+	case PMU_ENTRY_METRIC: return "metric";
+	default: return "?";
+	}
+}
+
+json_object *cli_jhex(uint64_t v)
+{
+	char b[32];
+	snprintf(b, sizeof(b), "0x%" PRIx64, v);
+	return json_object_new_string(b);
+}

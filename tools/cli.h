@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* What the subcommands of the pmu command share: the state of one
+ * invocation (global options), the context opened with logging to stderr,
+ * the library's enum values as words, and the entry point of each command
+ * (tools/cmd-<name>.c). An entry point returns the exit status. */
+#ifndef PMU_TOOLS_CLI_H
+#define PMU_TOOLS_CLI_H
+
+#include <json-c/json.h>
+#include <stdint.h>
+#include <pmu.h>
+
+/* The global options, passed to every command. */
+struct cli {
+	int verbose;    /* -v: the library's debug messages on stderr */
+};
+
+/* A context logging warnings (debug with -v) to stderr; @cpuid NULL: this CPU.
+ * On failure it says why on stderr and returns the negative errno. */
+int cli_open_ctx(const struct cli *cli, const char *cpuid, struct pmu_ctx **ctx);
+
+const char *cli_arch_name(int arch);      /* enum pmu_arch */
+const char *cli_source_name(int source);  /* enum pmu_source */
+const char *cli_kind_name(int kind);      /* enum pmu_entry_kind */
+json_object *cli_jhex(uint64_t v);        /* "0x1d1" */
+
+int cmd_info(int argc, char **argv, const struct cli *cli);
+int cmd_list(int argc, char **argv, const struct cli *cli);
+int cmd_resolve(int argc, char **argv, const struct cli *cli);
+int cmd_stat(int argc, char **argv, const struct cli *cli);
+int cmd_report(int argc, char **argv, const struct cli *cli);
+int cmd_check_tables(int argc, char **argv, const struct cli *cli);
+
+#endif

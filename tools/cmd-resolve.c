@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* pmu resolve: the encoding of each event and where it came from. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "util.h"
+
+static json_object *event_json(const struct pmu_event_info *e)
+{
+	json_object *o = json_object_new_object(), *fl = json_object_new_array();
+
+	json_object_object_add(o, "name", json_object_new_string(e->name));
+	json_object_object_add(o, "pmu", json_object_new_string(e->pmu));
+	json_object_object_add(o, "type", json_object_new_int64(e->type));
+	json_object_object_add(o, "config", cli_jhex(e->config));
+	json_object_object_add(o, "config1", cli_jhex(e->config1));
+	json_object_object_add(o, "config2", cli_jhex(e->config2));
+	json_object_object_add(o, "config3", cli_jhex(e->config3));
+	json_object_object_add(o, "source", json_object_new_string(cli_source_name(e->source)));
+	json_object_object_add(o, "origin", json_object_new_string(e->origin));
+	json_object_object_add(o, "desc", json_object_new_string(e->desc ? e->desc : ""));
+	json_object_object_add(o, "unit", json_object_new_string(e->unit ? e->unit : ""));
+	json_object_object_add(o, "note", json_object_new_string(e->note ? e->note : ""));
+	json_object_object_add(o, "approx_note", json_object_new_string(e->approx_note ? e->approx_note : ""));
+	if (e->flags & PMU_EVF_SOFTWARE)
+		json_object_array_add(fl, json_object_new_string("software"));
+	if (e->flags & PMU_EVF_TOPDOWN_SLOTS)
+		json_object_array_add(fl, json_object_new_string("topdown-slots"));
+	if (e->flags & PMU_EVF_TOPDOWN_METRIC)
+		json_object_array_add(fl, json_object_new_string("topdown-metric"));
+	if (e->flags & PMU_EVF_APPROX)
+		json_object_array_add(fl, json_object_new_string("approximate"));
+	if (e->flags & PMU_EVF_EXCL_USER)
+		json_object_array_add(fl, json_object_new_string("exclude-user"));
+	if (e->flags & PMU_EVF_EXCL_KERNEL)
+		json_object_array_add(fl, json_object_new_string("exclude-kernel"));
+	if (e->flags & PMU_EVF_EXCL_HV)
+		json_object_array_add(fl, json_object_new_string("exclude-hv"));
+	json_object_object_add(o, "flags", fl);
+	return o;
+}
+
+int cmd_resolve(int argc, char **argv, const struct cli *cli)
+{
+	struct pmu_ctx *ctx;
+	json_object *arr = NULL;
+	bool json = false;
+	int n = 0, failed = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+	if (cli_open_ctx(cli, NULL, &ctx) < 0)
+		return 1;
+	if (json)
+		arr = json_object_new_array();
+	for (int i = 1; i < argc; i++) {
+		struct pmu_event_info e;
+		int r;
+		if (!strcmp(argv[i], "--json"))
+			continue;
+		n++;
+		r = pmu_event_resolve(ctx, argv[i], &e);
+		if (r < 0) {
+			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+			failed++;
+			continue;
+		}
+		if (json) {
+			json_object_array_add(arr, event_json(&e));
+		} else {
+			printf("%s\n  pmu %s, type %u, config 0x%" PRIx64, e.name, e.pmu, e.type, e.config);
+			if (e.config1)
+				printf(", config1 0x%" PRIx64, e.config1);
+			if (e.config2)
+				printf(", config2 0x%" PRIx64, e.config2);
+			if (e.flags & (PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV))
+				printf(", exclude%s%s%s", e.flags & PMU_EVF_EXCL_USER ? " user" : "",
+				       e.flags & PMU_EVF_EXCL_KERNEL ? " kernel" : "",
+				       e.flags & PMU_EVF_EXCL_HV ? " hv" : "");
+			printf("\n  from %s\n", e.origin);
+			if (e.desc && *e.desc)
+				printf("  %s\n", e.desc);
+			if (e.flags & PMU_EVF_APPROX)
+				printf("  approximate: %s\n", e.approx_note && *e.approx_note ? e.approx_note : "(no detail)");
+			if (e.note && *e.note)
+				printf("  note: %s\n", e.note);
+		}
+	}
+	if (json) {
+		json_write(stdout, arr);
+		json_object_put(arr);
+	}
+	pmu_ctx_free(ctx);
+	if (n == 0) {
+		fprintf(stderr, "pmu resolve: name at least one event\n");
+		return 2;
+	}
+	return failed ? 1 : 0;
+}
