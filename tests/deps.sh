@@ -32,3 +32,10 @@ PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-
 	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross
 	groff-base man-db bash-completion python3-venv)
+# tests/packages.sh (tests/fresh-debian.sh --packages) installs in its fresh
+# roots: for building the Debian packages, debian/control's Build-Depends
+# (apt-get build-dep; test-debian checks each is named in PMU_BUILD_DEPS or
+# here) and lintian; for using them, a compiler, pkg-config, man, a venv and
+# bash-completion
+PMU_PACKAGE_BUILD_DEPS=(build-essential debhelper dh-python pkgconf python3 lintian)
+PMU_PACKAGE_TEST_DEPS=(gcc libc6-dev pkgconf man-db python3-venv bash-completion)
