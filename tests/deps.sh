@@ -23,7 +23,19 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # linux-source-6.12, whose tools/perf/pmu-events (perf's tables and its own
 # jevents.py/metric.py) the perf-tree corpus test reads in place
 # and the cross compilers with their C libraries, with which
-# test-header-levels compiles <pmu.h> for arm64 and riscv64
+# test-header-levels compiles <pmu.h> for arm64 and riscv64;
+# groff-base and man-db (groff, man, lexgrog: test-man3 checks the generated
+# pages as lintian does), bash-completion (test-completion runs the completion
+# with its helpers too), python3-venv (test-python-package pip-installs the
+# binding into a venv)
 PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
 	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross)
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross
+	groff-base man-db bash-completion python3-venv)
+# tests/packages.sh (tests/fresh-debian.sh --packages) installs in its fresh
+# roots: for building the Debian packages, debian/control's Build-Depends
+# (apt-get build-dep; test-debian checks each is named in PMU_BUILD_DEPS or
+# here) and lintian; for using them, a compiler, pkg-config, man, a venv and
+# bash-completion
+PMU_PACKAGE_BUILD_DEPS=(build-essential debhelper dh-python pkgconf python3 lintian)
+PMU_PACKAGE_TEST_DEPS=(gcc libc6-dev pkgconf man-db python3-venv bash-completion)

@@ -31,6 +31,10 @@ import os
 import weakref
 from collections import namedtuple
 
+# the version of this package, equal to meson.build's project version (checked by
+# tests/test-version.sh); version() gives the loaded library's
+__version__ = "0.1.0"
+
 __all__ = [
     "PmuError", "Context", "Set", "Value", "version", "delta", "scale", "confidence",
     "region", "region_configure", "region_report", "region_reset", "region_results", "region_overhead",

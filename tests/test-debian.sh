@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# debian/ against the sources it packages (the package build itself is
+# tests/packages.sh):
+#   - debian/libpmu0.symbols (written by dpkg-gensymbols from the built
+#     library) lists exactly the symbols of lib/libpmu.sym, each with the
+#     version node the script gives it, and one entry per node;
+#   - debian/changelog's upstream version is meson's project version;
+#   - every Build-Depends of debian/control is named in tests/deps.sh.
+# usage: test-debian.sh SRCDIR VERSION
+set -u
+src=$1 version=$2
+fail=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# "symbol@NODE" for every global of the version script, and "NODE@NODE" per node
+awk '
+	/^[A-Za-z0-9_.]+[ \t]*\{/ { node = $1; sub(/\{.*/, "", node); print node "@" node; next }
+	/global:/ { g = 1; next }
+	/local:/ { g = 0; next }
+	/^\}/ { g = 0; next }
+	g && /^[ \t]+[a-z_0-9]+;/ { s = $1; sub(/;/, "", s); print s "@" node }
+' "$src/lib/libpmu.sym" | sort >"$tmp/script"
+sed -n -E 's/^ ([^ ]+) .*/\1/p' "$src/debian/libpmu0.symbols" | sort >"$tmp/symbols"
+if ! diff -u "$tmp/script" "$tmp/symbols"; then
+	bad "debian/libpmu0.symbols differs from lib/libpmu.sym (- script, + symbols file): a new symbol needs its line there (dpkg-gensymbols -plibpmu0 -Pdebian/libpmu0 after a package build prints it)"
+fi
+head -n 1 "$src/debian/libpmu0.symbols" | grep -qx 'libpmu.so.0 libpmu0 #MINVER#' ||
+	bad "debian/libpmu0.symbols: first line '$(head -n 1 "$src/debian/libpmu0.symbols")'"
+
+# every Build-Depends of debian/control is named in tests/deps.sh (which
+# fresh machines install from); virtual packages by the package providing them
+. "$src/tests/deps.sh"
+named=" ${PMU_BUILD_DEPS[*]} ${PMU_PACKAGE_BUILD_DEPS[*]} "
+deps=$(sed -n '/^Build-Depends:/,/^[A-Z]/p' "$src/debian/control" | sed -e 's/^Build-Depends://' -e '/^[A-Z]/d' |
+	tr ',' '\n' | sed -E -e 's/\[[^]]*\]//g' -e 's/\([^)]*\)//g' -e 's/:any//' -e 's/[[:space:]]//g' | grep -v '^$')
+for p in $deps; do
+	case $p in debhelper-compat) p=debhelper ;; dh-sequence-python3) p=dh-python ;; esac
+	[[ $named == *" $p "* ]] || bad "Build-Depends $p of debian/control is not named in tests/deps.sh"
+done
+
+d=$(sed -n -E '1s/^[^ ]+ \(([0-9]+:)?([^)-]+)(-[^)]*)?\).*/\2/p' "$src/debian/changelog")
+[ "$d" = "$version" ] || bad "debian/changelog's upstream version '$d' != meson's '$version'"
+
+echo "test-debian: $(wc -l <"$tmp/script") symbols and nodes of lib/libpmu.sym, changelog $d, $(echo $deps | wc -w) build dependencies: $fail failed"
+[ "$fail" = 0 ]
