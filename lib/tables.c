@@ -1621,6 +1621,21 @@ static int map_pattern(const char *pat, const char keys[][64], int nk, regex_t *
 	return 0;
 }
 
+/* 1 when compiled pattern @re matches one of the @nk CPU keys, 0 when none, -ENOMEM when
+ * regexec ran out of memory (glibc says REG_NOMATCH then too: malloc's errno tells). */
+static int match_keys(regex_t *re, const char keys[][64], int nk)
+{
+	int r = 0;
+
+	for (int k = 0; k < nk && r == 0; k++) {
+		int m;
+		errno = 0;
+		m = regexec(re, keys[k], 0, NULL, 0);
+		r = m == 0 ? 1 : m == REG_ESPACE || errno == ENOMEM ? -ENOMEM : 0;
+	}
+	return r;
+}
+
 /* Find the directory for @cpu in a mapfile's text: 1 and *dir (to free), 0 if no line matches,
  * -ENOMEM. Refused lines are warnings naming @mapname and the line. */
 static int map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
@@ -1641,13 +1656,7 @@ static int map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char 
 			return r;
 		if (r == 1) /* cannot match: not compiled */
 			continue;
-		for (int k = 0; k < nk && r == 0; k++) {
-			/* glibc's regexec says REG_NOMATCH when its allocations fail, too: malloc's errno tells */
-			int m;
-			errno = 0;
-			m = regexec(&re, keys[k], 0, NULL, 0);
-			r = m == 0 ? 1 : m == REG_ESPACE || errno == ENOMEM ? -ENOMEM : 0;
-		}
+		r = match_keys(&re, keys, nk);
 		regfree(&re);
 		if (r > 0)
 			return (*dir = strdup(row.dir)) ? 1 : -ENOMEM;
@@ -1682,12 +1691,7 @@ int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id)
 	nk = cpu_keys(&ctx->cpu, keys);
 	if ((r = map_pattern(id, NULL, 0, &re, why, sizeof(why))) < 0)
 		return r;
-	for (int k = 0; k < nk && r == 0; k++) {
-		int m;
-		errno = 0;
-		m = regexec(&re, keys[k], 0, NULL, 0);
-		r = m == 0 ? 1 : m == REG_ESPACE || errno == ENOMEM ? -ENOMEM : 0;
-	}
+	r = match_keys(&re, keys, nk);
 	regfree(&re);
 	return r;
 }
