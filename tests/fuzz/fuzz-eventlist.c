@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "set.h"
+#include "machines.h"
 #include "trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -17,22 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pmu_set *s = NULL;
 	char *text;
 
-	if (!ctxs[0]) {
-		static const char *const machines[2][2] = { { "intel-icx", "GenuineIntel-6-6A-6" },
-							    { "intel-adl-hybrid", "GenuineIntel-6-9A-3" } };
-		const char *src = getenv("PMU_TEST_SRCDIR");
-		for (int i = 0; i < 2; i++) {
-			struct pmu_ctx_opts co;
-			static char sys[2][1024];
-			snprintf(sys[i], sizeof(sys[i]), "%s/tests/fixtures/%s/sys", src ? src : ".", machines[i][0]);
-			memset(&co, 0, sizeof(co));
-			co.size = sizeof(co);
-			co.sysfs_root = sys[i];
-			co.cpuid = machines[i][1];
-			if (pmu_ctx_new(&ctxs[i], &co) < 0)
-				abort();
-		}
-	}
+	if (!ctxs[0])
+		fuzz_machines(ctxs);
 	if (size > 4096)
 		return 0;
 	text = malloc(size + 1);
