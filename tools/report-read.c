@@ -229,9 +229,11 @@ int report_parse(const char *name, const char *text, size_t len, json_object **d
 		return fail(err, -EINVAL, "'%s' is not JSON: more follows the JSON text at byte %zu", name, end);
 	}
 	if (!o || !json_object_is_type(o, json_type_object)) {
+		/* the type is named before the document is freed */
+		r = fail(err, -EINVAL, "'%s' is neither a 'pmu stat --json' file nor a region report: a JSON "
+			 "object is expected, it holds %s", name, json_type_to_name(json_object_get_type(o)));
 		json_object_put(o);
-		return fail(err, -EINVAL, "'%s' is neither a 'pmu stat --json' file nor a region report: a JSON "
-			    "object is expected, it holds %s", name, json_type_to_name(json_object_get_type(o)));
+		return r;
 	}
 	sv = json_object_object_get_ex(o, "schema", &sc) && json_object_is_type(sc, json_type_string) ?
 		     json_object_get_string(sc) : NULL;
