@@ -171,6 +171,7 @@ enum pmu_source {
 	PMU_SRC_TABLE = 4,      /* a JSON event table */
 	PMU_SRC_LIBPFM = 5,     /* libpfm4 */
 	PMU_SRC_TRACEPOINT = 6, /* SYS:NAME, its id read from tracefs (events/SYS/NAME/id) */
+	PMU_SRC_TOOL = 7,       /* duration_time, user_time, system_time: measured by libpmu itself */
 };
 
 enum pmu_event_flags {
@@ -179,6 +180,8 @@ enum pmu_event_flags {
 	PMU_EVF_TOPDOWN_METRIC = 1u << 2, /* a topdown metric pseudo-event */
 	PMU_EVF_APPROX = 1u << 3,         /* mapping to a standard name is approximate */
 	PMU_EVF_HYBRID_PART = 1u << 4,    /* in a set: one core type's part of a generic event (hybrid CPU) */
+	PMU_EVF_TOOL = 1u << 5,           /* a tool event (duration_time, user_time, system_time): measured
+	                                     by libpmu while the set is enabled, no perf_event behind it */
 	PMU_EVF_EXCL_USER = 1u << 8,      /* modifier :k / :h — user mode not counted */
 	PMU_EVF_EXCL_KERNEL = 1u << 9,    /* modifier :u / :h — kernel mode not counted */
 	PMU_EVF_EXCL_HV = 1u << 10,       /* hypervisor not counted */

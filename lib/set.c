@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "set.h"
+#include "tool.h"
 
 #define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
@@ -259,6 +260,8 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 			munmap(s->pages[i], s->page_size);
 		if (s->ev && s->ev[i].fd >= 0)
 			close(s->ev[i].fd);
+		if (s->ev)
+			pmu__tool_close(s->ev[i].tool);
 	}
 	for (size_t g = 0; g < s->ngroups && s->g; g++) {
 		free(s->g[g].buf);
@@ -607,6 +610,8 @@ static int user_only(struct pmu_set *s)
 		return 0;
 	for (size_t i = 0; i < s->n; i++) {
 		struct pmu_ev *e = &s->ev[i];
+		if (e->info.flags & PMU_EVF_TOOL)
+			continue; /* measured by libpmu: no mode */
 		if (e->mode_written && (e->info.flags & uo) != uo)
 			return pmu__err(s->ctx, -EINVAL,
 					"'%s' asks for kernel or hypervisor mode, but the set is opened with "
@@ -649,10 +654,21 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		s->ev[i].fd = -1;
 		s->ev[i].part_of = -1;
 	}
-	for (size_t i = 0; i < l.n; i++)
+	for (size_t i = 0; i < l.n; i++) {
 		if ((r = pmu__resolve_mode(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info,
 					   &s->ev[i].mode_written)) < 0)
 			goto fail;
+		if (!(s->ev[i].info.flags & PMU_EVF_TOOL))
+			continue;
+		if (l.v[i].group >= 0) {
+			r = pmu__err(ctx, -EINVAL, "'%s' is a tool event, measured by libpmu rather than the kernel, "
+				     "and cannot be in a {group} (the kernel reads a group at once); list it outside "
+				     "the braces", s->ev[i].info.name);
+			goto fail;
+		}
+		if ((r = pmu__tool_check(ctx, &s->ev[i].info, s->flags)) < 0)
+			goto fail;
+	}
 	if ((r = split_hybrid(s, &l)) < 0 || (r = arrange_topdown(s, &l)) < 0)
 		goto fail;
 	label_core_pmu(s);
@@ -739,6 +755,17 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 	for (size_t gi = 0; gi < s->ngroups; gi++) {
 		struct pmu_grp *g = &s->g[gi];
 		bool fast = s->owned, pinned = false;
+		s->fgroups[gi].first = g->first;
+		s->fgroups[gi].count = g->n;
+		s->fgroups[gi].fast = 0;
+		if (s->ev[g->first].info.flags & PMU_EVF_TOOL) {
+			/* a group of its own, no fd: pmu_set_read_group() reads it (never the inline read) */
+			r = pmu__tool_open(ctx, &s->ev[g->first].info, o.flags, s->pid,
+					   (o.flags & (PMU_SET_ENABLE | PMU_SET_ENABLE_ON_EXEC)) != 0, &s->ev[g->first].tool);
+			if (r < 0)
+				goto fail;
+			continue;
+		}
 		/* :D pins a group: the kernel takes attr.pinned from its leader only */
 		for (uint32_t k = 0; k < g->n; k++)
 			pinned = pinned || (s->ev[g->first + k].info.flags & PMU_EVF_PINNED);
@@ -777,8 +804,6 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 				map_page(s, g->first + k);
 		for (uint32_t k = 0; k < g->n && fast; k++)
 			fast = s->pages[g->first + k] != NULL;
-		s->fgroups[gi].first = g->first;
-		s->fgroups[gi].count = g->n;
 		s->fgroups[gi].fast = fast;
 	}
 	s->fast.abi = PMU_FAST_ABI;
@@ -831,12 +856,22 @@ static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
 	return 0;
 }
 
+/* The set's tool events (duration_time, ...) follow its enable, disable and reset. */
+static void tools_do(struct pmu_set *s, void (*op)(struct pmu_tool *t))
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ev[i].tool)
+			op(s->ev[i].tool);
+}
+
 PMU_EXPORT int pmu_set_enable(struct pmu_set *s)
 {
 	int r = group_ioctl(s, PERF_EVENT_IOC_ENABLE, "enable");
 
-	if (r == 0)
+	if (r == 0) {
 		s->enabled = true;
+		tools_do(s, pmu__tool_enable);
+	}
 	return r;
 }
 
@@ -844,8 +879,10 @@ PMU_EXPORT int pmu_set_disable(struct pmu_set *s)
 {
 	int r = group_ioctl(s, PERF_EVENT_IOC_DISABLE, "disable");
 
-	if (r == 0)
+	if (r == 0) {
 		s->enabled = false;
+		tools_do(s, pmu__tool_disable);
+	}
 	return r;
 }
 
@@ -871,6 +908,8 @@ PMU_EXPORT int pmu_set_reset(struct pmu_set *s)
 	if (restart && (r = group_ioctl(s, PERF_EVENT_IOC_DISABLE, "reset (disable)")) < 0)
 		return r;
 	r = group_ioctl(s, PERF_EVENT_IOC_RESET, "reset");
+	if (r == 0)
+		tools_do(s, pmu__tool_reset);
 	if (restart) {
 		int r2 = group_ioctl(s, PERF_EVENT_IOC_ENABLE, "reset (enable again)");
 		if (r == 0)

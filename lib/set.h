@@ -4,6 +4,8 @@
 #define PMU_SET_H
 #include "internal.h"
 
+struct pmu_tool;
+
 struct pmu_ev {
 	struct pmu_event_info info;
 	struct perf_event_attr attr;
@@ -13,6 +15,7 @@ struct pmu_ev {
 	int part_of;            /* hybrid CPU: index of the listed event this is a part of, or -1 */
 	bool mode_written;      /* a modifier (:u, :k, :h, {group}:u) or PMU_SET_USER_ONLY chose the mode:
 	                           opened exactly so or not at all */
+	struct pmu_tool *tool;  /* a tool event (duration_time, ...): measured by libpmu, fd -1; else NULL */
 };
 
 struct pmu_grp {
