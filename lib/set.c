@@ -44,6 +44,23 @@ static bool needs_hw_pmu(const struct pmu_ev *e)
 	       e->attr.type == PERF_TYPE_RAW;
 }
 
+/* The kernel refused @e (EACCES, EPERM), counting kernel mode or not (@kernel): why, and what allows it. */
+static int access_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool kernel)
+{
+	struct pmu_access a;
+	char msg[900];
+
+	memset(&a, 0, sizeof(a));
+	a.name = e->info.name;
+	a.kernel = kernel;
+	a.tracepoint = e->attr.type == PERF_TYPE_TRACEPOINT;
+	a.cpu_wide = (s->flags & PMU_SET_CPU) && s->pid == -1;
+	a.cpu = s->cpu;
+	a.other_process = (s->flags & PMU_SET_PID) && s->pid > 0 && s->pid != getpid();
+	pmu__access_advice(s->ctx, &a, msg, sizeof(msg));
+	return pmu__err(s->ctx, -err, "%s", msg);
+}
+
 /* One sentence naming the event, the cause and the fix. */
 static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool member)
 {
@@ -55,33 +72,8 @@ static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool m
 		 (unsigned long long)e->attr.config, e->attr.config1 ? " config1 set" : "");
 	switch (err) {
 	case EACCES:
-	case EPERM: {
-		char user[PMU_NAME_MAX + 2];
-		if (c->paranoid != PMU_UNKNOWN && c->paranoid >= 3)
-			return pmu__err(ctx, -err,
-					"cannot open '%s': kernel.perf_event_paranoid=%d forbids perf events to "
-					"unprivileged users; run: sudo sysctl kernel.perf_event_paranoid=2 (or "
-					"grant CAP_PERFMON: sudo setcap cap_perfmon+ep BINARY)",
-					e->info.name, c->paranoid);
-		if (s->flags & PMU_SET_CPU)
-			return pmu__err(ctx, -err,
-					"cannot open '%s' on CPU %d: counting every task of a CPU needs "
-					"kernel.perf_event_paranoid <= 0 (it is %d) or CAP_PERFMON; run: sudo sysctl "
-					"kernel.perf_event_paranoid=0, or grant CAP_PERFMON", e->info.name, s->cpu,
-					c->paranoid);
-		if (!e->attr.exclude_kernel && !c->can_count_kernel &&
-		    pmu__label_mode(user, sizeof(user), e->info.name, "u") == 0)
-			return pmu__err(ctx, -err,
-					"cannot open '%s': it counts kernel mode, which kernel.perf_event_paranoid=%d "
-					"forbids without CAP_PERFMON; count user mode only with '%s', lower the "
-					"setting (sudo sysctl kernel.perf_event_paranoid=1) or grant CAP_PERFMON",
-					e->info.name, c->paranoid, user);
-		return pmu__err(ctx, -err,
-				"cannot open '%s': permission denied (kernel.perf_event_paranoid=%d; another user's "
-				"process needs CAP_PERFMON or CAP_SYS_PTRACE); lower the setting (sudo sysctl "
-				"kernel.perf_event_paranoid=1) or grant CAP_PERFMON",
-				e->info.name, c->paranoid);
-	}
+	case EPERM:
+		return access_error(s, e, err, !e->attr.exclude_kernel);
 	case ENOENT:
 		if (needs_hw_pmu(e) && !c->hw_pmu)
 			return pmu__err(ctx, -ENOENT,
@@ -204,7 +196,9 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 		err = errno;
 		if (make_user_only(&u) == 0) {
 			fd = sys_perf_event_open(&u.attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-			if (fd < 0 && errno != EACCES && errno != EPERM)
+			if (fd < 0 && (errno == EACCES || errno == EPERM))
+				return access_error(s, e, errno, false); /* not even user mode: why */
+			if (fd < 0)
 				return pmu__err(s->ctx, -err,
 						"cannot open '%s': kernel.perf_event_paranoid=%d forbids kernel mode "
 						"without CAP_PERFMON, and the %s PMU cannot count user mode only (%s); "

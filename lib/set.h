@@ -48,6 +48,26 @@ struct pmu_set {
 	uintptr_t *guard_page;  /* MADV_WIPEONFORK page; word 0 is owner while reads may go to user space */
 };
 
+/* What perf_event_open() was asked for, to explain a refusal (EACCES, EPERM). */
+struct pmu_access {
+	const char *name;       /* the event's label */
+	bool kernel;            /* counts kernel mode (exclude_kernel clear) */
+	bool tracepoint;        /* fires in kernel mode only: counting it in user mode counts nothing */
+	bool cpu_wide;          /* every task of one CPU (pid -1) */
+	int cpu;
+	bool other_process;     /* a process given by pid, other than the caller */
+};
+
+/*
+ * The sentence for perf_event_open() refusing @a with EACCES or EPERM under
+ * @ctx's settings (kernel.perf_event_paranoid, capabilities): the cause and a
+ * fix that allows what was asked: a paranoid level low enough for it, a
+ * user-mode label only where that would be allowed and counts something, and
+ * never a modifier the name already has. Written into @buf like snprintf;
+ * returns the length it needed. (context.c)
+ */
+int pmu__access_advice(const struct pmu_ctx *ctx, const struct pmu_access *a, char *buf, size_t len);
+
 /* The set is read in a child of the process that opened it (forked). */
 bool pmu__set_forked(const struct pmu_set *s);
 /* The calling thread is the one whose counters the set reads. */
