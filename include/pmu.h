@@ -171,6 +171,7 @@ enum pmu_source {
 	PMU_SRC_TABLE = 4,      /* a JSON event table */
 	PMU_SRC_LIBPFM = 5,     /* libpfm4 */
 	PMU_SRC_TRACEPOINT = 6, /* SYS:NAME, its id read from tracefs (events/SYS/NAME/id) */
+	PMU_SRC_TOOL = 7,       /* duration_time, user_time, system_time: measured by libpmu itself */
 };
 
 enum pmu_event_flags {
@@ -179,6 +180,8 @@ enum pmu_event_flags {
 	PMU_EVF_TOPDOWN_METRIC = 1u << 2, /* a topdown metric pseudo-event */
 	PMU_EVF_APPROX = 1u << 3,         /* mapping to a standard name is approximate */
 	PMU_EVF_HYBRID_PART = 1u << 4,    /* in a set: one core type's part of a generic event (hybrid CPU) */
+	PMU_EVF_TOOL = 1u << 5,           /* a tool event (duration_time, user_time, system_time): measured
+	                                     by libpmu while the set is enabled, no perf_event behind it */
 	PMU_EVF_EXCL_USER = 1u << 8,      /* modifier :k / :h — user mode not counted */
 	PMU_EVF_EXCL_KERNEL = 1u << 9,    /* modifier :u / :h — kernel mode not counted */
 	PMU_EVF_EXCL_HV = 1u << 10,       /* hypervisor not counted */
@@ -222,9 +225,58 @@ struct pmu_event_info {
  * pmu_event_resolve - turn an event name into a perf_event_attr encoding.
  * @name: "cycles", "L1-dcache-load-misses", "r01c2", "cpu/event=0xd1,umask=0x1/",
  *        "cpu/cpu-cycles/", "task-clock", a table event ("INST_RETIRED.ANY",
- *        or "cpu_core/INST_RETIRED.ANY/" for the PMU's own definition),
- *        optionally with ":u", ":k", ":h". Case-insensitive for symbolic names.
+ *        or "cpu_core/INST_RETIRED.ANY/" for the PMU's own definition), a
+ *        tracepoint ("sched:sched_switch"), a tool event ("duration_time"),
+ *        optionally with modifiers. Case-insensitive for symbolic names
+ *        (tracepoints are as tracefs spells them).
  * @out:  filled on success; strings point at static or context storage.
+ *
+ * Modifiers, perf's letters after ':' (after the closing '/' of PMU/.../,
+ * or after the '}' of a group for every member), each once:
+ *  - u, k, h: count user, kernel, hypervisor mode (the letters written are
+ *    counted, the others excluded); an event written with one is opened so
+ *    or refused, one without counts what the kernel allows (pmu_set_open()).
+ *  - p, pp, ppp: attr.precise_ip 1, 2, 3 (PMU_EVF_PRECISE_IP(flags)); a
+ *    group's p adds to a member's, at most 3. Without G or H it also sets
+ *    exclude_guest, as perf does. precise_ip is a sampling attribute: it
+ *    does not change a count, and x86 PMUs refuse it for counting (the open
+ *    fails with -EINVAL saying so); software events and tracepoints take it.
+ *  - G: count the guest only (exclude_host); H: the host only
+ *    (exclude_guest); GH: both (PMU_EVF_EXCL_HOST, PMU_EVF_EXCL_GUEST).
+ *  - D: pin the event's group to the PMU (attr.pinned on the group's
+ *    leader, which the kernel reads it from; PMU_EVF_PINNED). A pinned group
+ *    that loses its counters stops; reading it then fails with -EIO.
+ *  - S: accepted and ignored. It asks perf's sampling to read the group's
+ *    values into each sample (PERF_SAMPLE_READ); libpmu counts, and always
+ *    reads every member, so a list written for perf record works unchanged.
+ *  - perf's P, I, W, b, R are refused, each with its reason; "pppp" and a
+ *    letter written twice are refused.
+ * A {group}'s modifiers are not in a member's name: its label gets them
+ * ("{cycles:p,instructions}:u" labels "cycles:pu" and "instructions:u").
+ *
+ * Tracepoints: "SYS:NAME" is PERF_TYPE_TRACEPOINT with config = the id in
+ * tracefs's events/SYS/NAME/id (PMU_SRC_TRACEPOINT; pmu "tracepoint").
+ * tracefs is looked for where perf looks: <sysfs>/kernel/tracing, then
+ * <sysfs>/kernel/debug/tracing (under the context's sysfs root, so fixture
+ * trees work), then, for the real /sys, any tracefs or debugfs mount in
+ * <procfs>/self/mounts. tracefs is root-only by default: where it is not
+ * mounted or not readable the message says how to mount it or let a group
+ * read it (-ENOENT, -EACCES). A tracepoint fires in kernel mode: counting
+ * one needs kernel.perf_event_paranoid <= 1 or CAP_PERFMON (<= 0 for a whole
+ * CPU), and it never falls back to user mode (":u" counts only uprobes'
+ * tracepoints, which fire in user mode). A glob ("sched:sched_*", "*:irq_*")
+ * names several tracepoints: it is taken in event lists (pmu_set_open()),
+ * refused here (-EINVAL). Unknown subsystems and tracepoints get the closest
+ * names (-ENOENT).
+ *
+ * Tool events, perf's names: "duration_time" (wall-clock ns while the set
+ * is enabled), "user_time" and "system_time" (ns of user / kernel CPU time
+ * of the counted process while the set is enabled: getrusage(RUSAGE_SELF)
+ * for the calling process, /proc/PID/stat for a set of PMU_SET_PID, which
+ * counts whole clock ticks). Unit "ns", pmu "tool", source PMU_SRC_TOOL,
+ * flag PMU_EVF_TOOL; the encoding is what perf 6.12 records for them
+ * (PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY) but no perf_event is opened: the
+ * library measures them (see pmu_set_open()). No modifiers.
  *
  * Hybrid CPUs: perf's tables define some events once per core PMU ("Unit":
  * "cpu_core" and "cpu_atom"); perf counts such a name on each. One encoding
@@ -234,7 +286,8 @@ struct pmu_event_info {
  *
  * Returns 0, -ENOENT (unknown; the message lists the closest names), or
  * -EINVAL (malformed syntax, unknown format term, value out of range, a name
- * that needs its PMU). Thread-safe for a shared context.
+ * that needs its PMU, a modifier refused), -EACCES (tracefs not readable).
+ * Thread-safe for a shared context.
  */
 int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
 
@@ -326,7 +379,9 @@ struct pmu_set_opts {
  * @events: comma-separated names; "{a,b}" forces a and b into one group,
  *          "{a,b}:u" applies a modifier to all members. Events outside braces
  *          are opened on their own, each scheduled (and multiplexed) alone,
- *          as perf stat does.
+ *          as perf stat does. A tracepoint glob ("sched:sched_*", "*:irq_*:k")
+ *          stands, in its place, for every tracepoint it matches, sorted by
+ *          subsystem then name (-ENOENT when none does).
  * @opts:   NULL: the calling thread, any CPU, opened disabled, fast reads.
  * @out:    receives the set; caller owns it (pmu_set_close()).
  *
@@ -345,14 +400,32 @@ struct pmu_set_opts {
  * pmu_fast_hybrid() for their times. With PMU_SET_CPU only the core PMU of
  * that CPU is used. Name a PMU (cpu_atom/cycles/) to count one type only.
  *
- * Privilege modes: an event with a modifier (:u, :k, :h, PMU/.../u,
+ * Privilege modes: an event with a mode modifier (:u, :k, :h, PMU/.../u,
  * {group}:u) is opened exactly as written or not at all (-EACCES when
  * kernel.perf_event_paranoid forbids the mode asked for). An event without
- * one counts every mode the kernel allows: where kernel mode is forbidden
- * (paranoid >= 2 without CAP_PERFMON) it counts user mode only, as perf
- * does, flagged PMU_EVF_USER_FALLBACK and named with ":u" ("cycles:u",
- * "cpu/event=0x3c/u"); pmu_set_event() gives that label and the applied
- * PMU_EVF_EXCL_* flags.
+ * one (other modifiers such as :p or :D do not choose a mode) counts every
+ * mode the kernel allows: where kernel mode is forbidden (paranoid >= 2
+ * without CAP_PERFMON) it counts user mode only, as perf does, flagged
+ * PMU_EVF_USER_FALLBACK and named with the 'u' added ("cycles:u",
+ * "cycles:pu", "cpu/event=0x3c/u"); pmu_set_event() gives that label and the
+ * applied PMU_EVF_EXCL_* flags. A tracepoint never falls back (it would
+ * count nothing). A refusal's message names a kernel.perf_event_paranoid
+ * level that allows what was asked (0 for a whole CPU, 1 for kernel mode and
+ * tracepoints, 2 for user mode), offers a user-mode spelling only where that
+ * level is 2 and it would count, and never repeats a modifier the name has.
+ *
+ * Tool events (duration_time, user_time, system_time; see
+ * pmu_event_resolve()) are measured by libpmu: each is a group of its own
+ * with no perf_event, read by pmu_set_read() / pmu_set_read_group(), enabled,
+ * disabled and reset with the set (with PMU_SET_ENABLE or
+ * PMU_SET_ENABLE_ON_EXEC from the open, as perf starts them). Their value is
+ * ns; enabled = running = the wall-clock ns the set was enabled. They cannot
+ * be in a {group} (-EINVAL), and user_time, system_time cannot be counted
+ * per CPU (PMU_SET_CPU: -EINVAL). For another process (PMU_SET_PID) they
+ * read /proc/PID/stat, which goes away when the process is reaped: the last
+ * value read stays; read the set before reaping it (waitid(WNOWAIT)) to get
+ * its final value. The inline read never reads them: pmu_fast_read() of a
+ * set with a tool event always makes its one call, pmu_fast_slow().
  *
  * The set keeps a pointer to
  * @ctx, which must outlive it. On failure nothing stays open. Returns 0,
@@ -457,7 +530,8 @@ const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s);
 /**
  * pmu_fast_slow - the one call pmu_fast_read() makes, for what its inline
  * part does not do: a set of several groups, of a group not readable from
- * user space, or with hybrid parts, read by its owner thread
+ * user space (software events, tracepoints, tool events such as
+ * duration_time), or with hybrid parts, read by its owner thread
  * (pmu_fast_read_groups(): user space where possible, read(2) otherwise); a
  * set that counts another thread, task or CPU, or read in another thread
  * (read(2)); a process that is a child of the one that opened the set

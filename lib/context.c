@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "set.h"
 
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
@@ -222,20 +222,27 @@ PMU_EXPORT int pmu_advice(struct pmu_ctx *ctx, char *buf, size_t len)
 	if (c->paranoid == PMU_UNKNOWN) {
 		sb_add(&b, "kernel.perf_event_paranoid is unreadable: the kernel may lack perf events "
 			    "(CONFIG_PERF_EVENTS).\n");
-	} else if (!c->cap_perfmon && !c->cap_sys_admin) {
+	} else if (!c->cap_sys_admin && (!c->cap_perfmon || c->paranoid >= 3)) {
+		/* the levels: 2 own processes in user mode, 1 kernel mode too (and tracepoints, which fire
+		 * there), 0 whole CPUs; above 2 (a distribution's addition) nothing without CAP_SYS_ADMIN */
 		if (c->paranoid >= 3)
-			sb_add(&b, "kernel.perf_event_paranoid=%d: unprivileged processes cannot open any "
-				    "perf event. Lower it (sudo sysctl kernel.perf_event_paranoid=2, or 1 to "
-				    "count kernel mode too) or grant CAP_PERFMON (sudo setcap cap_perfmon+ep "
-				    "BINARY).\n", c->paranoid);
+			sb_add(&b, "kernel.perf_event_paranoid=%d: processes without CAP_SYS_ADMIN cannot open any "
+				    "perf event (a level above 2 is a distribution's addition; CAP_PERFMON is not "
+				    "enough). Lower it: sudo sysctl kernel.perf_event_paranoid=2 counts your own "
+				    "processes in user mode, 1 kernel mode and tracepoints too, 0 whole CPUs (pmu stat "
+				    "-a); CAP_PERFMON then allows everything.\n", c->paranoid);
 		else if (c->paranoid == 2)
 			sb_add(&b, "kernel.perf_event_paranoid=2: your own processes can be counted in user "
-				    "mode only (events get :u). To count kernel mode too: sudo sysctl "
-				    "kernel.perf_event_paranoid=1, or grant CAP_PERFMON.\n");
+				    "mode only (events get :u). To count kernel mode and tracepoints too: sudo sysctl "
+				    "kernel.perf_event_paranoid=1 (0 to count whole CPUs, pmu stat -a), or grant "
+				    "CAP_PERFMON.\n");
+		else if (c->paranoid == 1)
+			sb_add(&b, "kernel.perf_event_paranoid=1: user and kernel mode of your own processes can "
+				    "be counted; counting whole CPUs (pmu stat -a) needs 0 (sudo sysctl "
+				    "kernel.perf_event_paranoid=0) or CAP_PERFMON.\n");
 		else
 			sb_add(&b, "kernel.perf_event_paranoid=%d: user and kernel mode of your own "
-				    "processes can be counted%s.\n", c->paranoid,
-			       c->paranoid <= 0 ? ", and CPU-wide events too" : "");
+				    "processes can be counted, and CPU-wide events too.\n", c->paranoid);
 	} else {
 		sb_add(&b, "Privileged (%s): every event and mode may be counted.\n",
 		       c->cap_sys_admin ? "CAP_SYS_ADMIN" : "CAP_PERFMON");
@@ -262,4 +269,50 @@ PMU_EXPORT int pmu_advice(struct pmu_ctx *ctx, char *buf, size_t len)
 		sb_add(&b, "CPU identity %s is an override (PMU_CPUID): tables are chosen for it, counting "
 			    "happens on this machine.\n", c->cpuid);
 	return (int)b.used;
+}
+
+int pmu__access_advice(const struct pmu_ctx *ctx, const struct pmu_access *a, char *buf, size_t len)
+{
+	const struct pmu_caps *c = &ctx->caps;
+	/* perf_event_open(): whole CPUs need paranoid <= 0, kernel mode <= 1, user mode of one's own
+	 * processes <= 2 (each, or CAP_PERFMON); above 2 (Debian's 3) nothing without CAP_SYS_ADMIN */
+	int need = a->cpu_wide ? 0 : a->kernel ? 1 : 2;
+	char what[96], user[PMU_NAME_MAX], alt[PMU_NAME_MAX + 48] = "";
+
+	if (a->cpu_wide)
+		snprintf(what, sizeof(what), "counting every task of CPU %d", a->cpu);
+	else
+		snprintf(what, sizeof(what), "%s", !a->kernel ? "counting user mode" : a->tracepoint ?
+			 "counting a tracepoint (they fire in kernel mode)" : "counting kernel mode");
+	if (c->paranoid == PMU_UNKNOWN)
+		return snprintf(buf, len, "cannot open '%s': permission denied, and kernel.perf_event_paranoid cannot be "
+				"read (%s/sys/kernel/perf_event_paranoid); %s needs it at %d or lower, or CAP_PERFMON",
+				a->name, ctx->procfs_root, what, need);
+	if (c->cap_sys_admin || (c->cap_perfmon && c->paranoid <= 2))
+		return snprintf(buf, len, "cannot open '%s': refused although this process has %s, which allows %s: "
+				"a security module (SELinux, AppArmor), lockdown or a container's seccomp policy denies "
+				"perf events", a->name, c->cap_sys_admin ? "CAP_SYS_ADMIN" : "CAP_PERFMON", what);
+	if (c->paranoid > need) {
+		/* user mode only is a way out where that is allowed (2), counts something (not a tracepoint)
+		 * and is not what the name already says */
+		if (a->kernel && !a->cpu_wide && !a->tracepoint && c->paranoid == 2 &&
+		    pmu__label_mode(user, sizeof(user), a->name, "u") == 0 && strcmp(user, a->name))
+			snprintf(alt, sizeof(alt), "; or count user mode only with '%s'", user);
+		if (c->paranoid > 2)
+			return snprintf(buf, len, "cannot open '%s': kernel.perf_event_paranoid=%d forbids every perf "
+					"event without CAP_SYS_ADMIN (a level above 2 is a distribution's addition), and %s "
+					"needs %d or lower; run: sudo sysctl kernel.perf_event_paranoid=%d (CAP_PERFMON "
+					"then allows everything)", a->name, c->paranoid, what, need, need);
+		return snprintf(buf, len, "cannot open '%s': kernel.perf_event_paranoid=%d forbids %s without "
+				"CAP_PERFMON (it needs %d or lower); run: sudo sysctl kernel.perf_event_paranoid=%d, or "
+				"grant CAP_PERFMON (sudo setcap cap_perfmon+ep BINARY)%s", a->name, c->paranoid, what,
+				need, need, alt);
+	}
+	if (a->other_process)
+		return snprintf(buf, len, "cannot open '%s': counting another process needs the right to trace it (the "
+				"same user, where kernel.yama.ptrace_scope allows it, or CAP_SYS_PTRACE) or CAP_PERFMON",
+				a->name);
+	return snprintf(buf, len, "cannot open '%s': kernel.perf_event_paranoid=%d allows %s, yet the kernel refused: "
+			"a security module (SELinux, AppArmor), lockdown or a container's seccomp policy denies perf "
+			"events", a->name, c->paranoid, what);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "set.h"
+#include "tool.h"
 
 #ifndef __SIZEOF_INT128__
 #error "libpmu needs a compiler with 128-bit integers (64-bit targets)"
@@ -71,8 +72,13 @@ PMU_EXPORT int pmu_set_read_group(struct pmu_set *s, unsigned gi, struct pmu_val
 	if (pmu__set_forked(s))
 		return pmu_fast_forked(&s->fast);
 	g = &s->g[gi];
-	if (g->leader_fd < 0) { /* unsupported event kept by PMU_SET_SKIP_UNSUPPORTED */
-		memset(&out[g->first], 0, g->n * sizeof(*out));
+	if (g->leader_fd < 0) {
+		/* a tool event (measured by libpmu), or an unsupported one kept by PMU_SET_SKIP_UNSUPPORTED */
+		for (uint32_t k = 0; k < g->n; k++)
+			if (s->ev[g->first + k].tool)
+				pmu__tool_read(s->ev[g->first + k].tool, &out[g->first + k]);
+			else
+				memset(&out[g->first + k], 0, sizeof(*out));
 		return 0;
 	}
 	/* other threads may read the same set at the same time (through read(2)):

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "tool.h"
 #include "tracepoint.h"
 
 /*
@@ -153,6 +154,9 @@ static int apply_mods(struct pmu_ctx *ctx, const char *name, const char *mods, c
 
 	if ((r = parse_mods(ctx, name, mods, &a)) < 0 || (r = parse_mods(ctx, name, group_mods, &g)) < 0)
 		return r;
+	if ((out->flags & PMU_EVF_TOOL) && ((mods && *mods) || (group_mods && *group_mods)))
+		return pmu__err(ctx, -EINVAL, "event '%s': a tool event is measured by libpmu, not by the kernel: "
+				"modifiers do not apply to it; write it without", name);
 	if (a.incl)
 		out->flags |= all & ~a.incl;
 	if (g.incl)
@@ -784,8 +788,8 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 		goto done;
 	if (r != -ENOENT)
 		return r;
-	/* a tracepoint SYS:NAME (and what an unknown X:Y means): 1 if not written like one */
-	if (strchr(spec, ':') && (r = pmu__tracepoint_resolve(ctx, name, spec, out)) <= 0) {
+	/* a tracepoint SYS:NAME (and what an unknown X:Y means), or a tool event (duration_time): 1 if neither */
+	if ((r = strchr(spec, ':') ? pmu__tracepoint_resolve(ctx, name, spec, out) : pmu__tool_resolve(ctx, spec, out)) <= 0) {
 		if (r == 0)
 			goto done;
 		return r;

@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "set.h"
+#include "tool.h"
 
 #define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
@@ -43,6 +44,23 @@ static bool needs_hw_pmu(const struct pmu_ev *e)
 	       e->attr.type == PERF_TYPE_RAW;
 }
 
+/* The kernel refused @e (EACCES, EPERM), counting kernel mode or not (@kernel): why, and what allows it. */
+static int access_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool kernel)
+{
+	struct pmu_access a;
+	char msg[900];
+
+	memset(&a, 0, sizeof(a));
+	a.name = e->info.name;
+	a.kernel = kernel;
+	a.tracepoint = e->attr.type == PERF_TYPE_TRACEPOINT;
+	a.cpu_wide = (s->flags & PMU_SET_CPU) && s->pid == -1;
+	a.cpu = s->cpu;
+	a.other_process = (s->flags & PMU_SET_PID) && s->pid > 0 && s->pid != getpid();
+	pmu__access_advice(s->ctx, &a, msg, sizeof(msg));
+	return pmu__err(s->ctx, -err, "%s", msg);
+}
+
 /* One sentence naming the event, the cause and the fix. */
 static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool member)
 {
@@ -54,33 +72,8 @@ static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool m
 		 (unsigned long long)e->attr.config, e->attr.config1 ? " config1 set" : "");
 	switch (err) {
 	case EACCES:
-	case EPERM: {
-		char user[PMU_NAME_MAX + 2];
-		if (c->paranoid != PMU_UNKNOWN && c->paranoid >= 3)
-			return pmu__err(ctx, -err,
-					"cannot open '%s': kernel.perf_event_paranoid=%d forbids perf events to "
-					"unprivileged users; run: sudo sysctl kernel.perf_event_paranoid=2 (or "
-					"grant CAP_PERFMON: sudo setcap cap_perfmon+ep BINARY)",
-					e->info.name, c->paranoid);
-		if (s->flags & PMU_SET_CPU)
-			return pmu__err(ctx, -err,
-					"cannot open '%s' on CPU %d: counting every task of a CPU needs "
-					"kernel.perf_event_paranoid <= 0 (it is %d) or CAP_PERFMON; run: sudo sysctl "
-					"kernel.perf_event_paranoid=0, or grant CAP_PERFMON", e->info.name, s->cpu,
-					c->paranoid);
-		if (!e->attr.exclude_kernel && !c->can_count_kernel &&
-		    pmu__label_mode(user, sizeof(user), e->info.name, "u") == 0)
-			return pmu__err(ctx, -err,
-					"cannot open '%s': it counts kernel mode, which kernel.perf_event_paranoid=%d "
-					"forbids without CAP_PERFMON; count user mode only with '%s', lower the "
-					"setting (sudo sysctl kernel.perf_event_paranoid=1) or grant CAP_PERFMON",
-					e->info.name, c->paranoid, user);
-		return pmu__err(ctx, -err,
-				"cannot open '%s': permission denied (kernel.perf_event_paranoid=%d; another user's "
-				"process needs CAP_PERFMON or CAP_SYS_PTRACE); lower the setting (sudo sysctl "
-				"kernel.perf_event_paranoid=1) or grant CAP_PERFMON",
-				e->info.name, c->paranoid);
-	}
+	case EPERM:
+		return access_error(s, e, err, !e->attr.exclude_kernel);
 	case ENOENT:
 		if (needs_hw_pmu(e) && !c->hw_pmu)
 			return pmu__err(ctx, -ENOENT,
@@ -203,7 +196,9 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 		err = errno;
 		if (make_user_only(&u) == 0) {
 			fd = sys_perf_event_open(&u.attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-			if (fd < 0 && errno != EACCES && errno != EPERM)
+			if (fd < 0 && (errno == EACCES || errno == EPERM))
+				return access_error(s, e, errno, false); /* not even user mode: why */
+			if (fd < 0)
 				return pmu__err(s->ctx, -err,
 						"cannot open '%s': kernel.perf_event_paranoid=%d forbids kernel mode "
 						"without CAP_PERFMON, and the %s PMU cannot count user mode only (%s); "
@@ -259,6 +254,8 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 			munmap(s->pages[i], s->page_size);
 		if (s->ev && s->ev[i].fd >= 0)
 			close(s->ev[i].fd);
+		if (s->ev)
+			pmu__tool_close(s->ev[i].tool);
 	}
 	for (size_t g = 0; g < s->ngroups && s->g; g++) {
 		free(s->g[g].buf);
@@ -607,6 +604,8 @@ static int user_only(struct pmu_set *s)
 		return 0;
 	for (size_t i = 0; i < s->n; i++) {
 		struct pmu_ev *e = &s->ev[i];
+		if (e->info.flags & PMU_EVF_TOOL)
+			continue; /* measured by libpmu: no mode */
 		if (e->mode_written && (e->info.flags & uo) != uo)
 			return pmu__err(s->ctx, -EINVAL,
 					"'%s' asks for kernel or hypervisor mode, but the set is opened with "
@@ -649,10 +648,21 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		s->ev[i].fd = -1;
 		s->ev[i].part_of = -1;
 	}
-	for (size_t i = 0; i < l.n; i++)
+	for (size_t i = 0; i < l.n; i++) {
 		if ((r = pmu__resolve_mode(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info,
 					   &s->ev[i].mode_written)) < 0)
 			goto fail;
+		if (!(s->ev[i].info.flags & PMU_EVF_TOOL))
+			continue;
+		if (l.v[i].group >= 0) {
+			r = pmu__err(ctx, -EINVAL, "'%s' is a tool event, measured by libpmu rather than the kernel, "
+				     "and cannot be in a {group} (the kernel reads a group at once); list it outside "
+				     "the braces", s->ev[i].info.name);
+			goto fail;
+		}
+		if ((r = pmu__tool_check(ctx, &s->ev[i].info, s->flags)) < 0)
+			goto fail;
+	}
 	if ((r = split_hybrid(s, &l)) < 0 || (r = arrange_topdown(s, &l)) < 0)
 		goto fail;
 	label_core_pmu(s);
@@ -739,6 +749,17 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 	for (size_t gi = 0; gi < s->ngroups; gi++) {
 		struct pmu_grp *g = &s->g[gi];
 		bool fast = s->owned, pinned = false;
+		s->fgroups[gi].first = g->first;
+		s->fgroups[gi].count = g->n;
+		s->fgroups[gi].fast = 0;
+		if (s->ev[g->first].info.flags & PMU_EVF_TOOL) {
+			/* a group of its own, no fd: pmu_set_read_group() reads it (never the inline read) */
+			r = pmu__tool_open(ctx, &s->ev[g->first].info, o.flags, s->pid,
+					   (o.flags & (PMU_SET_ENABLE | PMU_SET_ENABLE_ON_EXEC)) != 0, &s->ev[g->first].tool);
+			if (r < 0)
+				goto fail;
+			continue;
+		}
 		/* :D pins a group: the kernel takes attr.pinned from its leader only */
 		for (uint32_t k = 0; k < g->n; k++)
 			pinned = pinned || (s->ev[g->first + k].info.flags & PMU_EVF_PINNED);
@@ -777,8 +798,6 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 				map_page(s, g->first + k);
 		for (uint32_t k = 0; k < g->n && fast; k++)
 			fast = s->pages[g->first + k] != NULL;
-		s->fgroups[gi].first = g->first;
-		s->fgroups[gi].count = g->n;
 		s->fgroups[gi].fast = fast;
 	}
 	s->fast.abi = PMU_FAST_ABI;
@@ -831,12 +850,22 @@ static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
 	return 0;
 }
 
+/* The set's tool events (duration_time, ...) follow its enable, disable and reset. */
+static void tools_do(struct pmu_set *s, void (*op)(struct pmu_tool *t))
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ev[i].tool)
+			op(s->ev[i].tool);
+}
+
 PMU_EXPORT int pmu_set_enable(struct pmu_set *s)
 {
 	int r = group_ioctl(s, PERF_EVENT_IOC_ENABLE, "enable");
 
-	if (r == 0)
+	if (r == 0) {
 		s->enabled = true;
+		tools_do(s, pmu__tool_enable);
+	}
 	return r;
 }
 
@@ -844,8 +873,10 @@ PMU_EXPORT int pmu_set_disable(struct pmu_set *s)
 {
 	int r = group_ioctl(s, PERF_EVENT_IOC_DISABLE, "disable");
 
-	if (r == 0)
+	if (r == 0) {
 		s->enabled = false;
+		tools_do(s, pmu__tool_disable);
+	}
 	return r;
 }
 
@@ -871,6 +902,8 @@ PMU_EXPORT int pmu_set_reset(struct pmu_set *s)
 	if (restart && (r = group_ioctl(s, PERF_EVENT_IOC_DISABLE, "reset (disable)")) < 0)
 		return r;
 	r = group_ioctl(s, PERF_EVENT_IOC_RESET, "reset");
+	if (r == 0)
+		tools_do(s, pmu__tool_reset);
 	if (restart) {
 		int r2 = group_ioctl(s, PERF_EVENT_IOC_ENABLE, "reset (enable again)");
 		if (r == 0)

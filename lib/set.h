@@ -4,6 +4,8 @@
 #define PMU_SET_H
 #include "internal.h"
 
+struct pmu_tool;
+
 struct pmu_ev {
 	struct pmu_event_info info;
 	struct perf_event_attr attr;
@@ -13,6 +15,7 @@ struct pmu_ev {
 	int part_of;            /* hybrid CPU: index of the listed event this is a part of, or -1 */
 	bool mode_written;      /* a modifier (:u, :k, :h, {group}:u) or PMU_SET_USER_ONLY chose the mode:
 	                           opened exactly so or not at all */
+	struct pmu_tool *tool;  /* a tool event (duration_time, ...): measured by libpmu, fd -1; else NULL */
 };
 
 struct pmu_grp {
@@ -44,6 +47,26 @@ struct pmu_set {
 	unsigned gen;           /* pmu__fork_gen at open */
 	uintptr_t *guard_page;  /* MADV_WIPEONFORK page; word 0 is owner while reads may go to user space */
 };
+
+/* What perf_event_open() was asked for, to explain a refusal (EACCES, EPERM). */
+struct pmu_access {
+	const char *name;       /* the event's label */
+	bool kernel;            /* counts kernel mode (exclude_kernel clear) */
+	bool tracepoint;        /* fires in kernel mode only: counting it in user mode counts nothing */
+	bool cpu_wide;          /* every task of one CPU (pid -1) */
+	int cpu;
+	bool other_process;     /* a process given by pid, other than the caller */
+};
+
+/*
+ * The sentence for perf_event_open() refusing @a with EACCES or EPERM under
+ * @ctx's settings (kernel.perf_event_paranoid, capabilities): the cause and a
+ * fix that allows what was asked: a paranoid level low enough for it, a
+ * user-mode label only where that would be allowed and counts something, and
+ * never a modifier the name already has. Written into @buf like snprintf;
+ * returns the length it needed. (context.c)
+ */
+int pmu__access_advice(const struct pmu_ctx *ctx, const struct pmu_access *a, char *buf, size_t len);
 
 /* The set is read in a child of the process that opened it (forked). */
 bool pmu__set_forked(const struct pmu_set *s);
