@@ -230,15 +230,32 @@ static bool pmu_instance_of(const char *dev, const char *base)
 	return true;
 }
 
-size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first)
+/* The PMU name perf gives Unit @unit: "uncore_" + the unit, or its own name for the Units perf's tables
+ * write otherwise (facts of perf's jevents.py). */
+static void unit_perf_name(const char *unit, char *out, size_t len)
 {
-	/* the Units perf's tables write whose PMU is not "uncore_" + the unit (facts of perf's jevents.py) */
 	static const struct { const char *unit, *pmu; } renamed[] = {
 		{ "CBO", "uncore_cbox" }, { "QPI LL", "uncore_qpi" }, { "SBO", "uncore_sbox" },
 		{ "iMPH-U", "uncore_arb" }, { "UPI LL", "uncore_upi" }, { "L3PMC", "amd_l3" },
 		{ "DFPMC", "amd_df" }, { "UMCPMC", "amd_umc" },
 	};
+
+	snprintf(out, len, "uncore_%s", unit);
+	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
+		if (!strcmp(unit, renamed[i].unit))
+			pmu__strlcpy(out, renamed[i].pmu, len);
+}
+
+bool pmu__tables_unit_is(const char *unit, const char *dev)
+{
 	char perf_name[96];
+
+	unit_perf_name(unit, perf_name, sizeof(perf_name));
+	return pmu_instance_of(dev, unit) || pmu_instance_of(dev, perf_name);
+}
+
+size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first)
+{
 	size_t n = 0;
 
 	if (first)
@@ -249,12 +266,8 @@ size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const 
 				*first = &ctx->pmus[i];
 			return 1;
 		}
-	snprintf(perf_name, sizeof(perf_name), "uncore_%s", unit);
-	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
-		if (!strcmp(unit, renamed[i].unit))
-			pmu__strlcpy(perf_name, renamed[i].pmu, sizeof(perf_name));
 	for (size_t i = 0; i < ctx->n_pmus; i++)
-		if (pmu_instance_of(ctx->pmus[i].name, unit) || pmu_instance_of(ctx->pmus[i].name, perf_name)) {
+		if (pmu__tables_unit_is(unit, ctx->pmus[i].name)) {
 			if (first && !*first)
 				*first = &ctx->pmus[i];
 			n++;
@@ -2035,22 +2048,39 @@ const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const
 /* encoding                                                          */
 /* ---------------------------------------------------------------- */
 
-static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
+/* The PMU that counts @e: its Unit's PMU (the one of that name, else the one PMU perf's name for the
+ * Unit names here), else the core PMU. NULL when the Unit names no PMU here, or several (*boxes). */
+static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct pmu_tentry *e, size_t *boxes)
 {
-	if (e->unit && *e->unit)
-		return pmu__pmu_by_name(ctx, e->unit);
+	const struct pmu_dev *d;
+
+	*boxes = 0;
+	if (e->unit && *e->unit) {
+		if ((d = pmu__pmu_by_name(ctx, e->unit)))
+			return d;
+		*boxes = pmu__tables_unit_pmus(ctx, e->unit, &d);
+		return *boxes == 1 ? d : NULL;
+	}
 	return pmu__core_pmu(ctx);
 }
 
 int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
 		       struct pmu_event_info *info)
 {
-	const struct pmu_dev *d = entry_pmu(ctx, e);
+	size_t boxes;
+	const struct pmu_dev *d = entry_pmu(ctx, e, &boxes);
 	/* the layout follows the table's architecture directory, else the CPU's */
 	bool x86 = !strncmp(e->dir, "x86/", 4) ||
 		   (ctx->cpu.arch == PMU_ARCH_X86 && strncmp(e->dir, "arm64/", 6) && strncmp(e->dir, "riscv/", 6));
 	int r;
 
+	if (e->unit && *e->unit && !d && boxes > 1) {
+		const struct pmu_dev *first;
+		pmu__tables_unit_pmus(ctx, e->unit, &first);
+		return pmu__err(ctx, -EINVAL, "event '%s' (%s) is counted by each of the %zu PMUs of Unit %s here (%s, ...; "
+				"perf sums them): libpmu counts a table event on one PMU, name one, e.g. %s/%s/", name,
+				e->file, boxes, e->unit, first->name, first->name, e->name);
+	}
 	if (e->unit && *e->unit && !d)
 		return pmu__err(ctx, -ENOENT, "event '%s' (%s) is counted by PMU '%s', which this machine does not have",
 				name, e->file, e->unit);

@@ -573,6 +573,7 @@ class Corpus:
         self.results = {}                     # (dir, pmu) -> {name: (status, detail)}
         self.machine_fns = Counter()          # metrics using has_event()/source_count(), by status
         self.alone_tally = Counter()          # arm64/riscv CPU directories named alone
+        self.at_tally = Counter()             # the metrics' PMU@EVENT,TERMS@ names
 
     # The kernel's TSX events of Intel core PMUs (arch/x86/events/intel/core.c: EVENT_ATTR_STR
     # tx-*/el-*/cycles-t/cycles-ct, no trailing newline) and the format terms they use
@@ -585,14 +586,14 @@ class Corpus:
 
     def intel_machine(self, anythread):
         """The Ice Lake-SP fixture with what perf's metrics ask the machine
-        about (has_event(), source_count()): TSX (the kernel's tx-/el-/cycles-t
-        events and in_tx/in_tx_cp formats) and four CHA boxes (uncore_cha_0..3,
-        as the kernel's uncore driver names its boxes, with its event/umask
-        format); and for the directories whose events use AnyThread the 'any'
+        about (has_event(), source_count()) or name by PMU: TSX (the kernel's
+        tx-/el-/cycles-t events and in_tx/in_tx_cp formats), four CHA boxes
+        (uncore_cha_0..3, as the kernel's uncore driver names its boxes, with
+        its event/umask format) and the cstate_core/cstate_pkg PMUs; and for the directories whose events use AnyThread the 'any'
         format term (config:21), which the kernel's Intel PMUs before perfmon
         v5 (Ice Lake, Tremont) expose (intel_arch3_formats_attr's
         format_attr_any). Made in the build tree."""
-        name = "intel-icx+tsx+cha" + ("+any" if anythread else "")
+        name = "intel-icx+tsx+cha+cstate" + ("+any" if anythread else "")
         dst = os.path.join(self.build, "perf-corpus", "fixtures", name)
         devs = os.path.join(dst, "sys/bus/event_source/devices")
         done = os.path.join(dst, ".made")
@@ -608,6 +609,20 @@ class Corpus:
                                                                                if anythread else ()):
             with open(os.path.join(cpu, "format", fmt), "w") as f:
                 f.write(bits + "\n")
+        # the kernel's cstate PMUs (arch/x86/events/intel/cstate.c: format event config:0-63, events
+        # PMU_EVENT_ATTR_STRING "event=0x%02x" with a newline)
+        for pmu, typ, evs in (("cstate_core", 50, ("c1", "c3", "c6", "c7")),
+                              ("cstate_pkg", 51, ("c2", "c3", "c6", "c7", "c8", "c9", "c10"))):
+            d = os.path.join(devs, pmu)
+            os.makedirs(os.path.join(d, "format"))
+            os.makedirs(os.path.join(d, "events"))
+            with open(os.path.join(d, "type"), "w") as f:
+                f.write("%d\n" % typ)
+            with open(os.path.join(d, "format", "event"), "w") as f:
+                f.write("config:0-63\n")
+            for k, ev in enumerate(evs):
+                with open(os.path.join(d, "events", ev + "-residency"), "w") as f:
+                    f.write("event=0x%02x\n" % k)
         for box in range(self.CHA_BOXES):
             d = os.path.join(devs, "uncore_cha_%d" % box)
             os.makedirs(os.path.join(d, "format"))
@@ -707,9 +722,96 @@ class Corpus:
                         os.path.basename(sysfs_dir), cpuid, t)
         if hybrid:
             self.bare_names(ctx, label, events, metrics, oracle, trees)
+        self.at_names(ctx, sysfs, entries, metrics)
         ctx.close()
         if arch in ("arm64", "riscv"):
             self.alone(arch, arch_root, d, cpuid, sysfs_dir, events, pmus[core_pmus[0]])
+
+    def at_names(self, ctx, sysfs, entries, metrics):
+        """The PMU@EVENT,TERMS@ (and EVENT@TERMS@) names perf's metrics of the
+        directory use, resolved by libpmu as PMU/EVENT,TERMS/. The oracle, as
+        perf builds the event: the named event's terms (perf's jevents.py
+        string of the table event, or the PMU's sysfs events/ file), then the
+        extra terms (a bare term is term=1), every term's value spread over its
+        format bits and ORed in (tools/perf/util/pmu.c: pmu_format_value with
+        zero false on these PMUs). perf names an uncore PMU without its
+        "uncore_" too (cha_0). Names of a PMU the fixture lacks are counted
+        apart."""
+        root = os.path.join(sysfs, "bus/event_source/devices")
+        devs = set(os.listdir(root))
+        table = {}
+        for e in entries:
+            if e.name:
+                table.setdefault((e.pmu, e.name.lower()), e)
+        names = set()
+        for mt in metrics:
+            stack = [mt.metric_expr]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, self.metric.Event) and "@" in x.name:
+                    names.add((mt.pmu, x.name.replace("\\", "")))
+                for a in ("lhs", "rhs", "true_val", "cond", "false_val"):
+                    y = getattr(x, a, None)
+                    if y is not None and not isinstance(y, (int, float, str)):
+                        stack.append(y)
+        t = self.at_tally
+        for mpmu, raw in sorted(names):
+            m = re.fullmatch(r"([^@]+)@(.+)@([a-zA-Z]*)", raw)
+            if not m:
+                t["other forms"] += 1
+                continue
+            head, inner, mods = m.groups()
+            if set(mods) - set("ukh"):
+                # perf's R (retirement latency, read by sampling): a value libpmu does not count
+                t["modifier %s" % mods] += 1
+                continue
+            terms = inner.split(",")
+            norm = lambda ts: [x if "=" in x else x + "=1" for x in ts]
+            pmu = head if head in devs else "uncore_" + head if "uncore_" + head in devs else None
+            core = "default_core" if mpmu in ("default_core",) else mpmu
+            if pmu is None and (core, head.lower()) in table:
+                ev = table[(core, head.lower())]      # EVENT@TERMS@ on the event's core PMU
+                pmu = head_pmu = None
+                for c in ("cpu", "cpu_core", "cpu_atom", "armv8_pmuv3_0"):
+                    if c in devs and (c == mpmu or mpmu == "default_core"):
+                        head_pmu = c
+                if head_pmu is None:
+                    t["PMU not on the fixture"] += 1
+                    continue
+                want_terms, pmu = [ev.event] + norm(terms), head_pmu
+            elif pmu is None:
+                t["PMU not on the fixture"] += 1
+                continue
+            else:
+                first = terms[0]
+                evfile = os.path.join(root, pmu, "events", first)
+                tev = table.get((pmu if pmu in CORE_UNITS else "default_core", first.lower()))
+                if "=" not in first and tev is not None and (pmu in CORE_UNITS or pmu in ("cpu", "armv8_pmuv3_0")):
+                    want_terms = [tev.event] + norm(terms[1:])
+                elif "=" not in first and os.path.exists(evfile):
+                    with open(evfile) as f:
+                        want_terms = [f.read().strip()] + norm(terms[1:])
+                else:
+                    want_terms = norm(terms)
+            try:
+                want = perf_terms_to_attr(",".join(want_terms), read_pmu(os.path.join(sysfs), pmu))
+            except CannotEncode:
+                t["oracle cannot encode"] += 1
+                continue
+            spec = "%s/%s/%s" % (head, inner, mods)
+            try:
+                got = ctx.resolve(spec)
+            except self.pmu.PmuError as x:
+                t["not resolved"] += 1
+                self.total.diffs.append("%s: %s not resolved: %s" % (head, spec, x))
+                continue
+            have = (got["type"], got["config"], got["config1"], got["config2"])
+            if have == want:
+                t["same"] += 1
+            else:
+                t["DIFFERENT"] += 1
+                self.total.diffs.append("%s: libpmu type=%d config=%#x config1=%#x, perf (%s on %s) type=%d config=%#x "
+                                        "config1=%#x" % ((spec,) + have[:3] + (",".join(want_terms), pmu) + want[:3]))
 
     def alone(self, arch, arch_root, d, cpuid, sysfs_dir, events, pmu_info):
         """The CPU directory named alone (PMU_EVENTS_PATH=<arch root>/<dir>, as
@@ -903,6 +1005,15 @@ def required(c):
             out.append(("%s %s INST_RETIRED.ANY is 0xc0 as perf encodes it" % (label, unit), False, st))
     out.append(("INST_RETIRED.ANY encoded 0xc0 in %d of the %d x86 directories (core PMUs) that define it" %
                 (n - bad, n), n > 0 and bad == 0, n))
+    at = c.at_tally
+    out.append(("metrics' PMU@EVENT,TERMS@ names (cpu@UOPS_ISSUED.ANY\\,cmask\\=1@, msr@aperf@, cstate_core@c6\\-"
+                "residency@, ...): %d as perf builds them, %d DIFFERENT, %d not resolved (%d of a PMU the fixture lacks, "
+                "%d the oracle cannot encode)" % (at["same"], at["DIFFERENT"], at["not resolved"],
+                                                  at["PMU not on the fixture"], at["oracle cannot encode"]),
+                at["same"] > 0 and not (at["DIFFERENT"] or at["not resolved"] or at["other forms"]), dict(at)))
+    if at.get("modifier R"):
+        out.append(("  (%d more use perf's R modifier, the retirement latency perf samples: not counted by libpmu)" %
+                    at["modifier R"], True, None))
     a = c.alone_tally
     out.append(("arm64/riscv CPU directories named alone in PMU_EVENTS_PATH (ArchStdEvent from the tree above): "
                 "%d directories, %d events as perf encodes them, %d DIFFERENT, %d not resolved, %d warnings" %
