@@ -159,6 +159,14 @@ static int machine_const(struct eval *ev, const char *name, double *out)
 		       stat(path, &st) == 0;
 		return 0;
 	}
+	if (!strcasecmp(name, "chas_per_socket")) {
+		/* the kernel's uncore driver makes one PMU per CHA box, each counting on every socket */
+		size_t n = pmu__tables_unit_pmus(ctx, "CHA", NULL);
+		if (!n)
+			return -ENOENT;
+		*out = (double)n;
+		return 0;
+	}
 	if (!strcasecmp(name, "core_wide")) {
 		*out = 0; /* per-thread counting */
 		return 0;
