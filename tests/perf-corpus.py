@@ -42,9 +42,15 @@ Each event is "same encoding", "DIFFERENT encoding", "not resolved by
 libpmu (reason)" or "skipped (why)"; each metric "equal", "DIFFERENT",
 "libpmu cannot evaluate (reason)" or "oracle cannot evaluate (why)". One line
 per directory (a hybrid directory once per core PMU), then a total and what
-issue 12 requires (items 4 and 5). Any DIFFERENT fails the test, and so does
-a bare hybrid name resolved to one PMU; gaps are listed with their reasons
-and do not.
+issues 12 and 14 require ("Required:"): every core event with perf's
+encoding; on every core-PMU directory at least 99 % of perf's metrics equal
+perf's value, none different; loading perf's unmodified directories without
+a warning and pmu_tables_check of each unmodified tree without a problem
+(notes apart); the metrics' PMU@EVENT,TERMS@ names as perf builds them; the
+CPU directories of arm64/riscv named alone; has_event()/source_count()/
+strcmp_cpuid_str() metrics equal. Any DIFFERENT fails the test, and so does
+a bare hybrid name resolved to one PMU or a Required line not met; gaps are
+listed with their reasons and do not.
 
 Usage: perf-corpus.py [--verbose] [--only ARCH/DIR,...]   (run by meson test;
 PMU_TEST_SRCDIR, PMU_TEST_BUILDDIR, PMU_LIBRARY, PYTHONPATH=bindings/python)
@@ -574,6 +580,9 @@ class Corpus:
         self.machine_fns = Counter()          # metrics using has_event()/source_count(), by status
         self.alone_tally = Counter()          # arm64/riscv CPU directories named alone
         self.at_tally = Counter()             # the metrics' PMU@EVENT,TERMS@ names
+        self.load_warnings = []               # warnings loading perf's directories
+        self.per_dir = []                     # (label, events Counter, metrics Counter) per core PMU
+        self.checked = {}                     # arch -> (problems, notes) of check-tables on perf's tree
 
     # The kernel's TSX events of Intel core PMUs (arch/x86/events/intel/core.c: EVENT_ATTR_STR
     # tx-*/el-*/cycles-t/cycles-ct, no trailing newline) and the format terms they use
@@ -697,6 +706,7 @@ class Corpus:
         ctx = self.pmu.Context(cpuid=cpuid, sysfs_root=sysfs, procfs_root=os.path.join(sysfs_dir, "proc"),
                                events_path=arch_root)
         caps = ctx.caps()
+        self.load_warnings.extend("%s: %s" % (label, w) for w in ctx.warnings)
         if caps.get("events_table") != d:
             self.failures.append("%s: libpmu chose table '%s' for %s (mapfile says %s)" %
                                  (label, caps.get("events_table"), cpuid, d))
@@ -972,7 +982,22 @@ class Corpus:
                                                 t["libpmu cannot"], t["oracle cannot"]))
         self.bare[label] = (refused, resolved, t)
 
+    def check_tree(self, arch):
+        """pmu_tables_check of perf's unmodified tree of @arch, on the architecture's fixture: real
+        problems apart from notes (what the fixture machine cannot tell)."""
+        fx = os.path.join(self.src, "tests", "fixtures")
+        sysfs_dir = self.intel_machine(False) if arch == "x86" else os.path.join(
+            fx, "arm64-neoverse-n1" if arch == "arm64" else "riscv-jh7110")
+        ctx = self.pmu.Context(sysfs_root=os.path.join(sysfs_dir, "sys"), procfs_root=os.path.join(sysfs_dir, "proc"))
+        found = ctx.check_tables(os.path.join(self.root, "arch", arch), notes=True)
+        ctx.close()
+        problems = [p for p in found if not p["note"]]
+        self.checked[arch] = (problems, sum(1 for p in found if p["note"]))
+        for p in problems[:20]:
+            self.failures.append("check-tables %s: %s: %s: %s" % (arch, p["file"], p["entry"], p["message"]))
+
     def report(self, label, fixture, cpuid, t):
+        self.per_dir.append((label, Counter(t.ev), Counter(t.mt)))
         self.lines.append(
             "%-28s events: %5d same, %d DIFFERENT, %3d not resolved, %3d skipped (%4d of other PMUs) | "
             "metrics: %4d equal, %d DIFFERENT, %3d libpmu cannot, %3d oracle cannot  [%s on %s]" %
@@ -987,8 +1012,39 @@ class Corpus:
 
 
 def required(c):
-    """What issue 12 items 4 and 5 require, read from the results above."""
+    """What issue 12 items 4 and 5 and issue 14 require, read from the results above."""
     out = []
+    # issue 14: every core event with perf's encoding; on every core-PMU directory at least 99 % of
+    # perf's metrics equal perf's value on the same counts, none different
+    ev = c.total.ev
+    compared = ev["same"] + ev["DIFFERENT"] + ev["not resolved"]
+    out.append(("core events of every x86/arm64/riscv directory: %d of %d resolve with perf's encoding (%.2f %%), "
+                "%d DIFFERENT, %d not resolved (%d skipped: perf's own string cannot be encoded)" %
+                (ev["same"], compared, 100.0 * ev["same"] / max(compared, 1), ev["DIFFERENT"], ev["not resolved"],
+                 ev["skipped"]), compared > 0 and ev["same"] == compared, dict(ev)))
+    worst, low, ndirs = None, [], 0
+    for label, _, mt in c.per_dir:
+        n = sum(mt.values())
+        if not n:
+            continue
+        ndirs += 1
+        share = 100.0 * mt["equal"] / n
+        if worst is None or share < worst[1]:
+            worst = (label, share, mt["equal"], n)
+        if share < 99.0 or mt["DIFFERENT"]:
+            low.append("%s %d/%d (%.1f %%, %d DIFFERENT)" % (label, mt["equal"], n, share, mt["DIFFERENT"]))
+    mt = c.total.mt
+    out.append(("metrics: >= 99 %% equal perf's value on each of the %d core-PMU directories with metrics, none "
+                "DIFFERENT (total %d of %d, %.2f %%; lowest %s %.2f %%)%s" %
+                (ndirs, mt["equal"], sum(mt.values()), 100.0 * mt["equal"] / max(sum(mt.values()), 1),
+                 worst[0] if worst else "-", worst[1] if worst else 0, "; below: " + ", ".join(low) if low else ""),
+                ndirs > 0 and not low and not mt["DIFFERENT"], low))
+    out.append(("loading perf's unmodified directories: %d load-time warnings%s" %
+                (len(c.load_warnings), " (" + "; ".join(c.load_warnings[:3]) + ")" if c.load_warnings else ""),
+                not c.load_warnings, c.load_warnings[:10]))
+    for arch, (problems, notes) in sorted(c.checked.items()):
+        out.append(("check-tables of perf's unmodified %s tree: %d problems (%d notes: what the fixture machine "
+                    "cannot tell)" % (arch, len(problems), notes), not problems, problems[:5]))
     res = c.results.get(("x86/alderlake", "cpu_core"))
     if res is not None:
         st = res.get("metric tma_fetch_bandwidth", ("absent",))
@@ -1054,6 +1110,8 @@ def main():
         fail_setup("the metric oracle disagrees with perf's rules worked by hand: " + "; ".join(bad))
     for arch in ("x86", "arm64", "riscv"):
         c.run_arch(arch)
+        if not args.only:
+            c.check_tree(arch)
     print("libpmu against perf's own tables (%s): events compared as perf's jevents.py + the fixture's "
           "format files encode them, metrics as perf's metric.py parses them, evaluated with perf's rules" % PE)
     for line in c.lines:
