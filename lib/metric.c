@@ -585,9 +585,9 @@ static int event_sources(struct pmu_ctx *ctx, const char *name, const char *pmu)
 	bool was = pmu__err_is_quiet();
 	int r;
 
-	if ((r = pmu__tables_load(ctx)) == -ENOMEM)
+	if ((r = pmu__tables_load(ctx)) < 0)
 		return r;
-	if (r == 0 && !strpbrk(spelled, "/:") && (e = pmu__tables_find_pmu(ctx, spelled, pmu, PMU_TC_EVENT)) &&
+	if (!strpbrk(spelled, "/:") && (e = pmu__tables_find_pmu(ctx, spelled, pmu, PMU_TC_EVENT)) &&
 	    e->kind == PMU_T_NATIVE && e->unit && !pmu__tables_core_unit(e->unit))
 		return (int)pmu__tables_unit_pmus(ctx, e->unit, NULL);
 	pmu__err_quiet(true);
@@ -596,7 +596,7 @@ static int event_sources(struct pmu_ctx *ctx, const char *name, const char *pmu)
 	if (!was)
 		pmu__err_clear();
 	if (r == -ENOMEM)
-		return r;
+		return pmu__err(ctx, r, "out of memory resolving '%s'", spelled);
 	if (r < 0)
 		return 0;
 	if (info.type == PERF_TYPE_SOFTWARE || (info.flags & PMU_EVF_SOFTWARE))
@@ -786,11 +786,13 @@ static int metric_defs(struct pmu_ctx *ctx, const char *what, const struct pmu_t
 	const char *s1 = strchr(what, '/');
 	size_t l = strlen(what);
 
+	int r;
+
 	*one = NULL;
 	*defs = NULL;
 	*nd = 0;
-	if (pmu__tables_load(ctx) < 0)
-		return 0;
+	if ((r = pmu__tables_load(ctx)) < 0)
+		return r; /* the load's error, not 'no such metric' */
 	if (s1 && s1 > what && l >= 4 && what[l - 1] == '/' && s1 < what + l - 2 &&
 	    !memchr(s1 + 1, '/', (size_t)(what + l - 2 - s1))) {
 		char pmu[64], name[PMU_NAME_MAX];
@@ -1007,7 +1009,7 @@ static int fold_now(const char *name, int kind, void *data, double *out)
 	if (kind != PMU_NAME_HAS_EVENT)
 		return -EAGAIN;
 	if ((n = event_sources(c->ctx, name, c->pmu)) < 0) {
-		c->err = pmu__err(c->ctx, n, "out of memory");
+		c->err = n; /* the message is said */
 		return n;
 	}
 	*out = n > 0;

@@ -295,14 +295,15 @@ void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct 
 }
 
 /* The table event @ename as PMU @d counts it: its definition for @d (Unit @d or a Unit whose PMUs
- * include @d: uncore_cha_0 for "CHA"), else one without Unit on a core PMU. NULL if none. */
+ * include @d: uncore_cha_0 for "CHA"), else one without Unit on a core PMU. NULL if none (the tables
+ * are loaded). */
 static const struct pmu_tentry *table_event_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const char *ename)
 {
 	const struct pmu_tname *defs;
 	const struct pmu_tentry *none = NULL;
 	size_t n;
 
-	if (pmu__tables_load(ctx) < 0 || !(defs = pmu__tables_find_all(ctx, ename, PMU_TC_EVENT, &n)))
+	if (!(defs = pmu__tables_find_all(ctx, ename, PMU_TC_EVENT, &n)))
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct pmu_tentry *e = defs[i].e;
@@ -354,6 +355,7 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 	const struct pmu_dev *d;
 	const struct pmu_tentry *te;
 	char path[512];
+	int r;
 
 	s2 = strrchr(spec, '/');
 	if (s1 == s2)
@@ -367,8 +369,10 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 	d = pmu__pmu_by_name(ctx, spec);
 	if (!d && pmu__tables_unit_pmus(ctx, spec, &d) != 1)
 		d = NULL; /* perf's names without "uncore_" (cha_0 is uncore_cha_0): when one PMU is meant */
-	if (!d && !strchr(spec, '=') && pmu__tables_load(ctx) == 0 && (te = pmu__tables_find_pmu(ctx, spec, NULL,
-	    PMU_TC_EVENT)) && te->kind == PMU_T_NATIVE) {
+	if (!d && !strchr(spec, '=') && (r = pmu__tables_load(ctx)) < 0)
+		return r; /* the load's error, not 'no such PMU' */
+	if (!d && !strchr(spec, '=') && (te = pmu__tables_find_pmu(ctx, spec, NULL, PMU_TC_EVENT)) &&
+	    te->kind == PMU_T_NATIVE) {
 		/* perf's EVENT/TERMS/ (a metric's UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD@thresh=1@): the table event,
 		 * on its PMU, with the terms */
 		size_t boxes = 0;
@@ -419,6 +423,8 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 				pmu__generic_on(ctx, d, &g, out);
 				return 0;
 			}
+			if ((r = pmu__tables_load(ctx)) < 0)
+				return r;
 			if ((te = table_event_on(ctx, d, first)))
 				return table_with_terms(ctx, name, d, te, rest, out);
 		}
@@ -522,9 +528,9 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 	struct pmu_generic g;
 	int r;
 
-	if ((r = pmu__tables_load(ctx)) == -ENOMEM)
-		return r;
-	if (r < 0 || !(e = pmu__tables_find(ctx, spec)))
+	if ((r = pmu__tables_load(ctx)) < 0)
+		return r; /* the load's error (said), not 'unknown event' */
+	if (!(e = pmu__tables_find(ctx, spec)))
 		return -ENOENT;
 	if (e->kind == PMU_T_METRIC)
 		return pmu__err(ctx, -EINVAL, "'%s' is a metric (%s), not an event: evaluate it with pmu stat -M %s",
@@ -582,7 +588,9 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 		return -ENOENT;
 	memcpy(base, spec, (size_t)(colon - spec));
 	base[colon - spec] = 0;
-	if (pmu__tables_load(ctx) < 0 || !(e = pmu__tables_find(ctx, base)) || e->kind != PMU_T_NATIVE)
+	if ((r = pmu__tables_load(ctx)) < 0)
+		return r;
+	if (!(e = pmu__tables_find(ctx, base)) || e->kind != PMU_T_NATIVE)
 		return -ENOENT;
 	if ((r = pmu__tables_one_pmu(ctx, name, &e)) < 0)
 		return r;
@@ -827,7 +835,9 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 	pmu__err_clear();
 	if (!ctx || !cb)
 		return pmu__err(ctx, -EINVAL, "pmu_event_foreach: NULL context or callback");
-	if (pmu__tables_load(ctx) == 0) {
+	if ((r = pmu__tables_load(ctx)) < 0)
+		return r; /* a list without the tables' names would be a short list said as complete */
+	{
 		const struct pmu_tables *t = &ctx->tables;
 		for (size_t i = 0; i < t->n; i++) {
 			const struct pmu_tentry *te = t->v[i];

@@ -2003,13 +2003,15 @@ int pmu__tables_load(struct pmu_ctx *ctx)
 			pmu__tables_free(&ctx->tables);
 		if (r == -ENOMEM) { /* not remembered: a later call tries again */
 			pthread_mutex_unlock(&ctx->tables_lock);
-			return r;
+			return pmu__err(ctx, r, "cannot load the event tables: out of memory (a later call tries again)");
 		}
 		ctx->tables.status = r;
 		ctx->tables.loaded = true;
 	}
 	r = ctx->tables.status;
 	pthread_mutex_unlock(&ctx->tables_lock);
+	if (r < 0)
+		return pmu__err(ctx, r, "cannot load the event tables: %s", strerror(-r));
 	return r;
 }
 
