@@ -518,9 +518,15 @@ struct pmu_metric_info {
  * (case-insensitive), then as a metric (evaluated recursively), then by
  * encoding (a value counted as "instructions" satisfies "INST.RET" where
  * that maps to it). #constants (any case): pmu_ctx_set_param(), the
- * metric's MetricParams defaults, then the machine (#smt_on, #num_cpus,
- * #num_cpus_online, #num_packages, #num_cores, #has_pmem, #slots where
- * known). Division by zero gives NaN; d_ratio() gives 0.
+ * metric's MetricParams defaults, then the machine (see
+ * pmu_constant_foreach()). Division by zero gives NaN; d_ratio() gives 0.
+ * perf's functions that ask the machine are answered by this context's:
+ * has_event(X) is 1 when a value named X is in @vals or X is an event of
+ * this machine (it resolves and its PMU is here), else 0; source_count(X) the
+ * number of PMUs that count X here (each box of an uncore PMU, uncore_cha_0,
+ * uncore_cha_1, ...; 1 for other events; a missing value when X is no event
+ * here); strcmp_cpuid_str(ID) 1 when this CPU is ID (arm64: the MIDR, variant
+ * and revision at least ID's; others: ID as a mapfile pattern).
  *
  * Hybrid CPUs: perf's tables define some metrics once per core PMU, with
  * different formulas. "cpu_core/NAME/" evaluates that PMU's definition; a
@@ -559,7 +565,9 @@ int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct p
 /**
  * pmu_metric_events - the events a metric (or expression) needs, comma
  * separated and deduplicated, metric references expanded: a list to pass to
- * pmu_set_open() (perf's "PMU@EVENT@" written "PMU/EVENT/"). Returns the
+ * pmu_set_open() (perf's "PMU@EVENT@" written "PMU/EVENT/"). Of an 'a if c
+ * else b' whose condition has_event()/strcmp_cpuid_str() decide here, only
+ * the branch taken (as perf counts it); source_count(X) needs X. Returns the
  * length (like snprintf, even when @len is too small: then -ENOSPC with
  * nothing written) or a negative errno; -EINVAL for a metric defined once per
  * PMU and named without one (see pmu_metric_eval(): name it "PMU/NAME/").
