@@ -601,9 +601,15 @@ struct pmu_metric_info {
  * (case-insensitive), then as a metric (evaluated recursively), then by
  * encoding (a value counted as "instructions" satisfies "INST.RET" where
  * that maps to it). #constants (any case): pmu_ctx_set_param(), the
- * metric's MetricParams defaults, then the machine (#smt_on, #num_cpus,
- * #num_cpus_online, #num_packages, #num_cores, #has_pmem, #slots where
- * known). Division by zero gives NaN; d_ratio() gives 0.
+ * metric's MetricParams defaults, then the machine (see
+ * pmu_constant_foreach()). Division by zero gives NaN; d_ratio() gives 0.
+ * perf's functions that ask the machine are answered by this context's:
+ * has_event(X) is 1 when a value named X is in @vals or X is an event of
+ * this machine (it resolves and its PMU is here), else 0; source_count(X) the
+ * number of PMUs that count X here (each box of an uncore PMU, uncore_cha_0,
+ * uncore_cha_1, ...; 1 for other events; a missing value when X is no event
+ * here); strcmp_cpuid_str(ID) 1 when this CPU is ID (arm64: the MIDR, variant
+ * and revision at least ID's; others: ID as a mapfile pattern).
  *
  * Hybrid CPUs: perf's tables define some metrics once per core PMU, with
  * different formulas. "cpu_core/NAME/" evaluates that PMU's definition; a
@@ -642,7 +648,9 @@ int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct p
 /**
  * pmu_metric_events - the events a metric (or expression) needs, comma
  * separated and deduplicated, metric references expanded: a list to pass to
- * pmu_set_open() (perf's "PMU@EVENT@" written "PMU/EVENT/"). Returns the
+ * pmu_set_open() (perf's "PMU@EVENT@" written "PMU/EVENT/"). Of an 'a if c
+ * else b' whose condition has_event()/strcmp_cpuid_str() decide here, only
+ * the branch taken (as perf counts it); source_count(X) needs X. Returns the
  * length (like snprintf, even when @len is too small: then -ENOSPC with
  * nothing written) or a negative errno; -EINVAL for a metric defined once per
  * PMU and named without one (see pmu_metric_eval(): name it "PMU/NAME/").
@@ -663,6 +671,46 @@ int pmu_metric_info(struct pmu_ctx *ctx, const char *name, struct pmu_metric_inf
  * on the same context. Returns 0, -EINVAL, -ENOSPC (more than 32).
  */
 int pmu_ctx_set_param(struct pmu_ctx *ctx, const char *name, double value);
+
+/** Where a #constant's value comes from (struct pmu_constant_info). */
+enum pmu_constant_source {
+	PMU_CONST_PARAM = 1,    /* pmu_ctx_set_param() */
+	PMU_CONST_MACHINE = 2,  /* read from the machine of the context (its sysfs root, its CPU) */
+};
+
+/** One #constant of metric expressions, as pmu_constant_foreach() reports it. */
+struct pmu_constant_info {
+	const char *name;       /* as a metric writes it after '#' (any case): "smt_on", "num_cpus_online" */
+	double value;
+	int source;             /* enum pmu_constant_source */
+	const char *origin;     /* where it came from: "pmu_ctx_set_param", the file it was read from
+	                           ("/sys/devices/system/cpu/smt/active",
+	                           "/sys/devices/system/cpu/cpu*" "/topology/core_cpus_list (8 distinct)"),
+	                           "CPUID leaf 0x15 (...)", "the CPU's model name (...)", ... */
+};
+
+typedef int (*pmu_constant_cb)(const struct pmu_constant_info *c, void *data);
+
+/**
+ * pmu_constant_foreach - the #constants metric expressions get on this context,
+ * with their values and where they came from: first each one pmu_ctx_set_param()
+ * set (source PMU_CONST_PARAM), then each machine constant the machine tells and
+ * no parameter overrides (PMU_CONST_MACHINE): smt_on, num_cpus (the highest
+ * present CPU + 1), num_cpus_online, num_packages, num_dies, num_cores (distinct
+ * package/die/core CPU lists of the online CPUs, as perf counts them), core_wide,
+ * has_pmem, slots, chas_per_socket, system_tsc_freq. One the machine does not
+ * tell (slots without caps/slots, system_tsc_freq on a CPU that names no
+ * frequency) is left out. A metric's MetricParams defaults are its own, not
+ * listed.
+ *
+ * To evaluate counts saved on one machine as that machine (pmu report): record
+ * each (name, value) where they were counted and give them to pmu_ctx_set_param()
+ * on the reporting context. @cb is called for each; a non-zero return stops the
+ * walk and is returned. Otherwise returns the number of constants reported, or a
+ * negative errno (-EINVAL, -ENOMEM). Strings are valid during the call only. Not
+ * thread-safe against pmu_ctx_set_param() on the same context.
+ */
+int pmu_constant_foreach(struct pmu_ctx *ctx, pmu_constant_cb cb, void *data);
 
 /* ------------------------------------------------------------------ */
 /* Topdown (Intel SLOTS + PERF_METRICS, and the standard TOPDOWN events) */

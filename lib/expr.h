@@ -37,8 +37,9 @@ struct pmu_expr {
 
 /* Longest expression, and tallest tree (a flat a+b+c+... of N terms is N
  * tall): the tree is walked recursively. perf's tables (Linux 6.12) reach
- * 1,316 characters and a height of 20. */
-#define PMU_EXPR_MAX_LEN 16384
+ * 1,316 characters and a height of 20; Intel's perfmon metric files, their
+ * aliases replaced, 88,327 characters (icelakex Bottleneck_Other_Bottlenecks). */
+#define PMU_EXPR_MAX_LEN 131072
 #define PMU_EXPR_MAX_HEIGHT 512
 
 /* Parse @src. On error returns NULL, writes "position N: what" to @err and sets errno: ENOMEM when an

@@ -416,12 +416,68 @@ void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct 
 		 (unsigned long long)g->config, d->name, ext ? " (its type in config bits 32-63)" : "");
 }
 
+/* The table event @ename as PMU @d counts it: its definition for @d (Unit @d or a Unit whose PMUs
+ * include @d: uncore_cha_0 for "CHA"), else one without Unit on a core PMU. NULL if none (the tables
+ * are loaded). */
+static const struct pmu_tentry *table_event_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const char *ename)
+{
+	const struct pmu_tname *defs;
+	const struct pmu_tentry *none = NULL;
+	size_t n;
+
+	if (!(defs = pmu__tables_find_all(ctx, ename, PMU_TC_EVENT, &n)))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct pmu_tentry *e = defs[i].e;
+		if (e->kind != PMU_T_NATIVE)
+			continue;
+		if (e->unit && (!strcasecmp(e->unit, d->name) || pmu__tables_unit_is(e->unit, d->name)))
+			return e;
+		/* no Unit, or a core Unit that names no other PMU here ("core" on "cpu") */
+		if (d->is_core && !none && (!e->unit || (pmu__tables_core_unit(e->unit) && !pmu__pmu_by_name(ctx, e->unit))))
+			none = e;
+	}
+	return none;
+}
+
+/*
+ * A table event counted by PMU @d with more terms after it (perf's cpu/UOPS_ISSUED.ANY,cmask=1/, in
+ * metrics cpu@UOPS_ISSUED.ANY\,cmask\=1@): the event's encoding, and the terms' bits added to it as
+ * perf adds them on a core PMU (ORed in: a field the event sets is not cleared first, so
+ * umask=0x10 on an event of umask 0x01 gives 0x11, as perf counts it).
+ */
+static int table_with_terms(struct pmu_ctx *ctx, const char *name, const struct pmu_dev *d,
+			    const struct pmu_tentry *te, const char *terms, struct pmu_event_info *out)
+{
+	struct pmu_tentry on = *te;
+	struct pmu_event_info more;
+	int r;
+
+	on.unit = (char *)d->name;
+	if ((r = pmu__tables_encode(ctx, &on, name, out)) < 0 || !terms || !*terms)
+		return r;
+	memset(&more, 0, sizeof(more));
+	if ((r = pmu__sysfs_encode(ctx, d, terms, name, &more, 0)) < 0)
+		return r;
+	out->config |= more.config;
+	out->config1 |= more.config1;
+	out->config2 |= more.config2;
+	out->config3 |= more.config3;
+	{
+		size_t o = strlen(out->origin);
+		snprintf(out->origin + o, sizeof(out->origin) - o, ", with %s", terms);
+	}
+	return 0;
+}
+
 static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spec,
 				struct pmu_event_info *out, const char **mods)
 {
 	char *s1 = strchr(spec, '/'), *s2;
 	const struct pmu_dev *d;
+	const struct pmu_tentry *te;
 	char path[512];
+	int r;
 
 	s2 = strrchr(spec, '/');
 	if (s1 == s2)
@@ -433,6 +489,29 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 	if (*mods && **mods == ':')
 		(*mods)++;
 	d = pmu__pmu_by_name(ctx, spec);
+	if (!d && pmu__tables_unit_pmus(ctx, spec, &d) != 1)
+		d = NULL; /* perf's names without "uncore_" (cha_0 is uncore_cha_0): when one PMU is meant */
+	if (!d && !strchr(spec, '=') && (r = pmu__tables_load(ctx)) < 0)
+		return r; /* the load's error, not 'no such PMU' */
+	if (!d && !strchr(spec, '=') && (te = pmu__tables_find_pmu(ctx, spec, NULL, PMU_TC_EVENT)) &&
+	    te->kind == PMU_T_NATIVE) {
+		/* perf's EVENT/TERMS/ (a metric's UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD@thresh=1@): the table event,
+		 * on its PMU, with the terms */
+		size_t boxes = 0;
+		const struct pmu_dev *first = NULL;
+		if (!te->unit || pmu__tables_core_unit(te->unit))
+			d = pmu__core_pmu(ctx);
+		else if (!(d = pmu__pmu_by_name(ctx, te->unit)) && (boxes = pmu__tables_unit_pmus(ctx, te->unit, &first)) == 1)
+			d = first;
+		if (!d && boxes > 1)
+			return pmu__err(ctx, -EINVAL, "event '%s': '%s' (%s) is counted by each of the %zu PMUs of Unit %s here "
+					"(perf sums them): libpmu counts a table event on one PMU, name one, e.g. %s/%s,%s/", name,
+					spec, te->file, boxes, te->unit, first->name, te->name, s1 + 1);
+		if (!d)
+			return pmu__err(ctx, -ENOENT, "event '%s': '%s' (%s) is counted by PMU '%s', which this machine does "
+					"not have", name, spec, te->file, te->unit ? te->unit : "cpu");
+		return table_with_terms(ctx, name, d, te, s1 + 1, out);
+	}
 	if (!d) {
 		char list[512];
 		list[0] = 0;
@@ -450,23 +529,29 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 		return pmu__err(ctx, -EINVAL, "event '%s': no terms between the slashes", name);
 	pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s", ctx->sysfs_root, d->name);
 	snprintf(out->origin, sizeof(out->origin), "sysfs: %s/format", path);
-	if (strchr(s1 + 1, '=') == NULL && strchr(s1 + 1, ',') == NULL) {
+	{
+		/* the first term: a kernel generic event or a table event (perf's hybrid tables define some once
+		 * per core PMU), with more terms after it or not */
+		char first[PMU_NAME_MAX * 2];
+		const char *rest;
 		struct pmu_generic g;
-		const struct pmu_tentry *te;
-		if (d->is_core && !sysfs_term(d, s1 + 1) && pmu__generic_lookup(s1 + 1, &g) == 0 &&
-		    (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)) {
-			pmu__generic_on(ctx, d, &g, out);
-			return 0;
+		pmu__strlcpy(first, s1 + 1, sizeof(first));
+		first[strcspn(first, ",")] = 0;
+		rest = s1 + 1 + strlen(first);
+		rest += *rest == ',';
+		if (!strchr(first, '=') && !sysfs_term(d, first)) {
+			if (!*rest && d->is_core && pmu__generic_lookup(first, &g) == 0 &&
+			    (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)) {
+				pmu__generic_on(ctx, d, &g, out);
+				return 0;
+			}
+			if ((r = pmu__tables_load(ctx)) < 0)
+				return r;
+			if ((te = table_event_on(ctx, d, first)))
+				return table_with_terms(ctx, name, d, te, rest, out);
 		}
-		/* a table event of this PMU (perf's hybrid tables define some once per core PMU) */
-		if (!sysfs_term(d, s1 + 1) && pmu__tables_load(ctx) == 0 &&
-		    (te = pmu__tables_find_pmu(ctx, s1 + 1, d->name, PMU_TC_EVENT)) && te->kind == PMU_T_NATIVE &&
-		    (te->unit || d->is_core)) {
-			struct pmu_tentry on = *te;
-			on.unit = (char *)d->name;
-			return pmu__tables_encode(ctx, &on, name, out);
-		}
-		snprintf(out->origin, sizeof(out->origin), "sysfs: %s/events/%s", path, s1 + 1);
+		if (!strchr(s1 + 1, '=') && !strchr(s1 + 1, ','))
+			snprintf(out->origin, sizeof(out->origin), "sysfs: %s/events/%s", path, s1 + 1);
 	}
 	return pmu__sysfs_encode(ctx, d, s1 + 1, name, out, 0);
 }
@@ -565,9 +650,9 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 	struct pmu_generic g;
 	int r;
 
-	if ((r = pmu__tables_load(ctx)) == -ENOMEM)
-		return r;
-	if (r < 0 || !(e = pmu__tables_find(ctx, spec)))
+	if ((r = pmu__tables_load(ctx)) < 0)
+		return r; /* the load's error (said), not 'unknown event' */
+	if (!(e = pmu__tables_find(ctx, spec)))
 		return -ENOENT;
 	if (e->kind == PMU_T_METRIC)
 		return pmu__err(ctx, -EINVAL, "'%s' is a metric (%s), not an event: evaluate it with pmu stat -M %s",
@@ -625,7 +710,9 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 		return -ENOENT;
 	memcpy(base, spec, (size_t)(colon - spec));
 	base[colon - spec] = 0;
-	if (pmu__tables_load(ctx) < 0 || !(e = pmu__tables_find(ctx, base)) || e->kind != PMU_T_NATIVE)
+	if ((r = pmu__tables_load(ctx)) < 0)
+		return r;
+	if (!(e = pmu__tables_find(ctx, base)) || e->kind != PMU_T_NATIVE)
 		return -ENOENT;
 	if ((r = pmu__tables_one_pmu(ctx, name, &e)) < 0)
 		return r;
@@ -870,7 +957,9 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 	pmu__err_clear();
 	if (!ctx || !cb)
 		return pmu__err(ctx, -EINVAL, "pmu_event_foreach: NULL context or callback");
-	if (pmu__tables_load(ctx) == 0) {
+	if ((r = pmu__tables_load(ctx)) < 0)
+		return r; /* a list without the tables' names would be a short list said as complete */
+	{
 		const struct pmu_tables *t = &ctx->tables;
 		for (size_t i = 0; i < t->n; i++) {
 			const struct pmu_tentry *te = t->v[i];

@@ -230,15 +230,32 @@ static bool pmu_instance_of(const char *dev, const char *base)
 	return true;
 }
 
-size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first)
+/* The PMU name perf gives Unit @unit: "uncore_" + the unit, or its own name for the Units perf's tables
+ * write otherwise (facts of perf's jevents.py). */
+static void unit_perf_name(const char *unit, char *out, size_t len)
 {
-	/* the Units perf's tables write whose PMU is not "uncore_" + the unit (facts of perf's jevents.py) */
 	static const struct { const char *unit, *pmu; } renamed[] = {
 		{ "CBO", "uncore_cbox" }, { "QPI LL", "uncore_qpi" }, { "SBO", "uncore_sbox" },
 		{ "iMPH-U", "uncore_arb" }, { "UPI LL", "uncore_upi" }, { "L3PMC", "amd_l3" },
 		{ "DFPMC", "amd_df" }, { "UMCPMC", "amd_umc" },
 	};
+
+	snprintf(out, len, "uncore_%s", unit);
+	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
+		if (!strcmp(unit, renamed[i].unit))
+			pmu__strlcpy(out, renamed[i].pmu, len);
+}
+
+bool pmu__tables_unit_is(const char *unit, const char *dev)
+{
 	char perf_name[96];
+
+	unit_perf_name(unit, perf_name, sizeof(perf_name));
+	return pmu_instance_of(dev, unit) || pmu_instance_of(dev, perf_name);
+}
+
+size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first)
+{
 	size_t n = 0;
 
 	if (first)
@@ -249,12 +266,8 @@ size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const 
 				*first = &ctx->pmus[i];
 			return 1;
 		}
-	snprintf(perf_name, sizeof(perf_name), "uncore_%s", unit);
-	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
-		if (!strcmp(unit, renamed[i].unit))
-			pmu__strlcpy(perf_name, renamed[i].pmu, sizeof(perf_name));
 	for (size_t i = 0; i < ctx->n_pmus; i++)
-		if (pmu_instance_of(ctx->pmus[i].name, unit) || pmu_instance_of(ctx->pmus[i].name, perf_name)) {
+		if (pmu__tables_unit_is(unit, ctx->pmus[i].name)) {
 			if (first && !*first)
 				*first = &ctx->pmus[i];
 			n++;
@@ -307,8 +320,9 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 
 	if (!e)
 		return -ENOMEM;
-	if (!en && !mn && !as && (field(o, "CountersNumFixed") || field(o, "CountersNumGeneric"))) {
-		/* perf's counter.json: how many counters a PMU has, not an event (perf 6.12 reads none) */
+	if (!en && !mn && !as && (field(o, "CountersNumFixed") || field(o, "CountersNumGeneric") || field(o, "BitName"))) {
+		/* perf's counter.json: how many counters a PMU has, not an event (perf 6.12 reads none); Intel's
+		 * *_fp_arith_inst.json: what each unit mask bit of the FP_ARITH events counts */
 		free(e);
 		return 1;
 	}
@@ -441,23 +455,39 @@ struct pm_alias {
 	char text[PMU_NAME_MAX + 64];
 };
 
-/* perfmon's constants as the metric engine's #constants (-D NAME=value sets the others) */
+/*
+ * perfmon's constants (the Names of a metric's "Constants" in Intel's files) as the metric engine's
+ * #constants and values: the machine's topology, the run's duration (perf's duration_time is in
+ * seconds), and a Name that is a number (Intel writes "20" for a weight) that number. Others become
+ * #name (-D NAME=value sets them).
+ */
 static void pm_constant(const char *name, char *out, size_t len)
 {
 	static const struct { const char *name, *expr; } known[] = {
 		{ "SOCKET_COUNT", "#num_packages" },
 		{ "CORES_PER_SOCKET", "(#num_cores / #num_packages)" },
 		{ "THREADS_PER_CORE", "(#smt_on + 1)" },
+		{ "HYPERTHREADING_ON", "#smt_on" },
 		{ "SYSTEM_TSC_FREQ", "#system_tsc_freq" },
 		{ "TSC", "#system_tsc_freq" },
+		{ "CHAS_PER_SOCKET", "#chas_per_socket" },
+		{ "DURATIONTIMEINMILLISECONDS", "(duration_time * 1000)" },
+		{ "DURATIONTIMEINSECONDS", "duration_time" },
+		/* the CPUs of socket 0 times the sockets: the machine's CPUs */
+		{ "system.sockets[0].cpus.count * system.socket_count", "#num_cpus_online" },
 	};
 	size_t o;
+	char *end;
 
 	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
 		if (!strcmp(name, known[i].name)) {
 			snprintf(out, len, "%s", known[i].expr);
 			return;
 		}
+	if (*name && (isdigit((unsigned char)*name) || *name == '.') && (strtod(name, &end), !*end)) {
+		snprintf(out, len, "(%s)", name);
+		return;
+	}
 	o = (size_t)snprintf(out, len, "#");
 	for (const char *c = name; *c && o + 1 < len; c++)
 		out[o++] = (char)(isalnum((unsigned char)*c) ? tolower((unsigned char)*c) : '_');
@@ -465,10 +495,23 @@ static void pm_constant(const char *name, char *out, size_t len)
 }
 
 /* An event name as a metric expression name: characters other than letters,
- * digits, '_', '.', ':' are escaped with '\' */
+ * digits, '_', '.', ':' are escaped with '\'. Intel's PERF_METRICS.* (the topdown
+ * fractions of the PERF_METRICS MSR) are the kernel's topdown events, as Intel's
+ * own converter to perf's files (scripts/create_perf_json.py) writes them. */
 static void pm_event(const char *name, char *out, size_t len)
 {
+	static const struct { const char *perfmon, *kernel; } topdown[] = {
+		{ "PERF_METRICS.RETIRING", "topdown-retiring" }, { "PERF_METRICS.BAD_SPECULATION", "topdown-bad-spec" },
+		{ "PERF_METRICS.FRONTEND_BOUND", "topdown-fe-bound" }, { "PERF_METRICS.BACKEND_BOUND", "topdown-be-bound" },
+		{ "PERF_METRICS.HEAVY_OPERATIONS", "topdown-heavy-ops" },
+		{ "PERF_METRICS.BRANCH_MISPREDICTS", "topdown-br-mispredict" },
+		{ "PERF_METRICS.FETCH_LATENCY", "topdown-fetch-lat" }, { "PERF_METRICS.MEMORY_BOUND", "topdown-mem-bound" },
+	};
 	size_t o = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(topdown); i++)
+		if (!strcmp(name, topdown[i].perfmon))
+			name = topdown[i].kernel;
 
 	for (const char *c = name; *c && o + 2 < len; c++) {
 		if (!isalnum((unsigned char)*c) && !strchr("_.:", *c))
@@ -514,6 +557,17 @@ static char *pm_formula(const char *f, const struct pm_alias *a, size_t n, char 
 				free(out);
 				return NULL;
 			}
+		} else if (strchr("<>=!", *f) && f[1] == ' ') {
+			/* Intel writes "q > = 0": one operator */
+			const char *nx = f + 1;
+			while (*nx == ' ')
+				nx++;
+			if (*nx == '=') {
+				rep = *f == '<' ? "<=" : *f == '>' ? ">=" : *f == '=' ? "==" : "!=";
+				f = nx + 1;
+			} else {
+				f++;
+			}
 		} else {
 			f++;
 		}
@@ -534,6 +588,12 @@ static char *pm_formula(const char *f, const struct pm_alias *a, size_t n, char 
 	}
 	out[o] = 0;
 	return out;
+}
+
+/* The number of entries of an Events/Constants/ThresholdMetrics array (0 if it is none). */
+static size_t pm_count(json_object *arr)
+{
+	return arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
 }
 
 static size_t pm_aliases(json_object *arr, struct pm_alias *a, size_t max, bool constants)
@@ -614,8 +674,8 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 	qsort(legacy, nl, sizeof(*legacy), cmp_legacy);
 	for (size_t i = 0; out && i < n; i++) {
 		json_object *m = json_object_array_get_idx(metrics, i), *o, *ev = NULL, *co = NULL, *th = NULL, *tm = NULL;
-		struct pm_alias a[64], ta[16];
-		size_t na, nt = 0;
+		struct pm_alias *a = NULL, *ta = NULL;  /* as many as the metric has (Intel's reach 104) */
+		size_t na, nt = 0, cap, tcap;
 		const char *name = field(m, "MetricName"), *formula = field(m, "Formula"), *unit = field(m, "UnitOfMeasure");
 		const char *group = field(m, "MetricGroup"), *tf = NULL;
 		char bad[PMU_NAME_MAX] = "", *expr, *thr = NULL;
@@ -626,9 +686,21 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 		}
 		json_object_object_get_ex(m, "Events", &ev);
 		json_object_object_get_ex(m, "Constants", &co);
-		na = pm_aliases(ev, a, ARRAY_SIZE(a), false);
-		na += pm_aliases(co, a + na, ARRAY_SIZE(a) - na, true);
+		cap = pm_count(ev) + pm_count(co);
+		if (!(a = malloc((cap ? cap : 1) * sizeof(*a)))) {
+			json_object_put(out);
+			out = NULL;
+			break;
+		}
+		na = pm_aliases(ev, a, cap, false);
+		na += pm_aliases(co, a + na, cap - na, true);
 		expr = pm_formula(formula, a, na, bad, sizeof(bad));
+		free(a);
+		if (!expr && !bad[0]) {
+			json_object_put(out);
+			out = NULL;
+			break;
+		}
 		if (!expr) {
 			pm_problem(pf, pd, problems, file, name,
 				   "Formula uses '%s', which is neither an alias of its Events or Constants nor a function",
@@ -636,9 +708,10 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 			continue;
 		}
 		if (json_object_object_get_ex(m, "Threshold", &th) && json_object_object_get_ex(th, "ThresholdMetrics", &tm) &&
-		    json_object_is_type(tm, json_type_array) && (tf = field(th, "Formula")) && *tf) {
+		    json_object_is_type(tm, json_type_array) && (tf = field(th, "Formula")) && *tf &&
+		    (ta = malloc(((tcap = pm_count(tm)) ? tcap : 1) * sizeof(*ta)))) {
 			/* each alias names a metric by its LegacyName */
-			for (size_t k = 0; k < json_object_array_length(tm) && nt < ARRAY_SIZE(ta); k++) {
+			for (size_t k = 0; k < json_object_array_length(tm) && nt < tcap; k++) {
 				json_object *t = json_object_array_get_idx(tm, k);
 				const char *al = field(t, "Alias"), *lv = field(t, "Value"), *mn;
 				if (al && lv && (mn = pm_by_legacy(legacy, nl, lv))) {
@@ -646,7 +719,15 @@ static json_object *perfmon_metrics(json_object *metrics, const char *file, prob
 					pm_event(mn, ta[nt++].text, sizeof(ta[0].text));
 				}
 			}
+			bad[0] = 0;
 			thr = pm_formula(tf, ta, nt, bad, sizeof(bad));
+			free(ta);
+			if (!thr && !bad[0]) { /* out of memory */
+				free(expr);
+				json_object_put(out);
+				out = NULL;
+				break;
+			}
 			if (!thr)
 				pm_problem(pf, pd, problems, file, name,
 					   "Threshold uses '%s', which names no metric of this file (by LegacyName); the "
@@ -1926,13 +2007,15 @@ int pmu__tables_load(struct pmu_ctx *ctx)
 			pmu__tables_free(&ctx->tables);
 		if (r == -ENOMEM) { /* not remembered: a later call tries again */
 			pthread_mutex_unlock(&ctx->tables_lock);
-			return r;
+			return pmu__err(ctx, r, "cannot load the event tables: out of memory (a later call tries again)");
 		}
 		ctx->tables.status = r;
 		ctx->tables.loaded = true;
 	}
 	r = ctx->tables.status;
 	pthread_mutex_unlock(&ctx->tables_lock);
+	if (r < 0)
+		return pmu__err(ctx, r, "cannot load the event tables: %s", strerror(-r));
 	return r;
 }
 
@@ -2039,22 +2122,39 @@ const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const
 /* encoding                                                          */
 /* ---------------------------------------------------------------- */
 
-static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
+/* The PMU that counts @e: its Unit's PMU (the one of that name, else the one PMU perf's name for the
+ * Unit names here), else the core PMU. NULL when the Unit names no PMU here, or several (*boxes). */
+static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct pmu_tentry *e, size_t *boxes)
 {
-	if (e->unit && *e->unit)
-		return pmu__pmu_by_name(ctx, e->unit);
+	const struct pmu_dev *d;
+
+	*boxes = 0;
+	if (e->unit && *e->unit) {
+		if ((d = pmu__pmu_by_name(ctx, e->unit)))
+			return d;
+		*boxes = pmu__tables_unit_pmus(ctx, e->unit, &d);
+		return *boxes == 1 ? d : NULL;
+	}
 	return pmu__core_pmu(ctx);
 }
 
 int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
 		       struct pmu_event_info *info)
 {
-	const struct pmu_dev *d = entry_pmu(ctx, e);
+	size_t boxes;
+	const struct pmu_dev *d = entry_pmu(ctx, e, &boxes);
 	/* the layout follows the table's architecture directory, else the CPU's */
 	bool x86 = !strncmp(e->dir, "x86/", 4) ||
 		   (ctx->cpu.arch == PMU_ARCH_X86 && strncmp(e->dir, "arm64/", 6) && strncmp(e->dir, "riscv/", 6));
 	int r;
 
+	if (e->unit && *e->unit && !d && boxes > 1) {
+		const struct pmu_dev *first;
+		pmu__tables_unit_pmus(ctx, e->unit, &first);
+		return pmu__err(ctx, -EINVAL, "event '%s' (%s) is counted by each of the %zu PMUs of Unit %s here (%s, ...; "
+				"perf sums them): libpmu counts a table event on one PMU, name one, e.g. %s/%s/", name,
+				e->file, boxes, e->unit, first->name, first->name, e->name);
+	}
 	if (e->unit && *e->unit && !d)
 		return pmu__err(ctx, -ENOENT, "event '%s' (%s) is counted by PMU '%s', which this machine does not have",
 				name, e->file, e->unit);
@@ -2128,7 +2228,7 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 
 static const char *const known_consts[] = {
 	"smt_on", "slots", "num_cpus", "num_cpus_online", "num_dies", "num_packages", "num_cores",
-	"system_tsc_freq", "core_wide", "has_pmem",
+	"system_tsc_freq", "core_wide", "has_pmem", "chas_per_socket",
 };
 
 struct check {

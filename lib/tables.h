@@ -145,6 +145,8 @@ bool pmu__tables_core_unit(const char *unit);
  * numbered instances (uncore_cha_0, uncore_cha_1, ...). Returns how many, the first in *first (when
  * not NULL). */
 size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first);
+/* Whether PMU @dev is one that Unit @unit names (see pmu__tables_unit_pmus). */
+bool pmu__tables_unit_is(const char *unit, const char *dev);
 /* perf's strcmp_cpuid_str(@id) on this context's CPU: 1 if the CPU is @id, 0 if not, or a negative
  * errno (-ENOMEM; -EINVAL: @id is not a CPU id or pattern). arm64: @id is a MIDR; the CPU's has the
  * same implementer, architecture and part, and a variant/revision at least @id's (r1p0 is r0p3 and

@@ -224,7 +224,9 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 	int n = 0;
 
 	buf[0] = 0;
-	if (pmu__tables_load(ctx) == 0) {
+	if ((n = pmu__tables_load(ctx)) < 0)
+		return n; /* the load's error, not 'no topdown here' */
+	{
 		const struct pmu_tables *t = &ctx->tables;
 		for (size_t r = 0; r < ARRAY_SIZE(roles); r++)
 			for (size_t i = 0; i < t->n && !found[r]; i++) {

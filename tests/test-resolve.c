@@ -134,6 +134,30 @@ int main(void)
 			CHECK(pmu_event_resolve(ctx, "TOPDOWN.SLOTS", &e) == 0 &&
 			      strstr(e.origin, "check-notes/fixture/pipeline.json: TOPDOWN.SLOTS") &&
 			      !strstr(e.origin, "standard"), "provenance: the CPU's table, not the standard name: %s", e.origin);
+
+			/* A table event with more terms (perf's metrics write cpu@UOPS_ISSUED.ANY\,cmask\=1@): the
+			 * event's encoding (event 0x0e, umask 0x01) with the terms' bits ORed in as perf does on a
+			 * core PMU; the fixture's format: event config:0-7, umask 8-15, edge 18, inv 23, cmask 24-31 */
+			enc("cpu/UOPS_ISSUED.ANY,cmask=1/", 4, 0x0e | 0x01 << 8 | 1u << 24, PMU_SRC_TABLE);
+			enc("cpu/UOPS_ISSUED.ANY,cmask=2,edge,inv/", 4, 0x0e | 0x01 << 8 | 2u << 24 | 1u << 18 | 1u << 23,
+			    PMU_SRC_TABLE);
+			/* umask=0x10 on the event's umask 0x01: 0x11, not 0x10 (perf's pmu_format_value, zero false) */
+			enc("cpu/UOPS_ISSUED.ANY,umask=0x10/", 4, 0x0e | 0x11 << 8, PMU_SRC_TABLE);
+			/* perf's EVENT/TERMS/ (a metric's UNC_...@thresh\=1@): the event on its PMU, with the terms */
+			enc("UOPS_ISSUED.ANY/cmask=3/", 4, 0x0e | 0x01 << 8 | 3u << 24, PMU_SRC_TABLE);
+			/* a PMU's sysfs event (msr type 11, aperf = event=0x01) */
+			enc("msr/aperf/", 11, 0x01, PMU_SRC_SYSFS);
+			fails("cpu/UOPS_ISSUED.ANY,bogus=1/", -EINVAL, "no format term or named event 'bogus'");
+			fails("cstate_core/c6-residency/", -ENOENT, "no PMU named 'cstate_core'");
+			{
+				/* what a metric using them asks to count, and that each resolves (or says why not) */
+				char buf[512];
+				int r = pmu_metric_events(ctx, "m_machine_names", buf, sizeof(buf));
+				CHECK(r > 0 && strstr(buf, "cpu/UOPS_ISSUED.ANY,cmask=1/") && strstr(buf, "msr/aperf/") &&
+				      strstr(buf, "UOPS_ISSUED.ANY/cmask=2/"), "events of m_machine_names: %s", buf);
+				r = pmu_metric_events(ctx, "m_absent_pmu", buf, sizeof(buf));
+				CHECK(r > 0 && strstr(buf, "cstate_core/c6-residency/"), "events of m_absent_pmu: %s", buf);
+			}
 			pmu_ctx_free(ctx);
 		}
 	}

@@ -188,6 +188,40 @@ int main(void)
 		pmu_ctx_free(ctx);
 	}
 
+	/* perfmon's constants, a metric of 70 aliases, a metric named 4K_Aliasing, PERF_METRICS events
+	 * (tests/tables/intel-perfmon/skylakex_metrics_more.json; values by hand) */
+	if ((ctx = ctx_for("GenuineIntel-6-55-4", path))) {
+		struct pmu_named_value v[] = {
+			{ "INST_RETIRED.ANY_P", 1000 }, { "duration_time", 0.5 }, { "L1D.REPLACEMENT", 1000 },
+			{ "CPU_CLK_UNHALTED.THREAD_P", 3000 }, { "topdown-retiring", 300 }, { "topdown-be-bound", 100 },
+		};
+		struct pmu_metric_info mi;
+		double x = 0;
+		int crossed = -1;
+		pmu_ctx_set_param(ctx, "smt_on", 1);
+		pmu_ctx_set_param(ctx, "num_cpus_online", 16);
+		pmu_ctx_set_param(ctx, "chas_per_socket", 3);
+		/* 1000 * 20 / (0.5 s * 1000) = 40 ('a > = 0' holds), 16 CPUs * 1000, 3 CHAs * 100, SMT on * 10 */
+		r = pmu_metric_eval(ctx, "const_mix", v, 6, &x);
+		CHECK(r == 0 && fabs(x - (40 + 16000 + 300 + 10)) < 1e-9, "const_mix: %d %s %g", r, r ? pmu_strerror(r) : "",
+		      x);
+		r = pmu_metric_info(ctx, "const_mix", &mi);
+		CHECK(r == 0 && strstr(mi.expr, "(20)") && strstr(mi.expr, "(duration_time * 1000)") &&
+		      strstr(mi.expr, "#smt_on") && strstr(mi.expr, "#num_cpus_online") && strstr(mi.expr, "#chas_per_socket") &&
+		      strstr(mi.expr, ">="), "const_mix expr: %s", r ? pmu_strerror(r) : mi.expr);
+		r = pmu_metric_eval(ctx, "many_aliases", v, 6, &x);
+		CHECK(r == 0 && x == 70 * 1000.0, "70 aliases: %d %s %g", r, r ? pmu_strerror(r) : "", x);
+		/* 100 * 1000 / 3000, its threshold 'a > 20' written as 4K_Aliasing > 20 */
+		r = pmu_metric_eval(ctx, "4K_Aliasing", v, 6, &x);
+		CHECK(r == 0 && fabs(x - 100.0 / 3) < 1e-9, "4K_Aliasing: %d %s %g", r, r ? pmu_strerror(r) : "", x);
+		r = pmu_metric_threshold(ctx, "4K_Aliasing", v, 6, &crossed);
+		CHECK(r == 0 && crossed == 1, "4K_Aliasing > 20: %d %s %d", r, r ? pmu_strerror(r) : "", crossed);
+		/* 100 * 300 / (300 + 100) */
+		r = pmu_metric_eval(ctx, "topdown_share", v, 6, &x);
+		CHECK(r == 0 && x == 75.0, "topdown_share: %d %s %g", r, r ? pmu_strerror(r) : "", x);
+		pmu_ctx_free(ctx);
+	}
+
 	/* 3. every Intel encoding equals the libpfm4 reference recorded in
 	 *    tests/tables/intel/expected-encodings.txt (made by make-expected.sh) */
 	{

@@ -173,6 +173,19 @@ class _EventEntry(ctypes.Structure):
 
 
 _EventCb = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_EventEntry), ctypes.c_void_p)
+
+
+class _ConstantInfo(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("value", ctypes.c_double),
+        ("source", ctypes.c_int),
+        ("origin", ctypes.c_char_p),
+    ]
+
+
+_ConstantCb = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_ConstantInfo), ctypes.c_void_p)
+_CONST_SOURCE = {1: "param", 2: "machine"}
 _ProblemCb = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p)
 
 
@@ -258,6 +271,7 @@ _advice = _declare("pmu_advice", _I, [_P, ctypes.c_char_p, ctypes.c_size_t])
 _event_resolve = _declare("pmu_event_resolve", _I, [_P, _S, ctypes.POINTER(_EventInfo)])
 _event_foreach = _declare("pmu_event_foreach", _I, [_P, _S, _EventCb, ctypes.c_void_p])
 _tables_check = _declare("pmu_tables_check", _I, [_P, _S, _ProblemCb, ctypes.c_void_p])
+_constant_foreach = _declare("pmu_constant_foreach", _I, [_P, _ConstantCb, ctypes.c_void_p])
 _set_open = _declare("pmu_set_open", _I, [_P, _S, ctypes.POINTER(_SetOpts), ctypes.POINTER(_P)])
 _set_close = _declare("pmu_set_close", None, [_P])
 _set_enable = _declare("pmu_set_enable", _I, [_P])
@@ -762,6 +776,26 @@ class Context:
         if rc < 0:
             raise _fail(rc, "pmu_metric_info")
         return {f: _dec(getattr(mi, f)) for f, _ in _MetricInfo._fields_}
+
+    def constants(self):
+        """The #constants metric expressions get here (pmu_constant_foreach):
+        a list of dicts (name, value, source "param" (set_param) or "machine",
+        origin: where it was read). Recorded where counts are taken and given
+        to :meth:`set_param` where they are evaluated, metrics use the counting
+        machine's topology."""
+        out = []
+
+        def cb(cp, _data):
+            c = cp.contents
+            out.append({"name": _dec(c.name), "value": c.value, "source": _CONST_SOURCE.get(c.source, str(c.source)),
+                        "origin": _dec(c.origin)})
+            return 0
+
+        c_cb = _ConstantCb(cb)
+        rc = _constant_foreach(self._handle, c_cb, None)
+        if rc < 0:
+            raise _fail(rc, "pmu_constant_foreach")
+        return out
 
     def set_param(self, name, value):
         """Set a #constant for metric evaluation (MetricParams like "a", or

@@ -450,6 +450,7 @@ int main(void) {
     S(pmu_set_opts) O(pmu_set_opts, pid) O(pmu_set_opts, cpu)
     S(pmu_value) S(pmu_named_value) S(pmu_metric_info) O(pmu_metric_info, file)
     S(pmu_topdown) O(pmu_topdown, slots) O(pmu_topdown, level) O(pmu_topdown, flags)
+    S(pmu_constant_info) O(pmu_constant_info, value) O(pmu_constant_info, origin)
     S(pmu_region_result) O(pmu_region_result, tid) O(pmu_region_result, nvalues)
     O(pmu_region_result, values) O(pmu_region_result, max)
     return 0;
@@ -472,7 +473,7 @@ def test_struct_layout_matches_header(tmp_path):
              "pmu_event_info": pmu._EventInfo, "pmu_event_entry": pmu._EventEntry,
              "pmu_set_opts": pmu._SetOpts, "pmu_value": pmu._Value, "pmu_named_value": pmu._NamedValue,
              "pmu_metric_info": pmu._MetricInfo, "pmu_topdown": pmu._Topdown,
-             "pmu_region_result": pmu._RegionResult}
+             "pmu_region_result": pmu._RegionResult, "pmu_constant_info": pmu._ConstantInfo}
     checked = 0
     for line in out.splitlines():
         t, what, n = line.split()
