@@ -200,19 +200,24 @@ check "report: backend 30% is the bottleneck" has "$tmp/o" "Backend bound  *30.0
 check "report: light ops 40-15 = 25%" has "$tmp/o" "Light operations  *25.0%"
 check "report: core bound 30-21 = 9%" has "$tmp/o" "Core bound  *9.0%"
 check "report: bars drawn" has "$tmp/o" "Retiring  *40.0%  ████████████████$"
-PMU_EVENTS_PATH="$SRC/tests/tables/metrics-engine" run 0 "$tmp/o" "$tmp/e" report -M m_ratio,m_params -D a=3 "$SRC/tests/reports/engine.json"
+PMU_EVENTS_PATH="$SRC/tests/tables/metrics-engine" run 0 "$tmp/o" "$tmp/e" report -M m_ratio,m_params --param a=3 "$SRC/tests/reports/engine.json"
 check "report: threshold marker (30/40 > 0.5)" has "$tmp/o" "m_ratio  *75.000 % *<== over threshold"
-check "report: -D a=3 gives 3*40+1" has "$tmp/o" "m_params  *121.000"
+check "report: --param a=3 gives 3*40+1" has "$tmp/o" "m_params  *121.000"
+# -D NAME=VALUE was pmu's metric parameter; -D is perf's --delay now: the old spelling is refused, pointing to --param
+for c in report stat; do
+	PMU_EVENTS_PATH="$SRC/tests/tables/metrics-engine" run 2 "$tmp/o" "$tmp/e" $c -M m_params -D a=3 "$SRC/tests/reports/engine.json"
+	check "$c -D a=3: refused, naming --param" has "$tmp/e" "^pmu $c: -D a=3: metric parameters are set with --param a=3 now"
+done
 run 1 "$tmp/o" "$tmp/e" report -M "EV.ONE / NOPE.EVENT" "$SRC/tests/reports/engine.json"
 check "report: missing input named" has "$tmp/o" "n/a: .*NOPE.EVENT"
 # -M lists split at top-level commas only: max(a, b) is one metric (hand: max(40, 30), min(40, 30))
 run 0 "$tmp/o" "$tmp/e" report -M 'max(EV.ONE, EV.TWO),min(EV.ONE, EV.TWO)' "$SRC/tests/reports/engine.json"
 check "report -M: max(EV.ONE, EV.TWO) is one metric, 40" has "$tmp/o" "^ *max(EV.ONE, EV.TWO)  *40.000"
 check "report -M: min(EV.ONE, EV.TWO) is the second, 30" has "$tmp/o" "^ *min(EV.ONE, EV.TWO)  *30.000"
-# a -D name longer than the library keeps is refused, not cut into another name
+# a --param name longer than the library keeps is refused, not cut into another name
 long_param=$(printf 'a%.0s' $(seq 70))
-PMU_EVENTS_PATH="$SRC/tests/tables/metrics-engine" run 2 "$tmp/o" "$tmp/e" report -M m_params -D "$long_param=3" "$SRC/tests/reports/engine.json"
-check "-D NAME too long: refused, naming it" has "$tmp/e" "^pmu: -D $long_param=3: "
+PMU_EVENTS_PATH="$SRC/tests/tables/metrics-engine" run 2 "$tmp/o" "$tmp/e" report -M m_params --param "$long_param=3" "$SRC/tests/reports/engine.json"
+check "--param NAME too long: refused, naming it" has "$tmp/e" "^pmu: --param $long_param=3: "
 # a title of 60 files (1.6 KB; was cut at 1 KB)
 files=(); for _ in $(seq 60); do files+=("$SRC/tests/reports/engine.json"); done
 run 0 "$tmp/o" "$tmp/e" report "${files[@]}"
@@ -375,18 +380,141 @@ check "stat -p -- CMD: the loop's CPU time counted" has "$tmp/e" "msec  *task-cl
 run 1 "$tmp/o" "$tmp/e" stat -p 999999999 -- true
 check "stat -p: no such process" has "$tmp/e" "no process 999999999 to attach to"
 run 2 "$tmp/o" "$tmp/e" stat -p 1 -r 2
-check "stat -p with -r refused" has "$tmp/e" "-r and -I do not apply"
+check "stat -p with -r refused" has "$tmp/e" "-p, -t, -a and -C count once: -r does not apply"
 
 # -a: every CPU. cpu-clock counts each CPU's time while enabled, idle or not: about the
 # elapsed time times the CPUs (needs perf_event_paranoid <= 0 or CAP_PERFMON; root in CI)
 if $WRAP "$PMU" stat -a -e cpu-clock -- true > /dev/null 2>&1; then
 	run 0 "$tmp/o" "$tmp/e" stat -a -e cpu-clock,context-switches --json -o "$tmp/a.json" -- sleep 0.3
 	check "stat -a: cpu-clock = elapsed x CPUs (within 10%)" json "$tmp/a.json" "d['command']==['sleep','0.3'] and 0.9*d['elapsed_ns']*$(nproc) <= d['events'][0]['value'] <= 1.1*d['elapsed_ns']*$(getconf _NPROCESSORS_CONF)"
+	run 0 "$tmp/o" "$tmp/e" stat -a -A -x, -e cpu-clock -- sleep 0.2
+	check "stat -a -A: a row per CPU (CPU0..CPU$(($(nproc) - 1))), each about the elapsed time" $PY - "$tmp/e" "$(nproc)" <<'PYEOF'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+print(rows)
+ok = [r[0] for r in rows] == ['CPU%d' % i for i in range(int(sys.argv[2]))]
+ok = ok and all(150 <= float(r[1]) <= 1000 for r in rows)   # msec of a 0.2 s run
+sys.exit(0 if ok else 1)
+PYEOF
+	run 0 "$tmp/o" "$tmp/e" stat -a -I 100 --json -o "$tmp/ai.json" -e cpu-clock -- sleep 0.25
+	check "stat -a -I: intervals (2 or more), summing to the total" json "$tmp/ai.json" "len(d['intervals']) >= 2 and sum(i['events'][0]['value'] for i in d['intervals']) == d['events'][0]['value']"
+	run 0 "$tmp/o" "$tmp/e" stat -C 0 --json -o "$tmp/c0.json" -e cpu-clock -- sleep 0.2
+	check "stat -C 0: one CPU's time (about the elapsed, within 10%)" json "$tmp/c0.json" "d['command'] == ['sleep', '0.2'] and 0.9 * d['elapsed_ns'] <= d['events'][0]['value'] <= 1.1 * d['elapsed_ns']"
 else
 	echo "note: CPU-wide counting is not permitted here (perf_event_paranoid > 0, no CAP_PERFMON); -a not tested"
 fi
 run 2 "$tmp/o" "$tmp/e" stat -a -p 1 -- true
 check "stat -a with -p refused" has "$tmp/e" "choose one"
+
+# perf's options through getopt_long: attached and long spellings give the same events
+for spell in "-etask-clock -epage-faults" "--event=task-clock --events=page-faults" "-e task-clock,page-faults"; do
+	run 0 "$tmp/o" "$tmp/e" stat $spell --json -o "$tmp/sp.json" -- true
+	check "stat $spell: task-clock and page-faults counted" json "$tmp/sp.json" "[e['name'] for e in d['events']] == ['task-clock', 'page-faults']"
+done
+for spell in "-r3" "-r 3" "--repeat=3" "--repeat 3"; do
+	run 0 "$tmp/o" "$tmp/e" stat $spell -e page-faults --json -o "$tmp/sp.json" -- true
+	check "stat $spell: 3 runs" json "$tmp/sp.json" "d['runs'] == 3"
+done
+run 2 "$tmp/o" "$tmp/e" stat --no-such-option -- true
+check "unknown option: named" has "$tmp/e" "^pmu stat: unknown option '--no-such-option'$"
+check "unknown option: the usage line follows" has "$tmp/e" "^usage: pmu stat "
+run 2 "$tmp/o" "$tmp/e" stat -Z -- true
+check "unknown short option: named" has "$tmp/e" "^pmu stat: unknown option '-Z'$"
+run 2 "$tmp/o" "$tmp/e" stat -e
+check "missing argument: named with what it wants" has "$tmp/e" "^pmu stat: option '-e' needs an argument (EVENTS)$"
+run 2 "$tmp/o" "$tmp/e" stat --timeout
+check "missing argument of a long option: named" has "$tmp/e" "^pmu stat: option '--timeout' needs an argument (MS)$"
+# options end at the command: its own options are its
+run 0 "$tmp/o" "$tmp/e" stat -e task-clock ls -d /
+check "the command's options are the command's (ls -d /)" test "$(cat "$tmp/o")" = /
+run 2 "$tmp/o" "$tmp/e" list --bogus
+check "list: unknown option, exit 2" has "$tmp/e" "^pmu list: unknown option '--bogus'$"
+run 2 "$tmp/o" "$tmp/e" resolve --bogus cycles
+check "resolve: unknown option, exit 2" has "$tmp/e" "^pmu resolve: unknown option '--bogus'$"
+
+# -I: every row of one interval has the same time; the last, partial interval is printed (sleep 0.35,
+# 100 ms: 3 full and one of about 50 ms; 3 or more, as a slow start (valgrind) may merge two); the
+# intervals add up to the whole run's counts exactly
+run 0 "$tmp/o" "$tmp/e" stat -I 100 -x, -e task-clock,page-faults,context-switches -- sleep 0.35
+check "-I -x: 3 rows per time stamp, 3 or more stamps, the first at 0.1 s, the last at the end (0.35 s or later)" $PY - "$tmp/e" <<'PYEOF'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+stamps = {}
+for r in rows:
+    stamps.setdefault(float(r[0]), []).append(r[3])
+t = sorted(stamps)
+print("stamps:", t, "events:", [stamps[x] for x in t])
+ok = all(v == ['task-clock', 'page-faults', 'context-switches'] for v in stamps.values())
+ok = ok and len(t) >= 3 and 0.1 <= t[0] < 0.3 and t[-1] >= 0.35
+sys.exit(0 if ok else 1)
+PYEOF
+run 0 "$tmp/o" "$tmp/e" stat -I 100 --json -o "$tmp/iv.json" -e task-clock,page-faults -- sleep 0.25
+check "-I --json: the intervals sum to the totals, the last interval ends with the run" json "$tmp/iv.json" "len(d['intervals']) >= 2 and all(sum(i['events'][k]['value'] for i in d['intervals']) == d['events'][k]['value'] for k in (0, 1)) and abs(d['intervals'][-1]['time_s'] * 1e9 - d['elapsed_ns']) < 1e6"
+run 0 "$tmp/o" "$tmp/e" stat -I 100 -j -e task-clock -- sleep 0.15
+check "-I -j: a JSON object per interval, with its time" $PY -c "$STRICT
+import sys
+d = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+sys.exit(0 if len(d) >= 1 and d[-1]['interval'] >= 0.15 and all(x['event'] == 'task-clock' for x in d) else 1)" "$tmp/e"
+# -I with -p: a running process's intervals, until it ends
+sh -c "while [ ! -e '$tmp/go2' ]; do sleep 0.02; done; sleep 0.3" &
+target=$!
+$WRAP "$PMU" stat -p $target -I 100 -x, -e task-clock,context-switches -o "$tmp/ip.csv" > "$tmp/o" 2> "$tmp/e" &
+pmupid=$!
+for _ in $(seq 1200); do ls -l /proc/$pmupid/fd 2>/dev/null | grep -q perf_event && break; sleep 0.05; done
+touch "$tmp/go2"
+wait $pmupid
+check "-I -p: exit 0" test $? = 0
+check "-I -p: intervals until the process ended (2 or more stamps, 2 rows each)" $PY - "$tmp/ip.csv" <<'PYEOF'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+stamps = {}
+for r in rows:
+    stamps.setdefault(r[0], []).append(r[3])
+print(stamps)
+sys.exit(0 if len(stamps) >= 2 and all(len(v) == 2 for v in stamps.values()) else 1)
+PYEOF
+wait $target 2>/dev/null
+
+# --timeout MS: counting stops after MS, the command gets SIGTERM (perf's meaning); exit 0
+run 0 "$tmp/o" "$tmp/e" stat --timeout 300 --json -o "$tmp/to.json" -e task-clock -- sleep 20
+check "--timeout 300: elapsed 0.3 s (within 0.3-2 s), exit status 0 in the file" json "$tmp/to.json" "0.3e9 <= d['elapsed_ns'] < 2e9 and d['exit_status'] == 0 and any('--timeout' in n for n in d['notes'])"
+run 2 "$tmp/o" "$tmp/e" stat --timeout 5 -- true
+check "--timeout under 10 ms refused" has "$tmp/e" "--timeout wants milliseconds (10 or more)"
+# -D MS (perf's --delay): the first MS are not counted. The workload touches 8 MiB (2048 page faults)
+# at once, then sleeps; counting from 1 s on leaves its faults out (sh's own are far fewer than 1024)
+run 0 "$tmp/o" "$tmp/e" stat -D 1000 --json -o "$tmp/dl.json" -e page-faults -- sh -c "$BUILD/examples/workload 8 > /dev/null; sleep 1.5"
+run 0 "$tmp/o" "$tmp/e" stat --json -o "$tmp/nodl.json" -e page-faults -- sh -c "$BUILD/examples/workload 8 > /dev/null; sleep 0.1"
+check "-D 1000: the workload's 2048 faults before it not counted (< 1024), without -D counted (>= 2048)" $PY - "$tmp/dl.json" "$tmp/nodl.json" <<'PYEOF'
+import json, sys
+dl, nodl = (json.load(open(f)) for f in sys.argv[1:3])
+print("page-faults with -D 1000: %d (elapsed %.2f s); without: %d" % (dl['events'][0]['value'], dl['elapsed_ns'] / 1e9, nodl['events'][0]['value']))
+sys.exit(0 if dl['events'][0]['value'] < 1024 <= 2048 <= nodl['events'][0]['value'] and dl['elapsed_ns'] < 1.45e9 else 1)
+PYEOF
+# --no-inherit: the children of the command are not counted (the workload's 2048 faults are its own)
+run 0 "$tmp/o" "$tmp/e" stat --no-inherit --json -o "$tmp/ni.json" -e page-faults -- sh -c "$BUILD/examples/workload 8 > /dev/null; true"
+check "--no-inherit: sh counted without the workload it started (< 1024 faults)" json "$tmp/ni.json" "d['events'][0]['value'] < 1024"
+# --per-thread and -t: a process of 4 threads (python's); one row per thread, each thread of /proc/PID/task
+$PY -c 'import threading, time
+for _ in range(3): threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+time.sleep(30)' &
+target=$!
+for _ in $(seq 100); do [ "$(ls /proc/$target/task 2>/dev/null | wc -l)" = 4 ] && break; sleep 0.05; done
+tids=$(ls /proc/$target/task | sort -n | tr '\n' ' ')
+run 0 "$tmp/o" "$tmp/e" stat -p $target --per-thread -x, -e task-clock,context-switches -o "$tmp/pt.csv" -- sleep 0.1
+check "--per-thread: a row per event of each of the 4 threads ($tids), labelled comm-TID" $PY - "$tmp/pt.csv" $tids <<'PYEOF'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+labels = sorted({r[0] for r in rows}, key=lambda l: int(l.rsplit('-', 1)[1]))
+print("labels:", labels)
+ok = [l.rsplit('-', 1)[1] for l in labels] == sys.argv[2:] and len(rows) == 2 * len(labels)
+sys.exit(0 if ok else 1)
+PYEOF
+tid=$(echo $tids | cut -d' ' -f2)
+run 0 "$tmp/o" "$tmp/e" stat -t $tid --timeout 100 --json -o "$tmp/t.json" -e task-clock
+check "-t TID --timeout 100: counted for 0.1 s, the document names the thread" json "$tmp/t.json" "d['command'] == ['-t', '$tid'] and d['events'][0]['supported'] and 0.1e9 <= d['elapsed_ns'] < 1e9"
+run 2 "$tmp/o" "$tmp/e" stat --per-thread -- true
+check "--per-thread with a command: refused, said" has "$tmp/e" "--per-thread gives a row per thread of -p or -t"
+kill $target; wait $target 2>/dev/null
 
 # task-clock agrees with the CPU time the kernel charged the same run (wait4 rusage, user + sys).
 # Both come from the scheduler's runtime of the command; rusage also has the few ms the forked
@@ -531,6 +659,14 @@ check "an infinite metric in text: n/a, and why" has "$tmp/e" "1e308 \* 10  *n/a
 # -M 'max(a, b)' in stat: one metric, max of the two counts (the JSON's own counts are the oracle)
 run 0 "$tmp/o" "$tmp/e" stat -M 'max(task\-clock, page\-faults)' --json -o "$tmp/max.json" -- true
 check "stat -M 'max(a, b)': one metric, the larger count" json "$tmp/max.json" "[m['name'] for m in d['metrics']] == ['max(task\\\\-clock, page\\\\-faults)'] and d['metrics'][0]['value'] == max(e['value'] for e in d['events'] if e['name'].split(':')[0] in ('task-clock', 'page-faults'))"
+# every 'pmu stat --json' file written here (-I intervals, -A units, -p, -t, -r ...) fits the schema, and pmu report reads it
+if $PY -c "import jsonschema" 2> /dev/null; then
+	for f in "$tmp"/*.json; do
+		grep -q '"libpmu-stat/1"' "$f" 2>/dev/null || continue
+		check "schema: $(basename "$f")" $PY -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" "$f" "$SRC/tools/schemas/libpmu-stat-1.schema.json"
+		run 0 "$tmp/o" "$tmp/e" report "$f"
+	done
+fi
 # every JSON file pmu and the library wrote here parses strictly
 for f in "$tmp"/*.json "$tmp"/nobody/*.json; do
 	[ -f "$f" ] && check "strict JSON: $(basename "$f")" json "$f" "True"

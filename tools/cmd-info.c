@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "opts.h"
 #include "util.h"
 
 static json_object *jint_or_null(int v)
@@ -13,18 +14,38 @@ static json_object *jint_or_null(int v)
 	return v == PMU_UNKNOWN ? NULL : json_object_new_int(v);
 }
 
-int cmd_info(int argc, char **argv, const struct cli *cli)
+static int cmd_info(int argc, char **argv, struct cli *cli);
+
+static const struct opt info_opts[] = {
+	{ OPT_LONG, "json", NULL, NULL, "the same as one JSON object on stdout" },
+	{ 0 },
+};
+static const char *const info_synopsis[] = { "[--json]", NULL };
+const struct command info_command = {
+	"info", cmd_info, "The CPU, its PMUs, the access settings and what to change", info_synopsis,
+	"The access settings: perf_event_paranoid, CAP_PERFMON and CAP_SYS_ADMIN, x86's rdpmc mode, arm64's\n"
+	"perf_user_access; whether a hardware PMU is exposed (a virtual machine may have none).\n", info_opts, false,
+};
+
+static int on_opt(void *st, int id, const char *arg)
+{
+	(void)arg;
+	*(bool *)st = id == OPT_LONG;
+	return 0;
+}
+
+static int cmd_info(int argc, char **argv, struct cli *cli)
 {
 	struct pmu_ctx *ctx;
 	struct pmu_caps c;
-	bool json = argc > 1 && !strcmp(argv[1], "--json");
+	bool json = false;
 	char *advice;
-	int r;
+	int r = opts_parse(&info_command, argc, argv, cli, on_opt, &json);
 
-	if (argc > 1 && !json) {
-		fprintf(stderr, "pmu info: unknown argument '%s'\n", argv[1]);
-		return 2;
-	}
+	if (r < 0)
+		return r == OPTS_EXIT_OK ? 0 : 2;
+	if (r < argc)
+		return opts_error(&info_command, "takes no operand ('%s')", argv[r]);
 	if ((r = cli_open_ctx(cli, NULL, &ctx)) < 0)
 		return 1;
 	pmu_caps(ctx, &c);

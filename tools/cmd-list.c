@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "opts.h"
 #include "util.h"
 
 struct list_state {
@@ -36,24 +37,39 @@ static int list_cb(const struct pmu_event_entry *e, void *data)
 	return 0;
 }
 
-int cmd_list(int argc, char **argv, const struct cli *cli)
+static int cmd_list(int argc, char **argv, struct cli *cli);
+
+static const struct opt list_opts[] = {
+	{ OPT_LONG, "json", NULL, NULL, "the same as a JSON array on stdout" },
+	{ 0 },
+};
+static const char *const list_synopsis[] = { "[--json] [PREFIX]", NULL };
+const struct command list_command = {
+	"list", cmd_list, "The events and metrics known here, with descriptions", list_synopsis,
+	"Names pmu stat cannot count here are marked [not countable here]. PREFIX lists a subtree\n"
+	"(pmu list TOPDOWN); exit status 1 when nothing starts with it.\n", list_opts, false,
+};
+
+static int on_opt(void *st, int id, const char *arg)
+{
+	(void)arg;
+	*(bool *)st = id == OPT_LONG;
+	return 0;
+}
+
+static int cmd_list(int argc, char **argv, struct cli *cli)
 {
 	struct pmu_ctx *ctx;
 	struct list_state st = { NULL, NULL };
 	const char *prefix = NULL;
 	bool json = false;
-	int n;
+	int n = opts_parse(&list_command, argc, argv, cli, on_opt, &json);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (!prefix && argv[i][0] != '-')
-			prefix = argv[i];
-		else {
-			fprintf(stderr, "pmu list: unknown argument '%s'\n", argv[i]);
-			return 2;
-		}
-	}
+	if (n < 0)
+		return n == OPTS_EXIT_OK ? 0 : 2;
+	if (n + 1 < argc)
+		return opts_error(&list_command, "one PREFIX at most ('%s', '%s')", argv[n], argv[n + 1]);
+	prefix = n < argc ? argv[n] : NULL;
 	if (cli_open_ctx(cli, NULL, &ctx) < 0)
 		return 1;
 	if (json)
