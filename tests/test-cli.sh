@@ -40,6 +40,28 @@ run 0 "$tmp/o" "$tmp/e" --version; check "version" has "$tmp/o" "pmu (libpmu)"
 run 2 "$tmp/o" "$tmp/e" nosuchcommand; check "unknown command named" has "$tmp/e" "unknown command 'nosuchcommand'"
 run 2 "$tmp/o" "$tmp/e"
 
+# help: every command's --help and -h (stdout, exit 0) start with its usage and list its options;
+# pmu help [COMMAND]; an unknown option gives the usage line on stderr and exit 2 (perf says 129)
+run 0 "$tmp/o" "$tmp/e" help
+for c in info list resolve stat report check-tables; do
+	check "pmu help lists $c" has "$tmp/o" "^  $c  "
+done
+run 0 "$tmp/o" "$tmp/e" --help
+check "pmu --help lists the commands" has "$tmp/o" "^  stat  "
+for c in info list resolve stat report check-tables help; do
+	for h in --help -h; do
+		run 0 "$tmp/o" "$tmp/e" $c $h
+		check "pmu $c $h: usage first" test "$(head -1 "$tmp/o" | cut -d' ' -f1-3)" = "usage: pmu $c"
+		check "pmu $c $h: options listed" has "$tmp/o" "^  -h, --help "
+		check "pmu $c $h: nothing on stderr" test ! -s "$tmp/e"
+	done
+	run 2 "$tmp/o" "$tmp/e" $c --no-such-option
+	check "pmu $c --no-such-option: said" test "$(sed -n 1p "$tmp/e")" = "pmu $c: unknown option '--no-such-option'"
+	check "pmu $c --no-such-option: then the usage line" test "$(sed -n 2p "$tmp/e" | cut -d' ' -f1-3)" = "usage: pmu $c"
+done
+run 2 "$tmp/o" "$tmp/e" help nosuchcommand
+check "pmu help nosuchcommand: said" has "$tmp/e" "^pmu help: no command 'nosuchcommand'"
+
 # info: on a machine without a core PMU it must say so plainly
 run 0 "$tmp/o" "$tmp/e" info
 has_pmu=0

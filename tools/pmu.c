@@ -9,16 +9,25 @@
 #include "opts.h"
 #include "util.h"
 
+static int cmd_help(int argc, char **argv, struct cli *cli);
+
+static const char *const help_synopsis[] = { "[COMMAND]", NULL };
+static const struct command help_command = {
+	"help", cmd_help, "This list, or the help of a command", help_synopsis,
+	"pmu help COMMAND prints what pmu COMMAND --help prints.\n", NULL, false,
+};
+
 /* The commands, in the order help lists them; each names itself, its entry point, options and help. */
 static const struct command *const commands[] = {
 	&info_command, &list_command, &resolve_command, &stat_command, &report_command, &check_tables_command,
+	&help_command,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pmu [-v] COMMAND [ARGS...]\n"
-		"       pmu COMMAND --help | pmu --version\n\nCommands:\n");
+		"       pmu help [COMMAND] | pmu COMMAND --help | pmu --version\n\nCommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-14s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(f, "\n-v: the library's debug messages on stderr.\n"
@@ -32,6 +41,35 @@ static const struct command *find_command(const char *name)
 		if (!strcmp(name, commands[i]->name))
 			return commands[i];
 	return NULL;
+}
+
+static int no_opt(void *st, int id, const char *arg)
+{
+	(void)st, (void)id, (void)arg;
+	return -1;
+}
+
+/* pmu help [COMMAND] */
+static int cmd_help(int argc, char **argv, struct cli *cli)
+{
+	int first = opts_parse(&help_command, argc, argv, cli, no_opt, NULL);
+	const struct command *c;
+
+	if (first < 0)
+		return first == OPTS_EXIT_OK ? 0 : 2;
+	if (first >= argc) {
+		usage(stdout);
+		return 0;
+	}
+	if (first + 1 < argc)
+		return opts_error(&help_command, "one COMMAND at a time");
+	if (!(c = find_command(argv[first]))) {
+		fprintf(stderr, "pmu help: no command '%s'\n", argv[first]);
+		usage(stderr);
+		return 2;
+	}
+	opts_help(c, stdout);
+	return 0;
 }
 
 /* Run the command named argv[0]. */
