@@ -23,7 +23,8 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # linux-source-6.12, whose tools/perf/pmu-events (perf's tables and its own
 # jevents.py/metric.py) the perf-tree corpus test reads in place
 # and the cross compilers with their C libraries, with which
-# test-header-levels compiles <pmu.h> for arm64 and riscv64
+# test-header-levels compiles <pmu.h> for arm64 and riscv64; groff and man, with which
+# test-man checks the manual pages (doc/man) and 'pmu help CMD'
 PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
 	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross)
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross groff-base man-db)

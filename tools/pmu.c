@@ -2,8 +2,11 @@
 /* pmu: the command for people — info, list, resolve, stat, report,
  * check-tables. This file holds the command table, the global options and
  * the dispatch; each command is tools/cmd-<name>.c. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <pmu.h>
 #include "cli.h"
 #include "opts.h"
@@ -13,8 +16,9 @@ static int cmd_help(int argc, char **argv, struct cli *cli);
 
 static const char *const help_synopsis[] = { "[COMMAND]", NULL };
 static const struct command help_command = {
-	"help", cmd_help, "This list, or the help of a command", help_synopsis,
-	"pmu help COMMAND prints what pmu COMMAND --help prints.\n", NULL, false,
+	"help", cmd_help, "This list, or the manual page of a command", help_synopsis,
+	"pmu help COMMAND runs man pmu-COMMAND; where man or the page is missing it says so and prints\n"
+	"what pmu COMMAND --help prints.\n", NULL, false,
 };
 
 /* The commands, in the order help lists them; each names itself, its entry point, options and help. */
@@ -49,6 +53,39 @@ static int no_opt(void *st, int id, const char *arg)
 	return -1;
 }
 
+/*
+ * man @page (pmu-stat), which replaces pmu, when man(1) finds the page
+ * (man -w): returns only when it cannot, with why in @why.
+ */
+static void exec_man(const char *page, const char **why)
+{
+	pid_t c = fork();
+	int st = 0;
+
+	*why = "cannot start man";
+	if (c == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execlp("man", "man", "-w", page, (char *)NULL);
+		_exit(127);
+	}
+	if (c < 0 || waitpid(c, &st, 0) < 0)
+		return;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+		*why = "man is not installed";
+		return;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		*why = "man has no such page here";
+		return;
+	}
+	fflush(stdout);
+	execlp("man", "man", page, (char *)NULL);
+}
+
 /* pmu help [COMMAND] */
 static int cmd_help(int argc, char **argv, struct cli *cli)
 {
@@ -67,6 +104,13 @@ static int cmd_help(int argc, char **argv, struct cli *cli)
 		fprintf(stderr, "pmu help: no command '%s'\n", argv[first]);
 		usage(stderr);
 		return 2;
+	}
+	if (c != &help_command) {
+		char page[64];
+		const char *why;
+		snprintf(page, sizeof(page), "pmu-%s", c->name);
+		exec_man(page, &why);
+		fprintf(stderr, "pmu help: no manual page %s (%s): here is 'pmu %s --help'\n", page, why, c->name);
 	}
 	opts_help(c, stdout);
 	return 0;
