@@ -150,6 +150,118 @@ for ev in INST.RET cycles task-clock; do
 	check "list --json: '$ev' usable exactly when pmu stat counts it" json "$tmp/o" "[e['usable'] for e in d if e['name']=='$ev']==[$counted==1]"
 done
 run 1 "$tmp/o" "$tmp/e" list zzznothing
+# list as perf list takes its arguments: a glob, words for kinds, --details; the oracles: Python's
+# fnmatch over the whole list, perf list's own names, the kernel ABI's generic names, the table files
+run 0 "$tmp/all.json" "$tmp/e" list --json
+run 0 "$tmp/o" "$tmp/e" list --json 'task*' '*-faults'
+check "list 'task*' '*-faults': the names of the whole list that match either glob (fnmatch)" $PY - "$tmp/all.json" "$tmp/o" <<'PYEOF'
+import fnmatch, json, sys
+every = [e['name'] for e in json.load(open(sys.argv[1]))]
+got = [e['name'] for e in json.load(open(sys.argv[2]))]
+want = [n for n in every if any(fnmatch.fnmatch(n.lower(), p) for p in ('task*', '*-faults'))]
+print("glob:", got)
+sys.exit(0 if got == want and 'task-clock' in got and 'page-faults' in got else 1)
+PYEOF
+run 0 "$tmp/o" "$tmp/e" list --json sw
+if command -v perf > /dev/null && perf list sw > "$tmp/perf-sw" 2>/dev/null && [ -s "$tmp/perf-sw" ]; then
+	check "list sw: perf list sw's software events (perf 6.1: bpf-output is perf's alone)" $PY - "$tmp/perf-sw" "$tmp/o" <<'PYEOF'
+import json, re, sys
+perf = set()
+for l in open(sys.argv[1]):
+    if '[Software event]' in l:
+        perf.update(n.strip() for n in l.split('[')[0].split(' OR '))
+ours = {e['name'] for e in json.load(open(sys.argv[2]))}
+print("perf only:", sorted(perf - ours), "pmu only:", sorted(ours - perf))
+sys.exit(0 if ours <= perf and perf - ours <= {'bpf-output'} else 1)
+PYEOF
+fi
+run 0 "$tmp/o" "$tmp/e" list --json hw
+check "list hw: the kernel's generic hardware events (enum perf_hw_id, perf's names), nothing else" $PY - "$tmp/o" <<'PYEOF'
+import json, sys
+abi = {'cpu-cycles', 'cycles', 'instructions', 'cache-references', 'cache-misses', 'branch-instructions', 'branches',
+       'branch-misses', 'bus-cycles', 'stalled-cycles-frontend', 'idle-cycles-frontend', 'stalled-cycles-backend',
+       'idle-cycles-backend', 'ref-cycles'}
+ours = {e['name'] for e in json.load(open(sys.argv[1]))}
+print("pmu list hw:", sorted(ours))
+sys.exit(0 if ours and ours <= abi and {'cycles', 'instructions', 'branch-misses'} <= ours else 1)
+PYEOF
+run 0 "$tmp/o" "$tmp/e" list --json cache
+check "list cache: generic cache events only (CACHE-OP or CACHE-OP-misses, perf's naming)" $PY - "$tmp/o" <<'PYEOF'
+import json, re, sys
+ours = [e['name'] for e in json.load(open(sys.argv[1]))]
+pat = re.compile(r'^(L1-dcache|L1-icache|LLC|dTLB|iTLB|branch|node)-(loads|stores|prefetches|load-misses|store-misses|prefetch-misses)$')
+print(len(ours), [n for n in ours if not pat.match(n)])
+sys.exit(0 if ours and all(pat.match(n) for n in ours) and 'L1-dcache-load-misses' in ours else 1)
+PYEOF
+run 0 "$tmp/o" "$tmp/e" list --json metric
+check "list metric: the metrics of the whole list, nothing else" $PY - "$tmp/all.json" "$tmp/o" <<'PYEOF'
+import json, sys
+every = [e['name'] for e in json.load(open(sys.argv[1])) if e['kind'] == 'metric']
+got = [e['name'] for e in json.load(open(sys.argv[2]))]
+sys.exit(0 if got == every and got else 1)
+PYEOF
+# metric groups and --details against the table files of the CPU (icelakex: GenuineIntel-6-6A)
+PMU_CPUID=GenuineIntel-6-6A-6 run 0 "$tmp/o" "$tmp/e" list --json metricgroup
+PMU_CPUID=GenuineIntel-6-6A-6 run 0 "$tmp/d" "$tmp/e" list --json --details metric
+check "list metricgroup and --details: groups, formulas, units, thresholds as the table files have them" $PY - "$tmp/o" "$tmp/d" "$SRC/events/x86/icelakex/metrics.json" "$SRC/events/standard/metrics.json" <<'PYEOF'
+import json, sys
+groups, metrics = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+want_groups, want = {}, {}
+for f in sys.argv[3:]:
+    for m in json.load(open(f)):
+        if 'MetricName' not in m:
+            continue
+        want[m['MetricName']] = m
+        for g in filter(None, m.get('MetricGroup', '').split(';')):
+            want_groups.setdefault(g, []).append(m['MetricName'])
+got_groups = {g['group']: g['metrics'] for g in groups}
+ok = got_groups == want_groups
+for e in metrics:
+    w = want.get(e['name'])
+    ok = ok and w is not None and e['expr'] == w['MetricExpr'] and e['scale_unit'] == w.get('ScaleUnit', '') \
+        and e['threshold'] == w.get('MetricThreshold', '') and e['groups'] == list(filter(None, w.get('MetricGroup', '').split(';')))
+print("groups:", sorted(got_groups), "metrics with details:", len(metrics), "in the files:", len(want))
+sys.exit(0 if ok and len(metrics) == len(want) else 1)
+PYEOF
+# -M GROUP: a metric group is its metrics (the report's CPU, sapphirerapids: its files are the oracle)
+# (exit 1: the file lacks the slots the TMA.* metrics of the standard table need, said as n/a)
+run 1 "$tmp/o" "$tmp/e" report -M TopdownL1 "$SRC/tests/reports/spr-topdown.json"
+check "-M TopdownL1: each metric of the group, as the table files list it" $PY - "$tmp/o" "$SRC/events/x86/sapphirerapids/metrics.json" "$SRC/events/standard/metrics.json" <<'PYEOF'
+import json, re, sys
+want = [m['MetricName'] for f in sys.argv[2:] for m in json.load(open(f)) if 'TopdownL1' in m.get('MetricGroup', '').split(';')]
+lines = open(sys.argv[1]).read().split(' Metrics:\n')[1].split('\n\n')[0].splitlines()
+got = [l.split()[0] for l in lines]
+print("want", want, "got", got)
+sys.exit(0 if got == want and want else 1)
+PYEOF
+check "-M TopdownL1: tma_backend_bound 3000/10000 = 30 %" has "$tmp/o" "tma_backend_bound  *30.000 %"
+for c in "stat -M nonsense -- true" "report -M nonsense $SRC/tests/reports/spr-topdown.json"; do
+	run 1 "$tmp/o" "$tmp/e" $c
+	check "pmu $c: an unknown metric, said so (not an unknown event)" has "$tmp/e" "^pmu ${c%% *}: unknown metric or metric group 'nonsense'"
+done
+# libpfm4's events of this CPU (where libpfm4 finds a PMU here), with their provenance
+run 0 "$tmp/o" "$tmp/e" list --json --details
+check "list: libpfm4's events 'pmu::EVENT', kind and source libpfm4; those of the core PMU encoded by libpfm4" $PY - "$tmp/o" <<'PYEOF'
+import json, sys
+pfm = [e for e in json.load(open(sys.argv[1])) if e['kind'] == 'libpfm4']
+enc = [e for e in pfm if 'origin' in e]
+print(len(pfm), "libpfm4 events,", len(enc), "encoded here, e.g.", [e['name'] for e in enc[:3]])
+sys.exit(0 if all('::' in e['name'] and e['source'] == 'libpfm4' for e in pfm) and all(e['origin'].startswith('libpfm4') for e in enc) else 1)
+PYEOF
+if [ -r /sys/kernel/tracing/events ] && command -v perf > /dev/null && perf list tracepoint > "$tmp/perf-tp" 2>/dev/null && [ -s "$tmp/perf-tp" ]; then
+	run 0 "$tmp/o" "$tmp/e" list --json tracepoint
+	check "list tracepoint: perf list tracepoint's names" $PY - "$tmp/perf-tp" "$tmp/o" <<'PYEOF'
+import json, sys
+perf = {l.split()[0] for l in open(sys.argv[1]) if '[Tracepoint event]' in l}
+ours = {e['name'] for e in json.load(open(sys.argv[2]))}
+print(len(perf), "perf,", len(ours), "pmu; perf only:", sorted(perf - ours)[:5], "pmu only:", sorted(ours - perf)[:5])
+sys.exit(0 if ours == perf else 1)
+PYEOF
+	run 0 "$tmp/o" "$tmp/e" list --json 'sched:sched_switch'
+	check "list sched:sched_switch: that tracepoint" json "$tmp/o" "[e['name'] for e in d] == ['sched:sched_switch']"
+else
+	echo "note: tracefs is not readable here (or perf lists no tracepoint): pmu list tracepoint not compared"
+fi
 
 # stat
 # the results go to stderr, as perf writes them: stdout is the command's alone

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Metrics and topdown over counted rows (analysis.h says what each is for). */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -296,6 +297,99 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 		free(nv);
 	}
 	return bad;
+}
+
+/* Is @s a name (of a metric or a group), not an expression: [A-Za-z0-9_.]+, or PMU/NAME/? */
+static bool bare_name(const char *s)
+{
+	size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.");
+
+	if (n && !s[n])
+		return true;
+	if (!n || s[n] != '/')
+		return false;
+	s += n + 1;
+	n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.");
+	return n && s[n] == '/' && !s[n + 1];
+}
+
+/* Does perf's MetricGroup list @groups ("A;B") hold @g (any case)? */
+static bool in_groups(const char *groups, const char *g)
+{
+	size_t n = strlen(g);
+
+	for (const char *p = groups; p && *p; p += strcspn(p, ";"), p += *p == ';')
+		if (strcspn(p, ";") == n && !strncasecmp(p, g, n))
+			return true;
+	return false;
+}
+
+struct group_walk {
+	struct pmu_ctx *ctx;
+	const char *group;
+	struct strv *out;
+	int r;
+};
+
+/* A metric of the group walked: added (as PMU/NAME/ when the tables define it once per PMU). */
+static int group_member(const struct pmu_event_entry *e, void *data)
+{
+	struct group_walk *w = data;
+	struct pmu_metric_info mi;
+	char name[PMU_NAME_MAX * 2];
+	int r;
+
+	if (e->kind != PMU_ENTRY_METRIC)
+		return 0;
+	snprintf(name, sizeof(name), "%s", e->name);
+	if ((r = pmu_metric_info(w->ctx, name, &mi)) == -EINVAL && e->pmu && *e->pmu) {
+		snprintf(name, sizeof(name), "%s/%s/", e->pmu, e->name);
+		r = pmu_metric_info(w->ctx, name, &mi);
+	}
+	if (r < 0 || !in_groups(mi.group, w->group))
+		return 0;
+	for (size_t i = 0; i < w->out->n; i++)
+		if (!strcasecmp(w->out->v[i], name))
+			return 0;
+	if ((w->r = strv_add(w->out, name, strlen(name))) < 0)
+		return 1;
+	return 0;
+}
+
+int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms)
+{
+	struct strv out = { NULL, 0 };
+	struct pmu_metric_info mi;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < ms->n; i++) {
+		const char *m = ms->v[i];
+		size_t before = out.n;
+		struct group_walk w = { ctx, m, &out, 0 };
+		int info = pmu_metric_info(ctx, m, &mi);
+		if (info == 0 || info == -EINVAL || !bare_name(m)) {
+			r = strv_add(&out, m, strlen(m)); /* a metric (-EINVAL: one per PMU, said later), an expression */
+			continue;
+		}
+		if (pmu_event_foreach(ctx, NULL, group_member, &w) < 0 || w.r < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		if (out.n == before) {
+			fprintf(stderr, "pmu %s: unknown metric or metric group '%s' ('pmu list metric' and 'pmu list "
+				"metricgroup' list them; -e counts events)\n", cmd, m);
+			r = -ENOENT;
+		}
+	}
+	if (r == -ENOMEM)
+		fprintf(stderr, "pmu %s: out of memory\n", cmd);
+	if (r < 0) {
+		strv_free(&out);
+		return -1;
+	}
+	strv_free(ms);
+	*ms = out;
+	return 0;
 }
 
 /* Append the events metrics @ms need to the list *@events (malloc'd), skipping names already there. */

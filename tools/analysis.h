@@ -70,6 +70,11 @@ json_object *metric_json(const struct metric_value *m);
 int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdown, const struct counted *c,
 	     json_object *json);
 
+/* -M's names checked and groups expanded, in place: a metric of the tables stays, a metric group
+ * (perf's MetricGroup) becomes its metrics, an expression stays; a name that is none of these
+ * (only letters, digits, '_' and '.', or PMU/NAME/) is said to be unknown: -1 (said on stderr). */
+int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms);
+
 /* Append the events metrics @ms need to the list *@events (malloc'd),
  * skipping names already there. 0, or -1 said on stderr. */
 int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events);

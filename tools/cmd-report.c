@@ -143,6 +143,8 @@ static int report_stat(const struct saved_stat *st, const char *title, const str
 		return 1;
 	if (params_apply(&a->params, ctx) < 0)
 		code = 2;
+	else if (metrics_expand(ctx, "report", (struct strv *)&a->metrics) < 0)
+		code = 1;
 	else
 		code = analysis(stdout, ctx, &a->metrics, a->topdown, &c, NULL);
 	pmu_ctx_free(ctx);
