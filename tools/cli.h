@@ -13,6 +13,7 @@
 /* The global options, passed to every command. */
 struct cli {
 	int verbose;    /* -v: the library's debug messages on stderr */
+	int quiet;      /* no warnings (the output says it: perf's CSV and JSON lines) unless -v */
 };
 
 /* A context logging warnings (debug with -v) to stderr; @cpuid NULL: this CPU.

@@ -35,7 +35,7 @@ static const struct opt stat_opts[] = {
 	{ 'i', "no-inherit", NULL, NULL, "leave out the processes and threads the counted ones start" },
 	{ 'o', "output", NULL, "FILE", "write the results to FILE (default: stderr)" },
 	{ 'x', "field-separator", NULL, "SEP", "perf's CSV: a line per counter, fields separated by SEP" },
-	{ 'j', "json-lines", NULL, NULL, "perf's JSON (perf stat -j): an object per counter, one per line" },
+	{ 'j', "json-lines", "json-output", NULL, "perf's JSON (perf stat -j): an object per counter, one per line" },
 	{ OPT_JSON, "json", NULL, NULL, "one JSON document, schema libpmu-stat/1 (pmu report reads it)" },
 	{ OPT_METRIC_ONLY, "metric-only", NULL, NULL, "print the metrics of -M (and --topdown), not the counts" },
 	{ 0 },
@@ -341,6 +341,8 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 	p.f = stderr;
 	if (!title || (s->all_cpus && all_cpus(&s->tg) < 0))
 		goto nomem;
+	/* perf's CSV and JSON lines say what the warnings would (<not supported>, a ':u' label) */
+	cli->quiet = s->format == FMT_CSV || s->format == FMT_JSON_LINES;
 	if (cli_open_ctx(cli, NULL, &ctx) < 0)
 		goto out;
 	if (params_apply(&s->a.params, ctx) < 0) {

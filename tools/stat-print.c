@@ -55,9 +55,12 @@ static char *user_fallback_note(const struct stat_row *rows, size_t n)
 
 /* ---------------- a row ---------------- */
 
+/* task-clock and cpu-clock: time, which perf prints in msec with "CPUs utilized"; other ns counts
+ * (duration_time, user_time) it prints as they are, in ns */
 static bool is_time(const struct stat_row *r)
 {
-	return r->info.unit && !strcmp(r->info.unit, "ns");
+	return r->info.unit && !strcmp(r->info.unit, "ns") &&
+	       (label_is(r->info.name, "task-clock") || label_is(r->info.name, "cpu-clock"));
 }
 
 /* The row's value as perf prints it: time (ns) in msec, else the count; *@unit its unit. */
@@ -67,6 +70,14 @@ static double row_value(const struct stat_row *r, const char **unit)
 
 	*unit = is_time(r) ? "msec" : r->info.unit ? r->info.unit : "";
 	return is_time(r) ? v / 1e6 : (double)v;
+}
+
+/* A count as the text table shows it: "1,234,567", with its unit when it has one ("1,691,577 ns"). */
+static void count_text(const struct stat_row *r, char *buf, size_t len)
+{
+	group_digits(pmu_scale(&r->v), buf, len);
+	if (r->info.unit && *r->info.unit)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", r->info.unit);
 }
 
 /* "<not supported>", "<not counted>" (it never ran: perf's rule for CSV and JSON lines), or NULL. */
@@ -163,7 +174,7 @@ static void text_row(FILE *f, const char *label, const struct stat_row *rows, si
 	if (is_time(r))
 		snprintf(num, sizeof(num), "%.2f msec", pmu_scale(&r->v) / 1e6);
 	else
-		group_digits(pmu_scale(&r->v), num, sizeof(num));
+		count_text(r, num, sizeof(num));
 	if (shadow_of(rows, n, r, elapsed_ns, &s))
 		snprintf(extra, sizeof(extra), "#  %8.*f%s", s.prec, s.v, s.unit);
 	fprintf(f, "%18s      %-28s %s", num, r->info.name, extra);
@@ -240,7 +251,7 @@ static void text_interval(struct stat_printer *p, double seconds, const struct s
 		if (is_time(r))
 			snprintf(num, sizeof(num), "%.2f msec", pmu_scale(&r->v) / 1e6);
 		else
-			group_digits(pmu_scale(&r->v), num, sizeof(num));
+			count_text(r, num, sizeof(num));
 		fprintf(p->f, " %15.9f %s%*s%18s  %s%s\n", seconds, label, u ? 15 - (int)strlen(label) : 0, "", num,
 			r->info.name, pmu_confidence(&r->v) < 1.0 ? "  (scaled)" : "");
 	}
