@@ -34,6 +34,79 @@ static int on_opt(void *st, int id, const char *arg)
 	return 0;
 }
 
+/* The same as one JSON object. */
+static void info_json(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char *advice)
+{
+	const struct pmu_caps c = *cp;
+	json_object *o = json_object_new_object(), *pm = json_object_new_array();
+
+	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
+	json_object_object_add(o, "arch", json_object_new_string(cli_arch_name(c.arch)));
+	json_object_object_add(o, "cpuid", json_object_new_string(c.cpuid));
+	json_object_object_add(o, "cpu_name", json_object_new_string(c.cpu_name));
+	json_object_object_add(o, "cpuid_overridden", json_object_new_boolean(c.cpuid_overridden));
+	json_object_object_add(o, "hw_pmu", json_object_new_boolean(c.hw_pmu));
+	json_object_object_add(o, "core_pmu", json_object_new_string(c.core_pmu));
+	json_object_object_add(o, "hybrid", json_object_new_int(c.hybrid));
+	json_object_object_add(o, "paranoid", jint_or_null(c.paranoid));
+	json_object_object_add(o, "cap_perfmon", json_object_new_boolean(c.cap_perfmon));
+	json_object_object_add(o, "cap_sys_admin", json_object_new_boolean(c.cap_sys_admin));
+	json_object_object_add(o, "rdpmc", jint_or_null(c.rdpmc_mode));
+	json_object_object_add(o, "perf_user_access", jint_or_null(c.user_access));
+	json_object_object_add(o, "fast_read", json_object_new_boolean(c.fast_read));
+	json_object_object_add(o, "can_count_kernel", json_object_new_boolean(c.can_count_kernel));
+	json_object_object_add(o, "events_table", json_object_new_string(c.events_table));
+	for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
+		struct pmu_pmu_info p;
+		json_object *e = json_object_new_object();
+		pmu_pmu_get(ctx, i, &p);
+		json_object_object_add(e, "name", json_object_new_string(p.name));
+		json_object_object_add(e, "type", json_object_new_int64(p.type));
+		json_object_object_add(e, "core", json_object_new_boolean(p.is_core));
+		json_object_object_add(e, "formats", json_object_new_int(p.n_formats));
+		json_object_object_add(e, "events", json_object_new_int(p.n_events));
+		json_object_array_add(pm, e);
+	}
+	json_object_object_add(o, "pmus", pm);
+	json_object_object_add(o, "advice", json_object_new_string(advice));
+	json_write(stdout, o);
+	json_object_put(o);
+}
+
+/* CPU, PMUs, access, fast reads, table, then the advice. */
+static void info_text(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char *advice)
+{
+	const struct pmu_caps c = *cp;
+
+	printf("libpmu %s\n", pmu_version());
+	printf("CPU:          %s%s%s%s (%s)\n", c.cpuid[0] ? c.cpuid : "unidentified",
+	       c.cpu_name[0] ? " \"" : "", c.cpu_name, c.cpu_name[0] ? "\"" : "", cli_arch_name(c.arch));
+	printf("Hardware PMU: %s\n", c.hw_pmu ? c.core_pmu : "none exposed");
+	printf("PMUs:        ");
+	for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
+		struct pmu_pmu_info p;
+		pmu_pmu_get(ctx, i, &p);
+		printf(" %s(type %u%s%s)", p.name, p.type, p.is_core ? ", core" : "",
+		       p.n_events ? ", events" : "");
+	}
+	printf("\n");
+	if (c.paranoid == PMU_UNKNOWN)
+		printf("Access:       perf_event_paranoid unreadable");
+	else
+		printf("Access:       perf_event_paranoid=%d", c.paranoid);
+	printf(", CAP_PERFMON %s, CAP_SYS_ADMIN %s", c.cap_perfmon ? "yes" : "no",
+	       c.cap_sys_admin ? "yes" : "no");
+	if (c.rdpmc_mode != PMU_UNKNOWN)
+		printf(", rdpmc=%d", c.rdpmc_mode);
+	if (c.user_access != PMU_UNKNOWN)
+		printf(", perf_user_access=%d", c.user_access);
+	printf("\nFast reads:   %s\n", c.fast_read ? "yes (user space)" : "no (read(2) system call)");
+	printf("Event table:  %s%s%s%s\n\n", c.events_table[0] ? c.events_table : "none for this CPU (standard names "
+	       "resolve through kernel generic events)", c.events_table[0] ? " (" : "", c.events_table_root,
+	       c.events_table[0] ? ")" : "");
+	fputs(advice, stdout);
+}
+
 static int cmd_info(int argc, char **argv, struct cli *cli)
 {
 	struct pmu_ctx *ctx;
@@ -55,68 +128,10 @@ static int cmd_info(int argc, char **argv, struct cli *cli)
 		pmu_ctx_free(ctx);
 		return 1;
 	}
-	if (json) {
-		json_object *o = json_object_new_object(), *pm = json_object_new_array();
-		json_object_object_add(o, "version", json_object_new_string(pmu_version()));
-		json_object_object_add(o, "arch", json_object_new_string(cli_arch_name(c.arch)));
-		json_object_object_add(o, "cpuid", json_object_new_string(c.cpuid));
-		json_object_object_add(o, "cpu_name", json_object_new_string(c.cpu_name));
-		json_object_object_add(o, "cpuid_overridden", json_object_new_boolean(c.cpuid_overridden));
-		json_object_object_add(o, "hw_pmu", json_object_new_boolean(c.hw_pmu));
-		json_object_object_add(o, "core_pmu", json_object_new_string(c.core_pmu));
-		json_object_object_add(o, "hybrid", json_object_new_int(c.hybrid));
-		json_object_object_add(o, "paranoid", jint_or_null(c.paranoid));
-		json_object_object_add(o, "cap_perfmon", json_object_new_boolean(c.cap_perfmon));
-		json_object_object_add(o, "cap_sys_admin", json_object_new_boolean(c.cap_sys_admin));
-		json_object_object_add(o, "rdpmc", jint_or_null(c.rdpmc_mode));
-		json_object_object_add(o, "perf_user_access", jint_or_null(c.user_access));
-		json_object_object_add(o, "fast_read", json_object_new_boolean(c.fast_read));
-		json_object_object_add(o, "can_count_kernel", json_object_new_boolean(c.can_count_kernel));
-		json_object_object_add(o, "events_table", json_object_new_string(c.events_table));
-		for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
-			struct pmu_pmu_info p;
-			json_object *e = json_object_new_object();
-			pmu_pmu_get(ctx, i, &p);
-			json_object_object_add(e, "name", json_object_new_string(p.name));
-			json_object_object_add(e, "type", json_object_new_int64(p.type));
-			json_object_object_add(e, "core", json_object_new_boolean(p.is_core));
-			json_object_object_add(e, "formats", json_object_new_int(p.n_formats));
-			json_object_object_add(e, "events", json_object_new_int(p.n_events));
-			json_object_array_add(pm, e);
-		}
-		json_object_object_add(o, "pmus", pm);
-		json_object_object_add(o, "advice", json_object_new_string(advice));
-		json_write(stdout, o);
-		json_object_put(o);
-	} else {
-		printf("libpmu %s\n", pmu_version());
-		printf("CPU:          %s%s%s%s (%s)\n", c.cpuid[0] ? c.cpuid : "unidentified",
-		       c.cpu_name[0] ? " \"" : "", c.cpu_name, c.cpu_name[0] ? "\"" : "", cli_arch_name(c.arch));
-		printf("Hardware PMU: %s\n", c.hw_pmu ? c.core_pmu : "none exposed");
-		printf("PMUs:        ");
-		for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
-			struct pmu_pmu_info p;
-			pmu_pmu_get(ctx, i, &p);
-			printf(" %s(type %u%s%s)", p.name, p.type, p.is_core ? ", core" : "",
-			       p.n_events ? ", events" : "");
-		}
-		printf("\n");
-		if (c.paranoid == PMU_UNKNOWN)
-			printf("Access:       perf_event_paranoid unreadable");
-		else
-			printf("Access:       perf_event_paranoid=%d", c.paranoid);
-		printf(", CAP_PERFMON %s, CAP_SYS_ADMIN %s", c.cap_perfmon ? "yes" : "no",
-		       c.cap_sys_admin ? "yes" : "no");
-		if (c.rdpmc_mode != PMU_UNKNOWN)
-			printf(", rdpmc=%d", c.rdpmc_mode);
-		if (c.user_access != PMU_UNKNOWN)
-			printf(", perf_user_access=%d", c.user_access);
-		printf("\nFast reads:   %s\n", c.fast_read ? "yes (user space)" : "no (read(2) system call)");
-		printf("Event table:  %s%s%s%s\n\n", c.events_table[0] ? c.events_table : "none for this CPU (standard names "
-		       "resolve through kernel generic events)", c.events_table[0] ? " (" : "", c.events_table_root,
-		       c.events_table[0] ? ")" : "");
-		fputs(advice, stdout);
-	}
+	if (json)
+		info_json(ctx, &c, advice);
+	else
+		info_text(ctx, &c, advice);
 	free(advice);
 	pmu_ctx_free(ctx);
 	return 0;

@@ -276,55 +276,90 @@ static void line_json(FILE *f, json_object *o)
 	json_object_put(o);
 }
 
-/* One counter, perf's way: "[time,][where,]value,unit,event,[variance,]runtime,percent,metric,metric unit". */
-static void line_row(struct stat_printer *p, double seconds, const struct stat_unit *u, const struct stat_row *rows,
-		     size_t n, const struct stat_row *r, double elapsed_ns, int runs)
-{
-	const char *state = row_state(r), *unit, *sep = p->sep;
-	double v = row_value(r, &unit), pct = r->v.enabled ? 100.0 * r->v.running / r->v.enabled : 100.0;
-	struct shadow s;
-	bool has = !state && shadow_of(rows, n, r, elapsed_ns, &s);
-	const char *su = has ? s.unit + strspn(s.unit, " %") : "";
-	char label[64];
+/* A counter's fields, as perf's CSV and JSON lines both have them. */
+struct line {
+	double seconds;              /* the interval's end; < 0: not an interval */
+	const struct stat_unit *u;   /* the CPU or thread, or NULL */
+	char label[64];              /* "CPU3", "sh-1234" */
+	const char *state;           /* "<not supported>", "<not counted>", or NULL: a value */
+	const char *unit;            /* of the value: "msec" for task-clock */
+	double value, pct;           /* pct: of the time enabled that it ran */
+	bool has_shadow;
+	struct shadow s;             /* perf's ratio */
+	const char *shadow_unit;     /* its unit without the leading " " or "%" */
+};
 
-	unit_label(u, label, sizeof(label));
-	if (p->format == FMT_CSV) {
-		if (seconds >= 0)
-			fprintf(p->f, "%16.9f%s", seconds, sep);
-		if (u)
-			fprintf(p->f, "%s%s", label, sep);
-		if (state)
-			fprintf(p->f, "%s%s", state, sep);
-		else
-			fprintf(p->f, is_time(r) ? "%.2f%s" : "%.0f%s", v, sep);
-		fprintf(p->f, "%s%s%s%s", unit, sep, r->info.name, sep);
-		if (runs > 1)
-			fprintf(p->f, "%.2f%%%s", r->stddev_pct, sep);
-		fprintf(p->f, "%" PRIu64 "%s%.2f%s", r->v.running, sep, pct, sep);
-		if (has)
-			fprintf(p->f, "%.*f", s.prec, s.v);
-		fprintf(p->f, "%s%s\n", sep, su);
-		return;
-	}
+static void line_fields(struct line *l, double seconds, const struct stat_unit *u, const struct stat_row *rows,
+			size_t n, const struct stat_row *r, double elapsed_ns)
+{
+	l->seconds = seconds;
+	l->u = u;
+	unit_label(u, l->label, sizeof(l->label));
+	l->state = row_state(r);
+	l->value = row_value(r, &l->unit);
+	l->pct = r->v.enabled ? 100.0 * r->v.running / r->v.enabled : 100.0;
+	l->has_shadow = !l->state && shadow_of(rows, n, r, elapsed_ns, &l->s);
+	l->shadow_unit = l->has_shadow ? l->s.unit + strspn(l->s.unit, " %") : "";
+}
+
+/* "[time,][where,]value,unit,event,[variance,]runtime,percent,metric,metric unit" */
+static void line_csv(struct stat_printer *p, const struct line *l, const struct stat_row *r, int runs)
+{
+	const char *sep = p->sep;
+
+	if (l->seconds >= 0)
+		fprintf(p->f, "%16.9f%s", l->seconds, sep);
+	if (l->u)
+		fprintf(p->f, "%s%s", l->label, sep);
+	if (l->state)
+		fprintf(p->f, "%s%s", l->state, sep);
+	else
+		fprintf(p->f, is_time(r) ? "%.2f%s" : "%.0f%s", l->value, sep);
+	fprintf(p->f, "%s%s%s%s", l->unit, sep, r->info.name, sep);
+	if (runs > 1)
+		fprintf(p->f, "%.2f%%%s", r->stddev_pct, sep);
+	fprintf(p->f, "%" PRIu64 "%s%.2f%s", r->v.running, sep, l->pct, sep);
+	if (l->has_shadow)
+		fprintf(p->f, "%.*f", l->s.prec, l->s.v);
+	fprintf(p->f, "%s%s\n", sep, l->shadow_unit);
+}
+
+/* perf's keys, in its order */
+static void line_jsonl(struct stat_printer *p, const struct line *l, const struct stat_row *r, int runs)
+{
 	json_object *o = json_object_new_object();
 	char num[64];
-	if (seconds >= 0)
-		json_object_object_add(o, "interval", jfmt("%.9f", seconds));
-	if (u && u->cpu >= 0)
-		json_object_object_add(o, "cpu", json_object_new_string(label + 3));
-	else if (u)
-		json_object_object_add(o, "thread", json_object_new_string(label));
-	snprintf(num, sizeof(num), "%f", v);
-	json_object_object_add(o, "counter-value", json_object_new_string(state ? state : num));
-	json_object_object_add(o, "unit", json_object_new_string(unit));
+
+	if (l->seconds >= 0)
+		json_object_object_add(o, "interval", jfmt("%.9f", l->seconds));
+	if (l->u && l->u->cpu >= 0)
+		json_object_object_add(o, "cpu", json_object_new_string(l->label + 3));
+	else if (l->u)
+		json_object_object_add(o, "thread", json_object_new_string(l->label));
+	snprintf(num, sizeof(num), "%f", l->value);
+	json_object_object_add(o, "counter-value", json_object_new_string(l->state ? l->state : num));
+	json_object_object_add(o, "unit", json_object_new_string(l->unit));
 	json_object_object_add(o, "event", json_object_new_string(r->info.name));
 	if (runs > 1)
 		json_object_object_add(o, "variance", jfmt("%.2f", r->stddev_pct));
 	json_object_object_add(o, "event-runtime", json_object_new_uint64(r->v.running));
-	json_object_object_add(o, "pcnt-running", jfmt("%.2f", pct));
-	json_object_object_add(o, "metric-value", jfmt("%f", has ? s.v : 0.0));
-	json_object_object_add(o, "metric-unit", json_object_new_string(su));
+	json_object_object_add(o, "pcnt-running", jfmt("%.2f", l->pct));
+	json_object_object_add(o, "metric-value", jfmt("%f", l->has_shadow ? l->s.v : 0.0));
+	json_object_object_add(o, "metric-unit", json_object_new_string(l->shadow_unit));
 	line_json(p->f, o);
+}
+
+/* One counter, perf's way, in CSV or JSON lines. */
+static void line_row(struct stat_printer *p, double seconds, const struct stat_unit *u, const struct stat_row *rows,
+		     size_t n, const struct stat_row *r, double elapsed_ns, int runs)
+{
+	struct line l;
+
+	line_fields(&l, seconds, u, rows, n, r, elapsed_ns);
+	if (p->format == FMT_CSV)
+		line_csv(p, &l, r, runs);
+	else
+		line_jsonl(p, &l, r, runs);
 }
 
 /* A metric of -M, perf's way: the counter's fields empty, then its value and "unit name". */
