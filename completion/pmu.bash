@@ -10,9 +10,10 @@
 #     ("-e, --events=EVENTS   ..."); where CMD has no --help, the options in
 #     the lines of `pmu --help` that start with CMD;
 #   - what an option's argument or a positional argument is, from its
-#     placeholder: EVENT(S)/NAME/PREFIX an event name (several after commas
+#     placeholder: EVENT(S)/NAME an event name (several after commas
 #     and braces), METRIC(S) a metric name, FILE a file (FILE.json: *.json),
-#     DIR a directory, PID a process, CMD a command (after `--`); other
+#     DIR a directory, PID a process, CMD a command (after `--`),
+#     KIND/PATTERN/PREFIX (pmu list) any event or metric name; other
 #     placeholders (N, MS, NAME=VALUE) get nothing;
 #   - event and metric names: `pmu list --json PREFIX` (its "name" and "kind").
 # Installed as share/bash-completion/completions/pmu (loaded on first use).
@@ -79,10 +80,12 @@ _pmu_positional() {
 	{
 		_pmu_run "$pmu" "$cmd" --help | sed -n -E "s/^[Uu]sage: *[^ ]*pmu $cmd( .*)?\$/\\1/p"
 		_pmu_run "$pmu" --help | sed -n -E "s/^ {1,4}$cmd( .*)?\$/\\1/p"
-	} | sed -E 's/ {2,}.*$//' | tr '[]|' '   ' | awk '
+	} | sed -E 's/ {2,}.*$//; s/[][|]/ & /g' | awk '
 		{
 			for (i = 1; i <= NF; i++) {
 				if ($i == "--") break
+				# brackets and bars stay words: in "[--json] NAME" the "]" ends --json, NAME is not its argument
+				if ($i == "[" || $i == "]" || $i == "|") continue
 				if ($i ~ /^-/) { if ($i !~ /=/ && i < NF && $(i + 1) ~ /^[A-Z]/) i++; continue }
 				if ($i ~ /^[A-Z]/ && $i !~ /^OPTIONS?$/) { sub(/\.\.\.$/, "", $i); print $i; exit }
 			}
@@ -113,7 +116,9 @@ _pmu_names() {
 _pmu_complete_kind() {
 	local pmu=$1 ph=$2 cur=$3 pre frag kind
 	case $ph in
-	EVENT|EVENTS|NAME|NAMES|PREFIX) kind=event ;;
+	EVENT|EVENTS|NAME|NAMES) kind=event ;;
+	# pmu list's KIND | PATTERN | PREFIX: every name, events and metrics
+	PREFIX|KIND|PATTERN) kind=all ;;
 	METRIC|METRICS) kind=metric ;;
 	*.json|*.JSON) COMPREPLY=($(compgen -f -X '!*.[jJ][sS][oO][nN]' -- "$cur") $(compgen -d -S / -- "$cur"))
 		compopt -o filenames -o nospace 2>/dev/null; return ;;
@@ -123,7 +128,6 @@ _pmu_complete_kind() {
 	CMD|COMMAND) COMPREPLY=($(compgen -c -- "$cur")); return ;;
 	*) return ;;
 	esac
-	[ "$ph" = PREFIX ] && kind=all
 	# a list: complete the name after the last ',' or '{'
 	pre=${cur%"${cur##*[,\{]}"}
 	frag=${cur##*[,\{]}

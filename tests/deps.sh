@@ -25,7 +25,7 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # and the cross compilers with their C libraries, with which
 # test-header-levels compiles <pmu.h> for arm64 and riscv64;
 # groff-base and man-db (groff, man, lexgrog: test-man3 checks the generated
-# pages as lintian does), bash-completion (test-completion runs the completion
+# pages as lintian does, test-man the section 1 pages and 'pmu help CMD'), bash-completion (test-completion runs the completion
 # with its helpers too), python3-venv (test-python-package pip-installs the
 # binding into a venv)
 PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema

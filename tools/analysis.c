@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Metrics and topdown over counted rows (analysis.h says what each is for). */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -13,11 +14,11 @@ int params_add(struct metric_params *p, const char *arg)
 	const char *eq = strchr(arg, '=');
 	char *end;
 	if (!eq || eq == arg || (strtod(eq + 1, &end), end == eq + 1 || *end)) {
-		fprintf(stderr, "pmu: -D wants NAME=NUMBER (a metric parameter such as a=2), not '%s'\n", arg);
+		fprintf(stderr, "pmu: --param wants NAME=NUMBER (a metric parameter such as a=2), not '%s'\n", arg);
 		return -1;
 	}
 	if (p->n == METRIC_PARAMS_MAX) {
-		fprintf(stderr, "pmu: at most %d -D parameters\n", METRIC_PARAMS_MAX);
+		fprintf(stderr, "pmu: at most %d --param parameters\n", METRIC_PARAMS_MAX);
 		return -1;
 	}
 	p->v[p->n++] = arg;
@@ -32,11 +33,41 @@ int params_apply(const struct metric_params *p, struct pmu_ctx *ctx)
 		int r = name ? pmu_ctx_set_param(ctx, name, strtod(eq + 1, NULL)) : -ENOMEM;
 		free(name);
 		if (r < 0) {
-			fprintf(stderr, "pmu: -D %s: %s\n", p->v[i], pmu_strerror(r));
+			fprintf(stderr, "pmu: --param %s: %s\n", p->v[i], pmu_strerror(r));
 			return -1;
 		}
 	}
 	return 0;
+}
+
+int analysis_opt(struct analysis_opts *a, const char *cmd, int id, const char *arg)
+{
+	switch (id) {
+	case 'M':
+		if (strv_add_metrics(&a->metrics, arg) == 0)
+			return 0;
+		fprintf(stderr, "pmu %s: out of memory\n", cmd);
+		return -1;
+	case OPT_TOPDOWN:
+		a->topdown = 1;
+		return 0;
+	case OPT_PARAM:
+		return params_add(&a->params, arg);
+	default:
+		return 1;
+	}
+}
+
+int analysis_old_param(const char *cmd, const char *arg)
+{
+	fprintf(stderr, "pmu %s: -D %s: metric parameters are set with --param %s now (-D is perf's --delay MS "
+		"in pmu stat)\n", cmd, arg, arg);
+	return -1;
+}
+
+void analysis_opts_free(struct analysis_opts *a)
+{
+	strv_free(&a->metrics);
 }
 
 /* perf's ScaleUnit: "<factor><unit>", e.g. "100%" or "1per_kinst" */
@@ -78,54 +109,99 @@ static const char *not_finite(double v)
 	return isnan(v) ? "not a number (a division by zero, or 0/0)" : "infinite (beyond the range of a double)";
 }
 
-/* Evaluate metrics @ms; print them (text) or add them to @arr. 1 if one has no value. */
-static int report_metrics(FILE *f, struct pmu_ctx *ctx, const struct strv *ms, const struct counted *c,
-			  json_object *arr)
+static char no_memory[] = "out of memory";
+
+/* The value of metric @m over @nv (@k values) into @out. */
+static void metric_eval(struct pmu_ctx *ctx, const char *m, const struct pmu_named_value *nv, size_t k,
+			struct metric_value *out)
+{
+	struct pmu_metric_info mi;
+	const char *why = NULL;
+	double v, factor = 1;
+	int r, has_info = pmu_metric_info(ctx, m, &mi) == 0;
+
+	memset(out, 0, sizeof(*out));
+	out->name = m;
+	out->unit = "";
+	if (has_info)
+		factor = scale_of(mi.scale_unit, &out->unit);
+	r = pmu_metric_eval(ctx, m, nv, k, &v);
+	if (r < 0)
+		why = pmu_strerror(r);
+	else if (!isfinite(v * factor))
+		why = not_finite(v * factor);
+	if (!why && has_info && mi.threshold[0] && pmu_metric_threshold(ctx, m, nv, k, &out->crossed) < 0)
+		out->crossed = 0;
+	out->value = why ? NAN : v * factor;
+	if (why && !(out->why = strdup(why)))
+		out->why = no_memory;
+}
+
+int metrics_eval(struct pmu_ctx *ctx, const struct strv *ms, const struct counted *c, struct metric_value *out)
 {
 	struct pmu_named_value *nv = calloc(c->n + 1, sizeof(*nv));
 	size_t k;
 	int bad = 0;
 
 	if (!nv)
-		return -1;
+		return -ENOMEM;
 	k = named_rows(c, nv);
+	for (size_t i = 0; i < ms->n; i++) {
+		metric_eval(ctx, ms->v[i], nv, k, &out[i]);
+		bad += out[i].why != NULL;
+	}
+	free(nv);
+	return bad;
+}
+
+void metric_values_free(struct metric_value *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		if (v[i].why != no_memory)
+			free(v[i].why);
+	free(v);
+}
+
+json_object *metric_json(const struct metric_value *m)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(m->name));
+	json_object_object_add(o, "value", m->why ? NULL : jnum(m->value));
+	json_object_object_add(o, "unit", json_object_new_string(m->unit));
+	json_object_object_add(o, "threshold_crossed", json_object_new_boolean(m->crossed));
+	if (m->why)
+		json_object_object_add(o, "error", json_object_new_string(m->why));
+	return o;
+}
+
+/* Evaluate metrics @ms; print them (text) or add them to @arr. 1 if one has no value. */
+static int report_metrics(FILE *f, struct pmu_ctx *ctx, const struct strv *ms, const struct counted *c,
+			  json_object *arr)
+{
+	struct metric_value *mv = calloc(ms->n + 1, sizeof(*mv));
+	int bad = mv ? metrics_eval(ctx, ms, c, mv) : -ENOMEM;
+
+	if (bad < 0) {
+		free(mv);
+		return -1;
+	}
 	if (!arr && ms->n)
 		fprintf(f, " Metrics:\n");
 	for (size_t i = 0; i < ms->n; i++) {
-		const char *m = ms->v[i], *why = NULL;
-		struct pmu_metric_info mi;
-		const char *unit = "";
-		double v, factor = 1;
-		int crossed = 0, r, has_info = pmu_metric_info(ctx, m, &mi) == 0;
-		if (has_info)
-			factor = scale_of(mi.scale_unit, &unit);
-		r = pmu_metric_eval(ctx, m, nv, k, &v);
-		if (r < 0)
-			why = pmu_strerror(r);
-		else if (!isfinite(v * factor))
-			why = not_finite(v * factor);
-		if (!why && has_info && mi.threshold[0] && pmu_metric_threshold(ctx, m, nv, k, &crossed) < 0)
-			crossed = 0;
-		bad |= why != NULL;
-		if (arr) {
-			json_object *o = json_object_new_object();
-			json_object_object_add(o, "name", json_object_new_string(m));
-			json_object_object_add(o, "value", why ? NULL : jnum(v * factor));
-			json_object_object_add(o, "unit", json_object_new_string(unit));
-			json_object_object_add(o, "threshold_crossed", json_object_new_boolean(crossed));
-			if (why)
-				json_object_object_add(o, "error", json_object_new_string(why));
-			json_object_array_add(arr, o);
-		} else if (why) {
-			fprintf(f, "   %-40s  n/a: %s\n", m, why);
-		} else {
-			fprintf(f, "   %-40s %14.3f %-10s%s\n", m, v * factor, unit, crossed ? "  <== over threshold" : "");
-		}
+		const struct metric_value *m = &mv[i];
+		if (arr)
+			json_object_array_add(arr, metric_json(m));
+		else if (m->why)
+			fprintf(f, "   %-40s  n/a: %s\n", m->name, m->why);
+		else
+			fprintf(f, "   %-40s %14.3f %-10s%s\n", m->name, m->value, m->unit,
+				m->crossed ? "  <== over threshold" : "");
 	}
 	if (!arr && ms->n)
 		fprintf(f, "\n");
-	free(nv);
-	return bad;
+	metric_values_free(mv, ms->n);
+	return bad != 0;
 }
 
 static void bar(FILE *f, double frac, int width)
@@ -221,6 +297,99 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 		free(nv);
 	}
 	return bad;
+}
+
+/* Is @s a name (of a metric or a group), not an expression: [A-Za-z0-9_.]+, or PMU/NAME/? */
+static bool bare_name(const char *s)
+{
+	size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.");
+
+	if (n && !s[n])
+		return true;
+	if (!n || s[n] != '/')
+		return false;
+	s += n + 1;
+	n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.");
+	return n && s[n] == '/' && !s[n + 1];
+}
+
+/* Does perf's MetricGroup list @groups ("A;B") hold @g (any case)? */
+static bool in_groups(const char *groups, const char *g)
+{
+	size_t n = strlen(g);
+
+	for (const char *p = groups; p && *p; p += strcspn(p, ";"), p += *p == ';')
+		if (strcspn(p, ";") == n && !strncasecmp(p, g, n))
+			return true;
+	return false;
+}
+
+struct group_walk {
+	struct pmu_ctx *ctx;
+	const char *group;
+	struct strv *out;
+	int r;
+};
+
+/* A metric of the group walked: added (as PMU/NAME/ when the tables define it once per PMU). */
+static int group_member(const struct pmu_event_entry *e, void *data)
+{
+	struct group_walk *w = data;
+	struct pmu_metric_info mi;
+	char name[PMU_NAME_MAX * 2];
+	int r;
+
+	if (e->kind != PMU_ENTRY_METRIC)
+		return 0;
+	snprintf(name, sizeof(name), "%s", e->name);
+	if ((r = pmu_metric_info(w->ctx, name, &mi)) == -EINVAL && e->pmu && *e->pmu) {
+		snprintf(name, sizeof(name), "%s/%s/", e->pmu, e->name);
+		r = pmu_metric_info(w->ctx, name, &mi);
+	}
+	if (r < 0 || !in_groups(mi.group, w->group))
+		return 0;
+	for (size_t i = 0; i < w->out->n; i++)
+		if (!strcasecmp(w->out->v[i], name))
+			return 0;
+	if ((w->r = strv_add(w->out, name, strlen(name))) < 0)
+		return 1;
+	return 0;
+}
+
+int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms)
+{
+	struct strv out = { NULL, 0 };
+	struct pmu_metric_info mi;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < ms->n; i++) {
+		const char *m = ms->v[i];
+		size_t before = out.n;
+		struct group_walk w = { ctx, m, &out, 0 };
+		int info = pmu_metric_info(ctx, m, &mi);
+		if (info == 0 || info == -EINVAL || !bare_name(m)) {
+			r = strv_add(&out, m, strlen(m)); /* a metric (-EINVAL: one per PMU, said later), an expression */
+			continue;
+		}
+		if (pmu_event_foreach(ctx, NULL, group_member, &w) < 0 || w.r < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		if (out.n == before) {
+			fprintf(stderr, "pmu %s: unknown metric or metric group '%s' ('pmu list metric' and 'pmu list "
+				"metricgroup' list them; -e counts events)\n", cmd, m);
+			r = -ENOENT;
+		}
+	}
+	if (r == -ENOMEM)
+		fprintf(stderr, "pmu %s: out of memory\n", cmd);
+	if (r < 0) {
+		strv_free(&out);
+		return -1;
+	}
+	strv_free(ms);
+	*ms = out;
+	return 0;
 }
 
 /* Append the events metrics @ms need to the list *@events (malloc'd), skipping names already there. */

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <pmu.h>
+#include "opts.h"
 #include "report-read.h"
 #include "util.h"
 
@@ -23,6 +24,24 @@ int params_add(struct metric_params *p, const char *arg);
 /* Set each on @ctx; on a refusal, say so on stderr and return -1. */
 int params_apply(const struct metric_params *p, struct pmu_ctx *ctx);
 
+/* The options that ask for analysis, pmu stat's and pmu report's alike. */
+enum { OPT_TOPDOWN = OPT_LONG + 64, OPT_PARAM };
+#define ANALYSIS_OPTS \
+	{ 'M', "metrics", NULL, "METRICS", "metrics to compute: names of the tables' metrics or metric groups, " \
+	  "or expressions (comma-separated; repeatable)" }, \
+	{ OPT_TOPDOWN, "topdown", NULL, NULL, "the topdown tree: level 1, and level 2 where the CPU counts it" }, \
+	{ OPT_PARAM, "param", NULL, "NAME=VALUE", "set metric parameter #NAME (MetricParams; repeatable)" }
+struct analysis_opts {
+	struct strv metrics;    /* -M, split into metrics */
+	int topdown;
+	struct metric_params params;
+};
+/* Take option @id (of ANALYSIS_OPTS) of command @cmd: 0, -1 after saying why, or 1 when @id is another option. */
+int analysis_opt(struct analysis_opts *a, const char *cmd, int id, const char *arg);
+void analysis_opts_free(struct analysis_opts *a);
+/* Why -D NAME=VALUE is refused now, on stderr; returns -1. */
+int analysis_old_param(const char *cmd, const char *arg);
+
 /* Counted values as the analysis reads them. */
 struct counted {
 	const struct stat_row *rows;
@@ -30,11 +49,31 @@ struct counted {
 	double seconds;    /* wall time of the run, for perf's duration_time; 0 if unknown */
 };
 
+/* One metric's value. */
+struct metric_value {
+	const char *name;      /* as asked for */
+	double value;          /* scaled by its ScaleUnit; NaN when it has none */
+	const char *unit;      /* the ScaleUnit's unit ("%"), or "" */
+	int crossed;           /* its MetricThreshold holds */
+	char *why;             /* why it has no value, or NULL */
+};
+/* Evaluate @ms over @c into @out (ms->n entries). Returns how many have no value, or -ENOMEM. */
+int metrics_eval(struct pmu_ctx *ctx, const struct strv *ms, const struct counted *c, struct metric_value *out);
+/* Free @n values at @v (and @v). */
+void metric_values_free(struct metric_value *v, size_t n);
+/* {name, value, unit, threshold_crossed[, error]}, as the libpmu-stat/1 document has a metric. */
+json_object *metric_json(const struct metric_value *m);
+
 /* The metrics @metrics and (@topdown) the topdown tree over @c: printed to
  * @f, or added to @json ("metrics", "topdown") when it is not NULL. Returns
  * 1 if something could not be computed, else 0. */
 int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdown, const struct counted *c,
 	     json_object *json);
+
+/* -M's names checked and groups expanded, in place: a metric of the tables stays, a metric group
+ * (perf's MetricGroup) becomes its metrics, an expression stays; a name that is none of these
+ * (only letters, digits, '_' and '.', or PMU/NAME/) is said to be unknown: -1 (said on stderr). */
+int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms);
 
 /* Append the events metrics @ms need to the list *@events (malloc'd),
  * skipping names already there. 0, or -1 said on stderr. */

@@ -21,7 +21,7 @@ int cli_open_ctx(const struct cli *cli, const char *cpuid, struct pmu_ctx **ctx)
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);
 	o.log_fn = log_stderr;
-	o.log_level = cli->verbose ? PMU_LOG_DEBUG : PMU_LOG_WARN;
+	o.log_level = cli->verbose ? PMU_LOG_DEBUG : cli->quiet ? PMU_LOG_ERR : PMU_LOG_WARN;
 	o.cpuid = cpuid;
 	r = pmu_ctx_new(ctx, &o);
 	if (r < 0)

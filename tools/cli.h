@@ -2,7 +2,7 @@
 /* What the subcommands of the pmu command share: the state of one
  * invocation (global options), the context opened with logging to stderr,
  * the library's enum values as words, and the entry point of each command
- * (tools/cmd-<name>.c). An entry point returns the exit status. */
+ * (tools/cmd-<name>.c), which returns the exit status. */
 #ifndef PMU_TOOLS_CLI_H
 #define PMU_TOOLS_CLI_H
 
@@ -13,6 +13,7 @@
 /* The global options, passed to every command. */
 struct cli {
 	int verbose;    /* -v: the library's debug messages on stderr */
+	int quiet;      /* no warnings (the output says it: perf's CSV and JSON lines) unless -v */
 };
 
 /* A context logging warnings (debug with -v) to stderr; @cpuid NULL: this CPU.
@@ -24,11 +25,9 @@ const char *cli_source_name(int source);  /* enum pmu_source */
 const char *cli_kind_name(int kind);      /* enum pmu_entry_kind */
 json_object *cli_jhex(uint64_t v);        /* "0x1d1" */
 
-int cmd_info(int argc, char **argv, const struct cli *cli);
-int cmd_list(int argc, char **argv, const struct cli *cli);
-int cmd_resolve(int argc, char **argv, const struct cli *cli);
-int cmd_stat(int argc, char **argv, const struct cli *cli);
-int cmd_report(int argc, char **argv, const struct cli *cli);
-int cmd_check_tables(int argc, char **argv, const struct cli *cli);
+/* The commands (tools/cmd-<name>.c); struct command is in opts.h. */
+struct command;
+extern const struct command info_command, list_command, resolve_command, stat_command, report_command,
+	check_tables_command;
 
 #endif

@@ -1,73 +1,449 @@
 /* SPDX-License-Identifier: MIT */
-/* pmu list: the events and metrics known here. */
+/*
+ * pmu list: the events and metrics known here, as perf list takes its
+ * arguments: words for kinds (hw, sw, cache, tracepoint, pmu, metric,
+ * metricgroup; and pmu's standard, native, libpfm4), glob patterns
+ * ('task*', 'sched:*'), else a prefix (a subtree of the standard names),
+ * else, as a last resort, a part of the name. --details: how each is
+ * encoded, a metric's formula, unit, threshold and groups.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 #include "cli.h"
+#include "opts.h"
 #include "util.h"
+#if HAVE_LIBPFM
+#include <perfmon/pfmlib.h>
+#endif
 
-struct list_state {
-	json_object *arr;
-	const char *last_pmu;
+static int cmd_list(int argc, char **argv, struct cli *cli);
+
+enum { OPT_JSON = OPT_LONG, OPT_DETAILS };
+static const struct opt list_opts[] = {
+	{ OPT_JSON, "json", NULL, NULL, "the same as a JSON array on stdout" },
+	{ OPT_DETAILS, "details", NULL, NULL, "how each event is encoded; a metric's formula, unit, threshold, groups" },
+	{ 0 },
+};
+static const char *const list_synopsis[] = { "[--json] [--details] [KIND | PATTERN | PREFIX]...", NULL };
+const struct command list_command = {
+	"list", cmd_list, "The events and metrics known here, with descriptions", list_synopsis,
+	"KIND, as perf list has them: hw (hardware), sw (software), cache (hwcache), tracepoint, pmu (sysfs),\n"
+	"metric, metricgroup; and standard, native (this CPU's table), libpfm4. A PATTERN has * ? [ ]\n"
+	"('task*', 'sched:*'); anything else is a PREFIX (pmu list TOPDOWN: a subtree), or, matching no name,\n"
+	"a part of one. Tracepoints are listed when asked for (tracepoint, or a pattern with ':').\n"
+	"Names pmu stat cannot count here are marked [not countable here]. Exit status 1 when nothing matches.\n",
+	list_opts, false,
 };
 
-static int list_cb(const struct pmu_event_entry *e, void *data)
-{
-	struct list_state *st = data;
+/* What kind of name an entry is, as the words of pmu list select them. */
+enum cat {
+	CAT_HW = 1 << 0, CAT_SW = 1 << 1, CAT_CACHE = 1 << 2, CAT_TRACEPOINT = 1 << 3, CAT_PMU = 1 << 4,
+	CAT_METRIC = 1 << 5, CAT_STANDARD = 1 << 6, CAT_NATIVE = 1 << 7, CAT_PFM = 1 << 8,
+};
+static const struct { const char *word; unsigned cats; } words[] = {
+	{ "hw", CAT_HW }, { "hardware", CAT_HW }, { "sw", CAT_SW }, { "software", CAT_SW },
+	{ "cache", CAT_CACHE }, { "hwcache", CAT_CACHE }, { "tracepoint", CAT_TRACEPOINT }, { "pmu", CAT_PMU },
+	{ "metric", CAT_METRIC }, { "standard", CAT_STANDARD }, { "native", CAT_NATIVE }, { "libpfm4", CAT_PFM },
+	{ "pfm", CAT_PFM },
+};
 
-	if (st->arr) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "name", json_object_new_string(e->name));
-		json_object_object_add(o, "pmu", json_object_new_string(e->pmu));
-		json_object_object_add(o, "source", json_object_new_string(cli_source_name(e->source)));
-		json_object_object_add(o, "kind", json_object_new_string(cli_kind_name(e->kind)));
-		json_object_object_add(o, "usable", json_object_new_boolean(e->usable));
-		json_object_object_add(o, "desc", json_object_new_string(e->desc ? e->desc : ""));
-		json_object_array_add(st->arr, o);
-	} else {
-		int depth = 0;
-		if (e->kind == PMU_ENTRY_STANDARD)
-			for (const char *p = e->name; *p; p++)
-				depth += *p == '.';
-		int w = 2 * depth + (int)strlen(e->name);
-		printf("  %*s%s%*s  %-8s %s%s\n", 2 * depth, "", e->name, w < 52 ? 52 - w : 0, "", cli_kind_name(e->kind),
-		       e->desc ? e->desc : "", e->usable ? "" : " [not countable here]");
+/* One name known here. */
+struct item {
+	char *name, *pmu, *desc;
+	const char *kind;       /* the word of the kind column */
+	int source;             /* enum pmu_source; 0 for a tracepoint */
+	unsigned cat;
+	bool usable, shown;
+};
+
+struct items {
+	struct item *v;
+	size_t n;
+	struct pmu_ctx *ctx;
+};
+
+static int item_add(struct items *it, const char *name, const char *pmu, const char *desc, const char *kind,
+		    int source, unsigned cat, bool usable)
+{
+	struct item *n = realloc(it->v, (it->n + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	it->v = n;
+	n = &n[it->n];
+	memset(n, 0, sizeof(*n));
+	n->name = strdup(name);
+	n->pmu = strdup(pmu ? pmu : "");
+	n->desc = strdup(desc ? desc : "");
+	n->kind = kind;
+	n->source = source;
+	n->cat = cat;
+	n->usable = usable;
+	it->n++;
+	return n->name && n->pmu && n->desc ? 0 : -ENOMEM;
+}
+
+static void items_free(struct items *it)
+{
+	for (size_t i = 0; i < it->n; i++) {
+		free(it->v[i].name);
+		free(it->v[i].pmu);
+		free(it->v[i].desc);
 	}
+	free(it->v);
+}
+
+/* The category of a library entry: a kernel event's by the type it resolves to. */
+static unsigned cat_of(struct pmu_ctx *ctx, const struct pmu_event_entry *e)
+{
+	struct pmu_event_info info;
+
+	switch (e->kind) {
+	case PMU_ENTRY_SYSFS: return CAT_PMU;
+	case PMU_ENTRY_STANDARD: return CAT_STANDARD;
+	case PMU_ENTRY_NATIVE: return CAT_NATIVE;
+	case PMU_ENTRY_METRIC: return CAT_METRIC;
+	}
+	if (pmu_event_resolve(ctx, e->name, &info) == 0)
+		return info.type == 1 ? CAT_SW : info.type == 3 ? CAT_CACHE : CAT_HW; /* PERF_TYPE_SOFTWARE, _HW_CACHE */
+	return CAT_HW;
+}
+
+static int from_library(const struct pmu_event_entry *e, void *data)
+{
+	struct items *it = data;
+
+	return item_add(it, e->name, e->pmu, e->desc, cli_kind_name(e->kind), e->source, cat_of(it->ctx, e),
+			e->usable);
+}
+
+/* Tracepoints, from tracefs: "subsys:event". */
+static int tracepoints(struct items *it, const struct pmu_caps *caps)
+{
+	const char *sys = getenv("PMU_SYSFS_ROOT");
+	char path[4096], name[512];
+	struct dirent *s, *e;
+	DIR *d = NULL, *sd;
+	int r = 0;
+
+	(void)caps;
+	for (int i = 0; i < 2 && !d; i++) {
+		snprintf(path, sizeof(path), "%s/kernel/%stracing/events", sys ? sys : "/sys", i ? "debug/" : "");
+		d = opendir(path);
+	}
+	if (!d) {
+		fprintf(stderr, "pmu list: no tracepoints: tracefs is not readable here (%s; mounted on "
+			"/sys/kernel/tracing?)\n", strerror(errno));
+		return 0;
+	}
+	while (r == 0 && (s = readdir(d))) {
+		char sub[4096 + 256];
+		if (s->d_name[0] == '.' || snprintf(sub, sizeof(sub), "%s/%s", path, s->d_name) < 0 ||
+		    !(sd = opendir(sub)))
+			continue;
+		while (r == 0 && (e = readdir(sd))) {
+			struct pmu_event_info info;
+			char id[4096 + 512];
+			/* a perf event has an id (its config); most of ftrace's own events have none */
+			if (e->d_name[0] == '.' || snprintf(id, sizeof(id), "%s/%s/id", sub, e->d_name) < 0 ||
+			    access(id, F_OK) < 0)
+				continue;
+			snprintf(name, sizeof(name), "%s:%s", s->d_name, e->d_name);
+			r = item_add(it, name, "tracepoint", "tracepoint (tracefs)", "tracepoint", 0, CAT_TRACEPOINT,
+				     pmu_event_resolve(it->ctx, name, &info) == 0);
+		}
+		closedir(sd);
+	}
+	closedir(d);
+	return r;
+}
+
+/* libpfm4's events of the PMUs it finds on this CPU, "pmu::EVENT" (those of its perf PMUs are the kernel's). */
+static int pfm_events(struct items *it, const struct pmu_caps *caps)
+{
+#if HAVE_LIBPFM
+	int r = 0;
+
+	/* as the library initialises it (lib/pfm.c): encoding for PMUs not present too */
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	if (pfm_initialize() != PFM_SUCCESS)
+		return 0;
+	for (int p = PFM_PMU_NONE; r == 0 && p < PFM_PMU_MAX; p++) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present || p == PFM_PMU_PERF_EVENT ||
+		    p == PFM_PMU_PERF_EVENT_RAW)
+			continue;
+		for (int e = pi.first_event; r == 0 && e != -1; e = pfm_get_event_next(e)) {
+			pfm_event_info_t ei;
+			struct pmu_event_info info;
+			char name[PMU_NAME_MAX];
+			memset(&ei, 0, sizeof(ei));
+			ei.size = sizeof(ei);
+			if (pfm_get_event_info(e, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+				continue;
+			snprintf(name, sizeof(name), "%s::%s", pi.name, ei.name);
+			r = item_add(it, name, pi.name, ei.desc, "libpfm4", PMU_SRC_LIBPFM, CAT_PFM,
+				     caps->hw_pmu && pmu_event_resolve(it->ctx, name, &info) == 0);
+		}
+	}
+	return r;
+#else
+	(void)it, (void)caps;
+	return 0;
+#endif
+}
+
+static bool is_pattern(const char *a)
+{
+	return strpbrk(a, "*?[") != NULL;
+}
+
+/* Does @pat, a prefix (or with @part, a part of the name), match item @i? Sysfs names match by their event too. */
+static bool matches(const struct item *i, const char *pat, bool part)
+{
+	const char *ev = i->cat == CAT_PMU && strchr(i->name, '/') ? strchr(i->name, '/') + 1 : NULL;
+	size_t n = strlen(pat);
+
+	if (is_pattern(pat))
+		return !fnmatch(pat, i->name, FNM_CASEFOLD) || (ev && !fnmatch(pat, ev, FNM_CASEFOLD));
+	if (part)
+		return strcasestr(i->name, pat) != NULL;
+	return !strncasecmp(i->name, pat, n) || (ev && !strncasecmp(ev, pat, n));
+}
+
+/* Mark the items argument @a selects: a word's kind, a pattern, a prefix, else a part. 0 if none. */
+static size_t select_items(struct items *it, const char *a)
+{
+	size_t hits = 0;
+
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+		if (!strcasecmp(a, words[w].word)) {
+			for (size_t i = 0; i < it->n; i++)
+				if (it->v[i].cat & words[w].cats)
+					hits += it->v[i].shown = true;
+			return hits;
+		}
+	for (int part = 0; part < 2 && !hits; part++)
+		for (size_t i = 0; i < it->n; i++)
+			if (matches(&it->v[i], a, part))
+				hits += it->v[i].shown = true;
+	return hits;
+}
+
+/* ---------------- printing ---------------- */
+
+/* A metric's groups (perf's MetricGroup: "A;B") as a JSON array. */
+static json_object *groups_json(const char *g)
+{
+	json_object *a = json_object_new_array();
+
+	while (g && *g) {
+		size_t n = strcspn(g, ";");
+		if (n)
+			json_object_array_add(a, json_object_new_string_len(g, (int)n));
+		g += n + (g[n] == ';');
+	}
+	return a;
+}
+
+/* --details of item @i: added to @o (JSON), else printed. */
+static void details(struct pmu_ctx *ctx, const struct item *i, json_object *o)
+{
+	struct pmu_metric_info mi;
+	struct pmu_event_info e;
+	int r = 0;
+
+	if (i->cat == CAT_METRIC && pmu_metric_info(ctx, i->name, &mi) == 0) {
+		if (o) {
+			json_object_object_add(o, "expr", json_object_new_string(mi.expr ? mi.expr : ""));
+			json_object_object_add(o, "scale_unit", json_object_new_string(mi.scale_unit ? mi.scale_unit : ""));
+			json_object_object_add(o, "threshold", json_object_new_string(mi.threshold ? mi.threshold : ""));
+			json_object_object_add(o, "groups", groups_json(mi.group));
+			json_object_object_add(o, "file", json_object_new_string(mi.file ? mi.file : ""));
+			return;
+		}
+		printf("        = %s\n", mi.expr);
+		printf("        unit %s, threshold %s, groups %s (%s)\n", mi.scale_unit && *mi.scale_unit ? mi.scale_unit : "1",
+		       mi.threshold && *mi.threshold ? mi.threshold : "none", mi.group && *mi.group ? mi.group : "none",
+		       mi.file ? mi.file : "");
+		return;
+	}
+	if (i->cat == CAT_METRIC || (r = pmu_event_resolve(ctx, i->name, &e)) < 0) {
+		if (!o)
+			printf("        no encoding here: %s\n", i->cat == CAT_METRIC ? "a metric" : pmu_strerror(r));
+		return;
+	}
+	if (o) {
+		json_object_object_add(o, "type", json_object_new_int64(e.type));
+		json_object_object_add(o, "config", cli_jhex(e.config));
+		json_object_object_add(o, "config1", cli_jhex(e.config1));
+		json_object_object_add(o, "origin", json_object_new_string(e.origin));
+		return;
+	}
+	printf("        pmu %s, type %u, config 0x%llx%s, from %s\n", e.pmu, e.type, (unsigned long long)e.config,
+	       e.config1 ? " (and config1)" : "", e.origin);
+}
+
+static void print_item(struct pmu_ctx *ctx, const struct item *i, bool details_too)
+{
+	int depth = 0, w;
+
+	if (i->cat == CAT_STANDARD)
+		for (const char *p = i->name; *p; p++)
+			depth += *p == '.';
+	w = 2 * depth + (int)strlen(i->name);
+	printf("  %*s%s%*s  %-8s %s%s\n", 2 * depth, "", i->name, w < 52 ? 52 - w : 0, "", i->kind, i->desc,
+	       i->usable ? "" : " [not countable here]");
+	if (details_too)
+		details(ctx, i, NULL);
+}
+
+static json_object *item_json(struct pmu_ctx *ctx, const struct item *i, bool details_too)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(i->name));
+	json_object_object_add(o, "pmu", json_object_new_string(i->pmu));
+	json_object_object_add(o, "source", json_object_new_string(i->source ? cli_source_name(i->source) : "tracefs"));
+	json_object_object_add(o, "kind", json_object_new_string(i->kind));
+	json_object_object_add(o, "usable", json_object_new_boolean(i->usable));
+	json_object_object_add(o, "desc", json_object_new_string(i->desc));
+	if (details_too)
+		details(ctx, i, o);
+	return o;
+}
+
+/* pmu list metricgroup: each group and its metrics (JSON: [{"group", "metrics"}]). */
+static int print_groups(struct pmu_ctx *ctx, const struct items *it, json_object *arr)
+{
+	json_object *groups = json_object_new_object(); /* group -> array of metrics, in order */
+	int n = 0;
+
+	for (size_t i = 0; i < it->n; i++) {
+		struct pmu_metric_info mi;
+		json_object *gs;
+		if (it->v[i].cat != CAT_METRIC || pmu_metric_info(ctx, it->v[i].name, &mi) < 0)
+			continue;
+		gs = groups_json(mi.group);
+		for (size_t k = 0; k < json_object_array_length(gs); k++) {
+			const char *g = json_object_get_string(json_object_array_get_idx(gs, k));
+			json_object *m;
+			if (!json_object_object_get_ex(groups, g, &m)) {
+				m = json_object_new_array();
+				json_object_object_add(groups, g, m);
+			}
+			json_object_array_add(m, json_object_new_string(it->v[i].name));
+		}
+		json_object_put(gs);
+	}
+	if (!arr)
+		printf("Metric groups (group: metrics):\n");
+	json_object_object_foreach(groups, g, m) {
+		n++;
+		if (arr) {
+			json_object *o = json_object_new_object();
+			json_object_object_add(o, "group", json_object_new_string(g));
+			json_object_object_add(o, "metrics", json_object_get(m));
+			json_object_array_add(arr, o);
+			continue;
+		}
+		printf("  %s:", g);
+		for (size_t k = 0; k < json_object_array_length(m); k++)
+			printf("%s %s", k ? "," : "", json_object_get_string(json_object_array_get_idx(m, k)));
+		printf("\n");
+	}
+	json_object_put(groups);
+	return n;
+}
+
+struct list_opts {
+	bool json, details;
+};
+
+static int on_opt(void *st, int id, const char *arg)
+{
+	struct list_opts *o = st;
+
+	(void)arg;
+	if (id == OPT_JSON)
+		o->json = true;
+	else
+		o->details = true;
 	return 0;
 }
 
-int cmd_list(int argc, char **argv, const struct cli *cli)
+/* Everything the arguments may select: the library's names, libpfm4's, and (when asked) tracepoints. */
+static int gather(struct pmu_ctx *ctx, int argc, char **argv, int first, struct items *it)
 {
-	struct pmu_ctx *ctx;
-	struct list_state st = { NULL, NULL };
-	const char *prefix = NULL;
-	bool json = false;
-	int n;
+	struct pmu_caps caps;
+	bool tp = false;
+	int r;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (!prefix && argv[i][0] != '-')
-			prefix = argv[i];
-		else {
-			fprintf(stderr, "pmu list: unknown argument '%s'\n", argv[i]);
-			return 2;
-		}
-	}
+	pmu_caps(ctx, &caps);
+	for (int i = first; i < argc; i++)
+		tp |= !strcasecmp(argv[i], "tracepoint") || (is_pattern(argv[i]) && strchr(argv[i], ':')) ||
+		      (!is_pattern(argv[i]) && strchr(argv[i], ':') && !strstr(argv[i], "::"));
+	it->ctx = ctx;
+	if ((r = pmu_event_foreach(ctx, NULL, from_library, it)) < 0 || (r = pfm_events(it, &caps)) < 0 ||
+	    (tp && (r = tracepoints(it, &caps)) < 0))
+		return r;
+	return 0;
+}
+
+static int cmd_list(int argc, char **argv, struct cli *cli)
+{
+	struct list_opts o = { false, false };
+	struct items it = { NULL, 0, NULL };
+	struct pmu_ctx *ctx;
+	json_object *arr = NULL;
+	size_t shown = 0;
+	bool groups = false;
+	int first = opts_parse(&list_command, argc, argv, cli, on_opt, &o), r;
+
+	if (first < 0)
+		return first == OPTS_EXIT_OK ? 0 : 2;
 	if (cli_open_ctx(cli, NULL, &ctx) < 0)
 		return 1;
-	if (json)
-		st.arr = json_object_new_array();
-	else
-		printf("Events%s%s%s (name, kind, description):\n", prefix ? " starting with '" : "",
-		       prefix ? prefix : "", prefix ? "'" : "");
-	n = pmu_event_foreach(ctx, prefix, list_cb, &st);
-	if (json) {
-		json_write(stdout, st.arr);
-		json_object_put(st.arr);
-	} else if (n == 0) {
-		printf("  (none)\n");
+	if ((r = gather(ctx, argc, argv, first, &it)) < 0) {
+		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+		items_free(&it);
+		pmu_ctx_free(ctx);
+		return 1;
 	}
+	for (int a = first; a < argc; a++)
+		if (!strcasecmp(argv[a], "metricgroup") || !strcasecmp(argv[a], "metricgroups"))
+			groups = true;
+		else
+			shown += select_items(&it, argv[a]);
+	for (size_t i = 0; first >= argc && i < it.n; i++)
+		shown += it.v[i].shown = it.v[i].cat != CAT_TRACEPOINT;
+	if (o.json)
+		arr = json_object_new_array();
+	else if (shown || !groups)
+		printf("Events%s (name, kind, description):\n", first < argc ? " matching the arguments" : "");
+	for (size_t i = 0; i < it.n; i++)
+		if (it.v[i].shown && arr)
+			json_object_array_add(arr, item_json(ctx, &it.v[i], o.details));
+		else if (it.v[i].shown)
+			print_item(ctx, &it.v[i], o.details);
+	if (!o.json && !shown && !groups)
+		printf("  (none)\n");
+	if (groups)
+		shown += print_groups(ctx, &it, arr);
+	if (arr) {
+		json_write(stdout, arr);
+		json_object_put(arr);
+	}
+	items_free(&it);
 	pmu_ctx_free(ctx);
-	return n < 0 ? 1 : (n == 0 && prefix ? 1 : 0);
+	return shown ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "analysis.h"
 #include "cli.h"
+#include "opts.h"
 #include "report-read.h"
 #include "stat-print.h"
 #include "util.h"
@@ -48,114 +49,138 @@ static const char *kind_words(enum report_kind k)
 	return k == REPORT_STAT ? "'pmu stat --json' file" : "region report";
 }
 
-/* Saved stat runs (summed) or region reports (merged). Exit 2 when a file is
- * refused for its content, 1 when one cannot be read or a metric computed. */
-int cmd_report(int argc, char **argv, const struct cli *cli)
-{
-	struct strv metrics = { NULL, 0 }, notes = { NULL, 0 };
-	struct saved_stat st;
-	struct saved_regions rg;
-	struct metric_params params = { { NULL }, 0 };
-	enum report_kind kind0 = 0;
-	char *title = NULL;
-	int code = 0, topdown = 0, first = 1;
+static int cmd_report(int argc, char **argv, struct cli *cli);
 
-	memset(&st, 0, sizeof(st));
-	memset(&rg, 0, sizeof(rg));
-	for (; first < argc && argv[first][0] == '-'; first++) {
-		if (!strcmp(argv[first], "-M") && first + 1 < argc) {
-			if (strv_add_metrics(&metrics, argv[++first]) < 0)
-				goto nomem;
-		} else if (!strcmp(argv[first], "--topdown")) {
-			topdown = 1;
-		} else if (!strcmp(argv[first], "-D") && first + 1 < argc) {
-			if (params_add(&params, argv[++first]) < 0) {
-				code = 2;
-				goto out;
-			}
-		} else {
-			fprintf(stderr, "pmu report: unknown option '%s'%s\n", argv[first],
-				first + 1 == argc && (!strcmp(argv[first], "-M") || !strcmp(argv[first], "-D")) ?
-					" without its argument" : "");
-			code = 2;
-			goto out;
-		}
-	}
-	if (first >= argc) {
-		fprintf(stderr, "pmu report: name one or more files written by 'pmu stat --json' or region reports\n");
-		code = 2;
-		goto out;
-	}
+static const struct opt report_opts[] = {
+	ANALYSIS_OPTS,
+	{ 'D', NULL, NULL, "NAME=VALUE", NULL },  /* the old spelling of --param: refused, said; not shown */
+	{ 0 },
+};
+static const char *const report_synopsis[] = { "[-M METRICS] [--topdown] [--param NAME=VALUE] FILE.json...",
+					       NULL };
+const struct command report_command = {
+	"report", cmd_report, "Print saved 'pmu stat --json' results and region reports", report_synopsis,
+	"Saved stat results are summed over the files, with metrics and topdown evaluated for the CPU\n"
+	"they came from; region reports (PMU_FORMAT=json) are merged per region.\n"
+	"Exit status: 0; 1 when a file cannot be read or a metric computed; 2 when a file is "
+	"refused for its content\n(one line naming the file and the key) or on a usage error.\n", report_opts, false,
+};
+
+static int on_opt(void *st, int id, const char *arg)
+{
+	if (id == 'D')
+		return analysis_old_param("report", arg);
+	return analysis_opt(st, "report", id, arg) == 0 ? 0 : -1;
+}
+
+/* Load files argv[first..argc) into @st or @rg (one kind), their names joined into *@title. 0 or the exit status. */
+static int load_all(int argc, char **argv, int first, struct saved_stat *st, struct saved_regions *rg,
+		    enum report_kind *kind0, char **title)
+{
 	for (int i = first; i < argc; i++) {
 		enum report_kind kind = 0;
 		json_object *doc;
 		char *err = NULL;
 		int r = report_load(argv[i], &doc, &kind, &err);
-		if (r == 0 && kind0 && kind != kind0) {
+		if (r == 0 && *kind0 && kind != *kind0) {
 			r = -EINVAL;
 			if (asprintf(&err, "'%s' is a %s and '%s' a %s: report one kind at a time", argv[first],
-				     kind_words(kind0), argv[i], kind_words(kind)) < 0)
+				     kind_words(*kind0), argv[i], kind_words(kind)) < 0)
 				err = NULL;
 		}
 		if (r == 0)
-			r = kind == REPORT_STAT ? saved_stat_add(&st, argv[i], doc, &err) :
-						  saved_regions_add(&rg, argv[i], doc, &err);
+			r = kind == REPORT_STAT ? saved_stat_add(st, argv[i], doc, &err) :
+						  saved_regions_add(rg, argv[i], doc, &err);
 		json_object_put(doc);
 		if (r < 0) {
 			fprintf(stderr, "pmu report: %s\n", err ? err : strerror(-r));
 			free(err);
-			code = r == -EINVAL ? 2 : 1;
-			goto out;
+			return r == -EINVAL ? 2 : 1;
 		}
-		kind0 = kind;
-		if (str_append(&title, " + ", argv[i]) < 0)
-			goto nomem;
+		*kind0 = kind;
+		if (str_append(title, " + ", argv[i]) < 0)
+			return fprintf(stderr, "pmu report: out of memory\n"), 1;
 	}
-	if (kind0 == REPORT_REGIONS) {
-		if (metrics.n || topdown)
+	return 0;
+}
+
+/* The notes on saved counts: summed, from different CPUs. */
+static int stat_notes(const struct saved_stat *st, struct strv *notes)
+{
+	char *n = NULL;
+	int r = 0;
+
+	if (st->files > 1)
+		r = strv_add(notes, "counts summed over the files", 28);
+	if (r == 0 && st->other_cpuid) {
+		if (asprintf(&n, "the files come from different CPUs (%s, %s): metrics use the event tables of %s",
+			     st->cpuid, st->other_cpuid, st->cpuid) < 0)
+			return -1;
+		r = strv_add(notes, n, strlen(n));
+		free(n);
+	}
+	return r;
+}
+
+/* Saved stat runs: the table, and the analysis for the CPU the counts came from. */
+static int report_stat(const struct saved_stat *st, const char *title, const struct analysis_opts *a,
+		       struct cli *cli)
+{
+	struct strv notes = { NULL, 0 };
+	struct counted c = { st->rows.v, st->rows.n, st->times.elapsed_ns / 1e9 };
+	struct pmu_ctx *ctx;
+	int code = 0;
+
+	if (stat_notes(st, &notes) < 0) {
+		strv_free(&notes);
+		return fprintf(stderr, "pmu report: out of memory\n"), 1;
+	}
+	stat_print_text(stdout, title, &(struct stat_counts){ st->rows, NULL, 0 }, &st->times, &notes);
+	strv_free(&notes);
+	if (!a->metrics.n && !a->topdown)
+		return 0;
+	if (cli_open_ctx(cli, st->cpuid, &ctx) < 0)
+		return 1;
+	if (params_apply(&a->params, ctx) < 0)
+		code = 2;
+	else if (metrics_expand(ctx, "report", (struct strv *)&a->metrics) < 0)
+		code = 1;
+	else
+		code = analysis(stdout, ctx, &a->metrics, a->topdown, &c, NULL);
+	pmu_ctx_free(ctx);
+	return code;
+}
+
+/* Saved stat runs (summed) or region reports (merged). Exit 2 when a file is
+ * refused for its content, 1 when one cannot be read or a metric computed. */
+static int cmd_report(int argc, char **argv, struct cli *cli)
+{
+	struct analysis_opts a;
+	struct saved_stat st;
+	struct saved_regions rg;
+	enum report_kind kind0 = 0;
+	char *title = NULL;
+	int code, first;
+
+	memset(&a, 0, sizeof(a));
+	memset(&st, 0, sizeof(st));
+	memset(&rg, 0, sizeof(rg));
+	first = opts_parse(&report_command, argc, argv, cli, on_opt, &a);
+	if (first < 0)
+		code = first == OPTS_EXIT_OK ? 0 : 2;
+	else if (first >= argc)
+		code = opts_error(&report_command, "name one or more files written by 'pmu stat --json' or region "
+				  "reports");
+	else if ((code = load_all(argc, argv, first, &st, &rg, &kind0, &title)) == 0 && kind0 == REPORT_REGIONS) {
+		if (a.metrics.n || a.topdown)
 			fprintf(stderr, "pmu report: -M and --topdown apply to 'pmu stat --json' files; region reports "
 				"carry their metrics: not applied\n");
 		print_regions(stdout, &rg);
-		goto out;
+	} else if (code == 0) {
+		code = report_stat(&st, title, &a, cli);
 	}
-	if (st.files > 1 && strv_add(&notes, "counts summed over the files", 28) < 0)
-		goto nomem;
-	if (st.other_cpuid) {
-		char *n = NULL;
-		if (asprintf(&n, "the files come from different CPUs (%s, %s): metrics use the event tables of %s",
-			     st.cpuid, st.other_cpuid, st.cpuid) < 0)
-			goto nomem;
-		if (strv_add(&notes, n, strlen(n)) < 0) {
-			free(n);
-			goto nomem;
-		}
-		free(n);
-	}
-	stat_print_text(stdout, title, st.rows.v, st.rows.n, &st.times, &notes);
-	if (metrics.n || topdown) {
-		/* evaluate for the CPU the counts came from */
-		struct counted c = { st.rows.v, st.rows.n, st.times.elapsed_ns / 1e9 };
-		struct pmu_ctx *ctx;
-		if (cli_open_ctx(cli, st.cpuid, &ctx) < 0) {
-			code = 1;
-			goto out;
-		}
-		if (params_apply(&params, ctx) < 0) {
-			pmu_ctx_free(ctx);
-			code = 2;
-			goto out;
-		}
-		code = analysis(stdout, ctx, &metrics, topdown, &c, NULL);
-		pmu_ctx_free(ctx);
-	}
-	goto out;
-nomem:
-	fprintf(stderr, "pmu report: out of memory\n");
-	code = 1;
-out:
 	free(title);
-	strv_free(&metrics);
-	strv_free(&notes);
+	analysis_opts_free(&a);
 	saved_stat_free(&st);
 	saved_regions_free(&rg);
 	return code;

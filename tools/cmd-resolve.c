@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "opts.h"
 #include "util.h"
 
 static json_object *event_json(const struct pmu_event_info *e)
@@ -42,51 +43,72 @@ static json_object *event_json(const struct pmu_event_info *e)
 	return o;
 }
 
-int cmd_resolve(int argc, char **argv, const struct cli *cli)
+static int cmd_resolve(int argc, char **argv, struct cli *cli);
+
+static const struct opt resolve_opts[] = {
+	{ OPT_LONG, "json", NULL, NULL, "the same as a JSON array on stdout" },
+	{ 0 },
+};
+static const char *const resolve_synopsis[] = { "[--json] NAME...", NULL };
+const struct command resolve_command = {
+	"resolve", cmd_resolve, "The encoding of each event and where it came from", resolve_synopsis,
+	"The encoding is perf_event_attr's type and config; where it came from: sysfs, a table, a kernel\n"
+	"generic event, libpfm4; errata and approximations are said.\n"
+	"Exit status: 0 when every NAME resolved, 1 when one did not (said on stderr), 2 on a usage error.\n",
+	resolve_opts, false,
+};
+
+static int on_opt(void *st, int id, const char *arg)
+{
+	(void)arg;
+	*(bool *)st = id == OPT_LONG;
+	return 0;
+}
+
+static void print_event(const struct pmu_event_info *e)
+{
+	printf("%s\n  pmu %s, type %u, config 0x%" PRIx64, e->name, e->pmu, e->type, e->config);
+	if (e->config1)
+		printf(", config1 0x%" PRIx64, e->config1);
+	if (e->config2)
+		printf(", config2 0x%" PRIx64, e->config2);
+	if (e->flags & (PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV))
+		printf(", exclude%s%s%s", e->flags & PMU_EVF_EXCL_USER ? " user" : "",
+		       e->flags & PMU_EVF_EXCL_KERNEL ? " kernel" : "", e->flags & PMU_EVF_EXCL_HV ? " hv" : "");
+	printf("\n  from %s\n", e->origin);
+	if (e->desc && *e->desc)
+		printf("  %s\n", e->desc);
+	if (e->flags & PMU_EVF_APPROX)
+		printf("  approximate: %s\n", e->approx_note && *e->approx_note ? e->approx_note : "(no detail)");
+	if (e->note && *e->note)
+		printf("  note: %s\n", e->note);
+}
+
+static int cmd_resolve(int argc, char **argv, struct cli *cli)
 {
 	struct pmu_ctx *ctx;
 	json_object *arr = NULL;
 	bool json = false;
-	int n = 0, failed = 0;
+	int failed = 0, first = opts_parse(&resolve_command, argc, argv, cli, on_opt, &json);
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--json"))
-			json = true;
+	if (first < 0)
+		return first == OPTS_EXIT_OK ? 0 : 2;
+	if (first >= argc)
+		return opts_error(&resolve_command, "name at least one event");
 	if (cli_open_ctx(cli, NULL, &ctx) < 0)
 		return 1;
 	if (json)
 		arr = json_object_new_array();
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		struct pmu_event_info e;
-		int r;
-		if (!strcmp(argv[i], "--json"))
-			continue;
-		n++;
-		r = pmu_event_resolve(ctx, argv[i], &e);
+		int r = pmu_event_resolve(ctx, argv[i], &e);
 		if (r < 0) {
 			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
 			failed++;
-			continue;
-		}
-		if (json) {
+		} else if (json) {
 			json_object_array_add(arr, event_json(&e));
 		} else {
-			printf("%s\n  pmu %s, type %u, config 0x%" PRIx64, e.name, e.pmu, e.type, e.config);
-			if (e.config1)
-				printf(", config1 0x%" PRIx64, e.config1);
-			if (e.config2)
-				printf(", config2 0x%" PRIx64, e.config2);
-			if (e.flags & (PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV))
-				printf(", exclude%s%s%s", e.flags & PMU_EVF_EXCL_USER ? " user" : "",
-				       e.flags & PMU_EVF_EXCL_KERNEL ? " kernel" : "",
-				       e.flags & PMU_EVF_EXCL_HV ? " hv" : "");
-			printf("\n  from %s\n", e.origin);
-			if (e.desc && *e.desc)
-				printf("  %s\n", e.desc);
-			if (e.flags & PMU_EVF_APPROX)
-				printf("  approximate: %s\n", e.approx_note && *e.approx_note ? e.approx_note : "(no detail)");
-			if (e.note && *e.note)
-				printf("  note: %s\n", e.note);
+			print_event(&e);
 		}
 	}
 	if (json) {
@@ -94,9 +116,5 @@ int cmd_resolve(int argc, char **argv, const struct cli *cli)
 		json_object_put(arr);
 	}
 	pmu_ctx_free(ctx);
-	if (n == 0) {
-		fprintf(stderr, "pmu resolve: name at least one event\n");
-		return 2;
-	}
 	return failed ? 1 : 0;
 }

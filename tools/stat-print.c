@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The display of counts (stat-print.h says what each is for). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,75 +53,141 @@ static char *user_fallback_note(const struct stat_row *rows, size_t n)
 	return s;
 }
 
-void stat_print_text(FILE *f, const char *cmdline, const struct stat_row *rows, size_t n,
-		     const struct run_times *t, const struct strv *notes)
+/* ---------------- a row ---------------- */
+
+/* task-clock and cpu-clock: time, which perf prints in msec with "CPUs utilized"; other ns counts
+ * (duration_time, user_time) it prints as they are, in ns */
+static bool is_time(const struct stat_row *r)
 {
-	double elapsed_ns = t->elapsed_ns;
+	return r->info.unit && !strcmp(r->info.unit, "ns") &&
+	       (label_is(r->info.name, "task-clock") || label_is(r->info.name, "cpu-clock"));
+}
+
+/* The row's value as perf prints it: time (ns) in msec, else the count; *@unit its unit. */
+static double row_value(const struct stat_row *r, const char **unit)
+{
+	uint64_t v = pmu_scale(&r->v);
+
+	*unit = is_time(r) ? "msec" : r->info.unit ? r->info.unit : "";
+	return is_time(r) ? v / 1e6 : (double)v;
+}
+
+/* A count as the text table shows it: "1,234,567", with its unit when it has one ("1,691,577 ns"). */
+static void count_text(const struct stat_row *r, char *buf, size_t len)
+{
+	group_digits(pmu_scale(&r->v), buf, len);
+	if (r->info.unit && *r->info.unit)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", r->info.unit);
+}
+
+/* "<not supported>", "<not counted>" (it never ran: perf's rule for CSV and JSON lines), or NULL. */
+static const char *row_state(const struct stat_row *r)
+{
+	if (!r->supported)
+		return "<not supported>";
+	return r->v.running == 0 ? "<not counted>" : NULL;
+}
+
+/* The ratio perf prints next to a row ("#  1.23 insn per cycle"). */
+struct shadow {
+	double v;
+	int prec;          /* decimals */
+	char unit[40];     /* after the number: " CPUs utilized", "% of all branches" */
+};
+
+/* Events per second, with perf's K, M, G steps. */
+static void per_second(struct shadow *s, double rate)
+{
+	static const char *const step[] = { "", "K", "M", "G" };
+	int i = 0;
+
+	for (; i < 3 && rate > 1000.0; i++)
+		rate /= 1000.0;
+	s->v = rate;
+	s->prec = 3;
+	snprintf(s->unit, sizeof(s->unit), " %s/sec", step[i]);
+}
+
+/* The ratio for row @r among @rows (counted over @elapsed_ns); false when there is none. */
+static bool shadow_of(const struct stat_row *rows, size_t n, const struct stat_row *r, double elapsed_ns,
+		      struct shadow *s)
+{
+	const struct stat_row *cyc = partner(rows, n, r, "cycles"), *br = partner(rows, n, r, "branches");
 	const struct stat_row *task = find_row(rows, n, "task-clock");
+	const char *base = strchr(r->info.name, '/') ? strchr(r->info.name, '/') + 1 : r->info.name;
+	bool ins = (!strncasecmp(base, "instructions", 12) && base[12] && strchr("/:", base[12])) ||
+		   !strcasecmp(base, "instructions");
+	double val = (double)pmu_scale(&r->v), t = task ? (double)pmu_scale(&task->v) : 0;
 
-	if (t->runs > 1)
-		fprintf(f, "\n Performance counter stats for '%s' (%d runs):\n\n", cmdline, t->runs);
+	if (!cyc)
+		cyc = partner(rows, n, r, "cpu-cycles");
+	if (!br)
+		br = partner(rows, n, r, "branch-instructions");
+	s->unit[0] = 0;
+	if (is_time(r) && elapsed_ns > 0)
+		*s = (struct shadow){ val / elapsed_ns, 3, " CPUs utilized" };
+	else if (is_time(r))
+		return false;
+	else if (ins && cyc && pmu_scale(&cyc->v))
+		*s = (struct shadow){ val / (double)pmu_scale(&cyc->v), 2, " insn per cycle" };
+	else if (r == cyc && t)
+		*s = (struct shadow){ val / t, 3, " GHz" };
+	else if (br && r != br && strstr(r->info.name, "branch-misses") && pmu_scale(&br->v))
+		*s = (struct shadow){ 100.0 * val / (double)pmu_scale(&br->v), 2, "% of all branches" };
+	else if (t && r->info.flags & PMU_EVF_SOFTWARE && !r->info.unit[0])
+		per_second(s, val / (t / 1e9));
+	return s->unit[0] != 0;
+}
+
+/* "CPU3", "sh-1234", or "" for the sum. */
+static const char *unit_label(const struct stat_unit *u, char *buf, size_t len)
+{
+	if (!u)
+		snprintf(buf, len, "%s", "");
+	else if (u->cpu >= 0)
+		snprintf(buf, len, "CPU%d", u->cpu);
 	else
-		fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
-	for (size_t i = 0; i < n; i++) {
-		const struct stat_row *r = &rows[i];
-		const struct stat_row *cyc = partner(rows, n, r, "cycles"), *br = partner(rows, n, r, "branches");
-		const char *base = strchr(r->info.name, '/') ? strchr(r->info.name, '/') + 1 : r->info.name;
-		bool ins = !strncasecmp(base, "instructions", 12) && base[12] && strchr("/:", base[12]);
-		char num[48], extra[96] = "";
-		double conf;
-		uint64_t val;
+		snprintf(buf, len, "%s-%d", u->comm, u->tid);
+	return buf;
+}
 
-		ins = ins || !strcasecmp(base, "instructions");
-		if (!cyc)
-			cyc = partner(rows, n, r, "cpu-cycles");
-		if (!br)
-			br = partner(rows, n, r, "branch-instructions");
+/* ---------------- text ---------------- */
 
-		if (!r->supported) {
-			fprintf(f, "   %18s      %-28s\n", "<not supported>", r->info.name);
-			continue;
-		}
-		val = pmu_scale(&r->v);
-		conf = pmu_confidence(&r->v);
-		if (r->v.enabled && r->v.running == 0) {
-			fprintf(f, "   %18s      %-28s (never scheduled: too many events for the counters)\n",
-				"<not counted>", r->info.name);
-			continue;
-		}
-		if (r->info.unit && !strcmp(r->info.unit, "ns")) {
-			/* task-clock, cpu-clock: time */
-			snprintf(num, sizeof(num), "%.2f msec", val / 1e6);
-			if (elapsed_ns > 0)
-				snprintf(extra, sizeof(extra), "#  %8.3f CPUs utilized", val / elapsed_ns);
-		} else {
-			group_digits(val, num, sizeof(num));
-			if (ins && cyc && pmu_scale(&cyc->v))
-				snprintf(extra, sizeof(extra), "#  %8.2f insn per cycle",
-					 (double)val / (double)pmu_scale(&cyc->v));
-			else if (r == cyc && task && pmu_scale(&task->v))
-				snprintf(extra, sizeof(extra), "#  %8.3f GHz",
-					 (double)val / (double)pmu_scale(&task->v));
-			else if (br && r != br && strstr(r->info.name, "branch-misses") && pmu_scale(&br->v))
-				snprintf(extra, sizeof(extra), "#  %8.2f%% of all branches",
-					 100.0 * val / (double)pmu_scale(&br->v));
-			else if (task && r->info.flags & PMU_EVF_SOFTWARE && !r->info.unit[0] &&
-				 pmu_scale(&task->v))
-				snprintf(extra, sizeof(extra), "#  %8.3f K/sec",
-					 val / (pmu_scale(&task->v) / 1e9) / 1e3);
-		}
-		fprintf(f, "   %18s      %-28s %s", num, r->info.name, extra);
-		if (t->runs > 1)
-			fprintf(f, "  ( +- %.2f%% )", r->stddev_pct);
-		if (conf < 1.0)
-			fprintf(f, "  (%.2f%% counted, scaled)", conf * 100);
-		fprintf(f, "\n");
+static void text_row(FILE *f, const char *label, const struct stat_row *rows, size_t n, const struct stat_row *r,
+		     double elapsed_ns, int runs)
+{
+	char num[48], extra[96] = "";
+	struct shadow s;
+	double conf;
+
+	fprintf(f, "   %s%s", label, *label ? "  " : "");
+	if (!r->supported) {
+		fprintf(f, "%18s      %-28s\n", "<not supported>", r->info.name);
+		return;
 	}
-	fprintf(f, "\n   %18.9f seconds time elapsed\n\n", elapsed_ns / 1e9);
-	if (t->user_ns >= 0 && t->sys_ns >= 0) {
-		fprintf(f, "   %18.9f seconds user\n", t->user_ns / 1e9);
-		fprintf(f, "   %18.9f seconds sys\n\n", t->sys_ns / 1e9);
+	if (r->v.enabled && r->v.running == 0) {
+		fprintf(f, "%18s      %-28s (never scheduled: too many events for the counters)\n", "<not counted>",
+			r->info.name);
+		return;
 	}
+	conf = pmu_confidence(&r->v);
+	if (is_time(r))
+		snprintf(num, sizeof(num), "%.2f msec", pmu_scale(&r->v) / 1e6);
+	else
+		count_text(r, num, sizeof(num));
+	if (shadow_of(rows, n, r, elapsed_ns, &s))
+		snprintf(extra, sizeof(extra), "#  %8.*f%s", s.prec, s.v, s.unit);
+	fprintf(f, "%18s      %-28s %s", num, r->info.name, extra);
+	if (runs > 1)
+		fprintf(f, "  ( +- %.2f%% )", r->stddev_pct);
+	if (conf < 1.0)
+		fprintf(f, "  (%.2f%% counted, scaled)", conf * 100);
+	fprintf(f, "\n");
+}
+
+/* The notes under the table: given, user mode only, per event. */
+static void text_notes(FILE *f, const struct stat_row *rows, size_t n, const struct strv *notes)
+{
 	char *fb = user_fallback_note(rows, n);
 
 	for (size_t i = 0; i < notes->n; i++)
@@ -136,16 +203,282 @@ void stat_print_text(FILE *f, const char *cmdline, const struct stat_row *rows, 
 	}
 }
 
-json_object *stat_print_json(char **cmd, int ncmd, const struct stat_row *rows, size_t n,
-			     const struct run_times *t, int status, const struct pmu_caps *c, const struct strv *notes)
+void stat_print_text(FILE *f, const char *cmdline, const struct stat_counts *c, const struct run_times *t,
+		     const struct strv *notes)
 {
-	json_object *o = json_object_new_object(), *ev = json_object_new_array(),
-		    *ca = json_object_new_array(), *jnotes = json_object_new_array();
+	const struct stat_rows *tot = &c->total;
+
+	if (t->runs > 1)
+		fprintf(f, "\n Performance counter stats for '%s' (%d runs):\n\n", cmdline, t->runs);
+	else
+		fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
+	for (size_t u = 0; u < c->nunits; u++) {
+		char label[64];
+		unit_label(&c->units[u], label, sizeof(label));
+		snprintf(label + strlen(label), sizeof(label) - strlen(label), "%*s",
+			 strlen(label) < 16 ? 16 - (int)strlen(label) : 0, "");
+		for (size_t i = 0; i < c->units[u].rows.n; i++)
+			text_row(f, label, c->units[u].rows.v, c->units[u].rows.n, &c->units[u].rows.v[i],
+				 t->elapsed_ns, t->runs);
+	}
+	for (size_t i = 0; !c->nunits && i < tot->n; i++)
+		text_row(f, "", tot->v, tot->n, &tot->v[i], t->elapsed_ns, t->runs);
+	fprintf(f, "\n   %18.9f seconds time elapsed\n\n", t->elapsed_ns / 1e9);
+	if (t->user_ns >= 0 && t->sys_ns >= 0) {
+		fprintf(f, "   %18.9f seconds user\n", t->user_ns / 1e9);
+		fprintf(f, "   %18.9f seconds sys\n\n", t->sys_ns / 1e9);
+	}
+	text_notes(f, tot->v, tot->n, notes);
+}
+
+/* -I in text: "time  [thread or CPU]  counts  event" per row. */
+static void text_interval(struct stat_printer *p, double seconds, const struct stat_rows *rs,
+			  const struct stat_unit *u)
+{
+	char label[64];
+
+	unit_label(u, label, sizeof(label));
+	if (!p->header_done) {
+		fprintf(p->f, "#%15s %s%s%18s  %s\n", "time (s)", u ? (u->cpu >= 0 ? "CPU" : "thread") : "",
+			u ? "            " : "", "counts", "event");
+		p->header_done = true;
+	}
+	for (size_t k = 0; k < rs->n; k++) {
+		const struct stat_row *r = &rs->v[k];
+		char num[48];
+		if (!r->supported)
+			continue;
+		if (is_time(r))
+			snprintf(num, sizeof(num), "%.2f msec", pmu_scale(&r->v) / 1e6);
+		else
+			count_text(r, num, sizeof(num));
+		fprintf(p->f, " %15.9f %s%*s%18s  %s%s\n", seconds, label, u ? 15 - (int)strlen(label) : 0, "", num,
+			r->info.name, pmu_confidence(&r->v) < 1.0 ? "  (scaled)" : "");
+	}
+}
+
+/* ---------------- CSV and JSON lines ---------------- */
+
+/* A number formatted as given, kept as JSON writes it (no 0.10000000000000001). */
+static json_object *jfmt(const char *fmt, double v)
+{
+	char b[64];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(b, sizeof(b), fmt, v);
+	return json_object_new_double_s(v, b);
+}
+
+static void line_json(FILE *f, json_object *o)
+{
+	json_write_line(f, o);
+	json_object_put(o);
+}
+
+/* A counter's fields, as perf's CSV and JSON lines both have them. */
+struct line {
+	double seconds;              /* the interval's end; < 0: not an interval */
+	const struct stat_unit *u;   /* the CPU or thread, or NULL */
+	char label[64];              /* "CPU3", "sh-1234" */
+	const char *state;           /* "<not supported>", "<not counted>", or NULL: a value */
+	const char *unit;            /* of the value: "msec" for task-clock */
+	double value, pct;           /* pct: of the time enabled that it ran */
+	bool has_shadow;
+	struct shadow s;             /* perf's ratio */
+	const char *shadow_unit;     /* its unit without the leading " " or "%" */
+};
+
+static void line_fields(struct line *l, double seconds, const struct stat_unit *u, const struct stat_row *rows,
+			size_t n, const struct stat_row *r, double elapsed_ns)
+{
+	l->seconds = seconds;
+	l->u = u;
+	unit_label(u, l->label, sizeof(l->label));
+	l->state = row_state(r);
+	l->value = row_value(r, &l->unit);
+	l->pct = r->v.enabled ? 100.0 * r->v.running / r->v.enabled : 100.0;
+	l->has_shadow = !l->state && shadow_of(rows, n, r, elapsed_ns, &l->s);
+	l->shadow_unit = l->has_shadow ? l->s.unit + strspn(l->s.unit, " %") : "";
+}
+
+/* "[time,][where,]value,unit,event,[variance,]runtime,percent,metric,metric unit" */
+static void line_csv(struct stat_printer *p, const struct line *l, const struct stat_row *r, int runs)
+{
+	const char *sep = p->sep;
+
+	if (l->seconds >= 0)
+		fprintf(p->f, "%16.9f%s", l->seconds, sep);
+	if (l->u)
+		fprintf(p->f, "%s%s", l->label, sep);
+	if (l->state)
+		fprintf(p->f, "%s%s", l->state, sep);
+	else
+		fprintf(p->f, is_time(r) ? "%.2f%s" : "%.0f%s", l->value, sep);
+	fprintf(p->f, "%s%s%s%s", l->unit, sep, r->info.name, sep);
+	if (runs > 1)
+		fprintf(p->f, "%.2f%%%s", r->stddev_pct, sep);
+	fprintf(p->f, "%" PRIu64 "%s%.2f%s", r->v.running, sep, l->pct, sep);
+	if (l->has_shadow)
+		fprintf(p->f, "%.*f", l->s.prec, l->s.v);
+	fprintf(p->f, "%s%s\n", sep, l->shadow_unit);
+}
+
+/* perf's keys, in its order */
+static void line_jsonl(struct stat_printer *p, const struct line *l, const struct stat_row *r, int runs)
+{
+	json_object *o = json_object_new_object();
+	char num[64];
+
+	if (l->seconds >= 0)
+		json_object_object_add(o, "interval", jfmt("%.9f", l->seconds));
+	if (l->u && l->u->cpu >= 0)
+		json_object_object_add(o, "cpu", json_object_new_string(l->label + 3));
+	else if (l->u)
+		json_object_object_add(o, "thread", json_object_new_string(l->label));
+	snprintf(num, sizeof(num), "%f", l->value);
+	json_object_object_add(o, "counter-value", json_object_new_string(l->state ? l->state : num));
+	json_object_object_add(o, "unit", json_object_new_string(l->unit));
+	json_object_object_add(o, "event", json_object_new_string(r->info.name));
+	if (runs > 1)
+		json_object_object_add(o, "variance", jfmt("%.2f", r->stddev_pct));
+	json_object_object_add(o, "event-runtime", json_object_new_uint64(r->v.running));
+	json_object_object_add(o, "pcnt-running", jfmt("%.2f", l->pct));
+	json_object_object_add(o, "metric-value", jfmt("%f", l->has_shadow ? l->s.v : 0.0));
+	json_object_object_add(o, "metric-unit", json_object_new_string(l->shadow_unit));
+	line_json(p->f, o);
+}
+
+/* One counter, perf's way, in CSV or JSON lines. */
+static void line_row(struct stat_printer *p, double seconds, const struct stat_unit *u, const struct stat_row *rows,
+		     size_t n, const struct stat_row *r, double elapsed_ns, int runs)
+{
+	struct line l;
+
+	line_fields(&l, seconds, u, rows, n, r, elapsed_ns);
+	if (p->format == FMT_CSV)
+		line_csv(p, &l, r, runs);
+	else
+		line_jsonl(p, &l, r, runs);
+}
+
+/* A metric of -M, perf's way: the counter's fields empty, then its value and "unit name". */
+static void line_metric(struct stat_printer *p, double seconds, const struct stat_unit *u, const struct metric_value *m,
+			int runs)
+{
+	char what[PMU_NAME_MAX + 64];
+
+	snprintf(what, sizeof(what), "%s%s%s", m->unit, *m->unit ? " " : "", m->name);
+	if (p->format == FMT_CSV) {
+		if (seconds >= 0)
+			fprintf(p->f, "%16.9f%s", seconds, p->sep);
+		/* empty: [where,]value,unit,event,[variance,]runtime,percent */
+		for (int i = 0; i < 5 + (u != NULL) + (runs > 1); i++)
+			fputs(p->sep, p->f);
+		if (!m->why)
+			fprintf(p->f, "%.6g", m->value);
+		fprintf(p->f, "%s%s\n", p->sep, what);
+		return;
+	}
+	json_object *o = json_object_new_object();
+	if (seconds >= 0)
+		json_object_object_add(o, "interval", jfmt("%.9f", seconds));
+	json_object_object_add(o, "metric-value", m->why ? NULL : jfmt("%f", m->value));
+	json_object_object_add(o, "metric-unit", json_object_new_string(what));
+	if (m->why)
+		json_object_object_add(o, "error", json_object_new_string(m->why));
+	line_json(p->f, o);
+}
+
+/* The rows of @c (per unit when it has units), then the metrics; @seconds < 0: not an interval. */
+static void lines(struct stat_printer *p, double seconds, const struct stat_counts *c, double elapsed_ns, int runs,
+		  const struct metric_value *mv, size_t nmv)
+{
+	for (size_t u = 0; !p->metric_only && u < c->nunits; u++)
+		for (size_t i = 0; i < c->units[u].rows.n; i++)
+			line_row(p, seconds, &c->units[u], c->units[u].rows.v, c->units[u].rows.n,
+				 &c->units[u].rows.v[i], elapsed_ns, runs);
+	for (size_t i = 0; !p->metric_only && !c->nunits && i < c->total.n; i++)
+		line_row(p, seconds, NULL, c->total.v, c->total.n, &c->total.v[i], elapsed_ns, runs);
+	for (size_t i = 0; i < nmv; i++)
+		line_metric(p, seconds, c->nunits ? &c->units[0] : NULL, &mv[i], runs);
+}
+
+void stat_print_lines(struct stat_printer *p, const struct stat_counts *c, const struct run_times *t,
+		      const struct metric_value *mv, size_t nmv)
+{
+	lines(p, -1, c, t->elapsed_ns, t->runs, mv, nmv);
+}
+
+/* ---------------- the JSON document ---------------- */
+
+static json_object *event_json(const struct stat_row *r)
+{
+	json_object *e = json_object_new_object();
+
+	json_object_object_add(e, "name", json_object_new_string(r->info.name));
+	json_object_object_add(e, "pmu", json_object_new_string(r->info.pmu));
+	json_object_object_add(e, "exclude_user", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_USER));
+	json_object_object_add(e, "exclude_kernel", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_KERNEL));
+	json_object_object_add(e, "exclude_hv", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_HV));
+	json_object_object_add(e, "user_fallback", json_object_new_boolean(r->info.flags & PMU_EVF_USER_FALLBACK));
+	json_object_object_add(e, "type", json_object_new_int64(r->info.type));
+	json_object_object_add(e, "config", cli_jhex(r->info.config));
+	json_object_object_add(e, "config1", cli_jhex(r->info.config1));
+	json_object_object_add(e, "supported", json_object_new_boolean(r->supported));
+	json_object_object_add(e, "value", json_object_new_uint64(r->v.value));
+	json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->v)));
+	json_object_object_add(e, "enabled_ns", json_object_new_uint64(r->v.enabled));
+	json_object_object_add(e, "running_ns", json_object_new_uint64(r->v.running));
+	json_object_object_add(e, "confidence", jnum(r->supported ? pmu_confidence(&r->v) : 0.0));
+	json_object_object_add(e, "unit", json_object_new_string(r->info.unit ? r->info.unit : ""));
+	json_object_object_add(e, "stddev_pct", jnum(r->stddev_pct));
+	return e;
+}
+
+static json_object *events_json(const struct stat_rows *rs)
+{
+	json_object *ev = json_object_new_array();
+
+	for (size_t i = 0; i < rs->n; i++)
+		json_object_array_add(ev, event_json(&rs->v[i]));
+	return ev;
+}
+
+/* "events" of @c to @o, and "units" (each {"cpu": N} or {"thread": "comm-tid", "tid": N}, and its events). */
+static void counts_json(json_object *o, const struct stat_counts *c)
+{
+	json_object_object_add(o, "events", events_json(&c->total));
+	if (c->nunits) {
+		json_object *arr = json_object_new_array();
+		for (size_t u = 0; u < c->nunits; u++) {
+			json_object *e = json_object_new_object();
+			char label[64];
+			if (c->units[u].cpu >= 0) {
+				json_object_object_add(e, "cpu", json_object_new_int(c->units[u].cpu));
+			} else {
+				json_object_object_add(e, "thread",
+						       json_object_new_string(unit_label(&c->units[u], label, sizeof(label))));
+				json_object_object_add(e, "tid", json_object_new_int(c->units[u].tid));
+			}
+			json_object_object_add(e, "events", events_json(&c->units[u].rows));
+			json_object_array_add(arr, e);
+		}
+		json_object_object_add(o, "units", arr);
+	}
+}
+
+json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, const struct run_times *t,
+			     int status, const struct pmu_caps *caps, const struct strv *notes)
+{
+	json_object *o = json_object_new_object(), *ca = json_object_new_array(), *jnotes = json_object_new_array();
+	const struct stat_rows *tot = &c->total;
+	char *fb = user_fallback_note(tot->v, tot->n);
 
 	json_object_object_add(o, "schema", json_object_new_string("libpmu-stat/1"));
 	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
-	json_object_object_add(o, "cpuid", json_object_new_string(c->cpuid));
-	json_object_object_add(o, "hw_pmu", json_object_new_boolean(c->hw_pmu));
+	json_object_object_add(o, "cpuid", json_object_new_string(caps->cpuid));
+	json_object_object_add(o, "hw_pmu", json_object_new_boolean(caps->hw_pmu));
 	for (int i = 0; i < ncmd; i++)
 		json_object_array_add(ca, json_object_new_string(cmd[i]));
 	json_object_object_add(o, "command", ca);
@@ -156,44 +489,65 @@ json_object *stat_print_json(char **cmd, int ncmd, const struct stat_row *rows, 
 		json_object_object_add(o, "sys_ns", json_object_new_int64((int64_t)t->sys_ns));
 	}
 	json_object_object_add(o, "runs", json_object_new_int(t->runs));
-	for (size_t i = 0; i < n; i++) {
-		const struct stat_row *r = &rows[i];
-		json_object *e = json_object_new_object();
-		json_object_object_add(e, "name", json_object_new_string(r->info.name));
-		json_object_object_add(e, "pmu", json_object_new_string(r->info.pmu));
-		json_object_object_add(e, "exclude_user", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_USER));
-		json_object_object_add(e, "exclude_kernel", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_KERNEL));
-		json_object_object_add(e, "exclude_hv", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_HV));
-		json_object_object_add(e, "user_fallback", json_object_new_boolean(r->info.flags & PMU_EVF_USER_FALLBACK));
-		json_object_object_add(e, "type", json_object_new_int64(r->info.type));
-		json_object_object_add(e, "config", cli_jhex(r->info.config));
-		json_object_object_add(e, "config1", cli_jhex(r->info.config1));
-		json_object_object_add(e, "supported", json_object_new_boolean(r->supported));
-		json_object_object_add(e, "value", json_object_new_uint64(r->v.value));
-		json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->v)));
-		json_object_object_add(e, "enabled_ns", json_object_new_uint64(r->v.enabled));
-		json_object_object_add(e, "running_ns", json_object_new_uint64(r->v.running));
-		json_object_object_add(e, "confidence", jnum(r->supported ? pmu_confidence(&r->v) : 0.0));
-		json_object_object_add(e, "unit", json_object_new_string(r->info.unit ? r->info.unit : ""));
-		json_object_object_add(e, "stddev_pct", jnum(r->stddev_pct));
-		json_object_array_add(ev, e);
-	}
-	json_object_object_add(o, "events", ev);
+	counts_json(o, c);
 	for (size_t i = 0; i < notes->n; i++)
 		json_object_array_add(jnotes, json_object_new_string(notes->v[i]));
-	{
-		char *fb = user_fallback_note(rows, n);
-		if (fb)
-			json_object_array_add(jnotes, json_object_new_string(fb));
-		free(fb);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].info.note && *rows[i].info.note) {
+	if (fb)
+		json_object_array_add(jnotes, json_object_new_string(fb));
+	free(fb);
+	for (size_t i = 0; i < tot->n; i++)
+		if (tot->v[i].info.note && *tot->v[i].info.note) {
 			char *buf = NULL;
-			if (str_append(&buf, NULL, rows[i].info.name) == 0 && str_append(&buf, ": ", rows[i].info.note) == 0)
+			if (str_append(&buf, NULL, tot->v[i].info.name) == 0 &&
+			    str_append(&buf, ": ", tot->v[i].info.note) == 0)
 				json_object_array_add(jnotes, json_object_new_string(buf));
 			free(buf);
 		}
 	json_object_object_add(o, "notes", jnotes);
 	return o;
+}
+
+/* ---------------- intervals ---------------- */
+
+void stat_print_interval(void *printer, double seconds, const struct stat_counts *c)
+{
+	struct stat_printer *p = printer;
+	struct counted cnt = { c->total.v, c->total.n, seconds - p->last_s };
+	size_t nmv = p->metrics ? p->metrics->n : 0;
+	struct metric_value *mv = calloc(nmv + 1, sizeof(*mv));
+
+	if (!mv)
+		return;
+	if (nmv && metrics_eval(p->ctx, p->metrics, &cnt, mv) < 0)
+		nmv = 0;
+	if (p->format == FMT_CSV || p->format == FMT_JSON_LINES) {
+		lines(p, seconds, c, cnt.seconds * 1e9, 1, mv, nmv);
+	} else if (p->format == FMT_JSON) {
+		json_object *o = json_object_new_object(), *arr = json_object_new_array();
+		json_object_object_add(o, "time_s", jfmt("%.9f", seconds));
+		counts_json(o, c);
+		for (size_t i = 0; i < nmv; i++)
+			json_object_array_add(arr, metric_json(&mv[i]));
+		if (nmv)
+			json_object_object_add(o, "metrics", arr);
+		else
+			json_object_put(arr);
+		if (!p->intervals)
+			p->intervals = json_object_new_array();
+		json_object_array_add(p->intervals, o);
+	} else {
+		for (size_t u = 0; !p->metric_only && u < c->nunits; u++)
+			text_interval(p, seconds, &c->units[u].rows, &c->units[u]);
+		if (!p->metric_only && !c->nunits)
+			text_interval(p, seconds, &c->total, NULL);
+		for (size_t i = 0; i < nmv; i++)
+			if (mv[i].why)
+				fprintf(p->f, " %15.9f %18s  %s: %s\n", seconds, "n/a", mv[i].name, mv[i].why);
+			else
+				fprintf(p->f, " %15.9f %18.3f  %s%s%s\n", seconds, mv[i].value, mv[i].name,
+					*mv[i].unit ? " " : "", mv[i].unit);
+	}
+	fflush(p->f);
+	metric_values_free(mv, nmv);
+	p->last_s = seconds;
 }

@@ -3,7 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -25,6 +25,44 @@ static double ns_now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* ---------------- lists ---------------- */
+
+static int intv_add(struct intv *l, int v)
+{
+	int *n = realloc(l->v, (l->n + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	l->v = n;
+	l->v[l->n++] = v;
+	return 0;
+}
+
+int intv_parse(struct intv *l, const char *s, bool ranges, int min, int max)
+{
+	const char *p = s;
+
+	for (;;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p || !(*p >= '0' && *p <= '9') || a < min || a > max)
+			return -1;
+		if (ranges && *end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || !(*p >= '0' && *p <= '9') || b < a || b > max || b - a > 65535)
+				return -1;
+		}
+		for (long v = a; v <= b; v++)
+			if (intv_add(l, (int)v) < 0)
+				return -1;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+}
+
 /*
  * Signals while pmu stat counts. It waits for what it counts and prints the
  * counts: SIGINT, SIGQUIT, SIGTERM and SIGHUP are caught. One that a process
@@ -37,6 +75,7 @@ static double ns_now(void)
 static const int caught[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
 #define NCAUGHT (sizeof(caught) / sizeof(caught[0]))
 static volatile sig_atomic_t got_signal;   /* the last caught signal received */
+static volatile sig_atomic_t signals_seen; /* how many were received */
 static volatile pid_t fwd_pid;             /* the command until it has ended: caught signals go to it */
 static struct sigaction pipe_at_start;     /* SIGPIPE as pmu was started */
 
@@ -71,14 +110,28 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	got_signal = sig;
+	signals_seen++;
 	if (fwd_pid > 0 && si->si_code != SI_KERNEL)
 		kill(fwd_pid, sig);
+}
+
+/* SIGCHLD, caught (not ignored) while pmu waits: the command's end interrupts the wait. */
+static struct sigaction chld_at_start;
+
+static void on_child(int sig)
+{
+	(void)sig;
 }
 
 static void catch_signals(struct sigaction old[NCAUGHT])
 {
 	struct sigaction sa;
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, &chld_at_start);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: the waits return */
@@ -94,6 +147,7 @@ static void restore_signals(const struct sigaction old[NCAUGHT])
 {
 	for (size_t i = 0; i < NCAUGHT; i++)
 		sigaction(caught[i], &old[i], NULL);
+	sigaction(SIGCHLD, &chld_at_start, NULL);
 }
 
 /*
@@ -120,6 +174,7 @@ static pid_t start_command(char **cmd, int go, int err_fd)
 			if (sigaction(caught[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
 				sigaction(caught[i], &dfl, NULL);
 		sigaction(SIGPIPE, &pipe_at_start, NULL);
+		sigaction(SIGCHLD, &chld_at_start, NULL);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (go >= 0 && read(go, &b, 1) != 1)
 			_exit(127); /* pmu gave up */
@@ -135,20 +190,7 @@ static pid_t start_command(char **cmd, int go, int err_fd)
 	return c;
 }
 
-/* Wait for the command @child to end, caught signals passed on meanwhile; @status, @ru (may be NULL). */
-static void wait_child(pid_t child, int *status, struct rusage *ru)
-{
-	siginfo_t si;
-
-	/* until it has ended, not reaped: a signal passed on meanwhile cannot reach a process reusing its pid */
-	while (waitid(P_PID, child, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;
-	fwd_pid = 0;
-	while (wait4(child, status, 0, ru) < 0 && errno == EINTR)
-		;
-}
-
-
+/* ---------------- processes ---------------- */
 
 /* The fields of /proc/PID/stat after the command name ("S 1 ..."), in @buf; NULL if the process is gone. */
 static const char *proc_stat(pid_t pid, char *buf, size_t len)
@@ -176,86 +218,6 @@ static bool proc_ended(pid_t pid)
 	return !st || *st == 'Z' || *st == 'X';
 }
 
-/*
- * Wait up to @ms milliseconds (-1: no limit) for process @pid to end: on its
- * pidfd @pfd, or without one (kernels before 5.3; valgrind) by looking every
- * millisecond. With @mask (the caught signals blocked by the caller) the wait
- * takes them under that mask and stops for one. Returns 1 when it ended, 0 at
- * the time limit, -1 on a signal.
- */
-static int wait_end(pid_t pid, int pfd, int ms, const sigset_t *mask)
-{
-	double until = ns_now() + ms * 1e6;
-
-	if (pfd >= 0) {
-		struct pollfd p = { pfd, POLLIN, 0 };
-		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-		int r = ppoll(&p, 1, ms >= 0 ? &ts : NULL, mask);
-		return r > 0 ? 1 : r == 0 ? 0 : -1;
-	}
-	for (;;) {
-		struct timespec one = { 0, 1000000 };
-		sigset_t save;
-		int r;
-		if (proc_ended(pid))
-			return 1;
-		if (ms >= 0 && ns_now() >= until)
-			return 0;
-		if (mask)
-			sigprocmask(SIG_SETMASK, mask, &save);
-		r = nanosleep(&one, NULL);
-		if (mask)
-			sigprocmask(SIG_SETMASK, &save, NULL);
-		if ((r < 0 && errno == EINTR) || (mask && got_signal))
-			return -1;
-	}
-}
-
-/* Wait for @child, printing the counts of every @interval_ms to @f meanwhile (-I). */
-static void wait_intervals(pid_t child, struct pmu_set *set, size_t n, int interval_ms, FILE *f, double t0,
-			   int *status, struct rusage *ru)
-{
-	struct pmu_value *prev = calloc(n, sizeof(*prev)), *cur = calloc(n, sizeof(*cur));
-	int pfd = (int)syscall(SYS_pidfd_open, child, 0);
-	double next = t0 + interval_ms * 1e6;
-	bool header = false;
-
-	for (;;) {
-		double now = ns_now();
-		if (wait_end(child, pfd, now >= next ? 0 : (int)((next - now) / 1e6) + 1, NULL) > 0)
-			break;
-		if (ns_now() < next || !prev || !cur || pmu_set_read(set, cur) < 0)
-			continue;
-		if (!header) {
-			fprintf(f, "#%15s %18s  %s\n", "time (s)", "counts", "event");
-			header = true;
-		}
-		for (size_t k = 0; k < n; k++) {
-			struct pmu_value d;
-			struct pmu_event_info info;
-			char num[48];
-			pmu_delta(&prev[k], &cur[k], 1, &d);
-			pmu_set_event(set, k, &info);
-			if (info.flags & PMU_EVF_UNSUPPORTED)
-				continue;
-			if (info.unit && !strcmp(info.unit, "ns"))
-				snprintf(num, sizeof(num), "%.2f msec", pmu_scale(&d) / 1e6);
-			else
-				group_digits(pmu_scale(&d), num, sizeof(num));
-			fprintf(f, " %15.9f %18s  %s%s\n", (ns_now() - t0) / 1e9, num, info.name,
-				pmu_confidence(&d) < 1.0 ? "  (scaled)" : "");
-			prev[k] = cur[k];
-		}
-		fflush(f);
-		next += interval_ms * 1e6;
-	}
-	if (pfd >= 0)
-		close(pfd);
-	free(prev);
-	free(cur);
-	wait_child(child, status, ru);
-}
-
 /* user and system CPU time of process @pid so far (/proc/PID/stat), or -1 each when it is gone */
 static void proc_cpu(pid_t pid, double *user_ns, double *sys_ns)
 {
@@ -271,274 +233,652 @@ static void proc_cpu(pid_t pid, double *user_ns, double *sys_ns)
 	}
 }
 
-/* Add the values of @set to @rs, matched by event name (the per-CPU sets of a hybrid CPU differ). */
-static int add_set(struct pmu_set *set, struct stat_rows *rs)
+/* The name of thread @tid (/proc/TID/comm) into @buf; "?" when it is gone. */
+static void thread_comm(int tid, char *buf, size_t len)
 {
-	size_t m = pmu_set_count(set);
-	struct pmu_value *vals = calloc(m ? m : 1, sizeof(*vals));
-	int r = vals ? pmu_set_read(set, vals) : -ENOMEM;
+	char path[64];
+	FILE *f;
 
-	for (size_t k = 0; r == 0 && k < m; k++) {
-		struct pmu_event_info info;
-		struct stat_row *row;
-		bool added;
-		pmu_set_event(set, k, &info);
-		if (!(row = stat_rows_named(rs, info.name, &added))) {
-			r = -ENOMEM;
-			break;
-		}
-		if (added) {
-			row->info = info;
-			row->supported = !(info.flags & PMU_EVF_UNSUPPORTED);
-		}
-		row->v.value += vals[k].value;
-		row->v.enabled += vals[k].enabled;
-		row->v.running += vals[k].running;
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	snprintf(buf, len, "?");
+	if ((f = fopen(path, "r"))) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
 	}
-	free(vals);
-	if (r < 0)
-		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
-	return r;
 }
 
 /*
- * -p and -a: count with the open @sets until process @pid (if not 0) ends, a
- * signal, or @cmd (if given, not counted itself) ends; @rs gets the sums. The
- * sets are closed. 0, or the exit code to give up with.
+ * The processes whose end ends the count: the command, or those of -p and
+ * -t. The command, pmu's child, is waited for with waitid() (SIGCHLD ends
+ * the wait); the others on their pidfd, or without one (kernels before 5.3,
+ * a thread that leads no process, valgrind) by looking every 10 ms.
  */
-static int stat_sets(struct pmu_set **sets, size_t nsets, pid_t pid, char **cmd, struct stat_rows *rs,
-		     struct run_times *t, int *status)
-{
-	struct sigaction old[NCAUGHT];
-	double t0, u0 = -1, s0 = -1, u1 = -1, s1 = -1;
-	int code = 0;
+struct watch {
+	pid_t *pid;
+	int *pfd;              /* -1: none */
+	bool *ended;
+	size_t n;
+	pid_t child;           /* pmu's child among them, or 0 */
+};
 
-	catch_signals(old);
-	/* the sets were opened disabled: all of them count the same window, the one timed */
-	t0 = ns_now();
-	for (size_t j = 0; j < nsets; j++)
-		pmu_set_enable(sets[j]);
-	if (pid)
-		proc_cpu(pid, &u0, &s0);
-	*status = 0;
-	if (cmd[0]) {
-		pid_t c = start_command(cmd, -1, -1);
-		if (c < 0)
-			perror("pmu stat: fork");
-		else
-			wait_child(c, status, NULL);
-	} else {
-		/* the caught signals are taken only inside the waits: one cannot slip in before them */
-		sigset_t block, orig;
-		sigemptyset(&block);
-		for (size_t i = 0; i < NCAUGHT; i++)
-			sigaddset(&block, caught[i]);
-		sigprocmask(SIG_BLOCK, &block, &orig);
-		if (pid) {
-			/* until the process ends or a signal */
-			int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-			while (!got_signal && wait_end(pid, pfd, -1, &orig) < 1)
-				;
-			if (pfd >= 0)
-				close(pfd);
-		} else {
-			while (!got_signal)
-				sigsuspend(&orig);
-		}
-		sigprocmask(SIG_SETMASK, &orig, NULL);
-	}
-	for (size_t j = 0; j < nsets; j++)
-		pmu_set_disable(sets[j]);
-	t->elapsed_ns = ns_now() - t0;
-	if (pid)
-		proc_cpu(pid, &u1, &s1);
-	t->user_ns = u0 >= 0 && u1 >= 0 ? u1 - u0 : -1;
-	t->sys_ns = s0 >= 0 && s1 >= 0 ? s1 - s0 : -1;
-	restore_signals(old);
-	for (size_t j = 0; j < nsets; j++)
-		if (code == 0 && add_set(sets[j], rs) < 0)
-			code = 1;
-	for (size_t j = 0; j < nsets; j++)
-		pmu_set_close(sets[j]);
-	free(sets);
-	return code;
+static int watch_add(struct watch *w, pid_t pid, bool child)
+{
+	pid_t *p = realloc(w->pid, (w->n + 1) * sizeof(*p));
+	int *f = p ? realloc(w->pfd, (w->n + 1) * sizeof(*f)) : NULL;
+	bool *e = f ? realloc(w->ended, (w->n + 1) * sizeof(*e)) : NULL;
+
+	if (p)
+		w->pid = p;
+	if (f)
+		w->pfd = f;
+	if (!e)
+		return -1;
+	w->ended = e;
+	w->pid[w->n] = pid;
+	w->pfd[w->n] = child ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
+	w->ended[w->n++] = false;
+	if (child)
+		w->child = pid;
+	return 0;
 }
 
-/* Open @events on one target (a thread, or a CPU) and append the set to @sets. 0, 1 to skip, or -1. */
-static int open_target(struct pmu_ctx *ctx, const char *events, unsigned flags, int pid, int cpu,
-		       struct pmu_set ***sets, size_t *nsets)
+static void watch_free(struct watch *w)
 {
-	struct pmu_set **ns = realloc(*sets, (*nsets + 1) * sizeof(**sets));
+	for (size_t i = 0; i < w->n; i++)
+		if (w->pfd[i] >= 0)
+			close(w->pfd[i]);
+	free(w->pid);
+	free(w->pfd);
+	free(w->ended);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Has child @pid ended (not reaped: a signal passed on meanwhile cannot reach a process reusing its pid)? */
+static bool child_ended(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == pid;
+}
+
+/* Look at each watched process without a pidfd; have all ended (false when none is watched)? */
+static bool watch_done(struct watch *w)
+{
+	bool all = w->n > 0;
+
+	for (size_t i = 0; i < w->n; i++) {
+		if (!w->ended[i] && w->pfd[i] < 0)
+			w->ended[i] = w->pid[i] == w->child ? child_ended(w->pid[i]) : proc_ended(w->pid[i]);
+		all = all && w->ended[i];
+	}
+	return all;
+}
+
+enum { WAIT_ENDED, WAIT_TIME, WAIT_SIGNAL };
+
+/*
+ * Wait until every watched process has ended, time @deadline (ns_now(); < 0:
+ * none) or a caught signal, taken under @mask (the caller blocks them so
+ * that none slips in between two waits).
+ */
+static int watch_wait(struct watch *w, double deadline, const sigset_t *mask)
+{
+	struct pollfd *p = calloc(w->n ? w->n : 1, sizeof(*p));
+	int r = -1;
+
+	while (p && !watch_done(w)) {
+		double now = ns_now(), ms = deadline < 0 ? -1 : ceil((deadline - now) / 1e6);
+		struct timespec ts;
+		size_t k = 0, polled = 0;
+		sig_atomic_t seen;
+		if (deadline >= 0 && now >= deadline) {
+			r = WAIT_TIME;
+			break;
+		}
+		for (size_t i = 0; i < w->n; i++) {
+			polled += w->pfd[i] < 0 && !w->ended[i] && w->pid[i] != w->child;
+			if (w->pfd[i] >= 0 && !w->ended[i])
+				p[k++] = (struct pollfd){ w->pfd[i], POLLIN, 0 };
+		}
+		if (polled && (ms < 0 || ms > 10))
+			ms = 10;
+		ts.tv_sec = (time_t)(ms / 1000);
+		ts.tv_nsec = (long)fmod(ms, 1000) * 1000000L;
+		seen = signals_seen;
+		if (ppoll(p, k, ms >= 0 ? &ts : NULL, mask) < 0 && errno == EINTR && seen != signals_seen) {
+			r = WAIT_SIGNAL; /* a caught one; SIGCHLD only ends the wait to look again */
+			break;
+		}
+		for (size_t i = 0, j = 0; i < w->n; i++)
+			if (w->pfd[i] >= 0 && !w->ended[i])
+				w->ended[i] = p[j++].revents != 0;
+	}
+	free(p);
+	return r < 0 ? WAIT_ENDED : r;
+}
+
+/* ---------------- the sets counted ---------------- */
+
+/* One opened set: a thread, a CPU, or the command. */
+struct unit_set {
+	struct pmu_set *set;
+	int cpu, tid;
+	char comm[32];
+	struct pmu_value *prev, *cur, *delta;   /* -I: the last interval's end, now, the difference */
+	size_t n;
+};
+
+/* One run: the command, the sets, the processes watched. */
+struct session {
+	struct unit_set *u;
+	size_t n;
+	pid_t child;          /* the command, or 0 */
+	int go, err;          /* its pipes: a byte on go execs it; errno comes back on err when exec fails */
+	struct watch w;
+	double t0;            /* when counting began */
+	double u0, s0;        /* the user and system time of -p's processes then */
+};
+
+/* Open @events on one target (a thread, or a CPU) as a new unit of @s. 0, 1 to skip, or -1. */
+static int open_unit(struct pmu_ctx *ctx, const char *events, unsigned flags, int pid, int cpu,
+		     struct session *s)
+{
+	struct unit_set *nu = realloc(s->u, (s->n + 1) * sizeof(*nu)), *u;
 	struct pmu_set_opts so;
 	int r;
 
-	if (!ns) {
+	if (!nu) {
 		fprintf(stderr, "pmu stat: out of memory\n");
 		return -1;
 	}
-	*sets = ns;
+	s->u = nu;
+	u = &nu[s->n];
+	memset(u, 0, sizeof(*u));
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
 	so.flags = flags | PMU_SET_SKIP_UNSUPPORTED;
 	so.pid = pid;
 	so.cpu = cpu;
-	r = pmu_set_open(ctx, events, &so, &ns[*nsets]);
+	r = pmu_set_open(ctx, events, &so, &u->set);
 	if (r == -ESRCH || r == -ENODEV || r == -ENXIO)
 		return 1; /* the thread ended meanwhile; the CPU is offline */
 	if (r < 0) {
 		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
 		return -1;
 	}
-	(*nsets)++;
+	u->cpu = flags & PMU_SET_CPU ? cpu : -1;
+	u->tid = flags & PMU_SET_CPU ? 0 : pid;
+	u->n = pmu_set_count(u->set);
+	u->prev = calloc(u->n + 1, sizeof(*u->prev));
+	u->cur = calloc(u->n + 1, sizeof(*u->cur));
+	u->delta = calloc(u->n + 1, sizeof(*u->delta));
+	s->n++;
+	if (!u->prev || !u->cur || !u->delta) {
+		fprintf(stderr, "pmu stat: out of memory\n");
+		return -1;
+	}
 	return 0;
 }
 
-/* -p: the running process @pid, one set per thread it has now (inherit covers what they start). */
-int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_rows *rs,
-		       struct run_times *t, int *status)
+/* -p: every thread process @pid has now (inherit covers what they start). */
+static int open_process(struct pmu_ctx *ctx, const char *events, unsigned flags, pid_t pid, struct session *s)
 {
-	struct pmu_set **sets = NULL;
-	size_t nsets = 0;
 	char path[64];
 	struct dirent *de;
+	size_t before = s->n;
+	int r = 0;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	if (!(d = opendir(path))) {
 		fprintf(stderr, "pmu stat: no process %d to attach to (%s)\n", (int)pid, strerror(errno));
-		return 1;
+		return -1;
 	}
-	while ((de = readdir(d)))
-		if (atoi(de->d_name) > 0 &&
-		    open_target(ctx, events, PMU_SET_PID | PMU_SET_INHERIT, atoi(de->d_name), -1, &sets, &nsets) < 0)
-			break;
+	while (r >= 0 && (de = readdir(d)))
+		if (atoi(de->d_name) > 0)
+			r = open_unit(ctx, events, flags, atoi(de->d_name), -1, s);
 	closedir(d);
-	if (de || !nsets) {
-		if (!de)
-			fprintf(stderr, "pmu stat: process %d has no threads left to count\n", (int)pid);
-		for (size_t j = 0; j < nsets; j++)
-			pmu_set_close(sets[j]);
-		free(sets);
-		return 1;
+	if (r >= 0 && s->n == before) {
+		fprintf(stderr, "pmu stat: process %d has no threads left to count\n", (int)pid);
+		r = -1;
 	}
-	return stat_sets(sets, nsets, pid, cmd, rs, t, status);
+	return r < 0 ? -1 : 0;
 }
 
-/* -a: every online CPU, all tasks. */
-int stat_system(struct pmu_ctx *ctx, const char *events, char **cmd, struct stat_rows *rs,
-		       struct run_times *t, int *status)
+/* The sets @tg asks for, each a unit of @s (the command's, when it is counted, is forked already). */
+static int open_units(struct pmu_ctx *ctx, const struct stat_target *tg, const struct stat_run_opts *o,
+		      struct session *s)
 {
-	struct pmu_set **sets = NULL;
-	size_t nsets = 0;
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned inherit = tg->inherit ? PMU_SET_INHERIT : 0;
+	int r = 0;
 
-	for (long c = 0; c < ncpu; c++)
-		if (open_target(ctx, events, PMU_SET_CPU | PMU_SET_PID, -1, (int)c, &sets, &nsets) < 0) {
-			for (size_t j = 0; j < nsets; j++)
-				pmu_set_close(sets[j]);
-			free(sets);
-			return 1;
+	for (size_t i = 0; r >= 0 && i < tg->pids.n; i++)
+		r = open_process(ctx, o->events, PMU_SET_PID | inherit, tg->pids.v[i], s);
+	for (size_t i = 0; r >= 0 && i < tg->tids.n; i++)
+		if ((r = open_unit(ctx, o->events, PMU_SET_PID | inherit, tg->tids.v[i], -1, s)) == 1) {
+			fprintf(stderr, "pmu stat: no thread %d to attach to\n", tg->tids.v[i]);
+			r = -1;
 		}
-	return stat_sets(sets, nsets, 0, cmd, rs, t, status);
+	for (size_t i = 0; r >= 0 && i < tg->cpus.n; i++)
+		r = open_unit(ctx, o->events, PMU_SET_CPU | PMU_SET_PID, -1, tg->cpus.v[i], s);
+	if (r >= 0 && !tg->pids.n && !tg->tids.n && !tg->cpus.n)
+		r = open_unit(ctx, o->events, PMU_SET_PID | inherit | (o->delay_ms ? 0 : PMU_SET_ENABLE_ON_EXEC),
+			      s->child, -1, s);
+	if (r >= 0 && !s->n) {
+		fprintf(stderr, "pmu stat: none of the CPUs named is online\n");
+		r = -1;
+	}
+	for (size_t i = 0; r >= 0 && tg->per_unit && i < s->n; i++)
+		if (s->u[i].tid)
+			thread_comm(s->u[i].tid, s->u[i].comm, sizeof(s->u[i].comm));
+	return r < 0 ? 1 : 0;
 }
 
-/* One run of @cmd counted with @events: @rs (made on the first run) gets the
- * counts. 0, or the exit code to give up with. */
-int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int interval_ms, FILE *ilog,
-		     struct stat_rows *rs, struct run_times *t, int *status)
+static void units_close(struct session *s)
 {
-	struct sigaction old[NCAUGHT];
-	struct pmu_set_opts so;
-	struct pmu_set *set = NULL;
-	struct pmu_value *vals = NULL;
-	struct rusage ru;
-	int go[2], err_pipe[2], exec_err = 0, r, code = 1;
-	pid_t child;
-	double t0;
-	size_t n;
+	for (size_t i = 0; i < s->n; i++) {
+		pmu_set_close(s->u[i].set);
+		free(s->u[i].prev);
+		free(s->u[i].cur);
+		free(s->u[i].delta);
+	}
+	free(s->u);
+	s->u = NULL;
+	s->n = 0;
+}
+
+static void units_enable(struct session *s, bool on)
+{
+	for (size_t i = 0; i < s->n; i++)
+		(on ? pmu_set_enable : pmu_set_disable)(s->u[i].set);
+}
+
+/* Read every unit into cur, and delta = cur - prev; prev = cur. 0 or a negative errno. */
+static int units_read(struct session *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct unit_set *u = &s->u[i];
+		int r = pmu_set_read(u->set, u->cur);
+		if (r < 0)
+			return r;
+		pmu_delta(u->prev, u->cur, u->n, u->delta);
+		memcpy(u->prev, u->cur, u->n * sizeof(*u->cur));
+	}
+	return 0;
+}
+
+/* ---------------- counts ---------------- */
+
+/* Add the values @vals of @set to @rs by event: the k-th event named X in the set is the k-th row named X
+ * (the sets of the CPUs of a hybrid CPU differ; one set may count an event twice). */
+static int rows_add(struct stat_rows *rs, struct pmu_set *set, const struct pmu_value *vals, size_t n)
+{
+	struct pmu_event_info *info = calloc(n + 1, sizeof(*info));
+
+	if (!info)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		char key[PMU_NAME_MAX + 16];
+		struct stat_row *row;
+		int occ = 0;
+		bool added;
+		pmu_set_event(set, k, &info[k]);
+		for (size_t j = 0; j < k; j++)
+			occ += !strcmp(info[j].name, info[k].name);
+		snprintf(key, sizeof(key), occ ? "%s#%d" : "%s", info[k].name, occ);
+		if (!(row = stat_rows_named(rs, key, &added))) {
+			free(info);
+			return -ENOMEM;
+		}
+		if (added) {
+			row->info = info[k];
+			row->supported = !(info[k].flags & PMU_EVF_UNSUPPORTED);
+		}
+		row->v.value += vals[k].value;
+		row->v.enabled += vals[k].enabled;
+		row->v.running += vals[k].running;
+	}
+	free(info);
+	return 0;
+}
+
+void stat_counts_free(struct stat_counts *c)
+{
+	stat_rows_free(&c->total);
+	for (size_t i = 0; i < c->nunits; i++)
+		stat_rows_free(&c->units[i].rows);
+	free(c->units);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The counts of @s: the deltas (@delta) or the values read last, summed, and per unit when @per_unit. */
+static int counts_of(const struct session *s, bool delta, bool per_unit, struct stat_counts *c)
+{
+	int r = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (per_unit && !(c->units = calloc(s->n, sizeof(*c->units))))
+		return -ENOMEM;
+	for (size_t i = 0; r == 0 && i < s->n; i++) {
+		const struct unit_set *u = &s->u[i];
+		const struct pmu_value *v = delta ? u->delta : u->cur;
+		r = rows_add(&c->total, u->set, v, u->n);
+		if (r == 0 && per_unit) {
+			struct stat_unit *cu = &c->units[c->nunits++];
+			cu->cpu = u->cpu;
+			cu->tid = u->tid;
+			memcpy(cu->comm, u->comm, sizeof(cu->comm));
+			r = rows_add(&cu->rows, u->set, v, u->n);
+		}
+	}
+	if (r < 0)
+		stat_counts_free(c);
+	return r;
+}
+
+/* -I: the interval that ends now: read, and give the deltas to the caller. */
+static void interval(struct session *s, const struct stat_target *tg, const struct stat_run_opts *o, double now)
+{
+	struct stat_counts c;
+
+	if (units_read(s) < 0 || counts_of(s, true, tg->per_unit, &c) < 0)
+		return;
+	o->on_interval(o->data, (now - s->t0) / 1e9, &c);
+	stat_counts_free(&c);
+}
+
+/* ---------------- a run ---------------- */
+
+/* Fork the command, waiting for a byte on its go pipe. 0 or the exit status. */
+static int spawn(struct session *s, char **cmd)
+{
+	int go[2], err[2];
 
 	if (pipe2(go, O_CLOEXEC) < 0)
 		return perror("pmu stat: pipe"), 1;
-	if (pipe2(err_pipe, O_CLOEXEC) < 0) {
+	if (pipe2(err, O_CLOEXEC) < 0) {
 		perror("pmu stat: pipe");
 		close(go[0]);
 		close(go[1]);
 		return 1;
 	}
-	/* caught from the moment the command exists: it gets them, and we print what was counted */
-	catch_signals(old);
-	child = start_command(cmd, go[0], err_pipe[1]);
+	s->child = start_command(cmd, go[0], err[1]);
 	close(go[0]);
-	close(err_pipe[1]);
-	if (child < 0) {
+	close(err[1]);
+	s->go = go[1];
+	s->err = err[0];
+	if (s->child < 0) {
 		perror("pmu stat: fork");
-		close(go[1]);
-		close(err_pipe[0]);
-		restore_signals(old);
+		s->child = 0;
 		return 1;
 	}
-	memset(&so, 0, sizeof(so));
-	so.size = sizeof(so);
-	so.flags = PMU_SET_PID | PMU_SET_INHERIT | PMU_SET_ENABLE_ON_EXEC | PMU_SET_SKIP_UNSUPPORTED;
-	so.pid = child;
-	r = pmu_set_open(ctx, events, &so, &set);
-	if (r < 0) {
-		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
-		goto kill;
-	}
-	n = pmu_set_count(set);
-	if (!rs->v) {
-		rs->v = calloc(n ? n : 1, sizeof(*rs->v));
-		rs->n = n;
-	}
-	vals = calloc(n ? n : 1, sizeof(*vals));
-	if (!rs->v || !vals || n != rs->n) {
-		fprintf(stderr, "pmu stat: out of memory\n");
-		goto kill;
-	}
-	if (got_signal) /* while the events were opened: the command has it already, or it was passed on */
-		goto kill;
-	t0 = ns_now();
-	if (write(go[1], "g", 1) != 1)
+	return 0;
+}
+
+/* Let the command exec. */
+static void release(struct session *s)
+{
+	if (s->go >= 0 && write(s->go, "g", 1) != 1)
 		perror("pmu stat: starting the command");
-	close(go[1]);
-	memset(&ru, 0, sizeof(ru));
-	if (interval_ms > 0)
-		wait_intervals(child, set, n, interval_ms, ilog, t0, status, &ru);
-	else
-		wait_child(child, status, &ru);
-	t->elapsed_ns = ns_now() - t0;
-	t->user_ns = ru.ru_utime.tv_sec * 1e9 + ru.ru_utime.tv_usec * 1e3;
-	t->sys_ns = ru.ru_stime.tv_sec * 1e9 + ru.ru_stime.tv_usec * 1e3;
-	t->runs = 1;
-	if (read(err_pipe[0], &exec_err, sizeof(exec_err)) == sizeof(exec_err)) {
-		fprintf(stderr, "pmu stat: cannot run '%s': %s\n", cmd[0], strerror(exec_err));
-		code = 127;
-		goto out;
-	}
-	r = pmu_set_read(set, vals);
-	if (r < 0) {
-		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
-		goto out;
-	}
-	for (size_t k = 0; k < n; k++) {
-		pmu_set_event(set, k, &rs->v[k].info);
-		rs->v[k].v = vals[k];
-		rs->v[k].supported = !(rs->v[k].info.flags & PMU_EVF_UNSUPPORTED);
-	}
-	code = 0;
-	goto out;
-kill:
+	if (s->go >= 0)
+		close(s->go);
+	s->go = -1;
+}
+
+/* Wait for the command to end (caught signals passed on meanwhile) and reap it. */
+static void reap(struct session *s, const sigset_t *mask, int *status, struct rusage *ru)
+{
+	struct watch w = { NULL, NULL, NULL, 0, 0 };
+
+	if (watch_add(&w, s->child, true) == 0)
+		while (watch_wait(&w, -1, mask) != WAIT_ENDED)
+			;
+	watch_free(&w);
+	/* ended, not reaped until now: a signal passed on meanwhile cannot reach a process reusing its pid */
 	fwd_pid = 0;
-	kill(child, SIGKILL);
-	close(go[1]);
-	waitpid(child, NULL, 0);
-	if (got_signal)
+	while (wait4(s->child, status, 0, ru) < 0 && errno == EINTR)
+		;
+	s->child = 0;
+}
+
+/* The user and system time of the processes of -p so far (-1 each when unknown). */
+static void targets_cpu(const struct stat_target *tg, double *user_ns, double *sys_ns)
+{
+	*user_ns = *sys_ns = tg->pids.n ? 0 : -1;
+	for (size_t i = 0; i < tg->pids.n && *user_ns >= 0; i++) {
+		double u, st;
+		proc_cpu(tg->pids.v[i], &u, &st);
+		*user_ns = u < 0 ? -1 : *user_ns + u;
+		*sys_ns = st < 0 ? -1 : *sys_ns + st;
+	}
+}
+
+/* What ends the count: the command, else the processes of -p and the threads of -t (CPUs: a signal). */
+static int watch_targets(struct session *s, const struct stat_target *tg)
+{
+	int r = 0;
+
+	if (s->child)
+		return watch_add(&s->w, s->child, true);
+	for (size_t i = 0; r == 0 && i < tg->pids.n; i++)
+		r = watch_add(&s->w, tg->pids.v[i], false);
+	for (size_t i = 0; r == 0 && i < tg->tids.n; i++)
+		r = watch_add(&s->w, tg->tids.v[i], false);
+	return r;
+}
+
+/* Start counting, now or after -D's delay (the command runs meanwhile), and watch what ends the count.
+ * 0, or -1 when out of memory. */
+static int start(struct session *s, const struct stat_target *tg, const struct stat_run_opts *o, const sigset_t *mask)
+{
+	bool own = !tg->pids.n && !tg->tids.n && !tg->cpus.n;
+
+	if (!o->delay_ms) {
+		s->t0 = ns_now();
+		if (!own)
+			units_enable(s, true);
+		release(s); /* its own count begins at exec */
+		targets_cpu(tg, &s->u0, &s->s0);
+		return watch_targets(s, tg); /* once counting: what it costs is not a time the count misses */
+	}
+	if (watch_targets(s, tg) < 0)
+		return -1;
+	release(s);
+	for (double until = ns_now() + o->delay_ms * 1e6; watch_wait(&s->w, until, mask) == WAIT_SIGNAL && s->child;)
+		;
+	s->t0 = ns_now();
+	units_enable(s, true);
+	targets_cpu(tg, &s->u0, &s->s0);
+	return 0;
+}
+
+/* Count until the end: the command's (or the processes'), a signal (without a command), the timeout. */
+static void count(struct session *s, const struct stat_target *tg, const struct stat_run_opts *o,
+		  const sigset_t *mask, struct stat_result *res)
+{
+	double next = s->t0 + o->interval_ms * 1e6, end_at = o->timeout_ms ? s->t0 + o->timeout_ms * 1e6 : -1;
+
+	while (!(got_signal && !s->child)) {
+		double deadline = o->interval_ms ? (end_at < 0 || next < end_at ? next : end_at) : end_at, now;
+		int r = watch_wait(&s->w, deadline, mask);
+		if (r == WAIT_ENDED || (r == WAIT_SIGNAL && !s->child))
+			break;
+		now = ns_now();
+		if (end_at >= 0 && now >= end_at) {
+			res->timed_out = true;
+			break;
+		}
+		if (o->interval_ms && now >= next) {
+			interval(s, tg, o, now);
+			next += o->interval_ms * 1e6;
+		}
+	}
+}
+
+/* Counting is over: the times, the command reaped, the last counts (and the last, partial, interval). */
+static int finish(struct session *s, const struct stat_target *tg, const struct stat_run_opts *o,
+		  const sigset_t *mask, struct stat_result *res)
+{
+	struct rusage ru;
+	double end, u1, s1;
+	int exec_err = 0, r;
+
+	units_enable(s, false);
+	end = ns_now();
+	targets_cpu(tg, &u1, &s1);
+	memset(&ru, 0, sizeof(ru));
+	if (res->timed_out && s->child)
+		kill(s->child, SIGTERM); /* as perf stat --timeout does */
+	if (s->child)
+		reap(s, mask, &res->status, &ru);
+	res->times.elapsed_ns = end - s->t0;
+	res->times.user_ns = tg->pids.n && s->u0 >= 0 && u1 >= 0 ? u1 - s->u0 : -1;
+	res->times.sys_ns = tg->pids.n && s->s0 >= 0 && s1 >= 0 ? s1 - s->s0 : -1;
+	if (!tg->pids.n && !tg->tids.n && !tg->cpus.n) {
+		res->times.user_ns = ru.ru_utime.tv_sec * 1e9 + ru.ru_utime.tv_usec * 1e3;
+		res->times.sys_ns = ru.ru_stime.tv_sec * 1e9 + ru.ru_stime.tv_usec * 1e3;
+	}
+	res->times.runs = 1;
+	if (s->err >= 0 && read(s->err, &exec_err, sizeof(exec_err)) == sizeof(exec_err)) {
+		fprintf(stderr, "pmu stat: cannot run '%s': %s\n", tg->cmd[0], strerror(exec_err));
+		return 127;
+	}
+	if ((r = units_read(s)) < 0 || (r = counts_of(s, false, tg->per_unit, &res->counts)) < 0) {
+		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+		return 1;
+	}
+	if (o->interval_ms && o->on_interval) {
+		struct stat_counts c;
+		if (counts_of(s, true, tg->per_unit, &c) == 0) {
+			o->on_interval(o->data, (end - s->t0) / 1e9, &c);
+			stat_counts_free(&c);
+		}
+	}
+	return 0;
+}
+
+/* The command, if it exists still, killed and reaped (pmu gives up). */
+static void abandon(struct session *s)
+{
+	if (!s->child)
+		return;
+	fwd_pid = 0;
+	kill(s->child, SIGKILL);
+	if (s->go >= 0)
+		close(s->go);
+	s->go = -1;
+	waitpid(s->child, NULL, 0);
+	s->child = 0;
+}
+
+int stat_run(struct pmu_ctx *ctx, const struct stat_target *tg, const struct stat_run_opts *o,
+	     struct stat_result *res)
+{
+	struct session s;
+	struct sigaction old[NCAUGHT];
+	sigset_t block, orig;
+	int code = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&s, 0, sizeof(s));
+	s.go = s.err = -1;
+	/* caught from the moment the command exists: it gets them, and we print what was counted */
+	catch_signals(old);
+	if (tg->cmd && tg->cmd[0])
+		code = spawn(&s, tg->cmd);
+	if (code == 0)
+		code = open_units(ctx, tg, o, &s);
+	if (code == 0 && got_signal) /* while the events were opened: the command has it already */
 		code = 128 + got_signal;
-out:
+	if (code == 0) {
+		/* the caught signals are taken only inside the waits: one cannot slip in between them */
+		sigemptyset(&block);
+		sigaddset(&block, SIGCHLD);
+		for (size_t i = 0; i < NCAUGHT; i++)
+			sigaddset(&block, caught[i]);
+		sigprocmask(SIG_BLOCK, &block, &orig);
+		if (start(&s, tg, o, &orig) < 0) {
+			fprintf(stderr, "pmu stat: out of memory\n");
+			code = 1;
+		} else {
+			count(&s, tg, o, &orig, res);
+			code = finish(&s, tg, o, &orig, res);
+		}
+		sigprocmask(SIG_SETMASK, &orig, NULL);
+	}
+	abandon(&s);
 	restore_signals(old);
-	close(err_pipe[0]);
-	free(vals);
-	pmu_set_close(set);
+	if (s.go >= 0)
+		close(s.go);
+	if (s.err >= 0)
+		close(s.err);
+	watch_free(&s.w);
+	units_close(&s);
 	return code;
+}
+
+void stat_result_free(struct stat_result *res)
+{
+	stat_counts_free(&res->counts);
+}
+
+/* ---------------- repeated runs ---------------- */
+
+int stat_repeat_add(struct stat_repeat *r, const struct stat_result *res)
+{
+	const struct stat_rows *rs = &res->counts.total;
+
+	if (!r->sum) {
+		r->n = rs->n;
+		r->sum = calloc(r->n + 1, sizeof(*r->sum));
+		r->sumsq = calloc(r->n + 1, sizeof(*r->sumsq));
+		r->acc = calloc(r->n + 1, sizeof(*r->acc));
+		if (!r->sum || !r->sumsq || !r->acc)
+			return -ENOMEM;
+	}
+	if (rs->n != r->n)
+		return -EINVAL;
+	for (size_t k = 0; k < rs->n; k++) {
+		double x = (double)pmu_scale(&rs->v[k].v);
+		r->sum[k] += x;
+		r->sumsq[k] += x * x;
+		r->acc[k].value += rs->v[k].v.value;
+		r->acc[k].enabled += rs->v[k].v.enabled;
+		r->acc[k].running += rs->v[k].v.running;
+	}
+	r->total.elapsed_ns += res->times.elapsed_ns;
+	r->total.user_ns += res->times.user_ns;
+	r->total.sys_ns += res->times.sys_ns;
+	r->runs++;
+	return 0;
+}
+
+void stat_repeat_mean(const struct stat_repeat *r, struct stat_result *res)
+{
+	struct stat_rows *rs = &res->counts.total;
+	int runs = r->runs;
+
+	for (size_t k = 0; k < rs->n && runs > 1; k++) {
+		double mean = r->sum[k] / runs, var = (r->sumsq[k] - r->sum[k] * r->sum[k] / runs) / (runs - 1);
+		rs->v[k].v.value = r->acc[k].value / (uint64_t)runs;
+		rs->v[k].v.enabled = r->acc[k].enabled / (uint64_t)runs;
+		rs->v[k].v.running = r->acc[k].running / (uint64_t)runs;
+		rs->v[k].stddev_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / runs) / mean : 0;
+	}
+	if (runs > 0) {
+		res->times.elapsed_ns = r->total.elapsed_ns / runs;
+		res->times.user_ns = r->total.user_ns / runs;
+		res->times.sys_ns = r->total.sys_ns / runs;
+		res->times.runs = runs;
+	}
+}
+
+void stat_repeat_free(struct stat_repeat *r)
+{
+	free(r->sum);
+	free(r->sumsq);
+	free(r->acc);
+	memset(r, 0, sizeof(*r));
 }

@@ -1,15 +1,75 @@
 /* SPDX-License-Identifier: MIT */
-/* pmu stat's runner: it forks the command (or attaches to a process, or
- * opens every CPU), counts until the end, passes signals on, and returns
- * the counts as rows. Each function returns 0, or the exit status to give
- * up with (said on stderr). */
+/*
+ * pmu stat's runner: what is counted (a command it forks, running processes
+ * or threads, CPUs), for how long (until the command or the processes end, a
+ * signal, --timeout), from when (-D), and the counts of every interval
+ * (-I) meanwhile. Signals are passed on to the command. The counts come
+ * back as rows: summed per event, and per thread or CPU when asked. Also
+ * the mean of repeated runs (-r). Functions return 0, or the exit status
+ * to give up with (said on stderr).
+ */
 #ifndef PMU_TOOLS_STAT_RUN_H
 #define PMU_TOOLS_STAT_RUN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <pmu.h>
 #include "report-read.h"
+
+/* A list of numbers (-p, -t, -C). */
+struct intv {
+	int *v;
+	size_t n;
+};
+/* Parse "1,2,5-7" (@ranges: a-b allowed) into @l, each within [min, max]; -1 if malformed. */
+int intv_parse(struct intv *l, const char *s, bool ranges, int min, int max);
+
+/* What to count. With no pids, tids or CPUs: the command (with its
+ * children unless !inherit). Otherwise the command, if any, runs meanwhile
+ * uncounted and its end ends the count. */
+struct stat_target {
+	char **cmd;            /* NULL-terminated; cmd[0] NULL: none */
+	struct intv pids;      /* -p: every thread of each */
+	struct intv tids;      /* -t: these threads */
+	struct intv cpus;      /* -a or -C: these CPUs, every task */
+	bool inherit;          /* children (threads, processes) created meanwhile counted too */
+	bool per_unit;         /* keep each thread's or CPU's counts apart (--per-thread, -A) */
+};
+
+/* The counts of one thread or CPU. */
+struct stat_unit {
+	int cpu;               /* -1 unless a CPU */
+	int tid;               /* 0 unless a thread */
+	char comm[32];         /* the thread's name */
+	struct stat_rows rows;
+};
+
+/* Counts: summed per event, and (per_unit) per thread or CPU. */
+struct stat_counts {
+	struct stat_rows total;
+	struct stat_unit *units;
+	size_t nunits;
+};
+
+/* How to run. */
+struct stat_run_opts {
+	const char *events;
+	int interval_ms;       /* -I; 0: none */
+	int timeout_ms;        /* --timeout; 0: none */
+	int delay_ms;          /* -D; 0: none */
+	/* -I: called with the counts of each interval, the last one partial, stamped with its end */
+	void (*on_interval)(void *data, double seconds, const struct stat_counts *delta);
+	void *data;
+};
+
+/* What one run gives. */
+struct stat_result {
+	struct stat_counts counts;
+	struct run_times times;
+	int status;            /* the command's wait status; 0 without a command */
+	bool timed_out;        /* --timeout ended it (the command got SIGTERM) */
+};
 
 /* Before counting: SIGPIPE ignored (the command gets it as pmu got it), no signal received yet. */
 void stat_run_begin(void);
@@ -18,16 +78,23 @@ int stat_run_signal(void);
 /* "SIGTERM", or "signal 40" for one without a name, in @buf. */
 const char *sig_name(int sig, char *buf, size_t len);
 
-/* One run of @cmd counted with @events (-I @interval_ms > 0: counts of each
- * interval to @ilog meanwhile): @rs (made on the first run) gets the counts,
- * @t the times, @status the command's wait status. */
-int stat_once(struct pmu_ctx *ctx, const char *events, char **cmd, int interval_ms, FILE *ilog,
-	      struct stat_rows *rs, struct run_times *t, int *status);
-/* -p: process @pid until it ends, a signal, or @cmd (if cmd[0]) ends. */
-int stat_attach(struct pmu_ctx *ctx, const char *events, pid_t pid, char **cmd, struct stat_rows *rs,
-		struct run_times *t, int *status);
-/* -a: every CPU until a signal or @cmd (if cmd[0]) ends. */
-int stat_system(struct pmu_ctx *ctx, const char *events, char **cmd, struct stat_rows *rs,
-		struct run_times *t, int *status);
+/* Count @tg as @o says into @res (free it with stat_result_free). */
+int stat_run(struct pmu_ctx *ctx, const struct stat_target *tg, const struct stat_run_opts *o,
+	     struct stat_result *res);
+void stat_counts_free(struct stat_counts *c);
+void stat_result_free(struct stat_result *res);
+
+/* Repeated runs (-r): sums, then means with perf's "+-" (the standard error of the mean, relative). */
+struct stat_repeat {
+	double *sum, *sumsq;
+	struct pmu_value *acc;
+	size_t n;
+	struct run_times total;
+	int runs;
+};
+int stat_repeat_add(struct stat_repeat *r, const struct stat_result *res);
+/* @res (the last run) gets the means over the runs. */
+void stat_repeat_mean(const struct stat_repeat *r, struct stat_result *res);
+void stat_repeat_free(struct stat_repeat *r);
 
 #endif

@@ -122,10 +122,10 @@ static size_t utf8_seq(const unsigned char *s)
 	return n;
 }
 
-void json_write(FILE *f, json_object *o)
+static void write_flags(FILE *f, json_object *o, int flags)
 {
 	const unsigned char *s = (const unsigned char *)json_object_to_json_string_ext(
-		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+		o, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
 	const unsigned char *run = s;
 
 	while (*s) {
@@ -140,6 +140,16 @@ void json_write(FILE *f, json_object *o)
 	}
 	fwrite(run, 1, (size_t)(s - run), f);
 	fputc('\n', f);
+}
+
+void json_write(FILE *f, json_object *o)
+{
+	write_flags(f, o, JSON_C_TO_STRING_PRETTY);
+}
+
+void json_write_line(FILE *f, json_object *o)
+{
+	write_flags(f, o, JSON_C_TO_STRING_SPACED);
 }
 
 int out_finish(FILE *f, const char *where, bool close)

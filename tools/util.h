@@ -39,6 +39,8 @@ json_object *jnum(double v);
  * not part of valid UTF-8 written as U+FFFD: JSON text is UTF-8, while
  * command arguments and names read from files need not be. */
 void json_write(FILE *f, json_object *o);
+/* The same on one line (JSON lines). */
+void json_write_line(FILE *f, json_object *o);
 
 /* Flush @f (and fclose it when @close); on a write error say "pmu: writing
  * @where: <why>" on stderr and return -errno. */
