@@ -323,6 +323,33 @@ typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);
  */
 int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data);
 
+/**
+ * pmu_arch_name, pmu_source_name, pmu_kind_name - the name of an enum value,
+ * as the pmu command and the Python binding print it.
+ * @v: an enum pmu_arch, enum pmu_source or enum pmu_entry_kind value.
+ *
+ * pmu_arch_name: "x86", "arm64", "riscv", else "unknown".
+ * pmu_source_name: "sysfs", "generic", "raw", "table", "libpfm4",
+ * "tracepoint", "tool", else "unknown". pmu_kind_name: "kernel", "sysfs",
+ * "standard", "native", "metric", else "unknown". Static strings.
+ */
+const char *pmu_arch_name(int v);
+const char *pmu_source_name(int v);
+const char *pmu_kind_name(int v);
+
+/**
+ * pmu_flags_format - the names of the flags set in @flags (enum
+ * pmu_event_flags), comma-separated, into @buf (@len bytes, NUL-terminated,
+ * cut if short).
+ *
+ * Each flag's name: software, topdown-slots, topdown-metric, approximate,
+ * hybrid-part, tool, exclude-user, exclude-kernel, exclude-hv, exclude-host,
+ * exclude-guest, pinned, precise=N (N = PMU_EVF_PRECISE_IP(flags)),
+ * unsupported, user-fallback; bits no flag has are left out. Returns the
+ * length the whole list needs (as snprintf), so a return >= @len means cut.
+ */
+int pmu_flags_format(unsigned flags, char *buf, size_t len);
+
 /** Called once per problem found by pmu_tables_check(); @entry may be NULL. */
 typedef void (*pmu_problem_cb)(void *data, const char *file, const char *entry, const char *msg);
 

@@ -29,40 +29,6 @@ int cli_open_ctx(const struct cli *cli, const char *cpuid, struct pmu_ctx **ctx)
 	return r;
 }
 
-const char *cli_arch_name(int a)
-{
-	switch (a) {
-	case PMU_ARCH_X86: return "x86";
-	case PMU_ARCH_ARM64: return "arm64";
-	case PMU_ARCH_RISCV: return "riscv";
-	default: return "unknown";
-	}
-}
-
-const char *cli_source_name(int s)
-{
-	switch (s) {
-	case PMU_SRC_SYSFS: return "sysfs";
-	case PMU_SRC_GENERIC: return "generic";
-	case PMU_SRC_RAW: return "raw";
-	case PMU_SRC_TABLE: return "table";
-	case PMU_SRC_LIBPFM: return "libpfm4";
-	default: return "unknown";
-	}
-}
-
-const char *cli_kind_name(int k)
-{
-	switch (k) {
-	case PMU_ENTRY_KERNEL: return "kernel";
-	case PMU_ENTRY_SYSFS: return "sysfs";
-	case PMU_ENTRY_STANDARD: return "standard";
-	case PMU_ENTRY_NATIVE: return "native";
-	case PMU_ENTRY_METRIC: return "metric";
-	default: return "?";
-	}
-}
-
 json_object *cli_jhex(uint64_t v)
 {
 	char b[32];

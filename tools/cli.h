@@ -20,9 +20,6 @@ struct cli {
  * On failure it says why on stderr and returns the negative errno. */
 int cli_open_ctx(const struct cli *cli, const char *cpuid, struct pmu_ctx **ctx);
 
-const char *cli_arch_name(int arch);      /* enum pmu_arch */
-const char *cli_source_name(int source);  /* enum pmu_source */
-const char *cli_kind_name(int kind);      /* enum pmu_entry_kind */
 json_object *cli_jhex(uint64_t v);        /* "0x1d1" */
 
 /* The commands (tools/cmd-<name>.c); struct command is in opts.h. */

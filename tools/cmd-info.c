@@ -41,7 +41,7 @@ static void info_json(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 	json_object *o = json_object_new_object(), *pm = json_object_new_array();
 
 	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
-	json_object_object_add(o, "arch", json_object_new_string(cli_arch_name(c.arch)));
+	json_object_object_add(o, "arch", json_object_new_string(pmu_arch_name(c.arch)));
 	json_object_object_add(o, "cpuid", json_object_new_string(c.cpuid));
 	json_object_object_add(o, "cpu_name", json_object_new_string(c.cpu_name));
 	json_object_object_add(o, "cpuid_overridden", json_object_new_boolean(c.cpuid_overridden));
@@ -80,7 +80,7 @@ static void info_text(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 
 	printf("libpmu %s\n", pmu_version());
 	printf("CPU:          %s%s%s%s (%s)\n", c.cpuid[0] ? c.cpuid : "unidentified",
-	       c.cpu_name[0] ? " \"" : "", c.cpu_name, c.cpu_name[0] ? "\"" : "", cli_arch_name(c.arch));
+	       c.cpu_name[0] ? " \"" : "", c.cpu_name, c.cpu_name[0] ? "\"" : "", pmu_arch_name(c.arch));
 	printf("Hardware PMU: %s\n", c.hw_pmu ? c.core_pmu : "none exposed");
 	printf("PMUs:        ");
 	for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {

@@ -120,7 +120,7 @@ static int from_library(const struct pmu_event_entry *e, void *data)
 {
 	struct items *it = data;
 
-	return item_add(it, e->name, e->pmu, e->desc, cli_kind_name(e->kind), e->source, cat_of(it->ctx, e),
+	return item_add(it, e->name, e->pmu, e->desc, pmu_kind_name(e->kind), e->source, cat_of(it->ctx, e),
 			e->usable);
 }
 
@@ -156,7 +156,7 @@ static int tracepoints(struct items *it, const struct pmu_caps *caps)
 			    access(id, F_OK) < 0)
 				continue;
 			snprintf(name, sizeof(name), "%s:%s", s->d_name, e->d_name);
-			r = item_add(it, name, "tracepoint", "tracepoint (tracefs)", "tracepoint", 0, CAT_TRACEPOINT,
+			r = item_add(it, name, "tracepoint", "tracepoint (tracefs)", "tracepoint", PMU_SRC_TRACEPOINT, CAT_TRACEPOINT,
 				     pmu_event_resolve(it->ctx, name, &info) == 0);
 		}
 		closedir(sd);
@@ -313,7 +313,7 @@ static json_object *item_json(struct pmu_ctx *ctx, const struct item *i, bool de
 
 	json_object_object_add(o, "name", json_object_new_string(i->name));
 	json_object_object_add(o, "pmu", json_object_new_string(i->pmu));
-	json_object_object_add(o, "source", json_object_new_string(i->source ? cli_source_name(i->source) : "tracefs"));
+	json_object_object_add(o, "source", json_object_new_string(pmu_source_name(i->source)));
 	json_object_object_add(o, "kind", json_object_new_string(i->kind));
 	json_object_object_add(o, "usable", json_object_new_boolean(i->usable));
 	json_object_object_add(o, "desc", json_object_new_string(i->desc));

@@ -19,26 +19,17 @@ static json_object *event_json(const struct pmu_event_info *e)
 	json_object_object_add(o, "config1", cli_jhex(e->config1));
 	json_object_object_add(o, "config2", cli_jhex(e->config2));
 	json_object_object_add(o, "config3", cli_jhex(e->config3));
-	json_object_object_add(o, "source", json_object_new_string(cli_source_name(e->source)));
+	json_object_object_add(o, "source", json_object_new_string(pmu_source_name(e->source)));
 	json_object_object_add(o, "origin", json_object_new_string(e->origin));
 	json_object_object_add(o, "desc", json_object_new_string(e->desc ? e->desc : ""));
 	json_object_object_add(o, "unit", json_object_new_string(e->unit ? e->unit : ""));
 	json_object_object_add(o, "note", json_object_new_string(e->note ? e->note : ""));
 	json_object_object_add(o, "approx_note", json_object_new_string(e->approx_note ? e->approx_note : ""));
-	if (e->flags & PMU_EVF_SOFTWARE)
-		json_object_array_add(fl, json_object_new_string("software"));
-	if (e->flags & PMU_EVF_TOPDOWN_SLOTS)
-		json_object_array_add(fl, json_object_new_string("topdown-slots"));
-	if (e->flags & PMU_EVF_TOPDOWN_METRIC)
-		json_object_array_add(fl, json_object_new_string("topdown-metric"));
-	if (e->flags & PMU_EVF_APPROX)
-		json_object_array_add(fl, json_object_new_string("approximate"));
-	if (e->flags & PMU_EVF_EXCL_USER)
-		json_object_array_add(fl, json_object_new_string("exclude-user"));
-	if (e->flags & PMU_EVF_EXCL_KERNEL)
-		json_object_array_add(fl, json_object_new_string("exclude-kernel"));
-	if (e->flags & PMU_EVF_EXCL_HV)
-		json_object_array_add(fl, json_object_new_string("exclude-hv"));
+	/* the library's names of the flags (pmu_flags_format), one array element each */
+	char names[512];
+	pmu_flags_format(e->flags, names, sizeof(names));
+	for (char *save = NULL, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save))
+		json_object_array_add(fl, json_object_new_string(n));
 	json_object_object_add(o, "flags", fl);
 	return o;
 }

@@ -272,6 +272,10 @@ _event_resolve = _declare("pmu_event_resolve", _I, [_P, _S, ctypes.POINTER(_Even
 _event_foreach = _declare("pmu_event_foreach", _I, [_P, _S, _EventCb, ctypes.c_void_p])
 _tables_check = _declare("pmu_tables_check", _I, [_P, _S, _ProblemCb, ctypes.c_void_p])
 _constant_foreach = _declare("pmu_constant_foreach", _I, [_P, _ConstantCb, ctypes.c_void_p])
+_arch_name = _declare("pmu_arch_name", _S, [_I])
+_source_name = _declare("pmu_source_name", _S, [_I])
+_kind_name = _declare("pmu_kind_name", _S, [_I])
+_flags_format = _declare("pmu_flags_format", _I, [ctypes.c_uint, ctypes.c_char_p, ctypes.c_size_t])
 _set_open = _declare("pmu_set_open", _I, [_P, _S, ctypes.POINTER(_SetOpts), ctypes.POINTER(_P)])
 _set_close = _declare("pmu_set_close", None, [_P])
 _set_enable = _declare("pmu_set_enable", _I, [_P])
@@ -442,14 +446,16 @@ def confidence(v):
 # Context
 # ---------------------------------------------------------------------------
 
-_ARCH = {0: "unknown", 1: "x86", 2: "arm64", 3: "riscv"}
-_SOURCE = {1: "sysfs", 2: "generic", 3: "raw", 4: "table", 5: "libpfm4"}
-_KIND = {1: "kernel", 2: "sysfs", 3: "standard", 4: "native", 5: "metric"}
-_FLAGS = [
-    (1 << 0, "software"), (1 << 1, "topdown-slots"), (1 << 2, "topdown-metric"),
-    (1 << 3, "approximate"), (1 << 8, "exclude-user"), (1 << 9, "exclude-kernel"),
-    (1 << 10, "exclude-hv"), (1 << 16, "unsupported"),
-]
+def _flag_names(flags):
+    """The names of the flags set (the library's, pmu_flags_format), as a list."""
+    buf = ctypes.create_string_buffer(512)
+    n = _flags_format(flags, buf, len(buf))
+    if n >= len(buf):
+        buf = ctypes.create_string_buffer(n + 1)
+        _flags_format(flags, buf, len(buf))
+    return [f for f in _dec(buf.value).split(",") if f]
+
+
 _FORMATS = {"text": 0, "json": 1, "csv": 2}
 
 LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG = 3, 4, 6, 7
@@ -464,13 +470,13 @@ def _event_dict(e):
         "config1": e.config1,
         "config2": e.config2,
         "config3": e.config3,
-        "source": _SOURCE.get(e.source, str(e.source)),
+        "source": _dec(_source_name(e.source)),
         "origin": _dec(e.origin),
         "desc": _dec(e.desc),
         "unit": _dec(e.unit),
         "note": _dec(e.note),
         "approx_note": _dec(e.approx_note),
-        "flags": [n for bit, n in _FLAGS if e.flags & bit],
+        "flags": _flag_names(e.flags),
     }
 
 
@@ -616,7 +622,7 @@ class Context:
         if rc < 0:
             raise _fail(rc, "pmu_caps")
         return {
-            "arch": _ARCH.get(c.arch, "unknown"),
+            "arch": _dec(_arch_name(c.arch)),
             "cpuid": _dec(c.cpuid),
             "cpu_name": _dec(c.cpu_name),
             "cpuid_overridden": bool(c.cpuid_overridden),
@@ -666,11 +672,11 @@ class Context:
         """Resolve an event name to its perf_event_attr encoding.
 
         Returns a dict: name, pmu, type, config, config1..config3 (ints),
-        source ("sysfs", "generic", "raw", "table", "libpfm4"), origin, desc,
-        unit, note, approx_note, flags (list of "software", "topdown-slots",
-        "topdown-metric", "approximate", "exclude-user", "exclude-kernel",
-        "exclude-hv"). Raises PmuError (ENOENT with the closest names, EINVAL
-        for bad syntax).
+        source (the library's pmu_source_name: "sysfs", "generic", "raw",
+        "table", "libpfm4", "tracepoint", "tool"), origin, desc, unit, note,
+        approx_note, flags (list of the names pmu_flags_format gives, e.g.
+        "software", "exclude-kernel", "precise=2"). Raises PmuError (ENOENT
+        with the closest names, EINVAL for bad syntax).
         """
         e = _EventInfo()
         rc = _event_resolve(self._handle, _enc(name), ctypes.byref(e))
@@ -689,8 +695,8 @@ class Context:
             try:
                 e = ep.contents
                 out.append({"name": _dec(e.name), "pmu": _dec(e.pmu), "desc": _dec(e.desc),
-                            "source": _SOURCE.get(e.source, str(e.source)),
-                            "kind": _KIND.get(e.kind, str(e.kind)), "usable": bool(e.usable)})
+                            "source": _dec(_source_name(e.source)),
+                            "kind": _dec(_kind_name(e.kind)), "usable": bool(e.usable)})
                 return 0
             except BaseException as x:          # stop, re-raised below
                 err.append(x)
