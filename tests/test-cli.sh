@@ -288,6 +288,13 @@ run 2 "$tmp/o" "$tmp/e" stat
 check "stat without command" has "$tmp/e" "name a command"
 run 0 "$tmp/o" "$tmp/e" stat -e task-clock,page-faults --json -o "$tmp/run.json" -- "$BUILD/examples/workload" 8
 check "stat --json schema" json "$tmp/run.json" "d['schema']=='libpmu-stat/1' and d['exit_status']==0 and d['events'][0]['name']=='task-clock' and d['events'][0]['value']>0 and d['events'][1]['value']>=2048 and d['events'][0]['confidence']==1.0"
+# tool events in metrics are seconds, as perf's metrics take them (Intel's DURATIONTIMEINMILLISECONDS is
+# duration_time * 1000): with a duration_time row the metric is that row's ns / 1e9, without one the
+# elapsed time stands for it (the old code gave the metric the row's ns: 1e9 times too much)
+run 0 "$tmp/o" "$tmp/e" stat -e duration_time,task-clock -M 'duration_time * 1000' --json -o "$tmp/dt.json" -- sleep 0.1
+check "duration_time in a metric is the row's ns / 1e9" json "$tmp/dt.json" "abs(d['metrics'][0]['value'] - d['events'][0]['value'] / 1e6) < 1e-6 and 100 <= d['metrics'][0]['value'] < 100 + d['elapsed_ns'] / 1e6"
+run 0 "$tmp/o" "$tmp/e" stat -e task-clock -M 'duration_time * 1000' --json -o "$tmp/dt.json" -- sleep 0.1
+check "duration_time in a metric without the row: the elapsed ms" json "$tmp/dt.json" "100 <= d['metrics'][0]['value'] <= d['elapsed_ns'] / 1e6 + 1e-6"
 # inherit: a child process's work is counted (sh forks the workload)
 run 0 "$tmp/o" "$tmp/e" stat -e page-faults --json -o "$tmp/inh.json" -- sh -c "$BUILD/examples/workload 8 >/dev/null; true"
 check "children counted (inherit)" json "$tmp/inh.json" "d['events'][0]['value']>=2048"

@@ -85,18 +85,27 @@ static double scale_of(const char *su, const char **unit)
 }
 
 
-/* The rows as named values for the metric engine (@nv has room for n + 1: duration_time). */
+/* The rows as named values for the metric engine (@nv has room for n + 1: duration_time). Tool
+ * events are counted in ns and used by metrics in seconds, as perf's metrics expect them
+ * (Intel's DURATIONTIMEINMILLISECONDS is duration_time * 1000); without a duration_time row
+ * the command's elapsed seconds stand for it. */
 static size_t named_rows(const struct counted *c, struct pmu_named_value *nv)
 {
 	const struct stat_row *rows = c->rows;
+	bool have_duration = false;
 	size_t k = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		if (!rows[i].supported || (rows[i].v.enabled && !rows[i].v.running))
 			continue;
 		nv[k].name = rows[i].info.name;
-		nv[k++].value = (double)pmu_scale(&rows[i].v);
+		nv[k].value = (double)pmu_scale(&rows[i].v);
+		if (rows[i].info.flags & PMU_EVF_TOOL) {
+			nv[k].value /= 1e9;
+			have_duration |= !strcmp(rows[i].info.name, "duration_time");
+		}
+		k++;
 	}
-	if (c->seconds > 0) {
+	if (c->seconds > 0 && !have_duration) {
 		nv[k].name = "duration_time";
 		nv[k++].value = c->seconds;
 	}
