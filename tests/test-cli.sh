@@ -588,6 +588,9 @@ ok = [r[0] for r in rows] == ['CPU%d' % i for i in range(int(sys.argv[2]))]
 ok = ok and all(150 <= float(r[1]) <= 1000 for r in rows)   # msec of a 0.2 s run
 sys.exit(0 if ok else 1)
 PYEOF
+	# duration_time is wall-clock time: counted once, not once per CPU (the old code summed it over the CPUs)
+	run 0 "$tmp/o" "$tmp/e" stat -a -e duration_time,cpu-clock --json -o "$tmp/ad.json" -- sleep 0.2
+	check "stat -a: duration_time the elapsed time, not elapsed x CPUs" json "$tmp/ad.json" "0.2e9 <= d['events'][0]['value'] <= d['elapsed_ns'] * 1.02 + 2e6"
 	run 0 "$tmp/o" "$tmp/e" stat -a -I 100 --json -o "$tmp/ai.json" -e cpu-clock -- sleep 0.25
 	check "stat -a -I: intervals (2 or more), summing to the total" json "$tmp/ai.json" "len(d['intervals']) >= 2 and sum(i['events'][0]['value'] for i in d['intervals']) == d['events'][0]['value']"
 	run 0 "$tmp/o" "$tmp/e" stat -C 0 --json -o "$tmp/c0.json" -e cpu-clock -- sleep 0.2

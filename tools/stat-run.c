@@ -536,6 +536,13 @@ static int rows_add(struct stat_rows *rs, struct pmu_set *set, const struct pmu_
 			row->info = info[k];
 			row->supported = !(info[k].flags & PMU_EVF_UNSUPPORTED);
 		}
+		if ((info[k].flags & PMU_EVF_TOOL) && !strcmp(info[k].name, "duration_time")) {
+			/* wall-clock time is the same in every unit (CPU, thread): the longest, not the sum
+			 * (perf counts it once; -a on 8 CPUs summed it 8 times) */
+			if (vals[k].value > row->v.value)
+				row->v = vals[k];
+			continue;
+		}
 		row->v.value += vals[k].value;
 		row->v.enabled += vals[k].enabled;
 		row->v.running += vals[k].running;
