@@ -402,7 +402,7 @@ int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms)
 }
 
 /* Append the events metrics @ms need to the list *@events (malloc'd), skipping names already there. */
-int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events)
+int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events, struct strv *notes)
 {
 	int r = 0;
 
@@ -421,7 +421,20 @@ int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events)
 		}
 		for (char *e = strtok_r(need, ",", &s2); e && r >= 0; e = strtok_r(NULL, ",", &s2)) {
 			bool have = false;
-			char *copy2 = *events ? strdup(*events) : NULL, *s3 = NULL;
+			char *copy2, *s3 = NULL;
+			struct pmu_event_info info;
+			int rr = pmu_event_resolve(ctx, e, &info);
+			if (rr == -ENOENT || rr == -ENODEV || rr == -EINVAL) {
+				/* not countable on this machine (a PMU it lacks, an event its tables do not have):
+				 * the other metrics are counted, this one says n/a and the note says why */
+				char note[1024];
+				snprintf(note, sizeof(note), "metric '%s' needs '%s', which cannot be counted here: %s",
+					 ms->v[i], e, pmu_strerror(rr));
+				if ((r = strv_add(notes, note, strlen(note))) < 0)
+					fprintf(stderr, "pmu stat: out of memory\n");
+				continue;
+			}
+			copy2 = *events ? strdup(*events) : NULL;
 			for (char *x = copy2 ? strtok_r(copy2, ",", &s3) : NULL; x; x = strtok_r(NULL, ",", &s3))
 				have |= !strcasecmp(x, e);
 			free(copy2);
