@@ -293,6 +293,9 @@ check "stat --json schema" json "$tmp/run.json" "d['schema']=='libpmu-stat/1' an
 # elapsed time stands for it (the old code gave the metric the row's ns: 1e9 times too much)
 run 0 "$tmp/o" "$tmp/e" stat -e duration_time,task-clock -M 'duration_time * 1000' --json -o "$tmp/dt.json" -- sleep 0.1
 check "duration_time in a metric is the row's ns / 1e9" json "$tmp/dt.json" "abs(d['metrics'][0]['value'] - d['events'][0]['value'] / 1e6) < 1e-6 and 100 <= d['metrics'][0]['value'] < 100 + d['elapsed_ns'] / 1e6"
+run 0 "$tmp/o" "$tmp/e" report -M 'duration_time * 1000' "$tmp/dt.json"
+$PY -c "import json, sys; d = json.load(open(sys.argv[1])); print('%.3f' % (d['events'][0]['value'] / 1e6))" "$tmp/dt.json" > "$tmp/dt.want"
+check "report: duration_time in a metric is the file's row / 1e9 ($(cat "$tmp/dt.want") ms)" grep -Eq "duration_time \* 1000 +$(sed 's/\./\\./' "$tmp/dt.want")" "$tmp/o"
 run 0 "$tmp/o" "$tmp/e" stat -e task-clock -M 'duration_time * 1000' --json -o "$tmp/dt.json" -- sleep 0.1
 check "duration_time in a metric without the row: the elapsed ms" json "$tmp/dt.json" "100 <= d['metrics'][0]['value'] <= d['elapsed_ns'] / 1e6 + 1e-6"
 # a metric whose event cannot be counted here (its PMU is absent) is n/a with a note; the others are counted
@@ -304,6 +307,17 @@ run 0 "$tmp/o" "$tmp/e" stat -e page-faults --json -o "$tmp/inh.json" -- sh -c "
 check "children counted (inherit)" json "$tmp/inh.json" "d['events'][0]['value']>=2048"
 run 0 "$tmp/o" "$tmp/e" report "$tmp/run.json" "$tmp/run.json"
 check "report sums files" has "$tmp/o" "counts summed"
+# the counted machine's metric constants travel in the file: pmu report evaluates with them, not with
+# the reporting machine's. The file is rewritten as if counted on a 4-package, 64-core machine (by
+# hand: 64 * 100 + 4 = 6404); --param overrides a recorded one (3 * 100 + 4 = 304)
+check "stat --json records the machine's constants" json "$tmp/run.json" "d['constants']['num_cpus'] >= 1 and 'num_cores' in d['constants']"
+$PY -c "import json, sys; d = json.load(open(sys.argv[1])); d['constants'].update(num_cores=64, num_packages=4); json.dump(d, open(sys.argv[2], 'w'))" "$tmp/run.json" "$tmp/big.json"
+run 0 "$tmp/o" "$tmp/e" report -M '#num_cores * 100 + #num_packages' "$tmp/big.json"
+check "report: metrics use the file's constants (6404)" grep -Eq '#num_cores \* 100 \+ #num_packages +6,?404' "$tmp/o"
+run 0 "$tmp/o" "$tmp/e" report -M '#num_cores * 100 + #num_packages' --param num_cores=3 "$tmp/big.json"
+check "report: --param over the file's constants (304)" grep -Eq '#num_packages +304' "$tmp/o"
+run 0 "$tmp/o" "$tmp/e" report -M '#num_cores * 100 + #num_packages' "$tmp/big.json" "$tmp/run.json"
+check "report: files with other constants: said, the first file's used" has "$tmp/o" "metric constants differ"
 run 1 "$tmp/o" "$tmp/e" report "$tmp/nonexistent.json"
 check "report names the file" has "$tmp/e" "nonexistent.json"
 # hybrid CPU (Alder Lake fixture): a generic event is counted on both core types, one row each

@@ -40,6 +40,43 @@ int params_apply(const struct metric_params *p, struct pmu_ctx *ctx)
 	return 0;
 }
 
+static int constant_add(const struct pmu_constant_info *c, void *data)
+{
+	/* a constant the machine cannot tell (NaN) is left out: JSON has no NaN */
+	if (isfinite(c->value))
+		json_object_object_add(data, c->name, json_object_new_double(c->value));
+	return 0;
+}
+
+int constants_record(struct pmu_ctx *ctx, json_object *doc)
+{
+	json_object *o = json_object_new_object();
+	int r;
+
+	if (!o)
+		return -ENOMEM;
+	if ((r = pmu_constant_foreach(ctx, constant_add, o)) < 0) {
+		json_object_put(o);
+		return r;
+	}
+	json_object_object_add(doc, "constants", o);
+	return 0;
+}
+
+int constants_apply(json_object *constants, struct pmu_ctx *ctx)
+{
+	if (!constants)
+		return 0;
+	json_object_object_foreach(constants, name, v) {
+		int r = pmu_ctx_set_param(ctx, name, json_object_get_double(v));
+		if (r < 0) {
+			fprintf(stderr, "pmu: the file's constant #%s: %s\n", name, pmu_strerror(r));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int analysis_opt(struct analysis_opts *a, const char *cmd, int id, const char *arg)
 {
 	switch (id) {

@@ -24,6 +24,13 @@ int params_add(struct metric_params *p, const char *arg);
 /* Set each on @ctx; on a refusal, say so on stderr and return -1. */
 int params_apply(const struct metric_params *p, struct pmu_ctx *ctx);
 
+/* The metric #constants of @ctx's machine and the parameters set (pmu_constant_foreach), as the
+ * key "constants" of @doc (pmu stat --json): 0 or a negative errno. */
+int constants_record(struct pmu_ctx *ctx, json_object *doc);
+/* A file's "constants" (checked against the schema) set on @ctx as parameters, so that metrics
+ * use the counted machine's topology; NULL: none. On a refusal, said on stderr: -1. */
+int constants_apply(json_object *constants, struct pmu_ctx *ctx);
+
 /* The options that ask for analysis, pmu stat's and pmu report's alike. */
 enum { OPT_TOPDOWN = OPT_LONG + 64, OPT_PARAM };
 #define ANALYSIS_OPTS \

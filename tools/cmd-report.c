@@ -119,6 +119,11 @@ static int stat_notes(const struct saved_stat *st, struct strv *notes)
 		r = strv_add(notes, n, strlen(n));
 		free(n);
 	}
+	if (r == 0 && st->constants_differ) {
+		static const char differ[] = "the files' metric constants differ (machines of another topology, or a "
+					     "file without them): metrics use the first file's";
+		r = strv_add(notes, differ, strlen(differ));
+	}
 	return r;
 }
 
@@ -141,7 +146,10 @@ static int report_stat(const struct saved_stat *st, const char *title, const str
 		return 0;
 	if (cli_open_ctx(cli, st->cpuid, &ctx) < 0)
 		return 1;
-	if (params_apply(&a->params, ctx) < 0)
+	/* the counted machine's constants, then --param over them */
+	if (constants_apply(st->constants, ctx) < 0)
+		code = 2;
+	else if (params_apply(&a->params, ctx) < 0)
 		code = 2;
 	else if (metrics_expand(ctx, "report", (struct strv *)&a->metrics) < 0)
 		code = 1;

@@ -294,6 +294,9 @@ static int print_results(struct stat_cmd *s, struct stat_printer *p, const struc
 		while (cmd[ncmd])
 			ncmd++;
 		o = stat_print_json(cmd, ncmd, &res->counts, &res->times, code, caps, notes);
+		int cr = constants_record(p->ctx, o);
+		if (cr < 0)
+			fprintf(stderr, "pmu stat: the metric constants are not recorded: %s\n", pmu_strerror(cr));
 		if (p->intervals) {
 			json_object_object_add(o, "intervals", p->intervals);
 			p->intervals = NULL;

@@ -678,6 +678,8 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 				snprintf(row->info.pmu, sizeof(row->info.pmu), "%s", pmu);
 			if (!strcmp(row->info.pmu, "software"))
 				row->info.flags |= PMU_EVF_SOFTWARE;
+			if (!strcmp(row->info.pmu, "tool")) /* duration_time, user_time, system_time: ns */
+				row->info.flags |= PMU_EVF_SOFTWARE | PMU_EVF_TOOL;
 			for (size_t f = 0; f < sizeof(excl) / sizeof(excl[0]); f++)
 				if (json_object_object_get_ex(e, excl[f].key, &x) && json_object_get_boolean(x))
 					row->info.flags |= excl[f].flag;
@@ -706,6 +708,14 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 		return fail(err, -ENOMEM, "'%s': out of memory", file);
 	if (cpuid && strcmp(cpuid, s->cpuid) && !s->other_cpuid && !(s->other_cpuid = strdup(cpuid)))
 		return fail(err, -ENOMEM, "'%s': out of memory", file);
+	if (json_object_object_get_ex(doc, "constants", &x)) {
+		if (!s->files)
+			s->constants = json_object_get(x);
+		else if (!s->constants || !json_object_equal(x, s->constants))
+			s->constants_differ = true;
+	} else if (s->constants) {
+		s->constants_differ = true;
+	}
 	s->files++;
 	return 0;
 }
@@ -715,6 +725,7 @@ void saved_stat_free(struct saved_stat *s)
 	stat_rows_free(&s->rows);
 	free(s->cpuid);
 	free(s->other_cpuid);
+	json_object_put(s->constants);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -61,6 +61,8 @@ struct saved_stat {
 	struct run_times times;  /* sums; user_ns/sys_ns < 0 unless every file has them */
 	char *cpuid;             /* the first file's; NULL if none */
 	char *other_cpuid;       /* a later file's, when it differs */
+	json_object *constants;  /* the first file's "constants" (the counted machine's), or NULL */
+	bool constants_differ;   /* a later file has other constants */
 	int files;
 };
 /* Add checked document @doc (REPORT_STAT) of file @name; refuses sums beyond 64 bits. */
