@@ -1,29 +1,60 @@
 /* SPDX-License-Identifier: MIT */
-/* A context for a fixture machine of tests/fixtures/ (its sys/ and proc/ trees, a CPU identity),
- * or NULL if it cannot be created. */
+/* Machines for tests: a fixture of tests/fixtures/, or one a test writes (its sys/ and proc/ trees
+ * under a root, file by file), and a context over either. */
 #ifndef PMU_TEST_FIXTURE_H
 #define PMU_TEST_FIXTURE_H
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <pmu.h>
 
-static struct pmu_ctx *fixture_ctx(const char *machine, const char *cpuid)
+/* A context over ROOT/sys and ROOT/proc, with @cpuid (NULL: the tree's) and @tables
+ * (PMU_EVENTS_PATH, NULL: none); NULL if it cannot be created. */
+__attribute__((unused)) static struct pmu_ctx *root_ctx(const char *root, const char *cpuid, const char *tables)
 {
-	const char *src = getenv("PMU_TEST_SRCDIR");
 	char sys[1024], proc[1024];
 	struct pmu_ctx_opts o;
 	struct pmu_ctx *ctx = NULL;
 
-	snprintf(sys, sizeof(sys), "%s/tests/fixtures/%s/sys", src ? src : ".", machine);
-	snprintf(proc, sizeof(proc), "%s/tests/fixtures/%s/proc", src ? src : ".", machine);
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	snprintf(proc, sizeof(proc), "%s/proc", root);
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);
 	o.sysfs_root = sys;
 	o.procfs_root = proc;
 	o.cpuid = cpuid;
-	if (pmu_ctx_new(&ctx, &o) < 0)
-		return NULL;
-	return ctx;
+	o.events_path = tables;
+	return pmu_ctx_new(&ctx, &o) == 0 ? ctx : NULL;
+}
+
+/* The fixture machine tests/fixtures/@machine. */
+__attribute__((unused)) static struct pmu_ctx *fixture_ctx(const char *machine, const char *cpuid)
+{
+	const char *src = getenv("PMU_TEST_SRCDIR");
+	char root[1024];
+
+	snprintf(root, sizeof(root), "%s/tests/fixtures/%s", src ? src : ".", machine);
+	return root_ctx(root, cpuid, NULL);
+}
+
+/* Write @text to ROOT/@rel, making the directories; a failure ends the test. */
+__attribute__((unused)) static void fixture_put(const char *root, const char *rel, const char *text)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = 0;
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	if (!(f = fopen(path, "w"))) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
 }
 #endif

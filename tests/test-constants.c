@@ -21,26 +21,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <pmu.h>
+#include "fixture.h"
 #include "harness.h"
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[1024];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = 0;
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	if (!(f = fopen(path, "w"))) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
 
 /* @packages x @cores x @threads CPUs numbered package-major, @present CPUs present */
 static void machine(const char *root, int packages, int cores, int threads, int present, int boxes)
@@ -49,50 +31,35 @@ static void machine(const char *root, int packages, int cores, int threads, int 
 	char rel[256], text[64];
 
 	snprintf(text, sizeof(text), "0-%d\n", n - 1);
-	put(root, "sys/devices/system/cpu/online", text);
+	fixture_put(root, "sys/devices/system/cpu/online", text);
 	snprintf(text, sizeof(text), "0-%d\n", present - 1);
-	put(root, "sys/devices/system/cpu/present", text);
-	put(root, "sys/devices/system/cpu/smt/active", threads > 1 ? "1\n" : "0\n");
+	fixture_put(root, "sys/devices/system/cpu/present", text);
+	fixture_put(root, "sys/devices/system/cpu/smt/active", threads > 1 ? "1\n" : "0\n");
 	for (int cpu = 0; cpu < n; cpu++) {
 		int pkg = cpu / (cores * threads), core = cpu / threads;
 		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/topology/package_cpus_list", cpu);
 		snprintf(text, sizeof(text), "%d-%d\n", pkg * cores * threads, (pkg + 1) * cores * threads - 1);
-		put(root, rel, text);
+		fixture_put(root, rel, text);
 		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/topology/die_cpus_list", cpu);
-		put(root, rel, text);
+		fixture_put(root, rel, text);
 		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/topology/core_cpus_list", cpu);
 		if (threads > 1)
 			snprintf(text, sizeof(text), "%d-%d\n", core * threads, core * threads + threads - 1);
 		else
 			snprintf(text, sizeof(text), "%d\n", cpu);
-		put(root, rel, text);
+		fixture_put(root, rel, text);
 	}
-	put(root, "sys/bus/event_source/devices/cpu/type", "4\n");
-	put(root, "sys/bus/event_source/devices/cpu/format/event", "config:0-7\n");
-	put(root, "sys/bus/event_source/devices/cpu/caps/slots", "6\n");
+	fixture_put(root, "sys/bus/event_source/devices/cpu/type", "4\n");
+	fixture_put(root, "sys/bus/event_source/devices/cpu/format/event", "config:0-7\n");
+	fixture_put(root, "sys/bus/event_source/devices/cpu/caps/slots", "6\n");
 	for (int b = 0; b < boxes; b++) {
 		snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/uncore_cha_%d/type", b);
 		snprintf(text, sizeof(text), "%d\n", 30 + b);
-		put(root, rel, text);
+		fixture_put(root, rel, text);
 	}
-	put(root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
+	fixture_put(root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
 	    "model name\t: Test Processor @ 2.50GHz\nstepping\t: 4\n\n");
-	put(root, "proc/sys/kernel/perf_event_paranoid", "2\n");
-}
-
-static struct pmu_ctx *open_on(const char *root)
-{
-	struct pmu_ctx_opts o;
-	struct pmu_ctx *ctx = NULL;
-	char sys[1024], proc[1024];
-
-	snprintf(sys, sizeof(sys), "%s/sys", root);
-	snprintf(proc, sizeof(proc), "%s/proc", root);
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	o.sysfs_root = sys;
-	o.procfs_root = proc;
-	return pmu_ctx_new(&ctx, &o) == 0 ? ctx : NULL;
+	fixture_put(root, "proc/sys/kernel/perf_event_paranoid", "2\n");
 }
 
 struct seen {
@@ -159,8 +126,8 @@ int main(void)
 	snprintf(b, sizeof(b), "%s/small", tmpl);
 	machine(a, 2, 2, 2, 10, 3);
 	machine(b, 1, 2, 1, 2, 0);
-	ca = open_on(a);
-	cb = open_on(b);
+	ca = root_ctx(a, NULL, NULL);
+	cb = root_ctx(b, NULL, NULL);
 	CHECK(ca && cb, "contexts on the written machines");
 	if (!ca || !cb)
 		return test_done("test-constants");

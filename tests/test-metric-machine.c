@@ -17,27 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pmu.h>
+#include "fixture.h"
 #include "harness.h"
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[1024], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = 0;
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
 
 /* A machine: an Intel core PMU (type 4), with TSX and @boxes CHA boxes. */
 static void machine(const char *root, int tsx, int boxes)
@@ -46,47 +27,30 @@ static void machine(const char *root, int tsx, int boxes)
 	char rel[256], type[16];
 
 	snprintf(rel, sizeof(rel), "%s/cpu/type", dev);
-	put(root, rel, "4\n");
+	fixture_put(root, rel, "4\n");
 	snprintf(rel, sizeof(rel), "%s/cpu/format/event", dev);
-	put(root, rel, "config:0-7\n");
+	fixture_put(root, rel, "config:0-7\n");
 	snprintf(rel, sizeof(rel), "%s/cpu/format/umask", dev);
-	put(root, rel, "config:8-15\n");
+	fixture_put(root, rel, "config:8-15\n");
 	snprintf(rel, sizeof(rel), "%s/cpu/events/cpu-cycles", dev);
-	put(root, rel, "event=0x3c\n");
+	fixture_put(root, rel, "event=0x3c\n");
 	if (tsx) {
 		snprintf(rel, sizeof(rel), "%s/cpu/format/in_tx", dev);
-		put(root, rel, "config:32\n");
+		fixture_put(root, rel, "config:32\n");
 		snprintf(rel, sizeof(rel), "%s/cpu/events/cycles-t", dev);
-		put(root, rel, "event=0x3c,in_tx=1");
+		fixture_put(root, rel, "event=0x3c,in_tx=1");
 	}
 	snprintf(rel, sizeof(rel), "%s/software/type", dev);
-	put(root, rel, "1\n");
+	fixture_put(root, rel, "1\n");
 	for (int b = 0; b < boxes; b++) {
 		snprintf(rel, sizeof(rel), "%s/uncore_cha_%d/type", dev, b);
 		snprintf(type, sizeof(type), "%d\n", 20 + b);
-		put(root, rel, type);
+		fixture_put(root, rel, type);
 		snprintf(rel, sizeof(rel), "%s/uncore_cha_%d/format/event", dev, b);
-		put(root, rel, "config:0-7\n");
+		fixture_put(root, rel, "config:0-7\n");
 	}
-	put(root, "sys/devices/system/cpu/online", "0-3\n");
-	put(root, "proc/sys/kernel/perf_event_paranoid", "2\n");
-}
-
-static struct pmu_ctx *open_on(const char *root, const char *tables)
-{
-	struct pmu_ctx_opts o;
-	struct pmu_ctx *ctx = NULL;
-	char sys[1024], proc[1024];
-
-	snprintf(sys, sizeof(sys), "%s/sys", root);
-	snprintf(proc, sizeof(proc), "%s/proc", root);
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	o.cpuid = "GenuineIntel-6-55-4";
-	o.sysfs_root = sys;
-	o.procfs_root = proc;
-	o.events_path = tables;
-	return pmu_ctx_new(&ctx, &o) == 0 ? ctx : NULL;
+	fixture_put(root, "sys/devices/system/cpu/online", "0-3\n");
+	fixture_put(root, "proc/sys/kernel/perf_event_paranoid", "2\n");
 }
 
 static void value(struct pmu_ctx *ctx, const char *label, const char *what, const struct pmu_named_value *v, size_t n,
@@ -126,7 +90,7 @@ int main(void)
 	machine(b, 0, 0);
 
 	/* the machine with TSX and three CHA boxes */
-	ctx = open_on(a, tables);
+	ctx = root_ctx(a, "GenuineIntel-6-55-4", tables);
 	CHECK(ctx != NULL, "context on %s", a);
 	if (ctx) {
 		value(ctx, "TSX", "m_tsx_share", v, 3, 250.0 / 1000);
@@ -146,7 +110,7 @@ int main(void)
 	}
 
 	/* the machine with neither */
-	ctx = open_on(b, tables);
+	ctx = root_ctx(b, "GenuineIntel-6-55-4", tables);
 	CHECK(ctx != NULL, "context on %s", b);
 	if (ctx) {
 		value(ctx, "no TSX", "m_tsx_share", v + 0, 1, 0);
@@ -162,7 +126,7 @@ int main(void)
 		pmu_ctx_free(ctx);
 	}
 	/* strcmp_cpuid_str(): x86 ids as mapfile patterns, arm64 MIDRs with variant/revision at least */
-	ctx = open_on(a, tables);
+	ctx = root_ctx(a, "GenuineIntel-6-55-4", tables);
 	if (ctx) {
 		value(ctx, "x86", "strcmp_cpuid_str(GenuineIntel\\-6\\-55\\-4)", v, 0, 1);
 		value(ctx, "x86", "strcmp_cpuid_str(GenuineIntel\\-6\\-8F)", v, 0, 0);
