@@ -91,6 +91,22 @@ def first_number(s):
     return parse_u64(n)
 
 
+def number_of(o, key, path, name, lo=0, hi=(1 << 64) - 1):
+    """The number under @key, as the loader reads it; a bad one stops the build naming the file, the
+    entry, the key and what is allowed (the loader refuses the same entries with the same rules)."""
+    t = text_of(o.get(key)) if key in o else None
+    if not t:
+        return None
+    try:
+        v = first_number(t)
+    except ValueError:
+        raise SystemExit("%s: %s: %s '%s' is not a number (decimal, 0x hex or 0 octal, below 2^64)"
+                         % (path, name, key, t))
+    if not lo <= v <= hi:
+        raise SystemExit("%s: %s: %s %d is not %d..%d" % (path, name, key, v, lo, hi))
+    return v
+
+
 METRIC_KEYS = ("expr", "group", "threshold", "params")
 
 
@@ -130,19 +146,19 @@ def compile_entry(o, path, d, as_metric=None):
         e[f] = 0
         if e["kind"] != 1:
             continue
-        t = text_of(o.get(key)) if key in o else None
-        if t:
-            e[f] = first_number(t)
+        v = number_of(o, key, path, e["name"])
+        if v is not None:
+            e[f] = v
             e["have"] |= bit
     e["msr_value"] = 0
     if e["have"] & (1 << 6):
-        t = text_of(o.get("MSRValue")) if "MSRValue" in o else None
-        if t:
-            e["msr_value"] = first_number(t)
-    for key, f in (("CounterWidth", "counter_width"), ("MhpmeventBit", "mhpmevent_bit")):
-        t = text_of(o.get(key)) if key in o else None
-        if t:
-            e[f] = first_number(t)
+        v = number_of(o, "MSRValue", path, e["name"])
+        if v is not None:
+            e["msr_value"] = v
+    for key, f, lo, hi in (("CounterWidth", "counter_width", 1, 64), ("MhpmeventBit", "mhpmevent_bit", 0, 63)):
+        v = number_of(o, key, path, e["name"], lo, hi)
+        if v is not None:
+            e[f] = v
     return e
 
 
