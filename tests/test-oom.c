@@ -4,8 +4,8 @@
  * and realloc (forwarding to glibc's __libc_* functions); libpmu.so's and
  * json-c's calls resolve to them. A scenario — a context, resolution (a
  * standard name, a table event, an unknown name with suggestions), a set of
- * software events in groups, reads, a metric evaluated over it, the tables
- * listed, the set closed — runs once with the n-th allocation failing, for
+ * software events in groups, reads, a metric evaluated over it, built-in
+ * metrics with #constants, the tables listed, the set closed — runs once with the n-th allocation failing, for
  * every n until a run completes with no failure injected. Each run must end
  * in -ENOMEM, or in success with the results of the run without failures
  * (the encodings, the metric's value, the number of INST names listed):
@@ -74,6 +74,7 @@ struct results {
 	unsigned inst_type, clock_type;
 	int listed;
 	double metric;
+	double table_metric;
 };
 static struct results got;
 
@@ -123,6 +124,25 @@ static int scenario(void)
 		got.metric = m;
 		pmu_set_close(s);
 	}
+	{
+		/* metrics with #constants (MetricParams a=0,b=0) of the built-in Skylake server tables, one
+		 * used twice (its value kept): d_ratio(10 + 20, 10 + 50) + d_ratio(30, 60) + the first again */
+		struct pmu_named_value nv[] = { { "MEM_LOAD_RETIRED.FB_HIT", 10 }, { "MEM_LOAD_RETIRED.L3_MISS", 20 },
+						{ "MEM_LOAD_RETIRED.L2_MISS", 50 }, { "MEM_LOAD_RETIRED.L3_HIT", 30 } };
+		struct pmu_ctx_opts o;
+		struct pmu_ctx *mc = NULL;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.cpuid = "GenuineIntel-6-55-4";
+		STEP(pmu_ctx_new(&mc, &o));
+		if (mc) {
+			m = -1;
+			STEP(pmu_metric_eval(mc, "l3_load_miss_rate_local + l3_load_hit_rate_local + l3_load_miss_rate_local",
+					     nv, 4, &m));
+			got.table_metric = m;
+			pmu_ctx_free(mc);
+		}
+	}
 	STEP(pmu_event_foreach(ctx, "INST", NULL, NULL) == -EINVAL ? 0 : -EPROTO);
 	STEP(pmu_event_foreach(ctx, "INST", count_entry, &got.listed));
 	pmu_ctx_free(ctx);
@@ -156,6 +176,7 @@ int main(void)
 	ref = got;
 	CHECK(ref.listed > 0 && ref.metric > 0, "the scenario without failures listed %d names, metric %g", ref.listed,
 	      ref.metric);
+	CHECK(ref.table_metric == 1.5, "the scenario without failures: table metrics %g, expected 1.5", ref.table_metric);
 	if (count == 0)
 		SKIP("the allocator is replaced by the memory checker (valgrind) here: no allocation reaches this "
 		     "program's malloc; the plain run injects the failures");
