@@ -134,7 +134,8 @@ struct pmu_caps {
 /**
  * pmu_caps - fill @out with the context's view of the machine. Loads the
  * event tables on first use (to report which one applies).
- * Returns 0 or -EINVAL. Thread-safe.
+ * Returns 0, -EINVAL (NULL argument), or the tables' load error (-ENOMEM,
+ * ...) with every field still filled. Thread-safe.
  */
 int pmu_caps(struct pmu_ctx *ctx, struct pmu_caps *out);
 
@@ -650,8 +651,11 @@ struct pmu_metric_info {
  * -EINVAL (syntax: the message gives the position; or a NULL argument, a
  * value with a NULL name), -ELOOP (metrics refer to each other in a cycle, or
  * nest deeper than evaluation follows: 64 metrics, or expressions 2048 levels
- * deep along such a chain; the message says which and names the chain). A
- * metric that several others use is evaluated once per call.
+ * deep along such a chain, or take more than 65,536 steps (metrics evaluated,
+ * kept values compared, #constant lookups; perf's tables need a few hundred);
+ * the message says which and names the chain). A metric that several others
+ * use is evaluated once per call for each way the #constants it depends on
+ * resolve (MetricParams of the metrics above it).
  * Thread-safe for a shared context.
  */
 int pmu_metric_eval(struct pmu_ctx *ctx, const char *metric_or_expr, const struct pmu_named_value *vals,

@@ -101,10 +101,10 @@ PMU_EXPORT int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts
 			return pmu__err(NULL, -ENOMEM, "out of memory creating a context");
 		}
 	}
-	if ((r = pmu__cpu_detect(ctx, env_or(o.cpuid, "PMU_CPUID", NULL))) < 0 ||
-	    (r = pmu__sysfs_scan(ctx)) < 0) {
-		if (r == -ENOMEM)
-			pmu__err(ctx, r, "out of memory scanning PMUs");
+	r = pmu__cpu_detect(ctx, env_or(o.cpuid, "PMU_CPUID", NULL));
+	if (r == 0 && (r = pmu__sysfs_scan(ctx)) == -ENOMEM)
+		pmu__err(ctx, r, "out of memory scanning the PMUs under %s/bus/event_source/devices", ctx->sysfs_root);
+	if (r < 0) {
 		pmu_ctx_free(ctx);
 		return r;
 	}
@@ -128,11 +128,17 @@ PMU_EXPORT void pmu_ctx_free(struct pmu_ctx *ctx)
 
 PMU_EXPORT int pmu_caps(struct pmu_ctx *ctx, struct pmu_caps *out)
 {
+	int r;
+
 	pmu__err_clear();
 	if (!ctx || !out)
 		return pmu__err(ctx, -EINVAL, "pmu_caps: NULL context or output");
 	*out = ctx->caps;
-	if (pmu__tables_load(ctx) == 0 && ctx->tables.cpu_dir) {
+	/* the other fields are filled either way */
+	if ((r = pmu__tables_load(ctx)) < 0)
+		return pmu__err(ctx, r, "pmu_caps: cannot load the event tables to name the one for CPU %s: %s",
+				ctx->cpu.cpuid, strerror(-r));
+	if (ctx->tables.cpu_dir) {
 		pmu__strlcpy(out->events_table, ctx->tables.cpu_dir, sizeof(out->events_table));
 		pmu__strlcpy(out->events_table_root, ctx->tables.cpu_dir_root ? ctx->tables.cpu_dir_root : "",
 			     sizeof(out->events_table_root));

@@ -254,7 +254,9 @@ int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override)
 					override);
 		ctx->cpu.overridden = true;
 		/* keep the model name from this machine only if it is the same CPU */
-		if (from_cpuinfo(ctx, &found) == 0 && strcmp(found.cpuid, ctx->cpu.cpuid) == 0)
+		if ((r = from_cpuinfo(ctx, &found)) == -ENOMEM)
+			return pmu__err(ctx, r, "out of memory reading %s/cpuinfo", ctx->procfs_root);
+		if (r == 0 && strcmp(found.cpuid, ctx->cpu.cpuid) == 0)
 			pmu__strlcpy(ctx->cpu.name, found.name, sizeof(ctx->cpu.name));
 		return 0;
 	}
@@ -263,6 +265,8 @@ int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override)
 		return 0;
 #endif
 	r = from_cpuinfo(ctx, &ctx->cpu);
+	if (r == -ENOMEM)
+		return pmu__err(ctx, r, "out of memory reading %s/cpuinfo to identify the CPU", ctx->procfs_root);
 	if (r < 0) {
 		memset(&ctx->cpu, 0, sizeof(ctx->cpu));
 		pmu__log(ctx, PMU_LOG_WARN, "cannot identify the CPU from %s/cpuinfo (%s); "

@@ -68,75 +68,65 @@ static const struct cache_name ops[] = {
 	{ "prefetch", PERF_COUNT_HW_CACHE_OP_PREFETCH, "prefetches" },
 };
 
-static void cache_entry(size_t c, size_t o, int miss, char *name, size_t nlen, char *desc,
-			size_t dlen, struct pmu_generic *g)
-{
-	snprintf(name, nlen, "%s-%s%s", caches[c].name, ops[o].name,
-		 miss ? "-misses" : o == 2 ? "es" : "s"); /* loads, stores, prefetches */
-	snprintf(desc, dlen, "%s %s%s", caches[c].desc, ops[o].desc, miss ? " that missed" : "");
-	g->name = name;
-	g->type = PERF_TYPE_HW_CACHE;
-	g->config = caches[c].id | ops[o].id << 8 |
-		    (uint64_t)(miss ? PERF_COUNT_HW_CACHE_RESULT_MISS : PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
-	g->desc = desc;
-	g->unit = "";
-}
+/* The cache events: every cache with every operation, accessed or missed (7 x 3 x 2 = 42), in that
+ * order; names, descriptions and encodings made once (pthread_once), looked up by every resolution
+ * of a name that is not a table event. */
+#define N_CACHE_EVENTS (ARRAY_SIZE(caches) * ARRAY_SIZE(ops) * 2)
+static struct pmu_generic cache_events[N_CACHE_EVENTS];
+static char cache_names[N_CACHE_EVENTS][32];  /* the longest: "L1-icache-prefetch-misses" */
+static char cache_descs[N_CACHE_EVENTS][64];
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 
-/* Static descriptions for cache events handed out by lookup. */
-static char cache_desc[ARRAY_SIZE(caches)][ARRAY_SIZE(ops)][2][64];
-static pthread_once_t desc_once = PTHREAD_ONCE_INIT;
-
-static void desc_init(void)
+static void cache_init(void)
 {
-	char name[64];
-	struct pmu_generic g;
+	size_t k = 0;
 
 	for (size_t c = 0; c < ARRAY_SIZE(caches); c++)
 		for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
-			for (int m = 0; m < 2; m++)
-				cache_entry(c, o, m, name, sizeof(name), cache_desc[c][o][m],
-					    sizeof(cache_desc[c][o][m]), &g);
+			for (int miss = 0; miss < 2; miss++, k++) {
+				struct pmu_generic *g = &cache_events[k];
+				snprintf(cache_names[k], sizeof(cache_names[k]), "%s-%s%s", caches[c].name, ops[o].name,
+					 miss ? "-misses" : o == 2 ? "es" : "s"); /* loads, stores, prefetches */
+				snprintf(cache_descs[k], sizeof(cache_descs[k]), "%s %s%s", caches[c].desc, ops[o].desc,
+					 miss ? " that missed" : "");
+				g->name = cache_names[k];
+				g->type = PERF_TYPE_HW_CACHE;
+				g->config = caches[c].id | ops[o].id << 8 |
+					    (uint64_t)(miss ? PERF_COUNT_HW_CACHE_RESULT_MISS
+							    : PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
+				g->desc = cache_descs[k];
+				g->unit = "";
+			}
 }
 
 int pmu__generic_lookup(const char *name, struct pmu_generic *out)
 {
-	char buf[64], dummy[64];
-
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if (!strcasecmp(table[i].name, name)) {
 			*out = table[i];
 			return 0;
 		}
-	pthread_once(&desc_once, desc_init);
-	for (size_t c = 0; c < ARRAY_SIZE(caches); c++)
-		for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
-			for (int m = 0; m < 2; m++) {
-				cache_entry(c, o, m, buf, sizeof(buf), dummy, sizeof(dummy), out);
-				if (!strcasecmp(buf, name)) {
-					out->name = NULL; /* caller keeps its own spelling */
-					out->desc = cache_desc[c][o][m];
-					return 0;
-				}
-			}
+	pthread_once(&cache_once, cache_init);
+	for (size_t k = 0; k < N_CACHE_EVENTS; k++)
+		if (!strcasecmp(cache_names[k], name)) {
+			*out = cache_events[k];
+			out->name = NULL; /* caller keeps its own spelling */
+			return 0;
+		}
 	return -ENOENT;
 }
 
 int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), void *data)
 {
-	char name[64], desc[64];
-	struct pmu_generic g;
 	int r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if ((r = cb(&table[i], data)))
 			return r;
-	for (size_t c = 0; c < ARRAY_SIZE(caches); c++)
-		for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
-			for (int m = 0; m < 2; m++) {
-				cache_entry(c, o, m, name, sizeof(name), desc, sizeof(desc), &g);
-				if ((r = cb(&g, data)))
-					return r;
-			}
+	pthread_once(&cache_once, cache_init);
+	for (size_t k = 0; k < N_CACHE_EVENTS; k++)
+		if ((r = cb(&cache_events[k], data)))
+			return r;
 	return 0;
 }
 

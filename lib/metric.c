@@ -4,8 +4,9 @@
  * the user) over counted values. A name in an expression is looked up as
  *   1. a value of that name (case-insensitive),
  *   2. a metric of the tables (evaluated recursively, each metric once per
- *      evaluation; cycles and chains deeper than PMU_METRIC_MAX_DEPTH or
- *      PMU_METRIC_MAX_NEST are errors),
+ *      evaluation and way its #constants resolve: see struct kept; cycles,
+ *      chains deeper than PMU_METRIC_MAX_DEPTH or PMU_METRIC_MAX_NEST, and
+ *      more than METRIC_MAX_STEPS steps are errors),
  *   3. a value whose event has the same encoding (so INST.RET is satisfied
  *      by a counted "instructions" where INST.RET maps to it),
  * and #constants come from pmu_ctx_set_param(), the metric's MetricParams,
@@ -47,6 +48,39 @@ enum {
 	MC_HAS_PMEM, MC_SLOTS, MC_CHAS_PER_SOCKET, MC_SYSTEM_TSC_FREQ, MC_N
 };
 
+/* A metric evaluation stops after this many steps (a table metric evaluated, or the kept values
+ * of one compared with where it is used again): each metric is evaluated once per set of
+ * #constants from MetricParams it sees (see struct kept), which a table can make grow
+ * exponentially with metrics whose MetricParams differ along every path. perf's tables need one
+ * evaluation per metric, a few hundred at most. */
+#define METRIC_MAX_STEPS 65536
+
+/* A #constant looked up while a metric was evaluated that neither its MetricParams nor those of the
+ * metrics it uses gave: its value depends on where the metric is used. */
+struct dep {
+	size_t name;     /* index in eval.cname */
+	int level;       /* the stack level whose MetricParams gave it; -1: none (then the context's or the
+			  * machine's, the same wherever the metric is used) */
+	double value;    /* the value given at @level (0 for -1) */
+};
+
+/* The #constants (names) a value of a metric depended on: the values kept for one shape differ in
+ * how those names resolve (struct kept). One per metric unless an 'if' took other names. */
+struct shape {
+	size_t name0, nnames;        /* in eval.snames */
+	size_t next;                 /* the next shape of the same metric + 1; 0: none */
+};
+
+/* A value of a metric kept for reuse where the names of its shape resolve as they did (found on the
+ * stack or not, same value): a metric using #p evaluated under a top metric's "p=3" is reused by
+ * every other metric under that top, and evaluated again under another metric's "p=5". */
+struct kept {
+	size_t shape;
+	uint64_t sig;                /* hash of the resolutions */
+	size_t res0;                 /* the resolutions (level -1 or 0: not found or found), in eval.res */
+	double value;
+};
+
 struct eval {
 	struct pmu_ctx *ctx;
 	const struct pmu_named_value *vals;
@@ -59,14 +93,33 @@ struct eval {
 	int depth;
 	int nmetrics;                    /* metrics on the stack */
 	int nest;                        /* the heights of their expressions, added */
+	long steps;                      /* see METRIC_MAX_STEPS */
 	const struct pmu_tentry *base;   /* metric whose MetricParams apply to a threshold */
-	/* Values of the metrics evaluated so far (a metric used by several is evaluated once).
-	 * A metric whose #constants came from an outer metric's MetricParams depends on who uses
-	 * it and is not kept: param_from is the outermost stack level a default was taken from
-	 * (-1: the threshold's base metric, INT_MAX: none). */
+	/* Values of the metrics evaluated so far (a metric used by several is evaluated once for
+	 * each way the #constants it depends on resolve): memo maps a metric to its first shape + 1;
+	 * khash holds the kept values (index + 1) by shape and sig. */
 	struct pmu_pmap memo;
-	int param_from;
-	bool kept;                       /* whether the last metric evaluated may be reused */
+	struct shape *shape;
+	size_t nshape, shape_cap;
+	size_t *snames;
+	size_t nsnames, snames_cap;
+	struct kept *kept;
+	size_t nkept, kept_cap;
+	struct dep *res;                 /* resolutions of kept values, and scratch for one site */
+	size_t nres, res_cap;
+	size_t *khash;
+	size_t khash_cap;
+	/* The #constant lookups of the metrics being evaluated, innermost last: a metric that returns
+	 * leaves those it did not give itself, once per name */
+	struct dep *live;
+	size_t nlive, live_cap;
+	/* the names of #constants looked up (any case), each once: a hash of indexes + 1 */
+	char **cname;
+	unsigned *cstamp;                /* per name: the last frame that kept it (frame_deps) */
+	size_t ncname, cname_cap, cstamp_cap;
+	size_t *cslot;
+	size_t cslots;
+	unsigned stamp;
 	char missing[768];
 	int nmissing;
 	double mc_val[MC_N];             /* machine constants read so far (mc_state 1; -1 not told) */
@@ -91,6 +144,22 @@ static void eval_fail(struct eval *ev, int err, const char *fmt, ...)
 		va_end(ap);
 	}
 	ev->err = err;
+}
+
+/* A problem naming the metrics on the stack from level @from, then @last: "A -> B -> C". */
+static void eval_fail_chain(struct eval *ev, int err, const char *what, int from, const struct pmu_tentry *last)
+{
+	const struct pmu_tentry *v[PMU_METRIC_MAX_DEPTH + 2];
+	size_t n = 0;
+	char *text;
+
+	for (int d = from; d < ev->depth; d++)
+		if (ev->stack[d])
+			v[n++] = ev->stack[d];
+	v[n++] = last;
+	text = pmu__chain_text(v, n);
+	eval_fail(ev, err, "%s: %s", what, text ? text : last->name);
+	free(text);
 }
 
 PMU_EXPORT int pmu_ctx_set_param(struct pmu_ctx *ctx, const char *name, double value)
@@ -464,6 +533,247 @@ static int param_default(const struct pmu_tentry *m, const char *name, double *o
 	return -ENOENT;
 }
 
+static size_t name_hash(const char *s, size_t l)
+{
+	size_t h = 5381;
+
+	for (size_t i = 0; i < l; i++)
+		h = h * 33 + (size_t)tolower((unsigned char)s[i]);
+	return h;
+}
+
+/* Make room for @need items of @size in *@v (capacity *@cap). Returns 0 or -ENOMEM. */
+static int grow(void *v, size_t *cap, size_t need, size_t size)
+{
+	void **p = v, *n;
+	size_t c = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	if (!(n = realloc(*p, c * size)))
+		return -ENOMEM;
+	*p = n;
+	*cap = c;
+	return 0;
+}
+
+/* The index of #constant @name in ev->cname (added if new). Returns it, or -ENOMEM. */
+static long cname_index(struct eval *ev, const char *name)
+{
+	size_t l = strlen(name), i;
+
+	if ((ev->ncname + 1) * 2 > ev->cslots) {
+		size_t ns = ev->cslots ? ev->cslots * 2 : 64, *slot = calloc(ns, sizeof(*slot));
+		if (!slot)
+			return -ENOMEM;
+		for (size_t k = 0; k < ev->ncname; k++) {
+			for (i = name_hash(ev->cname[k], strlen(ev->cname[k])) & (ns - 1); slot[i]; i = (i + 1) & (ns - 1))
+				;
+			slot[i] = k + 1;
+		}
+		free(ev->cslot);
+		ev->cslot = slot;
+		ev->cslots = ns;
+	}
+	for (i = name_hash(name, l) & (ev->cslots - 1); ev->cslot[i]; i = (i + 1) & (ev->cslots - 1))
+		if (!strcasecmp(ev->cname[ev->cslot[i] - 1], name))
+			return (long)ev->cslot[i] - 1;
+	if (grow(&ev->cname, &ev->cname_cap, ev->ncname + 1, sizeof(*ev->cname)) < 0 ||
+	    grow(&ev->cstamp, &ev->cstamp_cap, ev->ncname + 1, sizeof(*ev->cstamp)) < 0 ||
+	    !(ev->cname[ev->ncname] = strdup(name)))
+		return -ENOMEM;
+	ev->cstamp[ev->ncname] = 0;
+	ev->cslot[i] = ev->ncname + 1;
+	return (long)ev->ncname++;
+}
+
+/* The MetricParams default of #@name for an expression evaluated above stack level @depth: the
+ * innermost metric's that gives one. Returns the level of that metric, or -1. */
+static int stack_param(const struct eval *ev, int depth, const char *name, double *out)
+{
+	for (int d = depth - 1; d >= 0; d--)
+		if (param_default(ev->stack[d], name, out) == 0)
+			return d;
+	return -1;
+}
+
+/* Note that #@name was looked up on the stack and found at @level (-1: not found) with @value. */
+static int note_dep(struct eval *ev, const char *name, int level, double value)
+{
+	long k = cname_index(ev, name);
+
+	if (k < 0 || grow(&ev->live, &ev->live_cap, ev->nlive + 1, sizeof(*ev->live)) < 0)
+		return -ENOMEM;
+	ev->live[ev->nlive].name = (size_t)k;
+	ev->live[ev->nlive].level = level;
+	ev->live[ev->nlive++].value = level < 0 ? 0 : value;
+	return 0;
+}
+
+/* A metric evaluated at stack level @level, whose lookups are ev->live from @from, returns: keep those
+ * it did not give itself, once per name (two lookups of one name that got past it resolved alike). */
+static void frame_deps(struct eval *ev, size_t from, int level)
+{
+	size_t o = from;
+
+	ev->stamp++;
+	for (size_t i = from; i < ev->nlive; i++) {
+		struct dep d = ev->live[i];
+		if (d.level >= level || ev->cstamp[d.name] == ev->stamp)
+			continue;
+		ev->cstamp[d.name] = ev->stamp;
+		ev->live[o++] = d;
+	}
+	ev->nlive = o;
+}
+
+static uint64_t sig_of(const struct dep *r, size_t n)
+{
+	uint64_t h = 1469598103934665603u;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bits;
+		memcpy(&bits, &r[i].value, sizeof(bits));
+		h = (h ^ (uint64_t)(r[i].level >= 0)) * 1099511628211u;
+		h = (h ^ bits) * 1099511628211u;
+	}
+	return h;
+}
+
+static size_t khash_slot(const struct eval *ev, size_t shape, uint64_t sig)
+{
+	return (size_t)((sig ^ (shape * 0x9e3779b97f4a7c15u)) & (ev->khash_cap - 1));
+}
+
+/* Whether resolutions @a and @b (of one shape, @n names) are alike: found at some level or not, the
+ * same value (bit for bit). */
+static bool same_res(const struct dep *a, const struct dep *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((a[i].level < 0) != (b[i].level < 0) || memcmp(&a[i].value, &b[i].value, sizeof(a[i].value)))
+			return false;
+	return true;
+}
+
+/* @n steps more (METRIC_MAX_STEPS) on the way to metric @m: 0, or -ELOOP past the bound. */
+static int step(struct eval *ev, const struct pmu_tentry *m, long n)
+{
+	char what[200];
+
+	if ((ev->steps += n) <= METRIC_MAX_STEPS)
+		return 0;
+	snprintf(what, sizeof(what), "evaluation stopped after %d steps (a metric is evaluated again for each set "
+		 "of MetricParams defaults it sees, and this table's metrics see too many)", METRIC_MAX_STEPS);
+	eval_fail_chain(ev, -ELOOP, what, 0, m);
+	return -ELOOP;
+}
+
+/* A kept value of metric @m that holds where it is used now (at level ev->depth): 1 and *out set (its
+ * deps become lookups of the metric using it), 0 none, or a negative errno. */
+static int reuse(struct eval *ev, const struct pmu_tentry *m, double *out)
+{
+	double first;
+
+	if (!pmu__pmap_get(&ev->memo, m, &first))
+		return 0;
+	for (size_t s = (size_t)first; s; s = ev->shape[s - 1].next) {
+		const struct shape *sh = &ev->shape[s - 1];
+		struct dep *site;
+		uint64_t sig;
+		int r;
+		if ((r = step(ev, m, 1 + (long)sh->nnames)) < 0)
+			return r;
+		/* how the shape's names resolve here, after the kept resolutions */
+		if (grow(&ev->res, &ev->res_cap, ev->nres + sh->nnames, sizeof(*ev->res)) < 0)
+			return -ENOMEM;
+		site = ev->res + ev->nres;
+		for (size_t i = 0; i < sh->nnames; i++) {
+			site[i].name = ev->snames[sh->name0 + i];
+			site[i].value = 0;
+			site[i].level = stack_param(ev, ev->depth, ev->cname[site[i].name], &site[i].value);
+			if (site[i].level < 0)
+				site[i].value = 0;
+		}
+		sig = sig_of(site, sh->nnames);
+		for (size_t i = khash_slot(ev, s - 1, sig); ev->khash[i]; i = (i + 1) & (ev->khash_cap - 1)) {
+			const struct kept *kv = &ev->kept[ev->khash[i] - 1];
+			if (kv->shape != s - 1 || kv->sig != sig || !same_res(ev->res + kv->res0, site, sh->nnames))
+				continue;
+			*out = kv->value;
+			for (size_t k = 0; k < sh->nnames; k++) {
+				if (grow(&ev->live, &ev->live_cap, ev->nlive + 1, sizeof(*ev->live)) < 0)
+					return -ENOMEM;
+				ev->live[ev->nlive++] = ev->res[ev->nres + k]; /* site: ev->res may have moved */
+			}
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Keep @value of metric @m, which depends on the lookups ev->live from @from. Returns 0 or -ENOMEM. */
+static int keep(struct eval *ev, const struct pmu_tentry *m, size_t from, double value)
+{
+	const struct dep *d = ev->live + from;
+	size_t nd = ev->nlive - from, s, i;
+	double first = 0;
+	struct kept *kv;
+
+	/* its shape: the metric's with these names, or a new one */
+	pmu__pmap_get(&ev->memo, m, &first);
+	for (s = (size_t)first; s; s = ev->shape[s - 1].next) {
+		const struct shape *sh = &ev->shape[s - 1];
+		for (i = 0; sh->nnames == nd && i < nd && ev->snames[sh->name0 + i] == d[i].name; i++)
+			;
+		if (sh->nnames == nd && i == nd)
+			break;
+	}
+	if (!s) {
+		struct shape *sh;
+		if (grow(&ev->shape, &ev->shape_cap, ev->nshape + 1, sizeof(*ev->shape)) < 0 ||
+		    grow(&ev->snames, &ev->snames_cap, ev->nsnames + nd, sizeof(*ev->snames)) < 0 ||
+		    pmu__pmap_put(&ev->memo, m, (double)(ev->nshape + 1)) < 0)
+			return -ENOMEM;
+		sh = &ev->shape[ev->nshape++];
+		sh->name0 = ev->nsnames;
+		sh->nnames = nd;
+		sh->next = (size_t)first;
+		for (i = 0; i < nd; i++)
+			ev->snames[ev->nsnames++] = d[i].name;
+		s = ev->nshape;
+	}
+	/* the value, by shape and resolutions */
+	if ((ev->nkept + 1) * 2 > ev->khash_cap) {
+		size_t nc = ev->khash_cap ? ev->khash_cap * 2 : 64, *h = calloc(nc, sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		free(ev->khash);
+		ev->khash = h;
+		ev->khash_cap = nc;
+		for (size_t k = 0; k < ev->nkept; k++) {
+			for (i = khash_slot(ev, ev->kept[k].shape, ev->kept[k].sig); h[i]; i = (i + 1) & (nc - 1))
+				;
+			h[i] = k + 1;
+		}
+	}
+	if (grow(&ev->kept, &ev->kept_cap, ev->nkept + 1, sizeof(*ev->kept)) < 0 ||
+	    grow(&ev->res, &ev->res_cap, ev->nres + nd, sizeof(*ev->res)) < 0)
+		return -ENOMEM;
+	kv = &ev->kept[ev->nkept];
+	kv->shape = s - 1;
+	kv->res0 = ev->nres;
+	kv->value = value;
+	memcpy(ev->res + ev->nres, ev->live + from, nd * sizeof(*ev->res));
+	ev->nres += nd;
+	kv->sig = sig_of(ev->res + kv->res0, nd);
+	for (i = khash_slot(ev, kv->shape, kv->sig); ev->khash[i]; i = (i + 1) & (ev->khash_cap - 1))
+		;
+	ev->khash[i] = ++ev->nkept;
+	return 0;
+}
+
 /* Note a value the evaluation lacks: @name as a variable, "#name" for a #constant, "source_count(name)". */
 static void note_missing(struct eval *ev, const char *name, int kind)
 {
@@ -612,7 +922,7 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 	const struct pmu_tentry *e;
 	char buf[PMU_NAME_MAX * 2];
 	const char *spelled;
-	int r;
+	int r, level;
 
 	if (is_const == PMU_NAME_CPUID) {
 		r = pmu__tables_cpuid_matches(ev->ctx, name);
@@ -650,16 +960,14 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 				*out = ev->ctx->params[i].value;
 				return 0;
 			}
-		for (int d = ev->depth - 1; d >= 0; d--)
-			if (param_default(ev->stack[d], name, out) == 0) {
-				if (d < ev->param_from)
-					ev->param_from = d;
-				return 0;
-			}
-		if (param_default(ev->base, name, out) == 0) {
-			ev->param_from = -1;
-			return 0;
+		level = stack_param(ev, ev->depth, name, out);
+		ev->steps++; /* a walk down the stack: counted, and the bound checked with the next metric */
+		if (note_dep(ev, name, level, level >= 0 ? *out : 0) < 0) {
+			eval_fail(ev, -ENOMEM, "out of memory");
+			return -ENOMEM;
 		}
+		if (level >= 0 || param_default(ev->base, name, out) == 0)
+			return 0;
 		if ((r = machine_const(ev, name, out)) == 0)
 			return 0;
 		if (r == -ENOMEM)
@@ -677,12 +985,13 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 	if (sum_parts(ev, name, out))
 		return 0;
 	if ((e = metric_on(ev->ctx, name, cur_pmu(ev)))) {
-		if (pmu__pmap_get(&ev->memo, e, out))
-			return 0;
-		r = eval_metric(ev, e, e->expr, out);
-		if (r == 0 && ev->kept && pmu__pmap_put(&ev->memo, e, *out) < 0)
-			return -ENOMEM;
-		return r;
+		size_t from = ev->nlive;
+		r = reuse(ev, e, out);
+		if (r == 0 && (r = eval_metric(ev, e, e->expr, out)) == 0)
+			r = keep(ev, e, from, *out);
+		if (r == -ENOMEM)
+			eval_fail(ev, -ENOMEM, "out of memory");
+		return r < 0 ? r : 0;
 	}
 	/* match by encoding */
 	{
@@ -706,28 +1015,13 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 	return 0;
 }
 
-/* A problem naming the metrics on the stack from level @from, then @last: "A -> B -> C". */
-static void eval_fail_chain(struct eval *ev, int err, const char *what, int from, const struct pmu_tentry *last)
-{
-	const struct pmu_tentry *v[PMU_METRIC_MAX_DEPTH + 2];
-	size_t n = 0;
-	char *text;
-
-	for (int d = from; d < ev->depth; d++)
-		if (ev->stack[d])
-			v[n++] = ev->stack[d];
-	v[n++] = last;
-	text = pmu__chain_text(v, n);
-	eval_fail(ev, err, "%s: %s", what, text ? text : last->name);
-	free(text);
-}
-
 static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *expr, double *out)
 {
 	char err[160];
 	const char *bad = NULL;
 	struct pmu_expr *ex;
-	int r, level = ev->depth, outer_from = ev->param_from;
+	int r, level = ev->depth;
+	size_t from = ev->nlive;
 
 	for (int d = 0; m && d < ev->depth; d++)
 		if (ev->stack[d] == m) {
@@ -741,6 +1035,8 @@ static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *
 		eval_fail_chain(ev, -ELOOP, what, 0, m);
 		return -ELOOP;
 	}
+	if (m && (r = step(ev, m, 1)) < 0)
+		return r;
 	ex = pmu__expr_parse(expr, err, sizeof(err));
 	if (!ex && errno == ENOMEM) {
 		eval_fail(ev, -ENOMEM, "out of memory parsing %s", m ? m->name : expr);
@@ -761,12 +1057,9 @@ static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *
 	ev->stack[ev->depth++] = m;
 	ev->nmetrics += m != NULL;
 	ev->nest += m ? ex->height : 0;
-	ev->param_from = INT_MAX;
 	r = pmu__expr_eval(ex, lookup, ev, out, &bad);
-	/* reusable when every MetricParams default it took was its own or of the metrics it uses */
-	ev->kept = ev->param_from >= level;
-	if (ev->param_from > outer_from)
-		ev->param_from = outer_from;
+	/* what its value depends on: the #constants it did not give itself */
+	frame_deps(ev, from, level);
 	ev->nmetrics -= m != NULL;
 	ev->nest -= m ? ex->height : 0;
 	ev->depth--;
@@ -858,7 +1151,6 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 	memset(ev->val_ok, -1, n ? n : 1);
 	/* a threshold is an expression over the metric (by name), not the metric itself */
 	ev->base = m;
-	ev->param_from = INT_MAX;
 	r = eval_metric(ev, threshold ? NULL : m, threshold ? m->threshold : m ? m->expr : what, out);
 	if (r == 0 && ev->err)
 		r = ev->err;
@@ -874,6 +1166,17 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 	else if (r < 0)
 		snprintf(why, wl, "%s '%s': %s", m ? "metric" : "expression", what, strerror(-r));
 	pmu__pmap_free(&ev->memo);
+	for (size_t i = 0; i < ev->ncname; i++)
+		free(ev->cname[i]);
+	free(ev->cname);
+	free(ev->cstamp);
+	free(ev->cslot);
+	free(ev->shape);
+	free(ev->snames);
+	free(ev->kept);
+	free(ev->res);
+	free(ev->khash);
+	free(ev->live);
 	free(ev->errmsg);
 	free(ev->val_info);
 	free(ev->val_ok);
@@ -1043,15 +1346,6 @@ static void collect_expr(struct collect *c, const struct pmu_tentry *m, const ch
 		c->nest -= m ? ex->height : 0;
 	}
 	pmu__expr_free(ex);
-}
-
-static size_t name_hash(const char *s, size_t l)
-{
-	size_t h = 5381;
-
-	for (size_t i = 0; i < l; i++)
-		h = h * 33 + (size_t)tolower((unsigned char)s[i]);
-	return h;
 }
 
 /* The slot of @name in the set: where it is, or the empty one where it goes. */

@@ -29,8 +29,10 @@ const char *pmu__pfm_model(const char *dir)
 #if HAVE_LIBPFM
 #include <perfmon/pfmlib_perf_event.h>
 
-static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
-static int pfm_status;
+/* libpfm4 set up once: 0 ready, -ENODEV unusable here, -ENOMEM libpfm4 ran out of memory initialising
+ * (it keeps that result); 1 not yet, or the last try could not copy the environment (tried again). */
+static pthread_mutex_t pfm_lock = PTHREAD_MUTEX_INITIALIZER;
+static int pfm_status = 1;
 
 extern char **environ;
 
@@ -38,7 +40,8 @@ extern char **environ;
  * volatile, or the compiler drops the store to a variable nobody reads). */
 static char **volatile pfm_environ;
 
-static void pfm_setup(void)
+/* Returns the status for pfm_status, or -EAGAIN: out of memory before libpfm4 was called. */
+static int pfm_setup(void)
 {
 	/*
 	 * Encode for PMUs other than this machine's too (PMU_CPUID, the
@@ -50,33 +53,48 @@ static void pfm_setup(void)
 	 * the old array is put back with a compare-and-swap (if something
 	 * replaced the environment meanwhile, that stays). The copy is never
 	 * freed: a getenv() in another thread may still be walking it.
+	 * Without the copy (out of memory) libpfm4 is not initialised: it would
+	 * keep encoding for this machine only; a later call tries again.
 	 */
 	static char inactive[] = "LIBPFM_ENCODE_INACTIVE=1";
 	char **old = __atomic_load_n(&environ, __ATOMIC_ACQUIRE), **mine, **expect;
 	size_t n = 0;
+	int r;
 
 	while (old && old[n])
 		n++;
 	mine = malloc((n + 2) * sizeof(*mine));
-	if (!mine) {
-		pfm_status = pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
-		return;
-	}
+	if (!mine)
+		return -EAGAIN;
 	mine[0] = inactive;
 	if (n)
 		memcpy(mine + 1, old, n * sizeof(*mine));
 	mine[n + 1] = NULL;
 	pfm_environ = mine;
 	__atomic_store_n(&environ, mine, __ATOMIC_RELEASE);
-	pfm_status = pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
+	r = pfm_initialize();
 	expect = mine;
 	__atomic_compare_exchange_n(&environ, &expect, old, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	return r == PFM_SUCCESS ? 0 : r == PFM_ERR_NOMEM ? -ENOMEM : -ENODEV;
 }
 
+/* 0, -ENODEV (libpfm4 unusable here) or -ENOMEM. Thread-safe. */
 static int pfm_ready(void)
 {
-	pthread_once(&pfm_once, pfm_setup);
-	return pfm_status;
+	int r = __atomic_load_n(&pfm_status, __ATOMIC_ACQUIRE);
+
+	if (r != 1)
+		return r;
+	pthread_mutex_lock(&pfm_lock);
+	if ((r = pfm_status) == 1) {
+		r = pfm_setup();
+		if (r == -EAGAIN)
+			r = -ENOMEM;
+		else
+			__atomic_store_n(&pfm_status, r, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&pfm_lock);
+	return r;
 }
 
 /* the core PMU libpfm4 detected on this machine, or NULL */
@@ -113,13 +131,16 @@ int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_inf
 	const char *pmu = NULL;
 	int r;
 
-	if (pfm_ready() < 0)
-		return -ENOENT;
+	if ((r = pfm_ready()) == -ENOMEM)
+		return pmu__err(ctx, r, "event '%s': out of memory setting up libpfm4 to encode it", out->name);
+	if (r < 0)
+		return -ENOENT; /* libpfm4 is no encoder here: not a name it knows */
 	if (!strstr(name, "::")) {
 		if (ctx->cpu.overridden) {
 			/* encode for the named CPU, not this one */
 			if ((r = pmu__tables_load(ctx)) == -ENOMEM)
-				return r;
+				return pmu__err(ctx, r, "event '%s': out of memory loading the event tables to find the "
+						"libpfm4 PMU of CPU %s", out->name, ctx->cpu.cpuid);
 			if (r < 0 || !(pmu = pmu__pfm_model(ctx->tables.cpu_dir)))
 				return -ENOENT;
 		} else {
@@ -136,7 +157,7 @@ int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_inf
 		if (r == PFM_ERR_NOTFOUND || r == PFM_ERR_ATTR)
 			return -ENOENT;
 		if (r == PFM_ERR_NOMEM)
-			return -ENOMEM;
+			return pmu__err(ctx, -ENOMEM, "event '%s': out of memory in libpfm4 encoding it", out->name);
 		return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 cannot encode it: %s", out->name, pfm_strerror(r));
 	}
 	out->type = attr.type;
@@ -166,9 +187,13 @@ int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const
 	const char *model = pmu__pfm_model(dir);
 	/* event, umask, edge, any, inv, cmask: the fields both sides define */
 	const uint64_t mask = 0xffa4ffffull;
-	int unknown = 0, compared = 0;
+	int unknown = 0, compared = 0, r;
 
-	if (!model || pfm_ready() < 0)
+	if (!model)
+		return 0;
+	if ((r = pfm_ready()) == -ENOMEM)
+		return pmu__err(ctx, r, "%s: out of memory setting up libpfm4 to compare the encodings with", dir);
+	if (r < 0)
 		return 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct pmu_tentry *e = t->v[i];

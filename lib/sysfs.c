@@ -81,11 +81,24 @@ static bool is_aux_file(const char *n)
 	return false;
 }
 
-static char *read_dup(const char *path)
+/* The text of file @path in *out (to free; NULL when it cannot be read). Returns 0 or -ENOMEM. */
+static int read_dup(const char *path, char **out)
 {
 	char buf[4096];
 
-	return pmu__read_file(path, buf, sizeof(buf)) >= 0 ? strdup(buf) : NULL;
+	*out = NULL;
+	if (pmu__read_file(path, buf, sizeof(buf)) < 0)
+		return 0;
+	return (*out = strdup(buf)) ? 0 : -ENOMEM;
+}
+
+/* opendir(@dir); NULL with *err 0 when it is not there or not readable, -ENOMEM when out of memory */
+static DIR *open_dir(const char *dir, int *err)
+{
+	DIR *dh = opendir(dir);
+
+	*err = !dh && errno == ENOMEM ? -ENOMEM : 0;
+	return dh;
 }
 
 static int cmp_format(const void *a, const void *b)
@@ -115,11 +128,12 @@ static int scan_formats(struct pmu_ctx *ctx, const char *dir, struct pmu_dev *d)
 {
 	char path[1024], text[256];
 	struct dirent *e;
-	DIR *dh = opendir(dir);
 	size_t cap = 0;
+	int r;
+	DIR *dh = open_dir(dir, &r);
 
 	if (!dh)
-		return 0;
+		return r;
 	while ((e = readdir(dh))) {
 		struct pmu_format f;
 		if (e->d_name[0] == '.')
@@ -156,11 +170,12 @@ static int scan_events(const char *dir, struct pmu_dev *d)
 {
 	char path[1024];
 	struct dirent *e;
-	DIR *dh = opendir(dir);
 	size_t cap = 0;
+	int r;
+	DIR *dh = open_dir(dir, &r);
 
 	if (!dh)
-		return 0;
+		return r;
 	while ((e = readdir(dh))) {
 		struct pmu_named_event *ev;
 		if (e->d_name[0] == '.' || is_aux_file(e->d_name))
@@ -177,18 +192,18 @@ static int scan_events(const char *dir, struct pmu_dev *d)
 			continue;
 		ev = &d->events[d->n_events];
 		memset(ev, 0, sizeof(*ev));
-		ev->terms = read_dup(path);
+		if (read_dup(path, &ev->terms) < 0)
+			goto nomem;
 		if (!ev->terms)
 			continue;
-		ev->name = strdup(e->d_name);
-		if (!ev->name) {
+		if (!(ev->name = strdup(e->d_name)) ||
+		    (pmu__path(path, sizeof(path), "%s/%s.unit", dir, e->d_name) == 0 && read_dup(path, &ev->unit) < 0) ||
+		    (pmu__path(path, sizeof(path), "%s/%s.scale", dir, e->d_name) == 0 && read_dup(path, &ev->scale) < 0)) {
 			free(ev->terms);
+			free(ev->name);
+			free(ev->unit);
 			goto nomem;
 		}
-		if (pmu__path(path, sizeof(path), "%s/%s.unit", dir, e->d_name) == 0)
-			ev->unit = read_dup(path);
-		if (pmu__path(path, sizeof(path), "%s/%s.scale", dir, e->d_name) == 0)
-			ev->scale = read_dup(path);
 		d->n_events++;
 	}
 	closedir(dh);
@@ -231,10 +246,11 @@ int pmu__sysfs_scan(struct pmu_ctx *ctx)
 
 	if (pmu__path(base, sizeof(base), "%s/bus/event_source/devices", ctx->sysfs_root) < 0)
 		return -ENAMETOOLONG;
-	dh = opendir(base);
+	dh = open_dir(base, &r);
 	if (!dh) {
-		pmu__log(ctx, PMU_LOG_WARN, "no PMUs: cannot open %s (%s)", base, strerror(errno));
-		return 0;
+		if (r == 0)
+			pmu__log(ctx, PMU_LOG_WARN, "no PMUs: cannot open %s (%s)", base, strerror(errno));
+		return r;
 	}
 	while ((e = readdir(dh))) {
 		struct pmu_dev d;
