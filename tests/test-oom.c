@@ -28,46 +28,9 @@
 #include <unistd.h>
 #include <pmu.h>
 #include "harness.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PMU_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PMU_SANITIZED 1
-#endif
-#endif
+#include "oom-inject.h"
 
 #ifndef PMU_SANITIZED
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t a, size_t b);
-extern void *__libc_realloc(void *p, size_t n);
-
-static int armed, nth, count, fired;
-
-static int fail_now(void)
-{
-	if (!armed || ++count != nth)
-		return 0;
-	fired = 1;
-	errno = ENOMEM;
-	return 1;
-}
-
-void *malloc(size_t n)
-{
-	return fail_now() ? NULL : __libc_malloc(n);
-}
-
-void *calloc(size_t a, size_t b)
-{
-	return fail_now() ? NULL : __libc_calloc(a, b);
-}
-
-void *realloc(void *p, size_t n)
-{
-	return fail_now() ? NULL : __libc_realloc(p, n);
-}
-
 /* What a run produced: compared with the run without failures. */
 struct results {
 	unsigned long long inst_config, clock_config;

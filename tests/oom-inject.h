@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* Allocation failure injection for the OOM tests: malloc, calloc and realloc of the whole process
+ * (libpmu.so's and libjson-c's included) forward to glibc's __libc_* functions, and the @nth call
+ * after @armed is set fails once with ENOMEM (@fired says it happened; @count counts the calls).
+ * Not in sanitizer builds, whose allocators these would bypass: PMU_SANITIZED is defined there and
+ * a test skips. */
+#ifndef PMU_TEST_OOM_INJECT_H
+#define PMU_TEST_OOM_INJECT_H
+#include <errno.h>
+#include <stddef.h>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PMU_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PMU_SANITIZED 1
+#endif
+#endif
+
+#ifndef PMU_SANITIZED
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t a, size_t b);
+extern void *__libc_realloc(void *p, size_t n);
+
+static int armed, nth, count, fired;
+
+static int fail_now(void)
+{
+	if (!armed || ++count != nth)
+		return 0;
+	fired = 1;
+	errno = ENOMEM;
+	return 1;
+}
+
+void *malloc(size_t n)
+{
+	return fail_now() ? NULL : __libc_malloc(n);
+}
+
+void *calloc(size_t a, size_t b)
+{
+	return fail_now() ? NULL : __libc_calloc(a, b);
+}
+
+void *realloc(void *p, size_t n)
+{
+	return fail_now() ? NULL : __libc_realloc(p, n);
+}
+#endif
+#endif
