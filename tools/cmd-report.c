@@ -64,6 +64,7 @@ static void max_at(const struct saved_regions *r, int i, char *buf, size_t len)
  * max, where the max is, and the imbalance max / mean. Nothing with one file. */
 static void print_spread(FILE *f, const struct saved_regions *r)
 {
+	bool ranks = all_ranked(r) && !r->notes.n;
 	int wr = 6, we = 5, wa = 6;
 	char at[256];
 
@@ -80,8 +81,8 @@ static void print_spread(FILE *f, const struct saved_regions *r)
 		if ((int)strlen(at) > wa)
 			wa = (int)strlen(at);
 	}
-	fprintf(f, " Across the %d %s: each one's count, min, mean, max; imbalance = max / mean\n\n", r->files,
-		all_ranked(r) && !r->notes.n ? "ranks" : "files");
+	fprintf(f, " Across the %d %s (each %s count): min, mean, max; imbalance = max / mean\n\n", r->files,
+		ranks ? "ranks" : "files", ranks ? "rank's" : "file's");
 	fprintf(f, " %-*s %-*s %18s %18s %18s  %-*s  %9s\n", wr, "region", we, "event", "min", "mean", "max", wa,
 		"max at", "imbalance");
 	for (size_t j = 0; j < r->nrows; j++) {
