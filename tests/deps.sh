@@ -27,11 +27,13 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # groff-base and man-db (groff, man, lexgrog: test-man3 checks the generated
 # pages as lintian does, test-man the section 1 pages and 'pmu help CMD'), bash-completion (test-completion runs the completion
 # with its helpers too), python3-venv (test-python-package pip-installs the
-# binding into a venv)
+# binding into a venv); OpenMPI (openmpi-bin's mpirun, libopenmpi-dev for meson's
+# dependency('mpi'): examples/mpi-imbalance is built where it is found, and
+# test-mpi runs it as a 4-rank job)
 PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
 	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross
-	groff-base man-db bash-completion python3-venv)
+	groff-base man-db bash-completion python3-venv openmpi-bin libopenmpi-dev)
 # tests/packages.sh (tests/fresh-debian.sh --packages) installs in its fresh
 # roots: for building the Debian packages, debian/control's Build-Depends
 # (apt-get build-dep; test-debian checks each is named in PMU_BUILD_DEPS or

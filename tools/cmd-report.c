@@ -2,6 +2,7 @@
 /* pmu report: saved 'pmu stat --json' runs (summed) and region reports (merged). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,175 @@ static void print_regions(FILE *f, const struct saved_regions *r)
 	fprintf(f, "\n");
 }
 
+/* Do all the files have a rank (MPI jobs)? Then the spread is across ranks (unless one repeats), else files. */
+static bool all_ranked(const struct saved_regions *r)
+{
+	for (int i = 0; i < r->files; i++)
+		if (!r->filev[i].rank)
+			return false;
+	return true;
+}
+
+/* Where the max is: "rank 3", or the file's name when it has no rank. */
+static void max_at(const struct saved_regions *r, int i, char *buf, size_t len)
+{
+	snprintf(buf, len, r->filev[i].rank ? "rank %s" : "%s", rg_file_label(r, i));
+}
+
+/* The spread of the files' counts per region and event (each file an MPI rank, typically): min, mean,
+ * max, where the max is, and the imbalance max / mean. Nothing with one file. */
+static void print_spread(FILE *f, const struct saved_regions *r)
+{
+	bool ranks = all_ranked(r) && !r->notes.n;
+	int wr = 6, we = 5, wa = 6;
+	char at[256];
+
+	if (r->files < 2)
+		return;
+	for (size_t j = 0; j < r->nrows; j++)
+		if ((int)strlen(r->rows[j].name) > wr)
+			wr = (int)strlen(r->rows[j].name);
+	for (size_t k = 0; k < r->events.n; k++)
+		if ((int)strlen(r->events.v[k]) > we)
+			we = (int)strlen(r->events.v[k]);
+	for (int i = 0; i < r->files; i++) {
+		max_at(r, i, at, sizeof(at));
+		if ((int)strlen(at) > wa)
+			wa = (int)strlen(at);
+	}
+	fprintf(f, " Across the %d %s (each %s count): min, mean, max; imbalance = max / mean\n\n", r->files,
+		ranks ? "ranks" : "files", ranks ? "rank's" : "file's");
+	fprintf(f, " %-*s %-*s %18s %18s %18s  %-*s  %9s\n", wr, "region", we, "event", "min", "mean", "max", wa,
+		"max at", "imbalance");
+	for (size_t j = 0; j < r->nrows; j++) {
+		const struct rg_row *row = &r->rows[j];
+		for (size_t k = 0; k < row->ncells; k++) {
+			struct rg_dist d;
+			char mn[48], me[48], mx[48], imb[32];
+			if (!row->cells[k].seen)
+				continue;
+			rg_cell_spread(&row->cells[k], &d);
+			group_digits(d.min, mn, sizeof(mn));
+			group_digits(d.mean >= 0x1p64 - 1024 ? d.max : (uint64_t)(d.mean + 0.5), me, sizeof(me));
+			group_digits(d.max, mx, sizeof(mx));
+			max_at(r, d.max_file, at, sizeof(at));
+			if (d.mean > 0)
+				snprintf(imb, sizeof(imb), "%.2f", d.max / d.mean);
+			else
+				snprintf(imb, sizeof(imb), "n/a");
+			fprintf(f, " %-*s %-*s %18s %18s %18s  %-*s  %9s", wr, row->name, we, r->events.v[k], mn, me, mx, wa,
+				at, imb);
+			if (d.n < r->files)
+				fprintf(f, "  (in %d of the %d)", d.n, r->files);
+			fprintf(f, "\n");
+		}
+	}
+	fprintf(f, "\n");
+}
+
+/* A number of calls or a count for JSON, null when unknown (UINT64_MAX: no file had it). */
+static json_object *jcount(uint64_t v)
+{
+	return v == UINT64_MAX ? NULL : json_object_new_uint64(v);
+}
+
+/* One event of a merged region: the sums (as libpmu-regions/1 has them) and, from two files on, "spread". */
+static json_object *cell_json(const struct saved_regions *r, const struct rg_cell *c)
+{
+	json_object *e = json_object_new_object();
+	struct rg_dist d;
+
+	if (!e)
+		return NULL;
+	json_object_object_add(e, "value", json_object_new_uint64(c->v.value));
+	json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&c->v)));
+	json_object_object_add(e, "enabled_ns", json_object_new_uint64(c->v.enabled));
+	json_object_object_add(e, "running_ns", json_object_new_uint64(c->v.running));
+	json_object_object_add(e, "confidence", jnum(pmu_confidence(&c->v)));
+	json_object_object_add(e, "min", jcount(c->min));
+	json_object_object_add(e, "max", json_object_new_uint64(c->max));
+	if (r->files > 1) {
+		json_object *sp = json_object_new_object(), *rank = NULL;
+		rg_cell_spread(c, &d);
+		if (r->filev[d.max_file].rank)
+			rank = r->filev[d.max_file].rank_is_number ? json_object_new_int64(strtoll(r->filev[d.max_file].rank,
+												  NULL, 10)) :
+								     json_object_new_string(r->filev[d.max_file].rank);
+		json_object_object_add(sp, "files", json_object_new_int(d.n));
+		json_object_object_add(sp, "min", json_object_new_uint64(d.min));
+		json_object_object_add(sp, "mean", jnum(d.mean));
+		json_object_object_add(sp, "max", json_object_new_uint64(d.max));
+		json_object_object_add(sp, "max_rank", rank);
+		json_object_object_add(sp, "max_file", json_object_new_string(r->filev[d.max_file].name));
+		json_object_object_add(sp, "imbalance", d.mean > 0 ? jnum(d.max / d.mean) : NULL);
+		json_object_object_add(e, "spread", sp);
+	}
+	return e;
+}
+
+/* Merged region reports as one document, schema libpmu-report-regions/1 (tools/schemas/). */
+static json_object *regions_json(const struct saved_regions *r)
+{
+	json_object *o = json_object_new_object(), *files = json_object_new_array(), *evs = json_object_new_array(),
+		    *regs = json_object_new_array(), *notes = json_object_new_array();
+
+	if (!o || !files || !evs || !regs || !notes) {
+		json_object_put(o), json_object_put(files), json_object_put(evs), json_object_put(regs);
+		json_object_put(notes);
+		return NULL;
+	}
+	json_object_object_add(o, "schema", json_object_new_string("libpmu-report-regions/1"));
+	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
+	for (int i = 0; i < r->files; i++) {
+		json_object *fo = json_object_new_object(), *rank = NULL;
+		if (r->filev[i].rank)
+			rank = r->filev[i].rank_is_number ? json_object_new_int64(strtoll(r->filev[i].rank, NULL, 10)) :
+							    json_object_new_string(r->filev[i].rank);
+		json_object_object_add(fo, "file", json_object_new_string(r->filev[i].name));
+		json_object_object_add(fo, "rank", rank);
+		json_object_array_add(files, fo);
+	}
+	json_object_object_add(o, "files", files);
+	for (size_t k = 0; k < r->events.n; k++)
+		json_object_array_add(evs, json_object_new_string(r->events.v[k]));
+	json_object_object_add(o, "events", evs);
+	for (size_t j = 0; j < r->nrows; j++) {
+		const struct rg_row *row = &r->rows[j];
+		json_object *ro = json_object_new_object(), *ev = json_object_new_object();
+		json_object_object_add(ro, "name", json_object_new_string(row->name));
+		json_object_object_add(ro, "calls", json_object_new_uint64(row->calls));
+		for (size_t k = 0; k < r->events.n; k++) {
+			const struct rg_cell *c = k < row->ncells ? &row->cells[k] : NULL;
+			json_object_object_add(ev, r->events.v[k], c && c->seen ? cell_json(r, c) : NULL);
+		}
+		json_object_object_add(ro, "events", ev);
+		json_object_array_add(regs, ro);
+	}
+	json_object_object_add(o, "regions", regs);
+	for (size_t i = 0; i < r->notes.n; i++)
+		json_object_array_add(notes, json_object_new_string(r->notes.v[i]));
+	json_object_object_add(o, "notes", notes);
+	return o;
+}
+
+/* Region reports merged: the table and the spread across the files, or (@json) the document. */
+static int report_regions(const struct saved_regions *r, bool json)
+{
+	if (json) {
+		json_object *o = regions_json(r);
+		if (!o)
+			return fprintf(stderr, "pmu report: out of memory\n"), 1;
+		json_write(stdout, o);
+		json_object_put(o);
+		return 0;
+	}
+	print_regions(stdout, r);
+	print_spread(stdout, r);
+	for (size_t i = 0; i < r->notes.n; i++)
+		fprintf(stdout, " note: %s\n\n", r->notes.v[i]);
+	return 0;
+}
+
 static const char *kind_words(enum report_kind k)
 {
 	return k == REPORT_STAT ? "'pmu stat --json' file" : "region report";
@@ -51,26 +221,40 @@ static const char *kind_words(enum report_kind k)
 
 static int cmd_report(int argc, char **argv, struct cli *cli);
 
+enum { OPT_JSON = OPT_LONG };
 static const struct opt report_opts[] = {
 	ANALYSIS_OPTS,
+	{ OPT_JSON, "json", NULL, NULL, "region reports merged as one JSON document (schema libpmu-report-regions/1)" },
 	{ 'D', NULL, NULL, "NAME=VALUE", NULL },  /* the old spelling of --param: refused, said; not shown */
 	{ 0 },
 };
 static const char *const report_synopsis[] = { "[-M METRICS] [--topdown] [--param NAME=VALUE] FILE.json...",
-					       NULL };
+					       "[--json] REGIONS.json...", NULL };
 const struct command report_command = {
 	"report", cmd_report, "Print saved 'pmu stat --json' results and region reports", report_synopsis,
 	"Saved stat results are summed over the files, with metrics and topdown evaluated for the CPU\n"
-	"they came from; region reports (PMU_FORMAT=json) are merged per region.\n"
+	"they came from; region reports (PMU_FORMAT=json) are merged per region, with the spread of each\n"
+	"region's counts across the files (MPI ranks: min, mean, max, the rank of the max, max / mean).\n"
 	"Exit status: 0; 1 when a file cannot be read or a metric computed; 2 when a file is "
 	"refused for its content\n(one line naming the file and the key) or on a usage error.\n", report_opts, false,
 };
 
+struct report_opts {
+	struct analysis_opts a;
+	bool json;
+};
+
 static int on_opt(void *st, int id, const char *arg)
 {
+	struct report_opts *o = st;
+
 	if (id == 'D')
 		return analysis_old_param("report", arg);
-	return analysis_opt(st, "report", id, arg) == 0 ? 0 : -1;
+	if (id == OPT_JSON) {
+		o->json = true;
+		return 0;
+	}
+	return analysis_opt(&o->a, "report", id, arg) == 0 ? 0 : -1;
 }
 
 /* Load files argv[first..argc) into @st or @rg (one kind), their names joined into *@title. 0 or the exit status. */
@@ -163,32 +347,35 @@ static int report_stat(const struct saved_stat *st, const char *title, const str
  * refused for its content, 1 when one cannot be read or a metric computed. */
 static int cmd_report(int argc, char **argv, struct cli *cli)
 {
-	struct analysis_opts a;
+	struct report_opts o;
 	struct saved_stat st;
 	struct saved_regions rg;
 	enum report_kind kind0 = 0;
 	char *title = NULL;
 	int code, first;
 
-	memset(&a, 0, sizeof(a));
+	memset(&o, 0, sizeof(o));
 	memset(&st, 0, sizeof(st));
 	memset(&rg, 0, sizeof(rg));
-	first = opts_parse(&report_command, argc, argv, cli, on_opt, &a);
+	first = opts_parse(&report_command, argc, argv, cli, on_opt, &o);
 	if (first < 0)
 		code = first == OPTS_EXIT_OK ? 0 : 2;
 	else if (first >= argc)
 		code = opts_error(&report_command, "name one or more files written by 'pmu stat --json' or region "
 				  "reports");
 	else if ((code = load_all(argc, argv, first, &st, &rg, &kind0, &title)) == 0 && kind0 == REPORT_REGIONS) {
-		if (a.metrics.n || a.topdown)
+		if (o.a.metrics.n || o.a.topdown)
 			fprintf(stderr, "pmu report: -M and --topdown apply to 'pmu stat --json' files; region reports "
 				"carry their metrics: not applied\n");
-		print_regions(stdout, &rg);
+		code = report_regions(&rg, o.json);
+	} else if (code == 0 && o.json) {
+		code = opts_error(&report_command, "--json merges region reports; 'pmu stat --json' files are JSON "
+				  "already, and their sum is printed as text (without --json)");
 	} else if (code == 0) {
-		code = report_stat(&st, title, &a, cli);
+		code = report_stat(&st, title, &o.a, cli);
 	}
 	free(title);
-	analysis_opts_free(&a);
+	analysis_opts_free(&o.a);
 	saved_stat_free(&st);
 	saved_regions_free(&rg);
 	return code;
