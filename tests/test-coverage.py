@@ -63,8 +63,8 @@ FLOOR = {
     "skylake": 7, "skylakex": 7, "cascadelake": 7, "icelake": 8, "icelakex": 8,
     "sapphirerapids": 8, "emeraldrapids": 0, "graniterapids": 0, "alderlake": 0,
     "raptorlake": 0, "zen2": 0, "zen3": 0, "zen4": 0, "zen5": 0,
-    "neoverse-n1": 17, "neoverse-n2": 0, "neoverse-v1": 0, "neoverse-v2": 0,
-    "cortex-a55": 0, "cortex-a72": 0, "cortex-a76": 0,
+    "neoverse-n1": 29, "neoverse-n2": 32, "neoverse-v1": 32, "neoverse-v2": 32,
+    "cortex-a55": 34, "cortex-a72": 24, "cortex-a76": 29,
     "sifive-u74": 7, "thead-c910": 0, "andes-ax45": 0,
 }
 
@@ -185,7 +185,7 @@ def main():
             want = pev.get(native.upper())
             if want is None:
                 differ += 1
-                failures.append("%s %s -> %s: perf's arm/%s does not list %s" % (cpu, n, native, d, native))
+                failures.append("%s %s -> %s: perf's %s does not list %s" % (cpu, n, native, d, native))
             elif e["type"] != 4 or e["config"] != want or e["config1"] or e["config2"]:
                 differ += 1
                 failures.append("%s %s -> %s: libpmu type %d config %#x, perf %s code %#x"
