@@ -10,13 +10,16 @@ matrix is printed, with the gap to the issue's goal (37 of 41 native or
 approximate); a CPU whose native+approximate count drops below its FLOOR
 (what the tables reached when the floor was written) fails the test.
 
-Oracle for the encodings: every arm64 native/approximate resolution names
-its table event ("... -> table arm64/<dir>/events.json: NAME"); perf's own
-tree (tools/perf/pmu-events/arch/arm64 of the kernel source) must list the
-same NAME for that CPU (its mapfile.csv picks the directory) with the same
-code: the event's EventCode, or for an ArchStdEvent the code that
-common-and-microarch.json / recommended.json give it. arm64 raw events are
-config = the event number, type PERF_TYPE_RAW. The tree is read in place
+Oracle for the encodings: every arm64 and riscv native/approximate
+resolution names its table event ("... -> table arm64/<dir>/events.json:
+NAME"); perf's own tree (tools/perf/pmu-events/arch/<arch> of the kernel
+source) must list the same NAME for that CPU (its mapfile.csv picks the
+directory) with the same code: the event's EventCode (or ConfigCode), or for
+an ArchStdEvent the code that the architecture's shared files give it
+(arm64: common-and-microarch.json, recommended.json; riscv:
+riscv-sbi-firmware.json). Raw events of these architectures are config =
+that code, type PERF_TYPE_RAW. x86 codes are not compared here (the
+validator and perf-corpus cover x86 tables). The tree is read in place
 from /var/tmp/linux/linux-source-6.12 or from the build directory's
 perf-corpus extraction (tests/perf-corpus.py), else extracted the same way
 from /usr/src/linux-source-6.12.tar.xz; without any of them the encoding
@@ -86,10 +89,10 @@ def perf_tree():
     if bd and os.path.exists(TARBALL):
         dest = os.path.join(bd, "test-coverage-tree")
         root = os.path.join(dest, PE)
-        if not os.path.isdir(os.path.join(root, "arch", "arm64")):
+        if not os.path.isdir(os.path.join(root, "arch", "riscv")):
             os.makedirs(dest, exist_ok=True)
             r = subprocess.run(["tar", "xJf", TARBALL, "-C", dest, "--wildcards",
-                                PE + "/arch/arm64/*"], stdout=subprocess.PIPE,
+                                PE + "/arch/arm64/*", PE + "/arch/riscv/*"], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
             if r.returncode != 0:
                 print("test-coverage: tar xJf %s failed: %s" % (TARBALL, r.stdout.strip()))
@@ -98,19 +101,28 @@ def perf_tree():
     return None, places + [TARBALL]
 
 
-class PerfArm64:
-    """perf's arm64 tables: CPU id -> {event name: code}."""
+SHARED = {"arm64": ("common-and-microarch.json", "recommended.json"),
+          "riscv": ("riscv-sbi-firmware.json",)}
 
-    def __init__(self, root):
-        a = os.path.join(root, "arch", "arm64")
+
+def code_of(e):
+    c = e.get("EventCode", e.get("ConfigCode"))
+    return int(c, 16) if c is not None else None
+
+
+class PerfArch:
+    """perf's tables of one architecture: CPU id -> {event name: code}."""
+
+    def __init__(self, root, arch):
+        a = os.path.join(root, "arch", arch)
         self.arch = a
         self.std = {}
-        for f in ("common-and-microarch.json", "recommended.json"):
+        for f in SHARED[arch]:
             p = os.path.join(a, f)
             if os.path.exists(p):
                 for e in json.load(open(p)):
-                    if "EventCode" in e:
-                        self.std[e["EventName"]] = int(e["EventCode"], 16)
+                    if code_of(e) is not None:
+                        self.std[e["EventName"]] = code_of(e)
         self.map = []
         for line in open(os.path.join(a, "mapfile.csv")):
             line = line.strip()
@@ -136,9 +148,9 @@ class PerfArm64:
                 for e in json.load(open(os.path.join(dd, f))):
                     if "ArchStdEvent" in e:
                         n = e["ArchStdEvent"]
-                        code = int(e["EventCode"], 16) if "EventCode" in e else self.std.get(n)
-                    elif "EventName" in e and "EventCode" in e:
-                        n, code = e["EventName"], int(e["EventCode"], 16)
+                        code = code_of(e) if code_of(e) is not None else self.std.get(n)
+                    elif "EventName" in e and code_of(e) is not None:
+                        n, code = e["EventName"], code_of(e)
                     else:
                         continue
                     ev[n.upper()] = code
@@ -158,7 +170,7 @@ def classify(ctx, name):
 
 def main():
     root, places = perf_tree()
-    perf = PerfArm64(root) if root else None
+    perf = {a: PerfArch(root, a) for a in SHARED} if root else None
     failures = []
     compared = differ = 0
     rows = []
@@ -170,16 +182,17 @@ def main():
             kind, e = classify(ctx, n)
             count[kind] += 1
             cells.append(SHORT[kind])
-            if e is None or not cid.startswith("0x0000") or perf is None:
+            if e is None or not cid.startswith("0x") or perf is None:
                 continue
-            m = re.search(r"-> table arm64/[^:]+: (\S+)$", e["origin"])
+            arch = "arm64" if cid.startswith("0x0000") else "riscv"
+            m = re.search(r"-> table %s/[^:]+: (\S+)$" % arch, e["origin"])
             if not m:
                 failures.append("%s %s: cannot read the table event from origin %r" % (cpu, n, e["origin"]))
                 continue
             native = m.group(1)
-            d, pev = perf.events(cid)
+            d, pev = perf[arch].events(cid)
             if pev is None:
-                failures.append("%s: perf's arm64 mapfile has no line for %s" % (cpu, cid))
+                failures.append("%s: perf's %s mapfile has no line for %s" % (cpu, arch, cid))
                 continue
             compared += 1
             want = pev.get(native.upper())
