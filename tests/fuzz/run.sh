@@ -2,6 +2,7 @@
 # Runs the libFuzzer targets (clang, ASan + UBSan) for SECONDS each.
 #   tests/fuzz/run.sh [SECONDS] [TARGET...]     default 20 s, every target
 #   tests/fuzz/run.sh --merge SECONDS [TARGET...]
+#   tests/fuzz/run.sh --runs N SECONDS [TARGET...]   stop each after N executions (or SECONDS)
 # The test command uses a short run; a long one is e.g. `tests/fuzz/run.sh
 # 3600`. Every target starts from its seeds (tests/fuzz/seeds/<target>; the
 # tables target also every JSON table in events/ and tests/tables, cut into
@@ -20,11 +21,16 @@
 # executions per CPU second (what the target costs, whatever the load).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-merge=0
-if [ "${1:-}" = --merge ]; then
-	merge=1
-	shift
-fi
+merge=0 runs_max=-1
+while [ "${1:-}" = --merge ] || [ "${1:-}" = --runs ]; do
+	if [ "$1" = --merge ]; then
+		merge=1
+		shift
+	else
+		runs_max=${2:?--runs needs a number of executions}
+		shift 2
+	fi
+done
 secs=${1:-20}
 [ $# -gt 0 ] && shift
 targets=("$@")
@@ -74,10 +80,10 @@ for t in "${targets[@]}"; do
 			{ echo "fuzz: tables: tests/fuzz/split-tables.py failed" >&2; exit 1; }
 		inputs+=("$seeds")
 	fi
-	echo "fuzz: $t for ${secs}s" >&2
+	echo "fuzz: $t for ${secs}s$([ "$runs_max" -ge 0 ] && echo " or $runs_max executions")" >&2
 	cpu_mark start
 	# the first directory receives what the run finds; the others are read
-	if ! "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+	if ! "$exe" -max_total_time="$secs" -runs="$runs_max" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
 		-artifact_prefix="$bdir/crashes/$t-" -print_final_stats=1 "${inputs[@]}" >"$bdir/fuzz-$t.log" 2>&1; then
 		echo "fuzz: $t FAILED (input in $bdir/crashes/):" >&2
 		grep -E "ERROR|runtime error|SUMMARY|Test unit written" "$bdir/fuzz-$t.log" | head -8 >&2
