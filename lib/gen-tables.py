@@ -51,12 +51,12 @@ def c_string(data):
 
 FIELDS = ["name", "file", "dir", "desc", "pdesc", "notes", "stdnames", "approx_note", "topdown", "aliases",
           "generic", "source", "unit", "expr", "group", "scale_unit", "threshold", "params", "counter_csr",
-          "pfm_name"]
+          "pfm_name", "approx_names"]
 KEYS = {"desc": "BriefDescription", "pdesc": "PublicDescription", "notes": "Notes", "stdnames": "StdNames",
         "approx_note": "ApproxNote", "topdown": "TopdownRole", "aliases": "Aliases", "generic": "Generic",
         "source": "Source", "unit": "Unit", "expr": "MetricExpr", "group": "MetricGroup",
         "scale_unit": "ScaleUnit", "threshold": "MetricThreshold", "params": "MetricParams",
-        "counter_csr": "CounterCSR", "pfm_name": "PfmName"}
+        "counter_csr": "CounterCSR", "pfm_name": "PfmName", "approx_names": "ApproxNames"}
 NUMS = [("EventCode", 1 << 0, "event"), ("UMask", 1 << 1, "umask"), ("CounterMask", 1 << 2, "cmask"),
         ("Invert", 1 << 3, "inv"), ("EdgeDetect", 1 << 4, "edge"), ("AnyThread", 1 << 5, "any"),
         ("MSRIndex", 1 << 6, "msr_index"), ("ConfigCode", 1 << 7, "config_code")]

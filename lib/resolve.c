@@ -664,6 +664,10 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 		char origin[sizeof(out->origin)];
 		if ((r = pmu__tables_encode(ctx, n, name, out)) < 0)
 			return r;
+		if (pmu__tables_std_approx(n, e)) {
+			out->flags |= PMU_EVF_APPROX;
+			out->approx_note = n->approx_note ? n->approx_note : "";
+		}
 		snprintf(origin, sizeof(origin), "standard %s -> %s", e->name, out->origin);
 		memcpy(out->origin, origin, sizeof(origin));
 		if (!n->desc)

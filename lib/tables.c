@@ -35,7 +35,7 @@ static void entry_free(struct pmu_tentry *e)
 		return;
 	}
 	free(e->name); free(e->file); free(e->dir); free(e->desc); free(e->pdesc); free(e->notes);
-	free(e->stdnames); free(e->approx_note); free(e->topdown); free(e->aliases); free(e->generic);
+	free(e->stdnames); free(e->approx_note); free(e->approx_names); free(e->topdown); free(e->aliases); free(e->generic);
 	free(e->source); free(e->unit); free(e->expr); free(e->group); free(e->scale_unit);
 	free(e->threshold); free(e->params); free(e->counter_csr); free(e->pfm_name);
 	free(e);
@@ -366,7 +366,7 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 	    (!event_half && (dup_field(o, "MetricExpr", &e->expr) || dup_field(o, "MetricGroup", &e->group) ||
 		    dup_field(o, "MetricThreshold", &e->threshold) || dup_field(o, "MetricParams", &e->params))) ||
 	    dup_field(o, "ScaleUnit", &e->scale_unit) || dup_field(o, "CounterCSR", &e->counter_csr) ||
-	    dup_field(o, "PfmName", &e->pfm_name))
+	    dup_field(o, "PfmName", &e->pfm_name) || dup_field(o, "ApproxNames", &e->approx_names))
 		goto nomem;
 	if (!e->notes && dup_field(o, "Errata", &e->notes))
 		goto nomem;
@@ -1056,6 +1056,9 @@ static void fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_ta
 		e->desc = xstrdup_or(e->desc, a->desc);
 		e->pdesc = xstrdup_or(e->pdesc, a->pdesc);
 		e->stdnames = xstrdup_or(e->stdnames, a->stdnames);
+		e->approx_names = xstrdup_or(e->approx_names, a->approx_names);
+		e->approx_note = xstrdup_or(e->approx_note, a->approx_note);
+		e->approx = e->approx || a->approx;
 		perf_event_rules(e);
 	}
 	free(idx);
@@ -1819,6 +1822,7 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 			e->params = (char *)b->params;
 			e->counter_csr = (char *)b->counter_csr;
 			e->pfm_name = (char *)b->pfm_name;
+			e->approx_names = (char *)b->approx_names;
 			e->approx = b->approx;
 			e->have = b->have;
 			e->event = b->event;
@@ -2118,6 +2122,31 @@ const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const
 	return NULL;
 }
 
+bool pmu__tables_std_approx(const struct pmu_tentry *n, const struct pmu_tentry *std)
+{
+	if (n->kind != PMU_T_NATIVE)
+		return false;
+	if (n->approx)
+		return true;
+	if (!n->approx_names)
+		return false;
+	if (list_has(n->approx_names, std->name))
+		return true;
+	/* ApproxNames may spell the standard event by an alias, as StdNames may */
+	if (std->aliases) {
+		char *copy = strdup(std->aliases), *save = NULL;
+		bool hit = false;
+		for (char *a = copy ? strtok_r(copy, ",", &save) : NULL; a && !hit; a = strtok_r(NULL, ",", &save)) {
+			while (isspace((unsigned char)*a))
+				a++;
+			hit = list_has(n->approx_names, a);
+		}
+		free(copy);
+		return hit;
+	}
+	return false;
+}
+
 /* ---------------------------------------------------------------- */
 /* encoding                                                          */
 /* ---------------------------------------------------------------- */
@@ -2206,8 +2235,9 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 	snprintf(info->origin, sizeof(info->origin), "table %s: %s", e->file, e->name);
 	info->desc = e->desc ? e->desc : "";
 	info->note = e->notes ? e->notes : "";
+	/* a native event is what it is: only a standard name it serves can be approximate (resolve.c) */
 	info->approx_note = "";
-	if (e->approx) {
+	if (e->approx && e->kind == PMU_T_STANDARD) {
 		info->flags |= PMU_EVF_APPROX;
 		info->approx_note = e->approx_note ? e->approx_note : "";
 	}
@@ -2617,6 +2647,21 @@ out:
 	free(next);
 }
 
+/* Is every name of the comma-separated @sub in the comma-separated @list? */
+static bool names_within(const char *sub, const char *list)
+{
+	char *copy = strdup(sub), *save = NULL;
+	bool all = copy != NULL;
+
+	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && all; tok = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*tok))
+			tok++;
+		all = list_has(list, tok);
+	}
+	free(copy);
+	return all;
+}
+
 static void check_list_names(struct check *c, const struct pmu_tentry *e, const char *list, const char *key)
 {
 	char *copy = strdup(list), *save = NULL;
@@ -2660,6 +2705,17 @@ static void check_namespace(struct check *c)
 			problem(c, e, "Generic '%s' is not a kernel generic event name", e->generic);
 		if (e->approx && !e->approx_note)
 			problem(c, e, "Approximate without an ApproxNote saying how it differs");
+		if (e->approx_names) {
+			check_list_names(c, e, e->approx_names, "ApproxNames");
+			if (!e->approx_note)
+				problem(c, e, "ApproxNames without an ApproxNote saying how they differ");
+			if (e->approx)
+				problem(c, e, "ApproxNames with Approximate: Approximate already makes every StdNames "
+					"approximate; keep one");
+			if (!e->stdnames || !names_within(e->approx_names, e->stdnames))
+				problem(c, e, "ApproxNames lists a name that StdNames does not: '%s' (StdNames '%s')",
+					e->approx_names, e->stdnames ? e->stdnames : "");
+		}
 		if (e->aliases && e->kind != PMU_T_STANDARD)
 			problem(c, e, "Aliases are for standard events only");
 		if (e->kind == PMU_T_METRIC) {

@@ -25,7 +25,8 @@ extern const size_t pmu__builtin_nfiles;
 struct pmu_builtin_entry {
 	int kind;
 	const char *name, *file, *dir, *desc, *pdesc, *notes, *stdnames, *approx_note, *topdown, *aliases,
-		*generic, *source, *unit, *expr, *group, *scale_unit, *threshold, *params, *counter_csr, *pfm_name;
+		*generic, *source, *unit, *expr, *group, *scale_unit, *threshold, *params, *counter_csr, *pfm_name,
+		*approx_names;
 	int approx;
 	unsigned have;
 	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
@@ -58,7 +59,8 @@ struct pmu_tentry {
 	char *expr, *group, *scale_unit, *threshold, *params;
 	char *counter_csr;
 	char *pfm_name;         /* PfmName: the equivalent libpfm4 event, for the validator */
-	bool approx;
+	char *approx_names;     /* ApproxNames: the StdNames this native event counts only nearly */
+	bool approx;            /* Approximate: a standard event, or every StdNames of a native one */
 	bool archstd;           /* ArchStdEvent reference (fields from the arch-level files) */
 	bool shared;            /* owned by the process-wide cache of built-in tables */
 	bool borrowed;          /* strings point into the compiled built-in data: not freed */
@@ -138,6 +140,9 @@ bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e);
 int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e);
 /* The CPU-table event whose StdNames lists @stdname, or NULL. */
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname);
+/* Does native event @n count standard event @std only nearly (Approximate: all its StdNames;
+ * ApproxNames: those listed)? */
+bool pmu__tables_std_approx(const struct pmu_tentry *n, const struct pmu_tentry *std);
 /* Whether Unit @unit names a core PMU ("cpu", "core", "cpu_core", "cpu_atom", "armv8_..."). */
 bool pmu__tables_core_unit(const char *unit);
 /* The PMUs of this machine that Unit @unit names: the PMU of that name, else perf's name for it

@@ -107,6 +107,19 @@ PMU_CPUID=GenuineIntel-6-55-4 run 0 "$tmp/o" "$tmp/e" resolve MEM_LOAD_RETIRED.L
 check "skylakex L3_MISS and its standard name" json "$tmp/o" "d[0]['config']=='0x20d1' and d[0]['source']=='table' and 'skylakex' in d[0]['origin'] and d[1]['config']==d[0]['config'] and d[1]['origin'].startswith('standard INST.LOAD.DSRC.L3.MISS.RET')"
 PMU_CPUID=GenuineIntel-6-3C-3 run 0 "$tmp/o" "$tmp/e" resolve MEM_LOAD_UOPS_RETIRED.L3_MISS INST.LOAD.DSRC.L3.MISS.RET --json
 check "haswell L3_MISS and its standard name" json "$tmp/o" "d[0]['config']=='0x20d1' and 'haswell' in d[0]['origin'] and d[1]['config']=='0x20d1' and 'approximate' in d[1]['flags'] and d[1]['approx_note']"
+# approximation belongs to a standard name a native event stands for, not to the native event: on Neoverse
+# N2 L1D_CACHE_REFILL (which stands for CACHE.L1D.RD.MISS only nearly) is itself exact
+PMU_CPUID=0x00000000410fd490 run 0 "$tmp/o" "$tmp/e" resolve --json L1D_CACHE_REFILL_RD CACHE.L1D.RD.MISS
+check "N2: the native event exact, the standard name it serves approximate" json "$tmp/o" "d[0]['config'] == d[1]['config'] and d[0]['flags'] == [] and d[0]['approx_note'] == '' and 'approximate' in d[1]['flags'] and d[1]['approx_note']"
+# ApproxNames: one native event, one standard name exact and one approximate (a table written here)
+mkdir -p "$tmp/an"
+echo '[{"EventName": "MY_LOADS", "EventCode": "0x6", "StdNames": "INST.LOAD.RET,INST.LDST.RET", "ApproxNames": "INST.LDST.RET", "ApproxNote": "counts loads only, not stores"}]' > "$tmp/an/t.json"
+PMU_CPUID=0x5b7-0x0-0x0 PMU_EVENTS_PATH=$tmp/an run 0 "$tmp/o" "$tmp/e" resolve --json MY_LOADS INST.LOAD.RET INST.LDST.RET
+check "ApproxNames: INST.LOAD.RET exact, INST.LDST.RET approximate with the note, MY_LOADS exact" json "$tmp/o" "[e['config'] for e in d] == ['0x6'] * 3 and d[0]['flags'] == [] and d[1]['flags'] == [] and d[2]['flags'] == ['approximate'] and d[2]['approx_note'] == 'counts loads only, not stores'"
+echo '[{"EventName": "MY_LOADS", "EventCode": "0x6", "StdNames": "INST.LOAD.RET", "ApproxNames": "INST.RET"}]' > "$tmp/an/t.json"
+PMU_CPUID=0x5b7-0x0-0x0 run 1 "$tmp/o" "$tmp/e" check-tables "$tmp/an"
+check "check-tables: ApproxNames outside StdNames and without ApproxNote are problems" grep -q "ApproxNames lists a name that StdNames does not" "$tmp/o"
+check "... and the missing ApproxNote" grep -q "ApproxNames without an ApproxNote" "$tmp/o"
 PMU_CPUID=GenuineIntel-6-3C-3 run 0 "$tmp/o" "$tmp/e" resolve MEM_LOAD_UOPS_RETIRED.HIT_LFB
 check "errata shown" has "$tmp/o" "note: Errata HSD29"
 for id in GenuineIntel-6-55-4 AuthenticAMD-25-1-1 0x00000000413fd0c1 0x00000000000f0510 0x489-0x8000000000000007-0x4210427 0x0-0x70216-0x70216; do

@@ -46,7 +46,7 @@ int main(void)
 			CHECK(same_file(a->file, b->file), "%s %s: file '%s' vs '%s'", dir, a->name, a->file, b->file);
 			S(name); S(dir); S(desc); S(pdesc); S(notes); S(stdnames); S(approx_note); S(topdown);
 			S(aliases); S(generic); S(source); S(unit); S(expr); S(group); S(scale_unit); S(threshold);
-			S(params); S(counter_csr); S(pfm_name);
+			S(params); S(counter_csr); S(pfm_name); S(approx_names);
 			N(kind); N(approx); N(have); N(event); N(umask); N(cmask); N(inv); N(edge); N(any); N(msr_index);
 			N(msr_value); N(config_code); N(counter_width); N(mhpmevent_bit);
 			entries++;
