@@ -21,7 +21,7 @@
 #   count    examples/count.c compiled with `pkg-config --cflags --libs
 #            libpmu` against the installed libpmu-dev, and run
 #   info     pmu info
-#   man      man pmu-stat (when the section 1 pages are packaged),
+#   man      man pmu-stat, man pmu (section 1, package pmu),
 #            man pmu_set_read, man pmu_region_end (a group's page), man libpmu
 #   python   examples/python-loop.py with python3-pmu
 #   venv     pip install --no-index bindings/python into a venv; its pmu
@@ -93,7 +93,7 @@ step "$IROOT" install "apt-get update -q && $APT install $(printf '/tmp/debs/%s 
 step "$IROOT" count "cc -o /tmp/count examples/count.c \$(pkg-config --cflags --libs libpmu) && /tmp/count &&
 	ldd /tmp/count | grep libpmu"
 step "$IROOT" info "pmu info"
-step "$IROOT" man "if [ -e /usr/share/man/man1/pmu-stat.1.gz ]; then man -P cat pmu-stat | head -n 8; else echo 'no pmu-stat(1) in the packages'; fi &&
+step "$IROOT" man "man -P cat pmu-stat | head -n 8 && man -P cat pmu | head -n 5 &&
 	man -P cat pmu_set_read | head -n 8 && man -P cat pmu_region_end | head -n 5 && man -P cat libpmu | head -n 5"
 step "$IROOT" python "python3 examples/python-loop.py && python3 -c 'import pmu; print(\"pmu\", pmu.__version__, pmu.__file__, pmu.library_path)'"
 step "$IROOT" venv "python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --no-index bindings/python &&
