@@ -3,6 +3,7 @@
  * validation. See events/README.md for the format. */
 #ifndef PMU_TABLES_H
 #define PMU_TABLES_H
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -166,6 +167,36 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
  * negative errno if the directory cannot be read. */
 typedef void (*pmu_problem_fn)(void *data, const char *file, const char *entry, const char *msg);
 int pmu__tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_fn fn, void *data);
+
+/* Loading and lookup, as tables-check.c's checks use them (defined in tables.c). Problems go to @pf
+ * with @pd and are counted in *@problems. */
+int pmu__tables_load_text(struct pmu_tables *t, const char *file, const char *dir, const char *text, size_t len,
+			  pmu_problem_fn pf, void *pd, int *problems);
+int pmu__tables_load_disk_dir(struct pmu_tables *t, const char *path, const char *dir, pmu_problem_fn pf,
+			      void *pd, int *problems);
+/* the architecture-level files above @dir (perf's tree) or in flat directory @path, for ArchStdEvent */
+void pmu__tables_load_ancestors_disk(struct pmu_tables *arch, const char *root, const char *dir);
+void pmu__tables_load_ancestors_flat(struct pmu_tables *arch, const char *path);
+/* ArchStdEvent references of the entries from @first on, filled from @arch */
+void pmu__tables_fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_tables *arch,
+			      pmu_problem_fn pf, void *pd, int *problems);
+int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, int *problems);
+const struct pmu_tentry *pmu__tables_find_in(const struct pmu_tables *t, const char *name);
+const struct pmu_tentry *pmu__tables_find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu,
+						 int cls);
+/* Is @name (case-insensitive) one of the comma-separated @list? */
+bool pmu__tables_list_has(const char *list, const char *name);
+/* A whole file (at most 64 MiB); on failure *@why says why. */
+int pmu__tables_read_whole(const char *path, char **out, size_t *len, char *why, size_t wl);
+/* mapfile.csv: its next data row; a row's CPU pattern compiled as the loader accepts it */
+struct map_row {
+	int lineno;
+	char *cpuid, *version, *dir;
+	char buf[512];
+};
+#define PMU_MAP_PATTERN_MAX 128 /* the longest CPU pattern a mapfile line may have (tables.c says why) */
+bool pmu__tables_map_next(const char **p, int *lineno, struct map_row *row);
+int pmu__tables_map_pattern(const char *pat, const char keys[][64], int nk, regex_t *re, char *why, size_t wl);
 /* Append the compiled entries of a built-in directory (0 also when it has none). */
 int pmu__tables_compiled(struct pmu_tables *t, const char *dir);
 /* Parse the JSON files of directory @path on disk as directory @dir (the reference the compiled data
