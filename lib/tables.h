@@ -168,6 +168,14 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 typedef void (*pmu_problem_fn)(void *data, const char *file, const char *entry, const char *msg);
 int pmu__tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_fn fn, void *data);
 
+/* A JSON table object's field as text: strings as they are, numbers printed; NULL if absent (tables.c). */
+struct json_object;
+const char *pmu__tables_field(struct json_object *o, const char *key);
+/* Intel perfmon metric file's "Metrics" array converted into perf-form metric objects (a new array),
+ * each problem said to @pf (tables-perfmon.c). NULL when out of memory. */
+struct json_object *pmu__tables_perfmon_metrics(struct json_object *metrics, const char *file, pmu_problem_fn pf,
+						void *pd, int *problems);
+
 /* Loading and lookup, as tables-check.c's checks use them (defined in tables.c). Problems go to @pf
  * with @pd and are counted in *@problems. */
 int pmu__tables_load_text(struct pmu_tables *t, const char *file, const char *dir, const char *text, size_t len,
