@@ -120,7 +120,8 @@ static bool check_known(const struct check *c, const char *name)
 	struct pmu_generic g;
 
 	return pmu__tables_find_in(c->t, name) || (c->arch && pmu__tables_find_in(c->arch, name)) ||
-	       pmu__generic_lookup(name, &g) == 0 || !strcmp(name, "duration_time") || !strcmp(name, "user_time") || !strcmp(name, "system_time");
+	       pmu__generic_lookup(name, &g) == 0 || !strcmp(name, "duration_time") || !strcmp(name, "user_time") ||
+	       !strcmp(name, "system_time");
 }
 
 /* Whether a PMU of the checking machine has an event @name in sysfs (@pmu NULL: any PMU). */

@@ -176,6 +176,13 @@ const char *pmu__tables_field(struct json_object *o, const char *key);
 struct json_object *pmu__tables_perfmon_metrics(struct json_object *metrics, const char *file, pmu_problem_fn pf,
 						void *pd, int *problems);
 
+/* The architecture whose layout table directory @dir has ("x86", "x86/skylakex", "arm64/..."); 0 for
+ * unknown (a flat PMU_EVENTS_PATH directory: the encoder checks against the CPU's layout). */
+int pmu__tables_dir_arch(const char *dir);
+/* Whether every field of native entry @e fits layout @arch; if not, false and @why naming the field,
+ * its value and the limit. */
+bool pmu__tables_fields_fit(const struct pmu_tentry *e, int arch, char *why, size_t wl);
+
 /* Loading and lookup, as tables-check.c's checks use them (defined in tables.c). Problems go to @pf
  * with @pd and are counted in *@problems. */
 int pmu__tables_load_text(struct pmu_tables *t, const char *file, const char *dir, const char *text, size_t len,
