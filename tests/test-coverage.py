@@ -63,9 +63,9 @@ CPUS = [("skylake", "GenuineIntel-6-5E-3"), ("skylakex", "GenuineIntel-6-55-4"),
 # native + approximate reached by the tables when this was written (measured,
 # not the goal): raise a floor when a table improves, never lower one silently
 FLOOR = {
-    "skylake": 7, "skylakex": 7, "cascadelake": 7, "icelake": 8, "icelakex": 8,
-    "sapphirerapids": 8, "emeraldrapids": 0, "graniterapids": 0, "alderlake": 0,
-    "raptorlake": 0, "zen2": 0, "zen3": 0, "zen4": 0, "zen5": 0,
+    "skylake": 30, "skylakex": 31, "cascadelake": 31, "icelake": 35, "icelakex": 34,
+    "sapphirerapids": 35, "emeraldrapids": 37, "graniterapids": 37, "alderlake": 0,
+    "raptorlake": 0, "zen2": 32, "zen3": 33, "zen4": 36, "zen5": 36,
     "neoverse-n1": 29, "neoverse-n2": 32, "neoverse-v1": 32, "neoverse-v2": 32,
     "cortex-a55": 34, "cortex-a72": 24, "cortex-a76": 29,
     "sifive-u74": 7, "thead-c910": 0, "andes-ax45": 0,

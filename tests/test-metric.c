@@ -81,16 +81,21 @@ int main(void)
 	}
 	pmu_ctx_free(ctx);
 
-	/* names matched by encoding: INST.RET is INST_RETIRED.ANY on Skylake-X,
-	 * and the kernel's instructions event where no table applies */
+	/* names matched by encoding: INST.RET is INST_RETIRED.ANY on Skylake-X, ex_ret_instr on Zen 3,
+	 * and the kernel's instructions event where no table applies (Zen 1: no built-in table) */
 	if ((ctx = make("GenuineIntel-6-55-4", NULL))) {
 		struct pmu_named_value vals[] = { { "MEM_LOAD_RETIRED.L3_MISS", 50 }, { "INST_RETIRED.ANY", 100000 } };
 		near(ctx, "1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET", vals, 2, 0.5);
 		near(ctx, "1e3 * INST.LOAD.DSRC.L3.MISS.RET / RETIRED.INST", vals, 2, 0.5);
 		pmu_ctx_free(ctx);
 	}
-	if ((ctx = make("AuthenticAMD-25-1-1", NULL))) {
+	if ((ctx = make("AuthenticAMD-23-1-2", NULL))) {
 		struct pmu_named_value vals[] = { { "instructions:u", 2000 }, { "cycles", 1000 } };
+		near(ctx, "INST.RET / GEN.CYCLES", vals, 2, 2);
+		pmu_ctx_free(ctx);
+	}
+	if ((ctx = make("AuthenticAMD-25-1-1", NULL))) {
+		struct pmu_named_value vals[] = { { "ex_ret_instr:u", 2000 }, { "ls_not_halted_cyc", 1000 } };
 		near(ctx, "INST.RET / GEN.CYCLES", vals, 2, 2);
 		pmu_ctx_free(ctx);
 	}
