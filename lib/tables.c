@@ -1619,16 +1619,19 @@ static int load_tables(struct pmu_ctx *ctx)
 				if (r == 0 && !t->cpu_dir) {
 					t->cpu_dir = dir;
 					dir = NULL;
-					t->cpu_dir_root = strdup(root);
+					if (!(t->cpu_dir_root = strdup(root)))
+						r = -ENOMEM;
 				}
-				if (r < 0)
+				if (r < 0 && r != -ENOMEM)
 					pmu__log(ctx, PMU_LOG_WARN, "tables: cannot read %s/%s: %s", root, dir ? dir : "",
 						 strerror(-r));
 				free(dir);
-				r = 0;
+				/* a directory that cannot be read is skipped (said); want of memory ends the load */
+				r = r == -ENOMEM ? r : 0;
 			}
-			if (pmu__path(map, sizeof(map), "%s/standard", root) == 0)
-				pmu__tables_load_disk_dir(t, map, "standard", NULL, NULL, &problems);
+			if (r == 0 && pmu__path(map, sizeof(map), "%s/standard", root) == 0 &&
+			    pmu__tables_load_disk_dir(t, map, "standard", NULL, NULL, &problems) == -ENOMEM)
+				r = -ENOMEM;
 		} else {
 			size_t first = t->n;
 			r = pmu__tables_load_disk_dir(t, root, root, NULL, NULL, &problems);
@@ -1655,7 +1658,8 @@ static int load_tables(struct pmu_ctx *ctx)
 			if (!t->cpu_dir) {
 				t->cpu_dir = dir;
 				dir = NULL;
-				t->cpu_dir_root = strdup("built-in");
+				if (r >= 0 && !(t->cpu_dir_root = strdup("built-in")))
+					r = -ENOMEM;
 			}
 			free(dir);
 		}

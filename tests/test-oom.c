@@ -40,6 +40,7 @@ struct results {
 	double table_metric;
 	int pmus, formats, events;     /* the intel-icx fixture's sysfs */
 	char table[64];                /* its CPU's table (pmu_caps) */
+	char table_root[16];           /* where that table came from ("built-in") */
 	char unit[16];                 /* power/energy-pkg/'s unit (events/energy-pkg.unit) */
 	unsigned long long pfm_config; /* fresh_scenario: libpfm4's encoding */
 };
@@ -129,6 +130,7 @@ static int scenario(void)
 			memset(&caps, 0, sizeof(caps));
 			STEP(pmu_caps(fx, &caps));
 			snprintf(got.table, sizeof(got.table), "%s", caps.events_table);
+			snprintf(got.table_root, sizeof(got.table_root), "%s", caps.events_table_root);
 			for (size_t i = 0; i < pmu_pmu_count(fx); i++) {
 				struct pmu_pmu_info pi;
 				STEP(pmu_pmu_get(fx, i, &pi));
@@ -301,8 +303,9 @@ int main(void)
 	/* the intel-icx fixture's sysfs: 8 PMUs, 14 files in their format/, 22 in events/ besides .unit and
 	 * .scale (ls), x86/icelakex for its GenuineIntel-6-6A-6 (events/x86/mapfile.csv), energy-pkg.unit */
 	CHECK(ref.pmus == 8 && ref.formats == 14 && ref.events == 22 && !strcmp(ref.table, "x86/icelakex") &&
-	      !strcmp(ref.unit, "Joules"), "the fixture without failures: %d PMUs, %d formats, %d events, table '%s', "
-	      "unit '%s'", ref.pmus, ref.formats, ref.events, ref.table, ref.unit);
+	      !strcmp(ref.table_root, "built-in") && !strcmp(ref.unit, "Joules"), "the fixture without failures: %d "
+	      "PMUs, %d formats, %d events, table '%s' from '%s', unit '%s'", ref.pmus, ref.formats, ref.events,
+	      ref.table, ref.table_root, ref.unit);
 	if (count == 0)
 		SKIP("the allocator is replaced by the memory checker (valgrind) here: no allocation reaches this "
 		     "program's malloc; the plain run injects the failures");
