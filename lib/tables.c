@@ -1770,6 +1770,26 @@ bool pmu__tables_list_has(const char *list, const char *name)
 	return false;
 }
 
+/* Does the comma-separated @list name standard event @std, by its name or one of its Aliases? */
+static bool names_std(const char *list, const struct pmu_tentry *std)
+{
+	char *copy, *save = NULL;
+	bool hit;
+
+	if (pmu__tables_list_has(list, std->name))
+		return true;
+	if (!std->aliases || !(copy = strdup(std->aliases)))
+		return false;
+	hit = false;
+	for (char *a = strtok_r(copy, ",", &save); a && !hit; a = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*a))
+			a++;
+		hit = pmu__tables_list_has(list, a);
+	}
+	free(copy);
+	return hit;
+}
+
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname)
 {
 	const struct pmu_tables *t = &ctx->tables;
@@ -1779,21 +1799,9 @@ const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const
 		const struct pmu_tentry *e = t->v[i];
 		if (e->kind != PMU_T_NATIVE || !e->stdnames)
 			continue;
-		if (pmu__tables_list_has(e->stdnames, stdname) || (std && pmu__tables_list_has(e->stdnames, std->name)))
+		/* the name as asked, or the standard entry it finds (the table may name an alias of it) */
+		if (pmu__tables_list_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std)))
 			return e;
-		/* the table may name an alias of the standard entry */
-		if (std && std->aliases) {
-			char *copy = strdup(std->aliases), *save = NULL;
-			bool hit = false;
-			for (char *a = copy ? strtok_r(copy, ",", &save) : NULL; a && !hit; a = strtok_r(NULL, ",", &save)) {
-				while (isspace((unsigned char)*a))
-					a++;
-				hit = pmu__tables_list_has(e->stdnames, a);
-			}
-			free(copy);
-			if (hit)
-				return e;
-		}
 	}
 	return NULL;
 }
@@ -1802,23 +1810,6 @@ bool pmu__tables_std_approx(const struct pmu_tentry *n, const struct pmu_tentry 
 {
 	if (n->kind != PMU_T_NATIVE)
 		return false;
-	if (n->approx)
-		return true;
-	if (!n->approx_names)
-		return false;
-	if (pmu__tables_list_has(n->approx_names, std->name))
-		return true;
-	/* ApproxNames may spell the standard event by an alias, as StdNames may */
-	if (std->aliases) {
-		char *copy = strdup(std->aliases), *save = NULL;
-		bool hit = false;
-		for (char *a = copy ? strtok_r(copy, ",", &save) : NULL; a && !hit; a = strtok_r(NULL, ",", &save)) {
-			while (isspace((unsigned char)*a))
-				a++;
-			hit = pmu__tables_list_has(n->approx_names, a);
-		}
-		free(copy);
-		return hit;
-	}
-	return false;
+	/* Approximate: every name of its StdNames; ApproxNames: those (spelled as StdNames spells them) */
+	return n->approx || (n->approx_names && names_std(n->approx_names, std));
 }
