@@ -57,4 +57,13 @@ __attribute__((unused)) static void fixture_put(const char *root, const char *re
 	fputs(text, f);
 	fclose(f);
 }
+/* Remove a written machine's root (rm -rf); a failure is said, not fatal. */
+__attribute__((unused)) static void fixture_remove(const char *root)
+{
+	char cmd[1100];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", root);
+}
 #endif

@@ -169,11 +169,6 @@ int main(void)
 	CHECK(pmu_constant_foreach(ca, NULL, NULL) == -EINVAL, "NULL callback");
 	pmu_ctx_free(ca);
 	pmu_ctx_free(cb);
-	{
-		char cmd[600];
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", tmpl);
-	}
+	fixture_remove(tmpl);
 	return test_done("test-constants");
 }

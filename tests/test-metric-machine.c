@@ -151,11 +151,6 @@ int main(void)
 			pmu_ctx_free(ctx);
 		}
 	}
-	{
-		char cmd[600];
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", tmpl);
-	}
+	fixture_remove(tmpl);
 	return test_done("test-metric-machine");
 }
