@@ -144,8 +144,7 @@ def report(*files):
     return r.returncode, r.stdout.decode('utf-8', 'replace'), r.stderr.decode('utf-8', 'replace')
 
 
-def main():
-    tmp = tempfile.mkdtemp(prefix='pmu-report-types-')
+def main(tmp):
     stat_file, reg_file = os.path.join(tmp, 'stat.json'), os.path.join(tmp, 'reg-%p.json')
     r = subprocess.run([PMU, 'stat', '-e', 'task-clock,page-faults,context-switches', '-M',
                         'page\\-faults / task\\-clock', '--json', '-o', stat_file, '--', 'true'],
@@ -197,4 +196,5 @@ def main():
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    with tempfile.TemporaryDirectory(prefix='pmu-report-types-') as work:
+        sys.exit(main(work))
