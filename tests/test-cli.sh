@@ -111,6 +111,8 @@ check "haswell L3_MISS and its standard name" json "$tmp/o" "d[0]['config']=='0x
 # N2 L1D_CACHE_REFILL (which stands for CACHE.L1D.RD.MISS only nearly) is itself exact
 PMU_CPUID=0x00000000410fd490 run 0 "$tmp/o" "$tmp/e" resolve --json L1D_CACHE_REFILL_RD CACHE.L1D.RD.MISS
 check "N2: the native event exact, the standard name it serves approximate" json "$tmp/o" "d[0]['config'] == d[1]['config'] and d[0]['flags'] == [] and d[0]['approx_note'] == '' and 'approximate' in d[1]['flags'] and d[1]['approx_note']"
+PMU_CPUID=0x00000000410fd490 run 0 "$tmp/o" "$tmp/e" list --json --details CACHE.L1D.RD.MISS L1D_CACHE_REFILL_RD
+check "list --details: the standard name's approximation said, the native event's null" json "$tmp/o" "(lambda n: n['L1D_CACHE_REFILL_RD'] is None and bool(n['CACHE.L1D.RD.MISS']))({e['name']: e['approx_note'] for e in d})"
 # ApproxNames: one native event, one standard name exact and one approximate (a table written here)
 mkdir -p "$tmp/an"
 echo '[{"EventName": "MY_LOADS", "EventCode": "0x6", "StdNames": "INST.LOAD.RET,INST.LDST.RET", "ApproxNames": "INST.LDST.RET", "ApproxNote": "counts loads only, not stores"}]' > "$tmp/an/t.json"

@@ -287,10 +287,14 @@ static void details(struct pmu_ctx *ctx, const struct item *i, json_object *o)
 		json_object_object_add(o, "config", cli_jhex(e.config));
 		json_object_object_add(o, "config1", cli_jhex(e.config1));
 		json_object_object_add(o, "origin", json_object_new_string(e.origin));
+		json_object_object_add(o, "approx_note", e.flags & PMU_EVF_APPROX ?
+				       json_object_new_string(e.approx_note ? e.approx_note : "") : NULL);
 		return;
 	}
 	printf("        pmu %s, type %u, config 0x%llx%s, from %s\n", e.pmu, e.type, (unsigned long long)e.config,
 	       e.config1 ? " (and config1)" : "", e.origin);
+	if (e.flags & PMU_EVF_APPROX)
+		printf("        approximate: %s\n", e.approx_note && *e.approx_note ? e.approx_note : "(no detail)");
 }
 
 static void print_item(struct pmu_ctx *ctx, const struct item *i, bool details_too)
