@@ -416,9 +416,18 @@ void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct 
 		 (unsigned long long)g->config, d->name, ext ? " (its type in config bits 32-63)" : "");
 }
 
-/* The table event @ename as PMU @d counts it: its definition for @d (Unit @d or a Unit whose PMUs
- * include @d: uncore_cha_0 for "CHA"), else one without Unit on a core PMU. NULL if none (the tables
- * are loaded). */
+/* Is native entry @e counted by PMU @d: 2 by its Unit (@d, or a Unit whose PMUs include @d: uncore_cha_0
+ * for "CHA"), 1 as an entry without Unit, or with a core Unit that names no other PMU here ("core" on
+ * "cpu"), on a core PMU; 0 not. */
+static int entry_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct pmu_tentry *e)
+{
+	if (e->unit && (!strcasecmp(e->unit, d->name) || pmu__tables_unit_is(e->unit, d->name)))
+		return 2;
+	return d->is_core && (!e->unit || (pmu__tables_core_unit(e->unit) && !pmu__pmu_by_name(ctx, e->unit)));
+}
+
+/* The table event @ename as PMU @d counts it: its definition for @d, else one without Unit on a core PMU
+ * (entry_on). NULL if none (the tables are loaded). */
 static const struct pmu_tentry *table_event_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const char *ename)
 {
 	const struct pmu_tname *defs;
@@ -429,13 +438,28 @@ static const struct pmu_tentry *table_event_on(struct pmu_ctx *ctx, const struct
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct pmu_tentry *e = defs[i].e;
-		if (e->kind != PMU_T_NATIVE)
-			continue;
-		if (e->unit && (!strcasecmp(e->unit, d->name) || pmu__tables_unit_is(e->unit, d->name)))
+		int on = e->kind == PMU_T_NATIVE ? entry_on(ctx, d, e) : 0;
+		if (on == 2)
 			return e;
-		/* no Unit, or a core Unit that names no other PMU here ("core" on "cpu") */
-		if (d->is_core && !none && (!e->unit || (pmu__tables_core_unit(e->unit) && !pmu__pmu_by_name(ctx, e->unit))))
+		if (on && !none)
 			none = e;
+	}
+	return none;
+}
+
+/* The CPU's own event for standard name @std as PMU @d counts it (cpu_core/INST.RET/ on a hybrid CPU),
+ * chosen as table_event_on chooses; NULL if none. */
+static const struct pmu_tentry *std_native_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const char *std)
+{
+	const struct pmu_tentry *v[16], *none = NULL;
+	size_t n = pmu__tables_natives_for(ctx, std, v, 16);
+
+	for (size_t i = 0; i < n && i < 16; i++) {
+		int on = entry_on(ctx, d, v[i]);
+		if (on == 2)
+			return v[i];
+		if (on && !none)
+			none = v[i];
 	}
 	return none;
 }
@@ -475,7 +499,7 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 {
 	char *s1 = strchr(spec, '/'), *s2;
 	const struct pmu_dev *d;
-	const struct pmu_tentry *te;
+	const struct pmu_tentry *te, *std;
 	char path[512];
 	int r;
 
@@ -549,6 +573,22 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 				return r;
 			if ((te = table_event_on(ctx, d, first)))
 				return table_with_terms(ctx, name, d, te, rest, out);
+			/* a standard name: the CPU's event for it on this PMU */
+			if ((std = pmu__tables_find(ctx, first)) && std->kind == PMU_T_STANDARD &&
+			    (te = std_native_on(ctx, d, first))) {
+				char origin[sizeof(out->origin)];
+				if ((r = table_with_terms(ctx, name, d, te, rest, out)) < 0)
+					return r;
+				if (pmu__tables_std_approx(te, std)) {
+					out->flags |= PMU_EVF_APPROX;
+					out->approx_note = te->approx_note ? te->approx_note : "";
+				}
+				snprintf(origin, sizeof(origin), "standard %s -> %s", std->name, out->origin);
+				memcpy(out->origin, origin, sizeof(origin));
+				if (!te->desc)
+					out->desc = std->desc ? std->desc : "";
+				return 0;
+			}
 		}
 		if (!strchr(s1 + 1, '=') && !strchr(s1 + 1, ','))
 			snprintf(out->origin, sizeof(out->origin), "sysfs: %s/events/%s", path, s1 + 1);
@@ -643,6 +683,31 @@ static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu
 			t->cpu_dir ? t->cpu_dir : "none", shown ? list : "(none)");
 }
 
+/*
+ * A standard name without a PMU on a CPU of several core PMUs (hybrid) whose table gives it a native
+ * event with a Unit: each core type counts it with its own event, and one of them alone would count a
+ * part of the work as if it were all of it. Refused, naming the spellings that count it (as perf's own
+ * table names defined once per PMU are, pmu__tables_one_pmu). 0 otherwise.
+ */
+static int std_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry *std)
+{
+	const struct pmu_tentry *v[16];
+	size_t n = pmu__tables_natives_for(ctx, std->name, v, 16), o = 0, on = 0;
+	char list[512];
+
+	if (pmu__n_core_pmus(ctx) < 2 || !n || !v[0]->unit)
+		return 0;
+	list[0] = 0;
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (ctx->pmus[i].is_core && std_native_on(ctx, &ctx->pmus[i], std->name)) {
+			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
+					      on++ ? " or " : "", ctx->pmus[i].name, std->name);
+		}
+	return pmu__err(ctx, -EINVAL, "standard event '%s' is counted by another event on each core PMU of this "
+			"hybrid CPU (%zu core PMUs, table %s): name the PMU: %s", name, pmu__n_core_pmus(ctx),
+			v[0]->dir, on ? list : "(none counts it)");
+}
+
 /* Resolve from the tables. 0 done, -ENOENT not a table name, other errors final. */
 static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out)
 {
@@ -660,6 +725,8 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 	if (e->kind == PMU_T_NATIVE)
 		return (r = pmu__tables_one_pmu(ctx, name, &e)) < 0 ? r : pmu__tables_encode(ctx, e, name, out);
 	/* a standard name: the CPU's native event first, then the kernel's generic one */
+	if ((r = std_one_pmu(ctx, name, e)) < 0)
+		return r;
 	if ((n = pmu__tables_native_for(ctx, e->name))) {
 		char origin[sizeof(out->origin)];
 		if ((r = pmu__tables_encode(ctx, n, name, out)) < 0)

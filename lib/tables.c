@@ -1806,6 +1806,26 @@ const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const
 	return NULL;
 }
 
+size_t pmu__tables_natives_for(const struct pmu_ctx *ctx, const char *stdname, const struct pmu_tentry **out,
+			       size_t max)
+{
+	const struct pmu_tables *t = &ctx->tables;
+	const struct pmu_tentry *std = pmu__tables_find_in(t, stdname);
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pmu_tentry *e = t->v[i];
+		if (e->kind != PMU_T_NATIVE || !e->stdnames)
+			continue;
+		if (pmu__tables_list_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std))) {
+			if (n < max)
+				out[n] = e;
+			n++;
+		}
+	}
+	return n;
+}
+
 bool pmu__tables_std_approx(const struct pmu_tentry *n, const struct pmu_tentry *std)
 {
 	if (n->kind != PMU_T_NATIVE)

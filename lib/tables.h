@@ -141,6 +141,10 @@ bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e);
 int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e);
 /* The CPU-table event whose StdNames lists @stdname, or NULL. */
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname);
+/* Every native event implementing standard name @stdname, in load order: the first @max in @out; returns
+ * how many there are (a hybrid CPU's table has one per core PMU). */
+size_t pmu__tables_natives_for(const struct pmu_ctx *ctx, const char *stdname, const struct pmu_tentry **out,
+			       size_t max);
 /* Does native event @n count standard event @std only nearly (Approximate: all its StdNames;
  * ApproxNames: those listed)? */
 bool pmu__tables_std_approx(const struct pmu_tentry *n, const struct pmu_tentry *std);

@@ -340,6 +340,18 @@ fx=$SRC/tests/fixtures/intel-adl-hybrid
 PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-9A-3 $WRAP "$PMU" stat -e cycles -- true > "$tmp/o" 2>&1
 check "hybrid: cycles counted per core type" grep -q "cpu_core/cycles/" "$tmp/o"
 check "hybrid: ... on cpu_atom too" grep -q "cpu_atom/cycles/" "$tmp/o"
+# a standard name on a hybrid CPU whose table maps it per core type (a table written here: another event
+# on each): PMU/STD.NAME/ is that PMU's event; the bare name is refused naming both spellings (counting
+# one core type would pass a part off as the whole)
+mkdir -p "$tmp/hy"
+echo '[{"EventName": "CORE_INSTS", "EventCode": "0x11", "UMask": "0x02", "Unit": "cpu_core", "StdNames": "INST.RET"},
+ {"EventName": "ATOM_INSTS", "EventCode": "0x12", "Unit": "cpu_atom", "StdNames": "INST.RET"}]' > "$tmp/hy/t.json"
+PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-9A-3 PMU_EVENTS_PATH=$tmp/hy \
+	run 0 "$tmp/o" "$tmp/e" resolve --json cpu_core/INST.RET/ cpu_atom/INST.RET/
+check "hybrid: cpu_core/INST.RET/ and cpu_atom/INST.RET/ are each core type's event (0x211, 0x12 by hand)" json "$tmp/o" "[(e['pmu'], e['config']) for e in d] == [('cpu_core', '0x211'), ('cpu_atom', '0x12')] and all(e['origin'].startswith('standard INST.RET -> ') for e in d)"
+PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-9A-3 PMU_EVENTS_PATH=$tmp/hy \
+	run 1 "$tmp/o" "$tmp/e" resolve INST.RET
+check "hybrid: bare INST.RET refused, both spellings named" has "$tmp/e" "name the PMU: cpu_core/INST.RET/ or cpu_atom/INST.RET/"
 # examples/count.c there: its 3 names give 2 values per core PMU for the 2 generic events, plus
 # task-clock (the fixture has 2 core PMUs: 5 values, not 3). Built with AddressSanitizer
 # (tests/count-asan) where the compiler can, so arrays sized by the names fail here; the
