@@ -168,7 +168,6 @@ static int fresh_scenario(void)
 	pmu_ctx_free(ctx);
 	return r;
 }
-#endif
 
 /* Runs @fn in a forked child with allocation @n failing (-1: none): its result, whether a failure was
  * injected and how many allocations it made in *r, *fired, *made, its results in got. -1: the child
@@ -259,6 +258,8 @@ static int sweep(const char *what, int (*fn)(void), const struct results *ref)
 	      other);
 	return n - 1;
 }
+
+#endif
 
 int main(void)
 {
