@@ -447,6 +447,22 @@ static const struct pmu_tentry *table_event_on(struct pmu_ctx *ctx, const struct
 	return none;
 }
 
+/* @out, the encoding of native event @n, as standard name @std: its origin says so, its approximation
+ * (if @n counts @std only nearly) and the standard description where @n has none. */
+static void as_standard(const struct pmu_tentry *std, const struct pmu_tentry *n, struct pmu_event_info *out)
+{
+	char origin[sizeof(out->origin)];
+
+	if (pmu__tables_std_approx(n, std)) {
+		out->flags |= PMU_EVF_APPROX;
+		out->approx_note = n->approx_note ? n->approx_note : "";
+	}
+	snprintf(origin, sizeof(origin), "standard %s -> %s", std->name, out->origin);
+	memcpy(out->origin, origin, sizeof(origin));
+	if (!n->desc)
+		out->desc = std->desc ? std->desc : "";
+}
+
 /* The CPU's own event for standard name @std as PMU @d counts it (cpu_core/INST.RET/ on a hybrid CPU),
  * chosen as table_event_on chooses; NULL if none. */
 static const struct pmu_tentry *std_native_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const char *std)
@@ -576,17 +592,9 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 			/* a standard name: the CPU's event for it on this PMU */
 			if ((std = pmu__tables_find(ctx, first)) && std->kind == PMU_T_STANDARD &&
 			    (te = std_native_on(ctx, d, first))) {
-				char origin[sizeof(out->origin)];
 				if ((r = table_with_terms(ctx, name, d, te, rest, out)) < 0)
 					return r;
-				if (pmu__tables_std_approx(te, std)) {
-					out->flags |= PMU_EVF_APPROX;
-					out->approx_note = te->approx_note ? te->approx_note : "";
-				}
-				snprintf(origin, sizeof(origin), "standard %s -> %s", std->name, out->origin);
-				memcpy(out->origin, origin, sizeof(origin));
-				if (!te->desc)
-					out->desc = std->desc ? std->desc : "";
+				as_standard(std, te, out);
 				return 0;
 			}
 		}
@@ -728,17 +736,9 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 	if ((r = std_one_pmu(ctx, name, e)) < 0)
 		return r;
 	if ((n = pmu__tables_native_for(ctx, e->name))) {
-		char origin[sizeof(out->origin)];
 		if ((r = pmu__tables_encode(ctx, n, name, out)) < 0)
 			return r;
-		if (pmu__tables_std_approx(n, e)) {
-			out->flags |= PMU_EVF_APPROX;
-			out->approx_note = n->approx_note ? n->approx_note : "";
-		}
-		snprintf(origin, sizeof(origin), "standard %s -> %s", e->name, out->origin);
-		memcpy(out->origin, origin, sizeof(origin));
-		if (!n->desc)
-			out->desc = e->desc ? e->desc : "";
+		as_standard(e, n, out);
 		return 0;
 	}
 	if (e->generic && pmu__generic_lookup(e->generic, &g) == 0) {
