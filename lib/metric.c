@@ -548,7 +548,8 @@ static int grow(void *v, size_t *cap, size_t need, size_t size)
 	void **p = v, *n;
 	size_t c = *cap ? *cap : 16;
 
-	if (need <= *cap)
+	/* need 0 still allocates once: callers take pointers into the array (NULL + 0 is undefined) */
+	if (need <= *cap && *p)
 		return 0;
 	while (c < need)
 		c *= 2;
@@ -716,7 +717,7 @@ static int reuse(struct eval *ev, const struct pmu_tentry *m, double *out)
 /* Keep @value of metric @m, which depends on the lookups ev->live from @from. Returns 0 or -ENOMEM. */
 static int keep(struct eval *ev, const struct pmu_tentry *m, size_t from, double value)
 {
-	const struct dep *d = ev->live + from;
+	const struct dep *d = ev->live ? ev->live + from : NULL; /* NULL: nothing was looked up yet (nd 0) */
 	size_t nd = ev->nlive - from, s, i;
 	double first = 0;
 	struct kept *kv;
@@ -765,7 +766,8 @@ static int keep(struct eval *ev, const struct pmu_tentry *m, size_t from, double
 	kv->shape = s - 1;
 	kv->res0 = ev->nres;
 	kv->value = value;
-	memcpy(ev->res + ev->nres, ev->live + from, nd * sizeof(*ev->res));
+	if (nd)
+		memcpy(ev->res + ev->nres, d, nd * sizeof(*ev->res));
 	ev->nres += nd;
 	kv->sig = sig_of(ev->res + kv->res0, nd);
 	for (i = khash_slot(ev, kv->shape, kv->sig); ev->khash[i]; i = (i + 1) & (ev->khash_cap - 1))
