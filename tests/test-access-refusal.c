@@ -19,8 +19,15 @@
 #include <sys/wait.h>
 #include <grp.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <pmu.h>
+#include "fixture.h"
 #include "harness.h"
+
+/* The procfs root the paranoid-3 context reads: the fixture's, or (run as root) a copy of its one file
+ * in a directory every user can read, for the child dropped to uid 65534 (a checkout under /root,
+ * mode 700, is not readable by it). */
+static char proc3_root[1024];
 
 static int raw_open(int exclude_kernel, pid_t pid, int cpu)
 {
@@ -100,7 +107,10 @@ static int run_checks(void)
 		refused(ctx, "{task-clock,cs}:Dk", false, 1, "'task-clock:Du'", "a group's D and k");
 	}
 	/* the same refusal explained for a context that reads Debian's level 3 */
-	snprintf(proc3, sizeof(proc3), "%s/tests/fixtures/paranoid-3/proc", src ? src : ".");
+	if (proc3_root[0])
+		snprintf(proc3, sizeof(proc3), "%s/proc", proc3_root);
+	else
+		snprintf(proc3, sizeof(proc3), "%s/tests/fixtures/paranoid-3/proc", src ? src : ".");
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);
 	o.procfs_root = proc3;
@@ -118,8 +128,18 @@ int main(void)
 	pid_t pid;
 	int st = 0;
 
+	char tmpl[] = "/tmp/pmu-refusal-XXXXXX";
+
 	if (geteuid() != 0)
 		return run_checks();
+	/* tests/fixtures/paranoid-3's one file (Debian's level 3), where uid 65534 can read it */
+	umask(022);
+	if (!mkdtemp(tmpl) || chmod(tmpl, 0755) < 0) {
+		perror(tmpl);
+		return 1;
+	}
+	fixture_put(tmpl, "proc/sys/kernel/perf_event_paranoid", "3\n");
+	snprintf(proc3_root, sizeof(proc3_root), "%s", tmpl);
 	/* as uid 65534, in a child: the kernel's refusals apply to it */
 	fflush(NULL);
 	if ((pid = fork()) == 0) {
@@ -128,6 +148,7 @@ int main(void)
 		exit(run_checks());
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
-		return 1;
+		st = 1 << 8;
+	fixture_remove(tmpl);
 	return WEXITSTATUS(st);
 }
