@@ -8,13 +8,8 @@ BUILD=${PMU_TEST_BUILDDIR:?}
 PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0 checks=0
 
-check() { # description, command...
-	local d=$1; shift
-	checks=$((checks + 1))
-	if ! "$@"; then echo "FAIL: $d"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/checks.sh" # check(), $checks, $fails
 # a check of what the library does not do yet (another branch brings it): a failure is printed as
 # XFAIL with the TODO, not counted; once it passes it counts as a check
 xfails=0

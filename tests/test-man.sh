@@ -8,12 +8,7 @@ PMU=${PMU_CLI:?}
 SRC=${PMU_TEST_SRCDIR:?}
 MAN=$SRC/doc/man
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0 checks=0
-check() { # description, command...
-	local d=$1; shift
-	checks=$((checks + 1))
-	if ! "$@"; then echo "FAIL: $d"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/checks.sh" # check(), $checks, $fails
 if ! command -v groff > /dev/null || ! command -v man > /dev/null; then
 	echo "skip: groff and man (groff-base, man-db; tests/deps.sh installs them) are needed"
 	exit 77

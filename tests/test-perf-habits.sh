@@ -15,7 +15,7 @@ PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
-fails=0 checks=0 xfails=0 cases=0
+xfails=0 cases=0
 todo_lib=()
 W=$BUILD/examples/workload
 have_perf=0
@@ -24,11 +24,7 @@ command -v perf > /dev/null && perf stat -x, -e task-clock true > /dev/null 2>&1
 root=0
 [ "$(id -u)" = 0 ] && root=1
 
-check() { # description, command...
-	local d=$1; shift
-	checks=$((checks + 1))
-	if ! "$@"; then echo "FAIL: $d"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/checks.sh" # check(), $checks, $fails
 xcheck() { # what the library lacks, description, command...
 	local todo=$1 d=$2; shift 2
 	if "$@"; then checks=$((checks + 1)); return; fi
