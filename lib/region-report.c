@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "region.h"
+#include "textfmt.h"
 
 struct result_buf {
 	struct pmu_region_result r;
@@ -156,18 +157,6 @@ static void each_metric(const struct pmu_region_result *r, void (*fn)(const char
 		fn(m, v, data);
 	}
 	free(copy);
-}
-
-static void fmt_count(char *buf, size_t len, uint64_t v)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
-	for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = 0;
 }
 
 /* ---- CSV (RFC 4180: text fields quoted, inner quotes doubled) ---- */
@@ -318,13 +307,8 @@ static void text_metric(const char *m, double v, void *data)
 	const char *unit = "";
 	double factor = 1;
 
-	if (pmu_metric_info(R.ctx, m, &mi) == 0 && mi.scale_unit[0]) {
-		char *end;
-		factor = strtod(mi.scale_unit, &end);
-		if (end == mi.scale_unit)
-			factor = 1;
-		unit = end;
-	}
+	if (pmu_metric_info(R.ctx, m, &mi) == 0)
+		factor = pmu__scale_unit(mi.scale_unit, &unit);
 	if (v == v)
 		fprintf(data, "   %-40s %14.3f %s\n", m, v * factor, unit);
 	else
@@ -333,22 +317,13 @@ static void text_metric(const char *m, double v, void *data)
 
 static void write_text(const struct pmu_region_result *r, struct writer *w)
 {
-	char num[40];
-
 	if (r->tid == -1)
 		fprintf(w->f, " %-*s %10llu", w->namew, r->name, (unsigned long long)r->calls);
 	else
 		fprintf(w->f, "   thread %-*ld %10llu", w->namew - 9, r->tid, (unsigned long long)r->calls);
-	for (size_t k = 0; k < r->nvalues; k++) {
-		double c = pmu_confidence(&r->values[k]);
-		if (w->infos[k].flags & PMU_EVF_UNSUPPORTED) {
-			fprintf(w->f, " %*s", w->colw[k], "<not counted>");
-			continue;
-		}
-		fmt_count(num, sizeof(num), pmu_scale(&r->values[k]));
-		fprintf(w->f, " %*s%s", w->colw[k] - 1, num, c < 1.0 ? "*" : " ");
-		w->scaled |= c < 1.0;
-	}
+	for (size_t k = 0; k < r->nvalues; k++)
+		w->scaled |= pmu__text_count_cell(w->f, w->colw[k],
+						  w->infos[k].flags & PMU_EVF_UNSUPPORTED ? NULL : &r->values[k]);
 	fprintf(w->f, "\n");
 	if (r->tid == -1)
 		each_metric(r, text_metric, w->f);
@@ -367,16 +342,18 @@ static void text_header(struct writer *w, int nthreads, const char *const *event
 	char label[256];
 
 	/* columns as wide as the longest name: a label is never cut */
-	w->namew = 28;
+	int longest = 0;
+
 	for (size_t id = 0; id < R.nnames; id++)
-		if (strcmp(R.names[id], CAL_NAME) && (int)strlen(R.names[id]) > w->namew)
-			w->namew = (int)strlen(R.names[id]);
+		if (strcmp(R.names[id], CAL_NAME) && (int)strlen(R.names[id]) > longest)
+			longest = (int)strlen(R.names[id]);
+	w->namew = pmu__text_name_width(longest);
 	fprintf(w->f, "\n libpmu regions (pid %ld, %d thread%s%s)\n\n %-*s %10s", (long)getpid(), nthreads,
 		nthreads == 1 ? "" : "s", R.calibrate ? ", begin/end overhead subtracted" : "", w->namew, "region",
 		"calls");
 	for (size_t k = 0; k < nev; k++) {
 		int n = text_label(label, sizeof(label), events[k], &w->infos[k]);
-		w->colw[k] = n > 18 ? n : 18;
+		w->colw[k] = pmu__text_col_width(n > 0 ? (size_t)n : 0);
 		fprintf(w->f, " %*s", w->colw[k], label);
 	}
 	fprintf(w->f, "\n");

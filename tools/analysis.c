@@ -107,21 +107,6 @@ void analysis_opts_free(struct analysis_opts *a)
 	strv_free(&a->metrics);
 }
 
-/* perf's ScaleUnit: "<factor><unit>", e.g. "100%" or "1per_kinst" */
-static double scale_of(const char *su, const char **unit)
-{
-	char *end;
-	double f = su && *su ? strtod(su, &end) : 1;
-	*unit = "";
-	if (su && *su) {
-		if (end == su)
-			f = 1, end = (char *)su;
-		*unit = end;
-	}
-	return f;
-}
-
-
 /* The rows as named values for the metric engine (@nv has room for n + 1: duration_time). Tool
  * events are counted in ns and used by metrics in seconds, as perf's metrics expect them
  * (Intel's DURATIONTIMEINMILLISECONDS is duration_time * 1000); without a duration_time row
@@ -170,7 +155,7 @@ static void metric_eval(struct pmu_ctx *ctx, const char *m, const struct pmu_nam
 	out->name = m;
 	out->unit = "";
 	if (has_info)
-		factor = scale_of(mi.scale_unit, &out->unit);
+		factor = pmu__scale_unit(mi.scale_unit, &out->unit);
 	r = pmu_metric_eval(ctx, m, nv, k, &v);
 	if (r < 0)
 		why = pmu_strerror(r);

@@ -16,29 +16,23 @@
 /* Merged region reports as a table: the columns as wide as the longest name in them. */
 static void print_regions(FILE *f, const struct saved_regions *r)
 {
-	int w = 28;
+	int longest = 0, w;
 
 	for (size_t j = 0; j < r->nrows; j++)
-		if ((int)strlen(r->rows[j].name) > w)
-			w = (int)strlen(r->rows[j].name);
+		if ((int)strlen(r->rows[j].name) > longest)
+			longest = (int)strlen(r->rows[j].name);
+	w = pmu__text_name_width(longest);
 	fprintf(f, "\n Regions from %d file%s (counts summed)\n\n %-*s %10s", r->files, r->files == 1 ? "" : "s", w,
 		"region", "calls");
 	for (size_t k = 0; k < r->events.n; k++)
-		fprintf(f, " %18s", r->events.v[k]);
+		fprintf(f, " %*s", pmu__text_col_width(strlen(r->events.v[k])), r->events.v[k]);
 	fprintf(f, "\n");
 	for (size_t j = 0; j < r->nrows; j++) {
 		const struct rg_row *row = &r->rows[j];
 		fprintf(f, " %-*s %10" PRIu64, w, row->name, row->calls);
 		for (size_t k = 0; k < r->events.n; k++) {
 			const struct rg_cell *c = k < row->ncells ? &row->cells[k] : NULL;
-			int cw = strlen(r->events.v[k]) > 18 ? (int)strlen(r->events.v[k]) : 18;
-			char num[48];
-			if (!c || !c->seen) {
-				fprintf(f, " %*s", cw, "<not counted>");
-				continue;
-			}
-			group_digits(pmu_scale(&c->v), num, sizeof(num));
-			fprintf(f, " %*s%s", cw - 1, num, pmu_confidence(&c->v) < 1.0 ? "*" : " ");
+			pmu__text_count_cell(f, pmu__text_col_width(strlen(r->events.v[k])), c && c->seen ? &c->v : NULL);
 		}
 		fprintf(f, "\n");
 	}
@@ -93,9 +87,9 @@ static void print_spread(FILE *f, const struct saved_regions *r)
 			if (!row->cells[k].seen)
 				continue;
 			rg_cell_spread(&row->cells[k], &d);
-			group_digits(d.min, mn, sizeof(mn));
-			group_digits(d.mean >= 0x1p64 - 1024 ? d.max : (uint64_t)(d.mean + 0.5), me, sizeof(me));
-			group_digits(d.max, mx, sizeof(mx));
+			pmu__group_digits(d.min, mn, sizeof(mn));
+			pmu__group_digits(d.mean >= 0x1p64 - 1024 ? d.max : (uint64_t)(d.mean + 0.5), me, sizeof(me));
+			pmu__group_digits(d.max, mx, sizeof(mx));
 			max_at(r, d.max_file, at, sizeof(at));
 			if (d.mean > 0)
 				snprintf(imb, sizeof(imb), "%.2f", d.max / d.mean);

@@ -75,7 +75,7 @@ static double row_value(const struct stat_row *r, const char **unit)
 /* A count as the text table shows it: "1,234,567", with its unit when it has one ("1,691,577 ns"). */
 static void count_text(const struct stat_row *r, char *buf, size_t len)
 {
-	group_digits(pmu_scale(&r->v), buf, len);
+	pmu__group_digits(pmu_scale(&r->v), buf, len);
 	if (r->info.unit && *r->info.unit)
 		snprintf(buf + strlen(buf), len - strlen(buf), " %s", r->info.unit);
 }

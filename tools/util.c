@@ -79,19 +79,6 @@ int strv_add_metrics(struct strv *sv, const char *list)
 	return add_trimmed(sv, item, (size_t)(p - item));
 }
 
-void group_digits(uint64_t v, char *buf, size_t len)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), o = 0;
-
-	for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = 0;
-}
-
 json_object *jnum(double v)
 {
 	return isfinite(v) ? json_object_new_double(v) : NULL;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "textfmt.h" /* pmu__group_digits, pmu__scale_unit: shared with the library */
 
 /* Append @sep (unless *@s is empty or NULL) and @add to the malloc'd string *@s. */
 int str_append(char **s, const char *sep, const char *add);
@@ -28,9 +29,6 @@ void strv_free(struct strv *sv);
  * (`max(a, b)` and `cpu@X\,cmask\=1@` are one metric each); spaces around an
  * item are dropped, empty items skipped. */
 int strv_add_metrics(struct strv *sv, const char *list);
-
-/* @v in decimal with perf's thousands separators ("1,234,567") into @buf. */
-void group_digits(uint64_t v, char *buf, size_t len);
 
 /* @v for JSON: NULL (null) unless finite, as JSON has no NaN or Infinity. */
 json_object *jnum(double v);
