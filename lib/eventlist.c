@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "topdown.h"
 #include "tracepoint.h"
 
 void pmu__speclist_free(struct pmu_speclist *l)

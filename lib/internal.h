@@ -174,12 +174,6 @@ const char *pmu__pfm_model(const char *dir);
 int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir,
 				pmu_problem_fn fn, void *data);
 
-/* ---- topdown (topdown.c) ---- */
-/* 0 slots, 1..8 PERF_METRICS field + 1, -1 not a topdown event */
-int pmu__topdown_role(const struct pmu_event_info *e);
-/* The events the TOPDOWN keyword stands for on this CPU, comma separated. */
-int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
-
 /* ---- event lists (eventlist.c) ---- */
 struct pmu_spec {
 	char *name;

@@ -8,6 +8,7 @@
 #include <strings.h>
 #include "internal.h"
 #include "tool.h"
+#include "topdown.h"
 #include "tracepoint.h"
 
 /*
@@ -208,21 +209,6 @@ static const char *core_name(const struct pmu_ctx *ctx)
 {
 	const struct pmu_dev *c = pmu__core_pmu(ctx);
 	return c ? c->name : "cpu";
-}
-
-static void mark_topdown(const struct pmu_ctx *ctx, struct pmu_event_info *info)
-{
-	const struct pmu_dev *d = pmu__pmu_by_type(ctx, info->type);
-	uint64_t ev = info->config & 0xff, umask = (info->config >> 8) & 0xff;
-
-	if (ctx->cpu.arch != PMU_ARCH_X86 || !d || !d->is_core || !pmu__pmu_by_name(ctx, d->name))
-		return;
-	if (strcmp(ctx->cpu.vendor, "GenuineIntel") != 0)
-		return;
-	if (ev == 0 && umask == 0x04)
-		info->flags |= PMU_EVF_TOPDOWN_SLOTS;
-	else if (ev == 0 && umask >= 0x80 && umask <= 0x87)
-		info->flags |= PMU_EVF_TOPDOWN_METRIC;
 }
 
 struct suggest {
@@ -962,7 +948,7 @@ done:
 		return r;
 	if (out->type == PERF_TYPE_SOFTWARE || !strcmp(out->pmu, "software"))
 		out->flags |= PMU_EVF_SOFTWARE;
-	mark_topdown(ctx, out);
+	pmu__topdown_mark(ctx, out);
 	return 0;
 }
 

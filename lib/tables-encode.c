@@ -7,6 +7,7 @@
 #include <strings.h>
 #include "internal.h"
 #include "tables.h"
+#include "topdown.h"
 
 /* The PMU that counts @e: its Unit's PMU (the one of that name, else the one PMU perf's name for the
  * Unit names here), else the core PMU. NULL when the Unit names no PMU here, or several (*boxes). */
@@ -98,11 +99,6 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 		info->flags |= PMU_EVF_APPROX;
 		info->approx_note = e->approx_note ? e->approx_note : "";
 	}
-	if (e->topdown) {
-		if (!strcmp(e->topdown, "slots"))
-			info->flags |= PMU_EVF_TOPDOWN_SLOTS;
-		else if (strchr(e->topdown, '.') == NULL)
-			info->flags |= PMU_EVF_TOPDOWN_METRIC;
-	}
+	info->flags |= pmu__topdown_role_flags(e->topdown);
 	return 0;
 }

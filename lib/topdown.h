@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* Intel topdown, the one module for its rules: the role table (which events are SLOTS and which the
+ * PERF_METRICS fields, by encoding, by table TopdownRole, by sysfs and standard name), decoding
+ * (topdown.c), and the group the kernel requires, SLOTS leading every metric event
+ * (topdown-group.c). */
+#ifndef PMU_TOPDOWN_H
+#define PMU_TOPDOWN_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pmu_ctx;
+struct pmu_event_info;
+struct pmu_set;
+struct pmu_speclist;
+
+/* ---- roles (topdown.c) ---- */
+/* An event's role: 0 slots, 1..8 the PERF_METRICS field + 1, -1 not a topdown event. */
+int pmu__topdown_role(const struct pmu_event_info *e);
+/* Sets PMU_EVF_TOPDOWN_SLOTS or _METRIC on @info when it is encoded as the SLOTS event or a
+ * PERF_METRICS pseudo-event on an Intel x86 core PMU of @ctx. */
+void pmu__topdown_mark(const struct pmu_ctx *ctx, struct pmu_event_info *info);
+/* The PMU_EVF_TOPDOWN_* flags a table entry's TopdownRole gives: "slots" the SLOTS event, another
+ * PERF_METRICS role ("retiring", "mem-bound") a metric event; hierarchical roles of the
+ * tables' own method ("L1.retiring", with a dot) are no PERF_METRICS events: 0. */
+unsigned pmu__topdown_role_flags(const char *role);
+/* Is EventCode @event with UMask @umask a PERF_METRICS pseudo-event (no counter of its own)? */
+bool pmu__topdown_metric_code(uint64_t event, uint64_t umask);
+/* The events the TOPDOWN keyword stands for on this CPU, comma separated; returns their number. */
+int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
+
+/* ---- the group (topdown-group.c) ---- */
+/* Collects @s's SLOTS and metric events into one group led by SLOTS (added when missing), at the
+ * place of the first of them; events that shared a brace group with them get groups of their
+ * own. 0 or a negative errno with the message set. */
+int pmu__topdown_arrange(struct pmu_set *s, struct pmu_speclist *l);
+
+#endif
