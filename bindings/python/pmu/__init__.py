@@ -42,7 +42,7 @@ one file; the submodules are how it is organised, not a second API.
 """
 
 # the version of this package, equal to meson.build's project version (checked by
-# tests/test-version.sh); version() gives the loaded library's
+# tests/test-python-package.sh); version() gives the loaded library's
 __version__ = "0.1.0"
 
 __all__ = [
