@@ -10,6 +10,7 @@ from ._types import _dec, _enc, _EventCb, _EventInfo, _ProblemCb
 
 
 def _event_dict(e):
+    """struct pmu_event_info as the dict Context.resolve returns."""
     return {
         "name": _dec(e.name),
         "pmu": _dec(e.pmu),
@@ -29,6 +30,7 @@ def _event_dict(e):
 
 
 def _resolve(ctx, name):
+    """Context.resolve (pmu_event_resolve)."""
     e = _EventInfo()
     rc = _event_resolve(ctx._handle, _enc(name), ctypes.byref(e))
     if rc < 0:
@@ -37,6 +39,7 @@ def _resolve(ctx, name):
 
 
 def _list(ctx, prefix=""):
+    """Context.list (pmu_event_foreach)."""
     out = []
     err = []
 
@@ -61,6 +64,7 @@ def _list(ctx, prefix=""):
 
 
 def _check_tables(ctx, directory, notes=False):
+    """Context.check_tables (pmu_tables_check)."""
     problems = []
 
     def cb(_data, f, entry, msg):

@@ -33,6 +33,7 @@ def _split_events(s):
 
 
 def _eval(ctx, name_or_expr, values):
+    """Context.metric (pmu_metric_eval)."""
     arr, n, _keep = _named_values(values)
     out = ctypes.c_double()
     rc = _metric_eval(ctx._handle, _enc(name_or_expr), arr, n, ctypes.byref(out))
@@ -42,6 +43,7 @@ def _eval(ctx, name_or_expr, values):
 
 
 def _threshold(ctx, name, values):
+    """Context.metric_threshold (pmu_metric_threshold)."""
     arr, n, _keep = _named_values(values)
     crossed = ctypes.c_int()
     rc = _metric_threshold(ctx._handle, _enc(name), arr, n, ctypes.byref(crossed))
@@ -53,6 +55,7 @@ def _threshold(ctx, name, values):
 
 
 def _events(ctx, name_or_expr):
+    """Context.metric_events (pmu_metric_events)."""
     h = ctx._handle
     b = _enc(name_or_expr)
     need = _metric_events(h, b, None, 0)
@@ -66,6 +69,7 @@ def _events(ctx, name_or_expr):
 
 
 def _info(ctx, name):
+    """Context.metric_info (pmu_metric_info)."""
     mi = _MetricInfo()
     rc = _metric_info(ctx._handle, _enc(name), ctypes.byref(mi))
     if rc < 0:
@@ -74,6 +78,7 @@ def _info(ctx, name):
 
 
 def _constants(ctx):
+    """Context.constants (pmu_constant_foreach)."""
     out = []
 
     def cb(cp, _data):
@@ -90,12 +95,14 @@ def _constants(ctx):
 
 
 def _set_param(ctx, name, value):
+    """Context.set_param (pmu_ctx_set_param)."""
     rc = _ctx_set_param(ctx._handle, _enc(name), float(value))
     if rc < 0:
         raise _fail(rc, "pmu_ctx_set_param")
 
 
 def _eval_set(s, name, deltas):
+    """Set.metric (pmu_metric_eval_set)."""
     arr = s._c_values(deltas)
     out = ctypes.c_double()
     rc = _metric_eval_set(s.ctx._handle, _enc(name), s._handle, arr, ctypes.byref(out))

@@ -11,6 +11,7 @@ from .values import _named_values
 
 
 def _topdown_dict(t):
+    """struct pmu_topdown as the dict Set.topdown returns."""
     d = {f: getattr(t, f) for f, _ in _Topdown._fields_[:12]}
     if t.level < 2:
         for f in ("heavy_ops", "light_ops", "br_mispredict", "machine_clears",
@@ -23,6 +24,7 @@ def _topdown_dict(t):
 
 
 def _from_named(ctx, values):
+    """Context.topdown (pmu_topdown_from_named)."""
     arr, n, _keep = _named_values(values)
     t = _Topdown()
     rc = _topdown_from_named(ctx._handle, arr, n, ctypes.byref(t))
@@ -32,6 +34,7 @@ def _from_named(ctx, values):
 
 
 def _from_set(s, deltas):
+    """Set.topdown (pmu_topdown_from_set)."""
     arr = s._c_values(deltas)
     t = _Topdown()
     rc = _topdown_from_set(s._handle, arr, ctypes.byref(t))
