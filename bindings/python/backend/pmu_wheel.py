@@ -5,7 +5,7 @@
 pure Python (ctypes over libpmu.so), so a wheel is a zip of pmu/ with its
 metadata, written here. The metadata comes from pyproject.toml's [project]
 table; the version from pmu/__init__.py's __version__, which a test
-(tests/test-version.sh) keeps equal to meson's project version.
+(tests/test-python-package.sh) keeps equal to meson's project version.
 """
 
 import base64
@@ -41,7 +41,7 @@ def _parse_value(text):
 def parse_pyproject(text):
     """The TOML subset pyproject.toml uses: [tables], key = "string" | ["array", ...]
     (one or more lines) | {key = "string"}, comments. Equals tomllib's reading of
-    the file (checked by tests/test-version.sh where tomllib exists)."""
+    the file (checked by tests/test-python-package.sh where tomllib exists)."""
     data = {}
     table = data
     key, buf = None, ''

@@ -469,11 +469,12 @@ def test_struct_layout_matches_header(tmp_path):
     subprocess.run([cc, "-std=gnu11", "-I", os.path.join(SRC, "include"), str(src), "-o", str(exe)],
                    check=True)
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
-    types = {"pmu_ctx_opts": pmu._CtxOpts, "pmu_caps": pmu._Caps, "pmu_pmu_info": pmu._PmuInfo,
-             "pmu_event_info": pmu._EventInfo, "pmu_event_entry": pmu._EventEntry,
-             "pmu_set_opts": pmu._SetOpts, "pmu_value": pmu._Value, "pmu_named_value": pmu._NamedValue,
-             "pmu_metric_info": pmu._MetricInfo, "pmu_topdown": pmu._Topdown,
-             "pmu_region_result": pmu._RegionResult, "pmu_constant_info": pmu._ConstantInfo}
+    c = pmu._types          # the ctypes declarations of <pmu.h>
+    types = {"pmu_ctx_opts": c._CtxOpts, "pmu_caps": c._Caps, "pmu_pmu_info": c._PmuInfo,
+             "pmu_event_info": c._EventInfo, "pmu_event_entry": c._EventEntry,
+             "pmu_set_opts": c._SetOpts, "pmu_value": c._Value, "pmu_named_value": c._NamedValue,
+             "pmu_metric_info": c._MetricInfo, "pmu_topdown": c._Topdown,
+             "pmu_region_result": c._RegionResult, "pmu_constant_info": c._ConstantInfo}
     checked = 0
     for line in out.splitlines():
         t, what, n = line.split()

@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: MIT
+"""Sets: an open event list (perf_event groups), enabled, read, and its counts' metrics."""
+
+import ctypes
+import weakref
+
+from . import metrics as _metrics
+from . import topdown as _topdown
+from .errors import _check, _fail
+from .events import _event_dict
+from ._libpmu import (_set_close, _set_count, _set_disable, _set_enable, _set_event, _set_group_of, _set_open,
+                      _set_read, _set_read_syscall, _set_reset)
+from ._types import _P, _enc, _EventInfo, _SetOpts, _Value
+from .values import Value, _values_array, delta
+
+_SET_PID, _SET_CPU, _SET_INHERIT, _SET_ENABLE_ON_EXEC = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+_SET_ENABLE, _SET_NO_FAST, _SET_USER_ONLY, _SET_SKIP_UNSUPPORTED = 1 << 4, 1 << 5, 1 << 6, 1 << 7
+
+
+class Set:
+    """An open event list (perf_event groups).
+
+    ``Set(ctx, events, pid=None, cpu=None, enable=False, inherit=False,
+    skip_unsupported=False, user_only=False, no_fast=False,
+    enable_on_exec=False)``
+
+    ``events`` is "a,b,{c,d}" (braces: one group, always counted together)
+    or a list of names. By default the calling thread is counted, on any
+    CPU, opened disabled. ``pid`` counts another task (-1 with ``cpu``:
+    every task on that CPU); ``cpu`` restricts to one CPU. With
+    ``skip_unsupported`` events the kernel cannot count stay in the set,
+    flagged "unsupported", reading 0 with enabled == running == 0.
+
+    As a context manager: enables on enter, disables on exit, and leaves
+    the block's counts in ``.delta`` (a list of :class:`Value`); the set
+    stays open (``close()`` or garbage collection closes it). A set belongs
+    to one thread at a time; the context must stay open while it is used.
+    """
+
+    def __init__(self, ctx, events, pid=None, cpu=None, enable=False, inherit=False,
+                 skip_unsupported=False, user_only=False, no_fast=False, enable_on_exec=False):
+        if not isinstance(events, (str, bytes)):
+            events = ",".join(events)
+        opts = _SetOpts()
+        opts.size = ctypes.sizeof(_SetOpts)
+        flags = 0
+        if pid is not None:
+            flags |= _SET_PID
+            opts.pid = int(pid)
+        if cpu is not None:
+            flags |= _SET_CPU
+            opts.cpu = int(cpu)
+        if enable:
+            flags |= _SET_ENABLE
+        if inherit:
+            flags |= _SET_INHERIT
+        if skip_unsupported:
+            flags |= _SET_SKIP_UNSUPPORTED
+        if user_only:
+            flags |= _SET_USER_ONLY
+        if no_fast:
+            flags |= _SET_NO_FAST
+        if enable_on_exec:
+            flags |= _SET_ENABLE_ON_EXEC
+        opts.flags = flags
+        h = _P()
+        rc = _set_open(ctx._handle, _enc(events), ctypes.byref(opts), ctypes.byref(h))
+        if rc < 0:
+            raise _fail(rc, "pmu_set_open")
+        self._h = h
+        self.ctx = ctx
+        self._finalizer = weakref.finalize(self, _set_close, h)
+        ctx._sets.add(self)
+        self._n = _set_count(h)
+        self._buf = (_Value * max(self._n, 1))()
+        infos = []
+        for i in range(self._n):
+            e = _EventInfo()
+            rc = _set_event(h, i, ctypes.byref(e))
+            if rc < 0:
+                raise _fail(rc, "pmu_set_event")
+            d = _event_dict(e)
+            d["group"] = _set_group_of(h, i)
+            infos.append(d)
+        self._info = infos
+        self.delta = None
+        self._before = None
+
+    @property
+    def _handle(self):
+        if self._h is None:
+            raise ValueError("pmu.Set is closed")
+        return self._h
+
+    def close(self):
+        """Disable, unmap and close the set (idempotent)."""
+        if self._h is None:
+            return
+        self._h = None
+        self._finalizer()
+
+    @property
+    def closed(self):
+        return self._h is None
+
+    def __len__(self):
+        return self._n
+
+    @property
+    def events(self):
+        """The event names, one per value of a read."""
+        return [e["name"] for e in self._info]
+
+    def event_info(self):
+        """The resolved events (dicts as :meth:`Context.resolve`, plus "group":
+        events with the same number are read together)."""
+        return [dict(e) for e in self._info]
+
+    def read(self):
+        """Read every event (pmu_set_read: user-space counter reads where
+        possible, read(2) otherwise): a list of :class:`Value`."""
+        rc = _set_read(self._handle, self._buf)
+        if rc < 0:
+            raise _fail(rc, "pmu_set_read")
+        b = self._buf
+        return [Value(b[i].value, b[i].enabled, b[i].running) for i in range(self._n)]
+
+    def read_syscall(self):
+        """Like :meth:`read` but always through read(2)."""
+        rc = _set_read_syscall(self._handle, self._buf)
+        if rc < 0:
+            raise _fail(rc, "pmu_set_read_syscall")
+        b = self._buf
+        return [Value(b[i].value, b[i].enabled, b[i].running) for i in range(self._n)]
+
+    def enable(self):
+        """Start counting."""
+        _check(_set_enable(self._handle), "pmu_set_enable")
+
+    def disable(self):
+        """Stop counting."""
+        _check(_set_disable(self._handle), "pmu_set_disable")
+
+    def reset(self):
+        """Zero the counts (times keep running)."""
+        _check(_set_reset(self._handle), "pmu_set_reset")
+
+    def _c_values(self, values):
+        values = list(values)
+        if len(values) != self._n:
+            raise ValueError("expected %d values (one per event), got %d" % (self._n, len(values)))
+        arr, _n = _values_array(values)
+        return arr
+
+    def metric(self, name, deltas):
+        """Evaluate a metric or expression over this set's values (one per
+        event, typically deltas; each is scaled) (pmu_metric_eval_set)."""
+        return _metrics._eval_set(self, name, deltas)
+
+    def topdown(self, deltas):
+        """Topdown fractions from this set's values (pmu_topdown_from_set).
+
+        A dict: retiring, bad_spec, fe_bound, be_bound (level 1), heavy_ops,
+        light_ops, br_mispredict, machine_clears, fetch_lat, fetch_bw,
+        mem_bound, core_bound (level 2; NaN when level is 1), slots, level,
+        reset. PmuError ENOENT if the set has no topdown events, ENODATA if
+        no slots elapsed.
+        """
+        return _topdown._from_set(self, deltas)
+
+    def __enter__(self):
+        self.delta = None
+        self._before = self.read()
+        self.enable()
+        return self
+
+    def __exit__(self, *exc):
+        self.disable()
+        after = self.read()
+        self.delta = delta(self._before, after)
+        return False
+
+    def __repr__(self):
+        return "<pmu.Set %s%s>" % (",".join(self.events), " closed" if self._h is None else "")
