@@ -325,18 +325,20 @@ typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);
 int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data);
 
 /**
- * pmu_arch_name, pmu_source_name, pmu_kind_name - the name of an enum value,
- * as the pmu command and the Python binding print it.
- * @v: an enum pmu_arch, enum pmu_source or enum pmu_entry_kind value.
+ * pmu_arch_name, pmu_source_name, pmu_kind_name, pmu_constant_source_name -
+ * the name of an enum value, as the pmu command and the Python binding print it.
+ * @v: an enum pmu_arch, pmu_source, pmu_entry_kind or pmu_constant_source value.
  *
  * pmu_arch_name: "x86", "arm64", "riscv", else "unknown".
  * pmu_source_name: "sysfs", "generic", "raw", "table", "libpfm4",
  * "tracepoint", "tool", else "unknown". pmu_kind_name: "kernel", "sysfs",
- * "standard", "native", "metric", else "unknown". Static strings.
+ * "standard", "native", "metric", else "unknown". pmu_constant_source_name:
+ * "param", "machine", else "unknown". Static strings.
  */
 const char *pmu_arch_name(int v);
 const char *pmu_source_name(int v);
 const char *pmu_kind_name(int v);
+const char *pmu_constant_source_name(int v);
 
 /**
  * pmu_flags_format - the names of the flags set in @flags (enum

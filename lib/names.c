@@ -39,6 +39,14 @@ PMU_EXPORT const char *pmu_kind_name(int v)
 	return PICK(names, v);
 }
 
+PMU_EXPORT const char *pmu_constant_source_name(int v)
+{
+	static const char *const names[] = {
+		[PMU_CONST_PARAM] = "param", [PMU_CONST_MACHINE] = "machine",
+	};
+	return PICK(names, v);
+}
+
 PMU_EXPORT int pmu_flags_format(unsigned flags, char *buf, size_t len)
 {
 	static const struct {

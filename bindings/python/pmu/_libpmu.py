@@ -76,6 +76,7 @@ _constant_foreach = _declare("pmu_constant_foreach", _I, [_P, _ConstantCb, ctype
 _arch_name = _declare("pmu_arch_name", _S, [_I])
 _source_name = _declare("pmu_source_name", _S, [_I])
 _kind_name = _declare("pmu_kind_name", _S, [_I])
+_constant_source_name = _declare("pmu_constant_source_name", _S, [_I])
 _flags_format = _declare("pmu_flags_format", _I, [ctypes.c_uint, ctypes.c_char_p, ctypes.c_size_t])
 _set_open = _declare("pmu_set_open", _I, [_P, _S, ctypes.POINTER(_SetOpts), ctypes.POINTER(_P)])
 _set_close = _declare("pmu_set_close", None, [_P])

@@ -7,7 +7,7 @@ import errno as _errno
 from .errors import _fail
 from ._libpmu import (_constant_foreach, _ctx_set_param, _metric_eval, _metric_eval_set, _metric_events,
                       _metric_info, _metric_threshold)
-from .names import _CONST_SOURCE
+from .names import _constant_source
 from ._types import _dec, _enc, _ConstantCb, _MetricInfo
 from .values import _named_values
 
@@ -83,7 +83,7 @@ def _constants(ctx):
 
     def cb(cp, _data):
         c = cp.contents
-        out.append({"name": _dec(c.name), "value": c.value, "source": _CONST_SOURCE.get(c.source, str(c.source)),
+        out.append({"name": _dec(c.name), "value": c.value, "source": _constant_source(c.source),
                     "origin": _dec(c.origin)})
         return 0
 

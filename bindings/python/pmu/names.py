@@ -3,11 +3,8 @@
 
 import ctypes
 
-from ._libpmu import _arch_name, _flags_format, _kind_name, _source_name
+from ._libpmu import _arch_name, _constant_source_name, _flags_format, _kind_name, _source_name
 from ._types import _dec
-
-# enum pmu_constant_source; the library has no pmu_*_name for it
-_CONST_SOURCE = {1: "param", 2: "machine"}
 
 
 def _source(v):
@@ -18,6 +15,11 @@ def _source(v):
 def _kind(v):
     """enum pmu_entry_kind -> "kernel", "sysfs", ... (pmu_kind_name)."""
     return _dec(_kind_name(v))
+
+
+def _constant_source(v):
+    """enum pmu_constant_source -> "param", "machine" (pmu_constant_source_name)."""
+    return _dec(_constant_source_name(v))
 
 
 def _arch(v):

@@ -55,6 +55,16 @@ def test_every_source_has_its_documented_name():
     assert cname("pmu_source_name", -1) == "unknown"
 
 
+def test_every_constant_source_has_its_documented_name():
+    want = {"PMU_CONST_PARAM": "param", "PMU_CONST_MACHINE": "machine"}
+    members = header_enum("pmu_constant_source")
+    assert set(members) == set(want), "a constant source was added to <pmu.h>: name it in lib/names.c and here"
+    for m, v in members.items():
+        assert cname("pmu_constant_source_name", v) == want[m]
+    assert cname("pmu_constant_source_name", 0) == "unknown"
+    assert cname("pmu_constant_source_name", 3) == "unknown"
+
+
 def test_every_kind_and_arch_has_its_documented_name():
     kinds = {"PMU_ENTRY_KERNEL": "kernel", "PMU_ENTRY_SYSFS": "sysfs", "PMU_ENTRY_STANDARD": "standard",
              "PMU_ENTRY_NATIVE": "native", "PMU_ENTRY_METRIC": "metric"}
