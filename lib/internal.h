@@ -108,6 +108,10 @@ void pmu__strlcpy(char *dst, const char *src, size_t len);
 int pmu__parse_u64(const char *s, uint64_t *out);
 /* Case-insensitive prefix test. */
 bool pmu__prefix(const char *s, const char *prefix);
+/* A JSON object's field @key as text: strings as they are, numbers and booleans printed; NULL if
+ * absent or of another type. The table loaders' one rule for reading a field. */
+struct json_object;
+const char *pmu__json_field(struct json_object *o, const char *key);
 /* Append @item to the ", "-separated list in @buf (@len bytes, NUL-terminated)
  * if it fits with room left for ", ..."; otherwise end the list with ", ..."
  * (once) and return false: a list cut short says so. */

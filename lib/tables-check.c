@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "expr.h"
 #include "internal.h"
+#include "metric.h"
 #include "tables.h"
 
 static const char *const known_consts[] = {
