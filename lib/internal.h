@@ -169,14 +169,20 @@ const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_i
 /* 1 if @name resolves to an encoding pmu__uncountable() accepts, else 0. Quiet: logs nothing. */
 bool pmu__name_countable(struct pmu_ctx *ctx, const char *name);
 
-/* ---- libpfm4 (pfm.c) ---- */
-/* Encode a vendor name with libpfm4. -ENOENT if libpfm4 does not know it. */
-int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
+/* ---- libpfm4 (pfm.c): depends on no other file of lib/ but the core ---- */
+/* Encode a vendor name with libpfm4: "PMU::EVENT..." as written, another name for libpfm4 PMU @model
+ * ("skx"; NULL: the core PMU libpfm4 finds on this machine). -ENOENT if libpfm4 does not know it
+ * (or is not built in). */
+int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out);
 /* libpfm4 PMU name for a table directory ("x86/skylakex" -> "skx"), or NULL. */
 const char *pmu__pfm_model(const char *dir);
-/* Compare a loaded table's Intel encodings with libpfm4's; problems to fn. */
-int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir,
-				pmu_problem_fn fn, void *data);
+/* libpfm4 set up (once, thread-safe): 0; -ENODEV where it is no encoder (not built in, or it cannot
+ * initialise here); -ENOMEM. */
+int pmu__pfm_ready(void);
+/* "PMU::EVENT:UMASK..." encoded by libpfm4 into @attr (user and kernel counted), after
+ * pmu__pfm_ready() said 0: 0; -ENOENT when libpfm4 cannot encode it; -ENOMEM; -ENODEV without
+ * libpfm4. */
+int pmu__pfm_attr(const char *name, struct perf_event_attr *attr);
 
 /* ---- topdown (topdown.c) ---- */
 /* 0 slots, 1..8 PERF_METRICS field + 1, -1 not a topdown event */

@@ -147,6 +147,13 @@ bool pmu__tables_fields_fit(const struct pmu_tentry *e, int arch, char *why, siz
 	return true;
 }
 
+uint64_t pmu__tables_x86_config(const struct pmu_tentry *e)
+{
+	/* architectural layout (Intel SDM / AMD APM PERF_CTL) */
+	return (e->event & 0xff) | ((e->event >> 8) & 0xf) << 32 | (e->umask & 0xff) << 8 | (e->edge & 1) << 18 |
+	       (e->any & 1) << 21 | (e->inv & 1) << 23 | (e->cmask & 0xff) << 24;
+}
+
 /* The PMU that counts @e: its Unit's PMU (the one of that name, else the one PMU perf's name for the
  * Unit names here), else the core PMU. NULL when the Unit names no PMU here, or several (*boxes). */
 static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct pmu_tentry *e, size_t *boxes)
@@ -218,9 +225,7 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 		if ((r = pmu__sysfs_encode(ctx, d, terms, name, info, 0)) < 0)
 			return r;
 	} else if (x86) {
-		/* architectural layout (Intel SDM / AMD APM PERF_CTL) */
-		info->config = (e->event & 0xff) | ((e->event >> 8) & 0xf) << 32 | (e->umask & 0xff) << 8 |
-			       (e->edge & 1) << 18 | (e->any & 1) << 21 | (e->inv & 1) << 23 | (e->cmask & 0xff) << 24;
+		info->config = pmu__tables_x86_config(e);
 		if ((e->have & PMU_TF_MSR) && e->msr_value)
 			info->config1 = e->msr_value;
 	} else {

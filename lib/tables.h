@@ -139,6 +139,9 @@ bool pmu__tables_unit_is(const char *unit, const char *dev);
  * same implementer, architecture and part, and a variant/revision at least @id's (r1p0 is r0p3 and
  * later). Other CPUs: @id is a mapfile CPU pattern matched against the CPU's id as a mapfile line is. */
 int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id);
+/* The x86 PERF_CTL layout (Intel SDM / AMD APM), written once: EventCode bits 0-7 at config 0-7 and
+ * bits 8-11 at 32-35, UMask at 8, EdgeDetect 18, AnyThread 21, Invert 23, CounterMask at 24. */
+uint64_t pmu__tables_x86_config(const struct pmu_tentry *e);
 /* Encode a native entry into @info (type, config*, pmu, origin, desc, note, flags). */
 int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
 		       struct pmu_event_info *info);
