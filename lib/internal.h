@@ -125,9 +125,15 @@ void pmu__sysfs_free(struct pmu_ctx *ctx);
 const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *name);
 const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type);
 const struct pmu_dev *pmu__core_pmu(const struct pmu_ctx *ctx);
-/* Encode "term=value,term,..." for @pmu into @info (config fields). */
+/* Encode "term=value,term,..." for @pmu into @info (config fields): each term placed by
+ * pmu__sysfs_place(), a term without value that is no format term one of the PMU's named events. */
 int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *terms,
 		      const char *event_name, struct pmu_event_info *info, int depth);
+/* Place @v as term @term of @pmu into @info: "config".."config3" as they are, a format term's bits
+ * where the PMU's format file puts them. 0, or -EINVAL said with @event_name: @pmu has no format term
+ * @term (the message lists those it has), or @v is wider than the term. */
+int pmu__sysfs_place(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *term, uint64_t v,
+		     const char *event_name, struct pmu_event_info *info);
 
 /* ---- generic kernel events (generic.c) ---- */
 struct pmu_generic {

@@ -205,25 +205,20 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 	if (e->have & PMU_TF_CONFIG) {
 		info->config = e->config_code;
 	} else if (x86 && d && d->n_formats) {
-		/* the PMU's own format files say where each field goes */
-		char terms[256];
-		int n = snprintf(terms, sizeof(terms), "event=0x%llx", (unsigned long long)e->event);
-		if (e->have & PMU_TF_UMASK)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",umask=0x%llx", (unsigned long long)e->umask);
-		if ((e->have & PMU_TF_CMASK) && e->cmask)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",cmask=0x%llx", (unsigned long long)e->cmask);
-		if ((e->have & PMU_TF_INV) && e->inv)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",inv=1");
-		if ((e->have & PMU_TF_EDGE) && e->edge)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",edge=1");
-		if ((e->have & PMU_TF_ANY) && e->any)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",any=1");
-		if ((e->have & PMU_TF_MSR) && e->msr_value) {
-			const char *t = e->msr_index == 0x3f6 ? "ldlat" : e->msr_index == 0x3f7 ? "frontend" : "offcore_rsp";
-			snprintf(terms + n, sizeof(terms) - (size_t)n, ",%s=0x%llx", t, (unsigned long long)e->msr_value);
-		}
-		if ((r = pmu__sysfs_encode(ctx, d, terms, name, info, 0)) < 0)
-			return r;
+		/* the PMU's own format files say where each field goes (a flag's term gets 1) */
+		const struct { bool on; const char *term; uint64_t v; } f[] = {
+			{ true, "event", e->event },
+			{ e->have & PMU_TF_UMASK, "umask", e->umask },
+			{ (e->have & PMU_TF_CMASK) && e->cmask, "cmask", e->cmask },
+			{ (e->have & PMU_TF_INV) && e->inv, "inv", 1 },
+			{ (e->have & PMU_TF_EDGE) && e->edge, "edge", 1 },
+			{ (e->have & PMU_TF_ANY) && e->any, "any", 1 },
+			{ (e->have & PMU_TF_MSR) && e->msr_value,
+			  e->msr_index == 0x3f6 ? "ldlat" : e->msr_index == 0x3f7 ? "frontend" : "offcore_rsp", e->msr_value },
+		};
+		for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+			if (f[i].on && (r = pmu__sysfs_place(ctx, d, f[i].term, f[i].v, name, info)) < 0)
+				return r;
 	} else if (x86) {
 		info->config = pmu__tables_x86_config(e);
 		if ((e->have & PMU_TF_MSR) && e->msr_value)
