@@ -108,6 +108,10 @@ void pmu__strlcpy(char *dst, const char *src, size_t len);
 int pmu__parse_u64(const char *s, uint64_t *out);
 /* Case-insensitive prefix test. */
 bool pmu__prefix(const char *s, const char *prefix);
+/* A JSON object's field @key as text: strings as they are, numbers and booleans printed; NULL if
+ * absent or of another type. The table loaders' one rule for reading a field. */
+struct json_object;
+const char *pmu__json_field(struct json_object *o, const char *key);
 /* Append @item to the ", "-separated list in @buf (@len bytes, NUL-terminated)
  * if it fits with room left for ", ..."; otherwise end the list with ", ..."
  * (once) and return false: a list cut short says so. */
@@ -121,9 +125,15 @@ void pmu__sysfs_free(struct pmu_ctx *ctx);
 const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *name);
 const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type);
 const struct pmu_dev *pmu__core_pmu(const struct pmu_ctx *ctx);
-/* Encode "term=value,term,..." for @pmu into @info (config fields). */
+/* Encode "term=value,term,..." for @pmu into @info (config fields): each term placed by
+ * pmu__sysfs_place(), a term without value that is no format term one of the PMU's named events. */
 int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *terms,
 		      const char *event_name, struct pmu_event_info *info, int depth);
+/* Place @v as term @term of @pmu into @info: "config".."config3" as they are, a format term's bits
+ * where the PMU's format file puts them. 0, or -EINVAL said with @event_name: @pmu has no format term
+ * @term (the message lists those it has), or @v is wider than the term. */
+int pmu__sysfs_place(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *term, uint64_t v,
+		     const char *event_name, struct pmu_event_info *info);
 
 /* ---- generic kernel events (generic.c) ---- */
 struct pmu_generic {
@@ -165,14 +175,20 @@ const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_i
 /* 1 if @name resolves to an encoding pmu__uncountable() accepts, else 0. Quiet: logs nothing. */
 bool pmu__name_countable(struct pmu_ctx *ctx, const char *name);
 
-/* ---- libpfm4 (pfm.c) ---- */
-/* Encode a vendor name with libpfm4. -ENOENT if libpfm4 does not know it. */
-int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
+/* ---- libpfm4 (pfm.c): depends on no other file of lib/ but the core ---- */
+/* Encode a vendor name with libpfm4: "PMU::EVENT..." as written, another name for libpfm4 PMU @model
+ * ("skx"; NULL: the core PMU libpfm4 finds on this machine). -ENOENT if libpfm4 does not know it
+ * (or is not built in). */
+int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out);
 /* libpfm4 PMU name for a table directory ("x86/skylakex" -> "skx"), or NULL. */
 const char *pmu__pfm_model(const char *dir);
-/* Compare a loaded table's Intel encodings with libpfm4's; problems to fn. */
-int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir,
-				pmu_problem_fn fn, void *data);
+/* libpfm4 set up (once, thread-safe): 0; -ENODEV where it is no encoder (not built in, or it cannot
+ * initialise here); -ENOMEM. */
+int pmu__pfm_ready(void);
+/* "PMU::EVENT:UMASK..." encoded by libpfm4 into @attr (user and kernel counted), after
+ * pmu__pfm_ready() said 0: 0; -ENOENT when libpfm4 cannot encode it; -ENOMEM; -ENODEV without
+ * libpfm4. */
+int pmu__pfm_attr(const char *name, struct perf_event_attr *attr);
 
 /* ---- event lists (eventlist.c) ---- */
 struct pmu_spec {

@@ -40,7 +40,99 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "expr.h"
+#include "metric.h"
 #include "set.h"
+
+/* ---------------------------------------------------------------- */
+/* chains of entries, and maps keyed by them                         */
+/* ---------------------------------------------------------------- */
+
+char *pmu__chain_text(const struct pmu_tentry *const *v, size_t n)
+{
+	enum { KEEP = 3 }; /* names kept at each end of a long chain */
+	const bool elide = n > 2 * KEEP + 2;
+	size_t len = 64, o = 0;
+	char *s;
+
+	for (size_t i = 0; i < n; i++)
+		if (!elide || i < KEEP || i >= n - KEEP)
+			len += strlen(v[i]->name) + 4;
+	if (!(s = malloc(len)))
+		return NULL;
+	s[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (elide && i == KEEP) {
+			o += (size_t)snprintf(s + o, len - o, " -> ... (%zu more) ...", n - 2 * KEEP);
+			i = n - KEEP - 1;
+			continue;
+		}
+		o += (size_t)snprintf(s + o, len - o, "%s%s", i ? " -> " : "", v[i]->name);
+	}
+	return s;
+}
+
+static size_t pmap_slot(const struct pmu_pmap *m, const void *key)
+{
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 32) & (m->cap - 1);
+
+	while (m->keys[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+int pmu__pmap_put(struct pmu_pmap *m, const void *key, double v)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct pmu_pmap g = { NULL, NULL, m->cap ? m->cap * 2 : 16, 0 };
+		g.keys = calloc(g.cap, sizeof(*g.keys));
+		g.vals = malloc(g.cap * sizeof(*g.vals));
+		if (!g.keys || !g.vals) {
+			free(g.keys);
+			free(g.vals);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < m->cap; k++)
+			if (m->keys[k]) {
+				i = pmap_slot(&g, m->keys[k]);
+				g.keys[i] = m->keys[k];
+				g.vals[i] = m->vals[k];
+			}
+		g.n = m->n;
+		pmu__pmap_free(m);
+		*m = g;
+	}
+	i = pmap_slot(m, key);
+	if (!m->keys[i]) {
+		m->keys[i] = key;
+		m->n++;
+	}
+	m->vals[i] = v;
+	return 0;
+}
+
+bool pmu__pmap_get(const struct pmu_pmap *m, const void *key, double *v)
+{
+	size_t i;
+
+	if (!m->cap)
+		return false;
+	i = pmap_slot(m, key);
+	if (!m->keys[i])
+		return false;
+	if (v)
+		*v = m->vals[i];
+	return true;
+}
+
+void pmu__pmap_free(struct pmu_pmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
 
 /* the machine constants (see mc_read) */
 enum {

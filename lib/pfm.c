@@ -3,12 +3,14 @@
  * libpfm4: the encoder of last resort for vendor event names
  * ("MEM_LOAD_RETIRED:L3_MISS", "skx::MEM_LOAD_RETIRED:L3_MISS"), and the
  * independent reference the table validator compares Intel encodings with.
+ * A leaf: it encodes the names it is handed, for the libpfm4 PMU its caller
+ * names (resolve.c finds it from the event tables, tables-check.c from the
+ * directory it checks).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
-#include "tables.h"
 
 /* table directory (perf's model name) -> libpfm4 PMU name */
 static const struct { const char *dir; const char *pfm; } pfm_models[] = {
@@ -78,8 +80,7 @@ static int pfm_setup(void)
 	return r == PFM_SUCCESS ? 0 : r == PFM_ERR_NOMEM ? -ENOMEM : -ENODEV;
 }
 
-/* 0, -ENODEV (libpfm4 unusable here) or -ENOMEM. Thread-safe. */
-static int pfm_ready(void)
+int pmu__pfm_ready(void)
 {
 	int r = __atomic_load_n(&pfm_status, __ATOMIC_ACQUIRE);
 
@@ -124,29 +125,19 @@ static int pfm_encode(const char *str, struct perf_event_attr *attr, char **fstr
 	return pfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 }
 
-int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out)
+int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out)
 {
 	char buf[PMU_NAME_MAX * 2], *fstr = NULL;
 	struct perf_event_attr attr;
 	const char *pmu = NULL;
 	int r;
 
-	if ((r = pfm_ready()) == -ENOMEM)
+	if ((r = pmu__pfm_ready()) == -ENOMEM)
 		return pmu__err(ctx, r, "event '%s': out of memory setting up libpfm4 to encode it", out->name);
 	if (r < 0)
 		return -ENOENT; /* libpfm4 is no encoder here: not a name it knows */
 	if (!strstr(name, "::")) {
-		if (ctx->cpu.overridden) {
-			/* encode for the named CPU, not this one */
-			if ((r = pmu__tables_load(ctx)) == -ENOMEM)
-				return pmu__err(ctx, r, "event '%s': out of memory loading the event tables to find the "
-						"libpfm4 PMU of CPU %s", out->name, ctx->cpu.cpuid);
-			if (r < 0 || !(pmu = pmu__pfm_model(ctx->tables.cpu_dir)))
-				return -ENOENT;
-		} else {
-			pmu = pfm_host_core();
-		}
-		if (!pmu)
+		if (!(pmu = model ? model : pfm_host_core()))
 			return -ENOENT;
 		snprintf(buf, sizeof(buf), "%s::%s", pmu, name);
 		name = buf;
@@ -181,65 +172,27 @@ int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_inf
 	return 0;
 }
 
-int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir,
-				pmu_problem_fn fn, void *data)
+int pmu__pfm_attr(const char *name, struct perf_event_attr *attr)
 {
-	const char *model = pmu__pfm_model(dir);
-	/* event, umask, edge, any, inv, cmask: the fields both sides define */
-	const uint64_t mask = 0xffa4ffffull;
-	int unknown = 0, compared = 0, r;
+	int r = pfm_encode(name, attr, NULL);
 
-	if (!model)
-		return 0;
-	if ((r = pfm_ready()) == -ENOMEM)
-		return pmu__err(ctx, r, "%s: out of memory setting up libpfm4 to compare the encodings with", dir);
-	if (r < 0)
-		return 0;
-	for (size_t i = 0; i < t->n; i++) {
-		const struct pmu_tentry *e = t->v[i];
-		char name[PMU_NAME_MAX * 2], *dot, msg[256];
-		struct perf_event_attr attr;
-		uint64_t ours, ours1 = 0;
-		if (e->kind != PMU_T_NATIVE || !(e->have & PMU_TF_EVENT) || (e->have & PMU_TF_CONFIG) || e->unit)
-			continue;
-		if (e->event == 0 && e->umask >= 0x80 && !e->pfm_name)
-			continue; /* topdown metric pseudo-events: libpfm4 has no equivalent */
-		/* the equivalent libpfm4 event: PfmName where the names differ, else EVENT.UMASK -> EVENT:UMASK */
-		snprintf(name, sizeof(name), "%s::%s", model, e->pfm_name ? e->pfm_name : e->name);
-		if (!e->pfm_name && (dot = strchr(name + strlen(model) + 2, '.')))
-			*dot = ':';
-		if (pfm_encode(name, &attr, NULL) != PFM_SUCCESS) {
-			unknown++;
-			continue;
-		}
-		compared++;
-		ours = (e->event & 0xff) | (e->umask & 0xff) << 8 | (e->edge & 1) << 18 | (e->any & 1) << 21 |
-		       (e->inv & 1) << 23 | (e->cmask & 0xff) << 24;
-		if ((e->have & PMU_TF_MSR) && e->msr_value)
-			ours1 = e->msr_value;
-		if ((ours & mask) != (attr.config & mask) || (ours1 && ours1 != attr.config1)) {
-			snprintf(msg, sizeof(msg), "encoding config=0x%llx config1=0x%llx differs from libpfm4's %s: "
-				 "config=0x%llx config1=0x%llx", (unsigned long long)ours, (unsigned long long)ours1, name,
-				 (unsigned long long)(attr.config & mask), (unsigned long long)attr.config1);
-			if (fn)
-				fn(data, e->file, e->name, msg); /* counts the problem */
-		}
-	}
-	pmu__log(ctx, PMU_LOG_INFO, "%s: %d encodings compared with libpfm4 (%s), %d events unknown to it", dir,
-		 compared, model, unknown);
-	return 0;
+	return r == PFM_SUCCESS ? 0 : r == PFM_ERR_NOMEM ? -ENOMEM : -ENOENT;
 }
 #else
-int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out)
+int pmu__pfm_ready(void)
 {
-	(void)ctx; (void)name; (void)out;
+	return -ENODEV;
+}
+
+int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out)
+{
+	(void)ctx; (void)name; (void)model; (void)out;
 	return -ENOENT;
 }
 
-int pmu__tables_check_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir,
-				pmu_problem_fn fn, void *data)
+int pmu__pfm_attr(const char *name, struct perf_event_attr *attr)
 {
-	(void)ctx; (void)t; (void)dir; (void)fn; (void)data;
-	return 0;
+	(void)name; (void)attr;
+	return -ENODEV;
 }
 #endif

@@ -810,6 +810,25 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 	return pmu__tables_encode(ctx, &m, name, out);
 }
 
+/* libpfm4's encoding of @spec: PMU::EVENT as written, another name for the core PMU of the CPU named by
+ * PMU_CPUID (libpfm4's name for the table directory chosen for it) or else of this machine. -ENOENT
+ * when libpfm4 does not know the name or the named CPU. */
+static int resolve_pfm(struct pmu_ctx *ctx, const char *spec, struct pmu_event_info *out)
+{
+	const char *model = NULL;
+	int r;
+
+	if (!strstr(spec, "::") && ctx->cpu.overridden) {
+		/* encode for the named CPU, not this one */
+		if ((r = pmu__tables_load(ctx)) == -ENOMEM)
+			return pmu__err(ctx, r, "event '%s': out of memory loading the event tables to find the "
+					"libpfm4 PMU of CPU %s", out->name, ctx->cpu.cpuid);
+		if (r < 0 || !(model = pmu__pfm_model(ctx->tables.cpu_dir)))
+			return -ENOENT;
+	}
+	return pmu__pfm_resolve(ctx, spec, model, out);
+}
+
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out)
 {
@@ -927,7 +946,7 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 		if (r != -ENOENT)
 			return r;
 	}
-	r = pmu__pfm_resolve(ctx, spec, out);
+	r = resolve_pfm(ctx, spec, out);
 	if (r == 0)
 		goto done;
 	if (r != -ENOENT)

@@ -376,6 +376,29 @@ static void list_formats(const struct pmu_dev *d, char *buf, size_t len)
 		snprintf(buf + o, len - o, "%sconfig, config1, config2", d->n_formats ? ", " : "");
 }
 
+int pmu__sysfs_place(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *term, uint64_t v,
+		     const char *event_name, struct pmu_event_info *info)
+{
+	const struct pmu_format *f;
+
+	if (!strcmp(term, "config") || !strcmp(term, "config1") || !strcmp(term, "config2") ||
+	    !strcmp(term, "config3")) {
+		*field_ptr(info, term[6] ? term[6] - '0' : 0) = v;
+		return 0;
+	}
+	if (!(f = find_format(pmu, term))) {
+		char known[512];
+		list_formats(pmu, known, sizeof(known));
+		return pmu__err(ctx, -EINVAL, "event '%s': PMU %s has no format term or named event '%s'; its terms are: %s",
+				event_name, pmu->name, term, known);
+	}
+	if (v & ~f->width_mask)
+		return pmu__err(ctx, -EINVAL, "event '%s': value 0x%llx does not fit term '%s' of PMU %s (%d bits)",
+				event_name, (unsigned long long)v, term, pmu->name, __builtin_popcountll(f->mask));
+	*field_ptr(info, f->field) = (*field_ptr(info, f->field) & ~f->mask) | deposit(v, f->mask);
+	return 0;
+}
+
 int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *terms,
 		      const char *event_name, struct pmu_event_info *info, int depth)
 {
@@ -391,7 +414,6 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
 		const char *val = eq ? eq + 1 : NULL;
-		const struct pmu_format *f;
 		const struct pmu_named_event *ne;
 		uint64_t v = 1;
 
@@ -414,31 +436,15 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 				     event_name, val, tok, r == -ERANGE ? " that fits in 64 bits" : "");
 			break;
 		}
-		if (!strcmp(tok, "config") || !strcmp(tok, "config1") || !strcmp(tok, "config2") ||
-		    !strcmp(tok, "config3")) {
-			if (!val) {
-				r = pmu__err(ctx, -EINVAL, "event '%s': term '%s' needs a value", event_name, tok);
-				break;
-			}
-			*field_ptr(info, tok[6] ? tok[6] - '0' : 0) = v;
-			continue;
+		if (!val && (!strcmp(tok, "config") || !strcmp(tok, "config1") || !strcmp(tok, "config2") ||
+			     !strcmp(tok, "config3"))) {
+			r = pmu__err(ctx, -EINVAL, "event '%s': term '%s' needs a value", event_name, tok);
+			break;
 		}
 		if (!strcmp(tok, "name"))
 			continue;
-		f = find_format(pmu, tok);
-		if (f) {
-			if (v & ~f->width_mask) {
-				r = pmu__err(ctx, -EINVAL,
-					     "event '%s': value 0x%llx does not fit term '%s' of PMU %s (%d bits)",
-					     event_name, (unsigned long long)v, tok, pmu->name,
-					     __builtin_popcountll(f->mask));
-				break;
-			}
-			*field_ptr(info, f->field) = (*field_ptr(info, f->field) & ~f->mask) |
-						     deposit(v, f->mask);
-			continue;
-		}
-		ne = !val ? find_event(pmu, tok) : NULL;
+		/* a term without a value that is no format term: one of the PMU's named events */
+		ne = !val && !find_format(pmu, tok) ? find_event(pmu, tok) : NULL;
 		if (ne) {
 			r = pmu__sysfs_encode(ctx, pmu, ne->terms, event_name, info, depth + 1);
 			if (r < 0)
@@ -449,14 +455,8 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 				info->unit = ne->unit;
 			continue;
 		}
-		{
-			char known[512];
-			list_formats(pmu, known, sizeof(known));
-			r = pmu__err(ctx, -EINVAL,
-				     "event '%s': PMU %s has no format term or named event '%s'; its terms are: %s",
-				     event_name, pmu->name, tok, known);
-		}
-		break;
+		if ((r = pmu__sysfs_place(ctx, pmu, tok, v, event_name, info)) < 0)
+			break;
 	}
 	free(copy);
 	return r;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "expr.h"
 #include "internal.h"
+#include "metric.h"
 #include "tables.h"
 
 static const char *const known_consts[] = {
@@ -525,6 +526,56 @@ static void forward_problem(void *data, const char *file, const char *entry, con
 		c->pf(c->pd, file, entry, msg);
 }
 
+/* Compare the Intel encodings of @t (table directory @dir) with libpfm4's for the same name: PfmName
+ * where the names differ, else EVENT.UMASK as EVENT:UMASK. Each difference a problem to @fn. */
+static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir, pmu_problem_fn fn,
+			       void *data)
+{
+	const char *model = pmu__pfm_model(dir);
+	/* event, umask, edge, any, inv, cmask: the fields both sides define */
+	const uint64_t mask = 0xffa4ffffull;
+	int unknown = 0, compared = 0, r;
+
+	if (!model)
+		return 0;
+	if ((r = pmu__pfm_ready()) == -ENOMEM)
+		return pmu__err(ctx, r, "%s: out of memory setting up libpfm4 to compare the encodings with", dir);
+	if (r < 0)
+		return 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pmu_tentry *e = t->v[i];
+		char name[PMU_NAME_MAX * 2], *dot, msg[256];
+		struct perf_event_attr attr;
+		uint64_t ours, ours1 = 0;
+		if (e->kind != PMU_T_NATIVE || !(e->have & PMU_TF_EVENT) || (e->have & PMU_TF_CONFIG) || e->unit)
+			continue;
+		if (e->event == 0 && e->umask >= 0x80 && !e->pfm_name)
+			continue; /* topdown metric pseudo-events: libpfm4 has no equivalent */
+		/* the equivalent libpfm4 event: PfmName where the names differ, else EVENT.UMASK -> EVENT:UMASK */
+		snprintf(name, sizeof(name), "%s::%s", model, e->pfm_name ? e->pfm_name : e->name);
+		if (!e->pfm_name && (dot = strchr(name + strlen(model) + 2, '.')))
+			*dot = ':';
+		if (pmu__pfm_attr(name, &attr) < 0) {
+			unknown++;
+			continue;
+		}
+		compared++;
+		ours = pmu__tables_x86_config(e);
+		if ((e->have & PMU_TF_MSR) && e->msr_value)
+			ours1 = e->msr_value;
+		if ((ours & mask) != (attr.config & mask) || (ours1 && ours1 != attr.config1)) {
+			snprintf(msg, sizeof(msg), "encoding config=0x%llx config1=0x%llx differs from libpfm4's %s: "
+				 "config=0x%llx config1=0x%llx", (unsigned long long)ours, (unsigned long long)ours1, name,
+				 (unsigned long long)(attr.config & mask), (unsigned long long)attr.config1);
+			if (fn)
+				fn(data, e->file, e->name, msg); /* counts the problem */
+		}
+	}
+	pmu__log(ctx, PMU_LOG_INFO, "%s: %d encodings compared with libpfm4 (%s), %d events unknown to it", dir,
+		 compared, model, unknown);
+	return 0;
+}
+
 /* Check one namespace: the standard directory plus one table directory. */
 static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, bool with_standard, struct check *c)
 {
@@ -565,7 +616,7 @@ static int check_one(struct pmu_ctx *ctx, const char *root, const char *dir, boo
 	if (r == 0)
 		check_namespace(&sub);
 	if (r == 0)
-		r = pmu__tables_check_encodings(ctx, &t, dir, forward_problem, &sub);
+		r = check_pfm_encodings(ctx, &t, dir, forward_problem, &sub);
 	c->problems += sub.problems;
 	pmu__tables_free(&arch);
 	pmu__tables_free(&t);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Event tables, encoding: a native entry into perf_event_attr fields on its PMU (the x86 PERF_CTL
  * layout, the PMU's sysfs format files, arm64 and RISC-V event numbers), with its provenance. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,151 @@
 #include "internal.h"
 #include "tables.h"
 #include "topdown.h"
+
+/* The architecture a table directory's layout is ("x86", "x86/skylakex", "arm64/..."); 0: unknown
+ * (a flat PMU_EVENTS_PATH directory: the encoder checks against the CPU's layout). */
+int pmu__tables_dir_arch(const char *dir)
+{
+	static const struct { const char *name; int arch; } a[] = {
+		{ "x86", PMU_ARCH_X86 }, { "arm64", PMU_ARCH_ARM64 }, { "riscv", PMU_ARCH_RISCV },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(a); i++) {
+		size_t l = strlen(a[i].name);
+		if (!strncmp(dir, a[i].name, l) && (dir[l] == '/' || !dir[l]))
+			return a[i].arch;
+	}
+	return 0;
+}
+
+/*
+ * The widest value each encoding field of a native event holds in the layout of @arch (0: unknown,
+ * the widest of the three), so that no bit of a table's number is dropped when encoded. x86 core
+ * PMUs (Intel SDM / AMD APM PERF_CTL, and the kernel's cpu format): event bits 0-7 with AMD's
+ * extended event bits 8-11 (config 32-35), umask 8 bits, cmask 8 bits, edge, any, inv 1 bit each.
+ * arm64 (PMUv3's format): event config:0-15. RISC-V (the SBI PMU's format): event config:0-47.
+ * Another PMU's (Unit: an uncore PMU) fields are its sysfs format's, checked when encoding.
+ */
+static const struct field_limit {
+	unsigned bit;
+	const char *key;
+	uint64_t x86, arm64, riscv;
+} field_limits[] = {
+	{ PMU_TF_EVENT, "EventCode", 0xfff, 0xffff, 0xffffffffffffull },
+	{ PMU_TF_UMASK, "UMask", 0xff, 0xff, 0xff },
+	{ PMU_TF_CMASK, "CounterMask", 0xff, 0xff, 0xff },
+	{ PMU_TF_INV, "Invert", 1, 1, 1 },
+	{ PMU_TF_EDGE, "EdgeDetect", 1, 1, 1 },
+	{ PMU_TF_ANY, "AnyThread", 1, 1, 1 },
+};
+
+static uint64_t field_value(const struct pmu_tentry *e, unsigned bit)
+{
+	return bit == PMU_TF_EVENT ? e->event : bit == PMU_TF_UMASK ? e->umask : bit == PMU_TF_CMASK ? e->cmask :
+	       bit == PMU_TF_INV ? e->inv : bit == PMU_TF_EDGE ? e->edge : e->any;
+}
+
+bool pmu__tables_core_unit(const char *unit)
+{
+	return !strcasecmp(unit, "cpu") || !strcasecmp(unit, "core") || !strcasecmp(unit, "cpu_core") ||
+	       !strcasecmp(unit, "cpu_atom") || !strcasecmp(unit, "armv8_pmuv3") || !strncasecmp(unit, "armv8_", 6);
+}
+
+/* Whether a core PMU counts @e (no Unit, or the core PMUs' names): the fixed layouts apply. */
+static bool core_unit(const struct pmu_tentry *e)
+{
+	return !e->unit || pmu__tables_core_unit(e->unit);
+}
+
+/* Whether PMU @dev is @base or an instance of it (@base followed by '_' and digits). */
+static bool pmu_instance_of(const char *dev, const char *base)
+{
+	size_t l = strlen(base);
+
+	if (strncasecmp(dev, base, l))
+		return false;
+	if (!dev[l])
+		return true;
+	if (dev[l] != '_' || !dev[l + 1])
+		return false;
+	for (const char *c = dev + l + 1; *c; c++)
+		if (!isdigit((unsigned char)*c))
+			return false;
+	return true;
+}
+
+/* The PMU name perf gives Unit @unit: "uncore_" + the unit, or its own name for the Units perf's tables
+ * write otherwise (facts of perf's jevents.py). */
+static void unit_perf_name(const char *unit, char *out, size_t len)
+{
+	static const struct { const char *unit, *pmu; } renamed[] = {
+		{ "CBO", "uncore_cbox" }, { "QPI LL", "uncore_qpi" }, { "SBO", "uncore_sbox" },
+		{ "iMPH-U", "uncore_arb" }, { "UPI LL", "uncore_upi" }, { "L3PMC", "amd_l3" },
+		{ "DFPMC", "amd_df" }, { "UMCPMC", "amd_umc" },
+	};
+
+	snprintf(out, len, "uncore_%s", unit);
+	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
+		if (!strcmp(unit, renamed[i].unit))
+			pmu__strlcpy(out, renamed[i].pmu, len);
+}
+
+bool pmu__tables_unit_is(const char *unit, const char *dev)
+{
+	char perf_name[96];
+
+	unit_perf_name(unit, perf_name, sizeof(perf_name));
+	return pmu_instance_of(dev, unit) || pmu_instance_of(dev, perf_name);
+}
+
+size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first)
+{
+	size_t n = 0;
+
+	if (first)
+		*first = NULL;
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!strcasecmp(ctx->pmus[i].name, unit)) {
+			if (first)
+				*first = &ctx->pmus[i];
+			return 1;
+		}
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (pmu__tables_unit_is(unit, ctx->pmus[i].name)) {
+			if (first && !*first)
+				*first = &ctx->pmus[i];
+			n++;
+		}
+	return n;
+}
+
+/* The first field of @e over its limit in layout @arch: false and @why saying entry's field, value
+ * and limit; true if all fit. */
+bool pmu__tables_fields_fit(const struct pmu_tentry *e, int arch, char *why, size_t wl)
+{
+	if (!core_unit(e))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(field_limits); i++) {
+		const struct field_limit *f = &field_limits[i];
+		uint64_t max = arch == PMU_ARCH_X86 ? f->x86 : arch == PMU_ARCH_ARM64 ? f->arm64 : f->riscv;
+		uint64_t v = field_value(e, f->bit);
+		if (!(e->have & f->bit) || v <= max)
+			continue;
+		snprintf(why, wl, "%s %llu (0x%llx) does not fit the field it is encoded into (%s: at most 0x%llx)",
+			 f->key, (unsigned long long)v, (unsigned long long)v,
+			 arch == PMU_ARCH_X86 ? "x86" : arch == PMU_ARCH_ARM64 ? "arm64" : arch == PMU_ARCH_RISCV ?
+			 "riscv" : "any architecture", (unsigned long long)max);
+		return false;
+	}
+	return true;
+}
+
+uint64_t pmu__tables_x86_config(const struct pmu_tentry *e)
+{
+	/* architectural layout (Intel SDM / AMD APM PERF_CTL) */
+	return (e->event & 0xff) | ((e->event >> 8) & 0xf) << 32 | (e->umask & 0xff) << 8 | (e->edge & 1) << 18 |
+	       (e->any & 1) << 21 | (e->inv & 1) << 23 | (e->cmask & 0xff) << 24;
+}
 
 /* The PMU that counts @e: its Unit's PMU (the one of that name, else the one PMU perf's name for the
  * Unit names here), else the core PMU. NULL when the Unit names no PMU here, or several (*boxes). */
@@ -60,29 +206,22 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 	if (e->have & PMU_TF_CONFIG) {
 		info->config = e->config_code;
 	} else if (x86 && d && d->n_formats) {
-		/* the PMU's own format files say where each field goes */
-		char terms[256];
-		int n = snprintf(terms, sizeof(terms), "event=0x%llx", (unsigned long long)e->event);
-		if (e->have & PMU_TF_UMASK)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",umask=0x%llx", (unsigned long long)e->umask);
-		if ((e->have & PMU_TF_CMASK) && e->cmask)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",cmask=0x%llx", (unsigned long long)e->cmask);
-		if ((e->have & PMU_TF_INV) && e->inv)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",inv=1");
-		if ((e->have & PMU_TF_EDGE) && e->edge)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",edge=1");
-		if ((e->have & PMU_TF_ANY) && e->any)
-			n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",any=1");
-		if ((e->have & PMU_TF_MSR) && e->msr_value) {
-			const char *t = e->msr_index == 0x3f6 ? "ldlat" : e->msr_index == 0x3f7 ? "frontend" : "offcore_rsp";
-			snprintf(terms + n, sizeof(terms) - (size_t)n, ",%s=0x%llx", t, (unsigned long long)e->msr_value);
-		}
-		if ((r = pmu__sysfs_encode(ctx, d, terms, name, info, 0)) < 0)
-			return r;
+		/* the PMU's own format files say where each field goes (a flag's term gets 1) */
+		const struct { bool on; const char *term; uint64_t v; } f[] = {
+			{ true, "event", e->event },
+			{ e->have & PMU_TF_UMASK, "umask", e->umask },
+			{ (e->have & PMU_TF_CMASK) && e->cmask, "cmask", e->cmask },
+			{ (e->have & PMU_TF_INV) && e->inv, "inv", 1 },
+			{ (e->have & PMU_TF_EDGE) && e->edge, "edge", 1 },
+			{ (e->have & PMU_TF_ANY) && e->any, "any", 1 },
+			{ (e->have & PMU_TF_MSR) && e->msr_value,
+			  e->msr_index == 0x3f6 ? "ldlat" : e->msr_index == 0x3f7 ? "frontend" : "offcore_rsp", e->msr_value },
+		};
+		for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+			if (f[i].on && (r = pmu__sysfs_place(ctx, d, f[i].term, f[i].v, name, info)) < 0)
+				return r;
 	} else if (x86) {
-		/* architectural layout (Intel SDM / AMD APM PERF_CTL) */
-		info->config = (e->event & 0xff) | ((e->event >> 8) & 0xf) << 32 | (e->umask & 0xff) << 8 |
-			       (e->edge & 1) << 18 | (e->any & 1) << 21 | (e->inv & 1) << 23 | (e->cmask & 0xff) << 24;
+		info->config = pmu__tables_x86_config(e);
 		if ((e->have & PMU_TF_MSR) && e->msr_value)
 			info->config1 = e->msr_value;
 	} else {

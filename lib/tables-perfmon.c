@@ -12,10 +12,10 @@
 #include "internal.h"
 #include "tables.h"
 
-/* A field as text (tables.c's rule: strings as they are, numbers printed), NULL if absent. */
+/* A field as text (util.c's rule: strings as they are, numbers printed), NULL if absent. */
 static const char *field(json_object *o, const char *key)
 {
-	return pmu__tables_field(o, key);
+	return pmu__json_field(o, key);
 }
 
 /* A problem with metric @name: @what, with @bad in place of %s. */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* JSON event tables (perf pmu-events format): loading, lookup, encoding,
- * validation. See events/README.md for the format. */
+/* JSON event tables (perf pmu-events format), the module's private header: a context's tables
+ * (tables.c), loading (tables-load.c), the name index (tables-index.c), the CPU map
+ * (tables-cpumap.c), encoding (tables-encode.c), Intel perfmon metrics (tables-perfmon.c),
+ * validation (tables-check.c). See events/README.md for the format. */
 #ifndef PMU_TABLES_H
 #define PMU_TABLES_H
 #include <regex.h>
@@ -89,31 +91,6 @@ struct pmu_tables {
 	size_t nalias;
 };
 
-/* How deep metrics may refer to metrics (a metric that uses one that uses one ... counts each):
- * evaluation recurses that deep at most, and pmu_tables_check() reports deeper chains. perf's
- * tables (Linux 6.12) nest 9 deep at most. */
-#define PMU_METRIC_MAX_DEPTH 64
-/* And how deep their expressions may nest along such a chain: the sum of the heights of the
- * expressions of the metrics on it (see PMU_EXPR_MAX_HEIGHT), which evaluation recurses through on
- * the C stack. perf's tables reach 9 metrics of heights up to 20. */
-#define PMU_METRIC_MAX_NEST 2048
-
-/* "A -> B -> C": the names of a chain of @n entries, the middle of a long one elided (saying how
- * many names are left out). A string to free; NULL when out of memory. */
-char *pmu__chain_text(const struct pmu_tentry *const *v, size_t n);
-
-/* A map from pointers (table entries) to numbers: open addressing, grows as needed. Zeroed = empty. */
-struct pmu_pmap {
-	const void **keys;
-	double *vals;
-	size_t cap, n;
-};
-/* Set @key's number. Returns 0 or -ENOMEM. */
-int pmu__pmap_put(struct pmu_pmap *m, const void *key, double v);
-/* Whether @key is in the map (its number in *v, when @v is not NULL). */
-bool pmu__pmap_get(const struct pmu_pmap *m, const void *key, double *v);
-void pmu__pmap_free(struct pmu_pmap *m);
-
 /* What a name of the index is looked up as: an event (native or standard) and a metric may share a
  * name (perf's tables define some names as both). */
 enum { PMU_TC_ANY, PMU_TC_EVENT, PMU_TC_METRIC };
@@ -162,6 +139,9 @@ bool pmu__tables_unit_is(const char *unit, const char *dev);
  * same implementer, architecture and part, and a variant/revision at least @id's (r1p0 is r0p3 and
  * later). Other CPUs: @id is a mapfile CPU pattern matched against the CPU's id as a mapfile line is. */
 int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id);
+/* The x86 PERF_CTL layout (Intel SDM / AMD APM), written once: EventCode bits 0-7 at config 0-7 and
+ * bits 8-11 at 32-35, UMask at 8, EdgeDetect 18, AnyThread 21, Invert 23, CounterMask at 24. */
+uint64_t pmu__tables_x86_config(const struct pmu_tentry *e);
 /* Encode a native entry into @info (type, config*, pmu, origin, desc, note, flags). */
 int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
 		       struct pmu_event_info *info);
@@ -172,9 +152,7 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 typedef void (*pmu_problem_fn)(void *data, const char *file, const char *entry, const char *msg);
 int pmu__tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_fn fn, void *data);
 
-/* A JSON table object's field as text: strings as they are, numbers printed; NULL if absent (tables.c). */
 struct json_object;
-const char *pmu__tables_field(struct json_object *o, const char *key);
 /* Intel perfmon metric file's "Metrics" array converted into perf-form metric objects (a new array),
  * each problem said to @pf (tables-perfmon.c). NULL when out of memory. */
 struct json_object *pmu__tables_perfmon_metrics(struct json_object *metrics, const char *file, pmu_problem_fn pf,
@@ -187,8 +165,8 @@ int pmu__tables_dir_arch(const char *dir);
  * its value and the limit. */
 bool pmu__tables_fields_fit(const struct pmu_tentry *e, int arch, char *why, size_t wl);
 
-/* Loading and lookup, as tables-check.c's checks use them (defined in tables.c). Problems go to @pf
- * with @pd and are counted in *@problems. */
+/* Loading and lookup, as tables-check.c's checks use them (tables-load.c, tables-index.c). Problems go
+ * to @pf with @pd and are counted in *@problems. */
 int pmu__tables_load_text(struct pmu_tables *t, const char *file, const char *dir, const char *text, size_t len,
 			  pmu_problem_fn pf, void *pd, int *problems);
 int pmu__tables_load_disk_dir(struct pmu_tables *t, const char *path, const char *dir, pmu_problem_fn pf,
@@ -200,6 +178,12 @@ void pmu__tables_load_ancestors_flat(struct pmu_tables *arch, const char *path);
 void pmu__tables_fill_archstd(struct pmu_tables *t, size_t first, const struct pmu_tables *arch,
 			      pmu_problem_fn pf, void *pd, int *problems);
 int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, int *problems);
+/* Append entry @e to @t (which owns it unless it is shared). 0 or -ENOMEM (tables-load.c). */
+int pmu__tables_add(struct pmu_tables *t, struct pmu_tentry *e);
+/* qsort/bsearch orders of struct pmu_tname (tables-index.c): by name (case-insensitive); by name, then
+ * events before metrics, a CPU's definitions before standard names, then load order. */
+int pmu__tables_cmp_name(const void *a, const void *b);
+int pmu__tables_cmp_order(const void *a, const void *b);
 const struct pmu_tentry *pmu__tables_find_in(const struct pmu_tables *t, const char *name);
 const struct pmu_tentry *pmu__tables_find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu,
 						 int cls);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Small helpers: files, numbers, strings. */
+/* Small helpers: files, numbers, strings, a JSON object's field as text. */
 #include <ctype.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -165,4 +166,16 @@ bool pmu__list_add(char *buf, size_t len, const char *item)
 	if (o + sizeof(more) <= len)
 		memcpy(buf + o, more, sizeof(more));
 	return false;
+}
+
+const char *pmu__json_field(struct json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return NULL;
+	if (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int) ||
+	    json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_boolean))
+		return json_object_get_string(v);
+	return NULL;
 }

@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event tables, the CPU map: mapfile.csv's rows, their CPU patterns checked and compiled (refusing
+ * what could make regcomp/regexec slow), the CPU's keys (as perf spells them) matched against them,
+ * and perf's strcmp_cpuid_str() for metrics.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "internal.h"
+#include "tables.h"
+
+/* ---------------------------------------------------------------- */
+/* mapfile and CPU selection                                         */
+/* ---------------------------------------------------------------- */
+
+/* The identifiers a mapfile regex is matched against, most specific first. */
+static int cpu_keys(const struct pmu_cpu *c, char keys[2][64])
+{
+	switch (c->arch) {
+	case PMU_ARCH_X86:
+		snprintf(keys[0], 64, "%s-%u-%X-%X", c->vendor, c->family, c->model, c->stepping);
+		snprintf(keys[1], 64, "%s-%u-%X", c->vendor, c->family, c->model);
+		return 2;
+	case PMU_ARCH_ARM64:
+		/* perf compares implementer, architecture and part: variant and revision zeroed */
+		snprintf(keys[0], 64, "0x%016llx", (unsigned long long)(c->midr & ~0xf0000full));
+		return 1;
+	case PMU_ARCH_RISCV:
+		pmu__strlcpy(keys[0], c->cpuid, 64);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* One data line of a mapfile (CPUID,Version,Directory[,Type]): header, comments, blank lines and
+ * lines too long to be a mapfile's skipped. */
+/* The next data row of the text at *p; false at its end. */
+bool pmu__tables_map_next(const char **p, int *lineno, struct map_row *row)
+{
+	while (*p && **p) {
+		const char *s = *p, *eol = strchr(s, '\n');
+		size_t ll = eol ? (size_t)(eol - s) : strlen(s);
+		char *cols[3] = { 0 }, *save = NULL;
+		int nc = 0;
+
+		*p = eol ? eol + 1 : NULL;
+		row->lineno = ++*lineno;
+		if (!ll || ll >= sizeof(row->buf) || *s == '#')
+			continue;
+		memcpy(row->buf, s, ll);
+		row->buf[ll] = 0;
+		if (row->buf[ll - 1] == '\r')
+			row->buf[ll - 1] = 0;
+		for (char *tok = strtok_r(row->buf, ",", &save); tok && nc < 3; tok = strtok_r(NULL, ",", &save))
+			cols[nc++] = tok;
+		if (nc < 3 || !strcasecmp(cols[1], "Version")) /* the header says "Version" */
+			continue;
+		row->cpuid = cols[0];
+		row->version = cols[1];
+		row->dir = cols[2];
+		return true;
+	}
+	return false;
+}
+
+/* What a mapfile's CPU pattern may be: regcomp expands each {m,n} into copies of what it repeats
+ * ("x+" into "xx*") (and back-references make matching exponential), so "((.?){255}){255}" costs seconds and
+ * gigabytes and "((.?){255}){255}\3X" crashes glibc. perf's mapfiles (Linux 6.12) use patterns of
+ * at most 48 characters, {4} at most, no back-reference. Within 1024 positions "(.?){1024}" still
+ * cost 0.18 s a line (fuzz-mapfile: a mapfile of such lines took seconds): 128 positions, the
+ * pattern's length, cost about 2 ms at most (PMU_MAP_PATTERN_MAX, tables.h). */
+#define MAP_POSITIONS_MAX 128
+
+/* The positions of the pattern from *s to the end or a ')' at depth > 0: atoms counted once, what an
+ * interval repeats counted as many times as its largest count, what '+' repeats twice (saturating at
+ * LONG_MAX / 4). */
+static long map_positions(const char **s, int depth)
+{
+	long total = 0, last = 0;
+
+	while (**s && !(**s == ')' && depth > 0)) {
+		const char *c = *s;
+		if (*c == '|') {
+			last = 0;
+			(*s)++;
+			continue;
+		}
+		if (*c == '(') {
+			(*s)++;
+			last = map_positions(s, depth + 1);
+			if (last < 1) /* an empty group is a node too: "()+++++" doubles it */
+				last = 1;
+			if (**s == ')')
+				(*s)++;
+		} else if (*c == '[') {
+			/* a bracket expression is one position: skip to its closing ']' */
+			c++;
+			if (*c == '^')
+				c++;
+			if (*c == ']')
+				c++;
+			while (*c && *c != ']') {
+				if (*c == '[' && (c[1] == ':' || c[1] == '.' || c[1] == '=')) {
+					const char *e = strchr(c + 2, c[1]);
+					c = e && e[1] == ']' ? e + 2 : c + 1;
+				} else {
+					c++;
+				}
+			}
+			*s = *c ? c + 1 : c;
+			last = 1;
+		} else if (*c == '{' && isdigit((unsigned char)c[1])) {
+			unsigned long m = 0, n;
+			c++;
+			while (isdigit((unsigned char)*c) && m < 100000)
+				m = m * 10 + (unsigned long)(*c++ - '0');
+			n = m;
+			if (*c == ',') {
+				c++;
+				n = isdigit((unsigned char)*c) ? 0 : m + 1;
+				while (isdigit((unsigned char)*c) && n < 100000)
+					n = n * 10 + (unsigned long)(*c++ - '0');
+			}
+			while (*c && *c != '}')
+				c++;
+			*s = *c ? c + 1 : c;
+			total -= last;
+			/* {0} (or an unclosed "{0") does not undo what glibc built before it */
+			n = n > m ? n : m > 0 ? m : 1;
+			last = n && last > LONG_MAX / 4 / (long)n ? LONG_MAX / 4 : last * (long)n;
+		} else if (*c == '*' || *c == '?' || *c == '+') {
+			/* applies to what precedes it, which a later {m,n} repeats with it; glibc compiles
+			 * "x+" as "xx*": a copy */
+			(*s)++;
+			total -= last;
+			if (*c == '+')
+				last = last > LONG_MAX / 8 ? LONG_MAX / 4 : last * 2;
+		} else {
+			if (*c == '\\' && c[1])
+				(*s)++;
+			(*s)++;
+			last = 1;
+		}
+		total += last;
+		if (total > LONG_MAX / 4)
+			total = LONG_MAX / 4;
+	}
+	return total;
+}
+
+/* Whether @pattern has a '|' outside parentheses and brackets (its
+ * literal start then says nothing about the other alternatives). */
+static bool map_top_alternative(const char *p)
+{
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '[') {
+			p += p[1] == '^' ? 2 : 1; /* a ']' right after '[' or '[^' is a member */
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']')
+				p++;
+			if (!*p)
+				return true;
+		} else if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		else if (*p == '|' && depth <= 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether @pattern can match one of the @nk keys, by its literal start
+ * alone (the characters before its first special one; a character a '*',
+ * '?' or '{' applies to is not part of it), extended by each alternative
+ * of a group of plain alternatives that follows it ("6-(3C|45|46)"): a key
+ * that begins with none of them cannot match, and the line costs no
+ * regcomp. A pattern with a '|' outside parentheses can match anything as
+ * far as this test knows. Case-insensitive, as regcomp is told.
+ * test-mapfile holds the choice to regcomp/regexec's over perf's mapfiles. */
+static bool map_may_match(const char *pattern, const char keys[][64], int nk)
+{
+	static const char special[] = ".[]()*+?{}|^$\\";
+	size_t n = strcspn(pattern, special), g = 0;
+
+	if (map_top_alternative(pattern))
+		return true;
+	if (n && pattern[n] && strchr("*?{", pattern[n]))
+		n--;
+	else if (pattern[n] == '(') {
+		/* a group of literals and '|' only, not repeated: each alternative lengthens the start */
+		g = n + 1 + strcspn(pattern + n + 1, ".[]()*+?{}^$\\");
+		if (pattern[g] != ')' || (pattern[g + 1] && strchr("*?{+", pattern[g + 1])))
+			g = 0;
+	}
+	for (int k = 0; k < nk; k++) {
+		if (strncasecmp(keys[k], pattern, n))
+			continue;
+		if (!g)
+			return true;
+		for (const char *a = pattern + n + 1; a < pattern + g;) {
+			size_t al = strcspn(a, "|)");
+			if (!strncasecmp(keys[k] + n, a, al))
+				return true;
+			a += al + 1;
+		}
+	}
+	return false;
+}
+
+/* Compile mapfile CPU pattern @pat (anchored at both ends, case-insensitive) into @re, refusing what
+ * exceeds the bounds above. 0; -EINVAL with the reason in @why; -ENOMEM; 1 (nothing compiled) when
+ * @keys is not NULL and the pattern cannot match any of its @nk keys (map_may_match). */
+int pmu__tables_map_pattern(const char *pat, const char keys[][64], int nk, regex_t *re, char *why, size_t wl)
+{
+	char anchored[PMU_MAP_PATTERN_MAX + 8];
+	const char *s = pat;
+	bool bracket = false, quant = false;
+	long positions, depth = 0;
+	int r;
+
+	if (strlen(pat) > PMU_MAP_PATTERN_MAX) {
+		snprintf(why, wl, "CPU pattern of %zu characters; a pattern has at most %d", strlen(pat),
+			 PMU_MAP_PATTERN_MAX);
+		return -EINVAL;
+	}
+	for (const char *c = pat; *c; c++) {
+		bool q = false; /* this token is a repetition: '*', '+', '?', {m,n} */
+		if (bracket) {
+			bracket = *c != ']';
+			continue;
+		}
+		if (*c == '[') {
+			bracket = true;
+			c += c[1] == '^';
+			c += c[1] == ']'; /* a ']' first in a bracket expression is itself */
+		} else if (*c == '\\' && isdigit((unsigned char)c[1])) {
+			snprintf(why, wl, "CPU pattern '%s' has a back-reference (\\%c); none is allowed", pat, c[1]);
+			return -EINVAL;
+		} else if (*c == '\\' && c[1]) {
+			c++;
+		} else if (*c == '(' || *c == ')') {
+			/* one ')' too many would close the "^(...)$" the pattern is wrapped in */
+			depth += *c == '(' ? 1 : -1;
+			if (depth < 0)
+				break;
+		} else if (*c == '*' || *c == '+' || *c == '?' || (*c == '{' && isdigit((unsigned char)c[1]))) {
+			q = true;
+			if (*c == '{')
+				while (c[1] && *c != '}')
+					c++;
+		}
+		if (q && quant) {
+			/* glibc's closure computation is exponential in stacked repetitions ("x**...*") */
+			snprintf(why, wl, "CPU pattern '%s' repeats a repetition (as in 'x**' or 'x+{2}'); none is allowed",
+				 pat);
+			return -EINVAL;
+		}
+		quant = q;
+	}
+	if (depth) {
+		snprintf(why, wl, "CPU pattern '%s' has unbalanced parentheses", pat);
+		return -EINVAL;
+	}
+	positions = map_positions(&s, 0);
+	if (positions > MAP_POSITIONS_MAX) {
+		snprintf(why, wl, "CPU pattern '%s' repeats to more than %d positions (counts of {m,n} multiplied, a + doubling)",
+			 pat, MAP_POSITIONS_MAX);
+		return -EINVAL;
+	}
+	if (keys && !map_may_match(pat, keys, nk))
+		return 1;
+	snprintf(anchored, sizeof(anchored), "^(%s)$", pat);
+	r = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB | REG_ICASE);
+	if (r == REG_ESPACE)
+		return -ENOMEM;
+	if (r != 0) {
+		char err[128];
+		regerror(r, re, err, sizeof(err));
+		snprintf(why, wl, "CPU pattern '%s' is not an extended regular expression (%s)", pat, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 1 when compiled pattern @re matches one of the @nk CPU keys, 0 when none, -ENOMEM when
+ * regexec ran out of memory (glibc says REG_NOMATCH then too: malloc's errno tells). */
+static int match_keys(regex_t *re, const char keys[][64], int nk)
+{
+	int r = 0;
+
+	for (int k = 0; k < nk && r == 0; k++) {
+		int m;
+		errno = 0;
+		m = regexec(re, keys[k], 0, NULL, 0);
+		r = m == 0 ? 1 : m == REG_ESPACE || errno == ENOMEM ? -ENOMEM : 0;
+	}
+	return r;
+}
+
+/* Find the directory for @cpu in a mapfile's text: 1 and *dir (to free), 0 if no line matches,
+ * -ENOMEM. Refused lines are warnings naming @mapname and the line. */
+int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
+			  char **dir)
+{
+	char keys[2][64];
+	int nk = cpu_keys(cpu, keys), lineno = 0, r;
+	struct map_row row;
+
+	while (pmu__tables_map_next(&text, &lineno, &row)) {
+		char why[PMU_MAP_PATTERN_MAX + 160];
+		regex_t re;
+		if ((r = pmu__tables_map_pattern(row.cpuid, keys, nk, &re, why, sizeof(why))) == -EINVAL) {
+			pmu__log(ctx, PMU_LOG_WARN, "%s line %d: %s: line skipped", mapname, row.lineno, why);
+			continue;
+		}
+		if (r < 0)
+			return r;
+		if (r == 1) /* cannot match: not compiled */
+			continue;
+		r = match_keys(&re, keys, nk);
+		regfree(&re);
+		if (r > 0)
+			return (*dir = strdup(row.dir)) ? 1 : -ENOMEM;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id)
+{
+	char keys[2][64], why[PMU_MAP_PATTERN_MAX + 160];
+	int nk, r = 0;
+	regex_t re;
+
+	if (ctx->cpu.arch == PMU_ARCH_ARM64) {
+		/* MIDR: revision bits 0-3, part 4-15, architecture 16-19, variant 20-23, implementer 24-31 */
+		const uint64_t version = 0xf0000full;
+		uint64_t want, have = ctx->cpu.midr;
+		if (pmu__parse_u64(id, &want) < 0)
+			return -EINVAL;
+		if ((want & ~version & 0xffffffffull) != (have & ~version & 0xffffffffull))
+			return 0;
+		return ((have >> 20 & 0xf) << 4 | (have & 0xf)) >= ((want >> 20 & 0xf) << 4 | (want & 0xf));
+	}
+	nk = cpu_keys(&ctx->cpu, keys);
+	if ((r = pmu__tables_map_pattern(id, NULL, 0, &re, why, sizeof(why))) < 0)
+		return r;
+	r = match_keys(&re, keys, nk);
+	regfree(&re);
+	return r;
+}

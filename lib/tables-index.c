@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event tables, the name index: names and aliases sorted (a CPU's definitions before standard
+ * names, then load order; one definition per PMU kept side by side, other duplicates reported),
+ * and every lookup by name: an entry, its definitions per PMU, the native events implementing a
+ * standard name.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "internal.h"
+#include "tables.h"
+
+/* ---------------------------------------------------------------- */
+/* index                                                             */
+/* ---------------------------------------------------------------- */
+
+int pmu__tables_cmp_name(const void *a, const void *b)
+{
+	return strcasecmp(((const struct pmu_tname *)a)->name, ((const struct pmu_tname *)b)->name);
+}
+
+/* names, then a CPU's own definitions before standard names (a CPU table's native TOPDOWN.SLOTS is that
+ * CPU's event, whatever directory was loaded first), then load order: the first loaded of equal names
+ * comes first */
+int pmu__tables_cmp_order(const void *a, const void *b)
+{
+	const struct pmu_tname *x = a, *y = b;
+	int c = strcasecmp(x->name, y->name), mx = x->e->kind == PMU_T_METRIC, my = y->e->kind == PMU_T_METRIC;
+	int sx = x->e->kind == PMU_T_STANDARD, sy = y->e->kind == PMU_T_STANDARD;
+
+	if (c || mx != my)  /* the events of a name, then its metrics */
+		return c ? c : mx - my;
+	if (sx != sy)
+		return sx - sy;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* What a name in the index is: an event (native or standard) or a metric. */
+static int tclass(const struct pmu_tentry *e)
+{
+	return e->kind == PMU_T_METRIC ? PMU_TC_METRIC : PMU_TC_EVENT;
+}
+
+static bool same_unit(const struct pmu_tentry *a, const struct pmu_tentry *b)
+{
+	return !strcasecmp(a->unit ? a->unit : "", b->unit ? b->unit : "");
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Whether two entries define the same thing: an event with the same encoding, a metric with the same
+ * expression (descriptions aside). */
+static bool same_definition(const struct pmu_tentry *a, const struct pmu_tentry *b)
+{
+	if (a->kind != b->kind || !same_unit(a, b))
+		return false;
+	if (a->kind == PMU_T_METRIC)
+		return same_text(a->expr, b->expr) && same_text(a->threshold, b->threshold) &&
+		       same_text(a->params, b->params);
+	return a->have == b->have && a->event == b->event && a->umask == b->umask && a->cmask == b->cmask &&
+	       a->inv == b->inv && a->edge == b->edge && a->any == b->any && a->msr_index == b->msr_index &&
+	       a->msr_value == b->msr_value && a->config_code == b->config_code && same_text(a->generic, b->generic);
+}
+
+/*
+ * Index names and aliases. A name is defined once, by the entry loaded
+ * first, except that one table directory may define it once per PMU (perf's
+ * Intel hybrid files: an event or metric for "Unit": "cpu_core" and another
+ * for "cpu_atom"): those are kept side by side. Other duplicates are
+ * reported (loading: only within one directory, as a PMU_EVENTS_PATH
+ * directory overrides the built-in tables by design; checking: every one).
+ */
+int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, int *problems)
+{
+	size_t cap = t->n * 2 + 8, n = 0;
+	struct pmu_tname *v = malloc(cap * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		struct pmu_tentry *e = t->v[i];
+		char *save = NULL, *copy, *tok;
+		if (n == cap) {
+			struct pmu_tname *nv = realloc(v, (cap *= 2) * sizeof(*v));
+			if (!nv)
+				goto nomem;
+			v = nv;
+		}
+		v[n].name = e->name;
+		v[n].order = i;
+		v[n++].e = e;
+		if (!e->aliases)
+			continue;
+		if (!(copy = strdup(e->aliases)))
+			goto nomem;
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			char **ns;
+			while (isspace((unsigned char)*tok))
+				tok++;
+			{
+				size_t l = strlen(tok);
+				while (l && isspace((unsigned char)tok[l - 1]))
+					tok[--l] = 0;
+			}
+			if (!*tok)
+				continue;
+			ns = realloc(t->alias_store, (t->nalias + 1) * sizeof(*ns));
+			if (!ns) {
+				free(copy);
+				goto nomem;
+			}
+			t->alias_store = ns;
+			if (!(ns[t->nalias] = strdup(tok))) {
+				free(copy);
+				goto nomem;
+			}
+			if (n == cap) {
+				struct pmu_tname *nv = realloc(v, (cap *= 2) * sizeof(*v));
+				if (!nv) {
+					free(ns[t->nalias]);
+					free(copy);
+					goto nomem;
+				}
+				v = nv;
+			}
+			v[n].name = ns[t->nalias++];
+			v[n].order = i;
+			v[n++].e = e;
+		}
+		free(copy);
+	}
+	qsort(v, n, sizeof(*v), pmu__tables_cmp_order);
+	{
+		/* v[run..w): the names kept for the current name and class. An event and a metric of one name
+		 * are both kept (perf's uncore files define LLC_MISSES.PCIE_READ as both, in one object): a
+		 * metric's expression uses the metric, an event list the event. */
+		size_t w = 0, run = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct pmu_tentry *first, *dup = NULL;
+			if (!w || strcasecmp(v[w - 1].name, v[i].name) || tclass(v[w - 1].e) != tclass(v[i].e)) {
+				run = w;
+				v[w++] = v[i];
+				continue;
+			}
+			first = v[run].e;
+			for (size_t k = run; k < w && !dup; k++)
+				if (v[k].e == v[i].e || same_unit(v[k].e, v[i].e))
+					dup = v[k].e;
+			if (!dup && !strcmp(first->dir, v[i].e->dir) && first->kind == v[i].e->kind) {
+				v[w++] = v[i]; /* the same directory's definition for another PMU */
+				continue;
+			}
+			/* a CPU table's native event under a standard name is the CPU's own event for it */
+			if (first->kind == PMU_T_NATIVE && v[i].e->kind == PMU_T_STANDARD && strcmp(first->dir, v[i].e->dir))
+				continue;
+			if (dup && dup != v[i].e && same_definition(dup, v[i].e)) {
+				/* the same definition twice (perf's amdzen4 metrics): harmless, said when checking */
+				char msg[PMU_NAME_MAX + 160];
+				snprintf(msg, sizeof(msg), "note: name '%s' is defined again with the same definition as in %s; "
+					 "the first is used", v[i].name, first->file);
+				if (pf)
+					pf(pd, v[i].e->file, v[i].name, msg);
+				continue;
+			}
+			if (dup != v[i].e && (pf || !strcmp(first->dir, v[i].e->dir))) {
+				char msg[PMU_NAME_MAX + 160];
+				snprintf(msg, sizeof(msg), "name '%s' is also defined in %s", v[i].name, first->file);
+				(*problems)++;
+				if (pf)
+					pf(pd, v[i].e->file, v[i].name, msg);
+			}
+		}
+		n = w;
+	}
+	t->names = v;
+	t->nnames = n;
+	return 0;
+nomem:
+	free(v);
+	return -ENOMEM;
+}
+
+/* The index entries of @name of class @cls (PMU_TC_ANY: events, then metrics): the first, and in *n how
+ * many (PMU definitions). */
+static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *name, int cls, size_t *n)
+{
+	struct pmu_tname key = { name, NULL, 0 };
+	const struct pmu_tname *hit, *end;
+
+	*n = 0;
+	if (!t->names || !(hit = bsearch(&key, t->names, t->nnames, sizeof(*t->names), pmu__tables_cmp_name)))
+		return NULL;
+	while (hit > t->names && !strcasecmp(hit[-1].name, name))
+		hit--;
+	while (cls != PMU_TC_ANY && hit < t->names + t->nnames && !strcasecmp(hit->name, name) && tclass(hit->e) != cls)
+		hit++;
+	for (end = hit; end < t->names + t->nnames && !strcasecmp(end->name, name) &&
+			(cls == PMU_TC_ANY || tclass(end->e) == cls); end++)
+		(*n)++;
+	return *n ? hit : NULL;
+}
+
+const struct pmu_tentry *pmu__tables_find_in(const struct pmu_tables *t, const char *name)
+{
+	size_t n;
+	const struct pmu_tname *hit = find_all(t, name, PMU_TC_ANY, &n);
+
+	return hit ? hit->e : NULL;
+}
+
+/* The definition of @name of class @cls for PMU @pmu (see pmu__tables_find_pmu). */
+const struct pmu_tentry *pmu__tables_find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu, int cls)
+{
+	size_t n;
+	const struct pmu_tname *hit = find_all(t, name, cls, &n);
+	const struct pmu_tentry *any = NULL;
+
+	if (!pmu || !*pmu)
+		return n == 1 ? hit->e : NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (hit[i].e->unit && !strcasecmp(hit[i].e->unit, pmu))
+			return hit[i].e;
+		if (!hit[i].e->unit)
+			any = hit[i].e;
+	}
+	return any;
+}
+
+const struct pmu_tentry *pmu__tables_find(const struct pmu_ctx *ctx, const char *name)
+{
+	return pmu__tables_find_in(&ctx->tables, name);
+}
+
+const struct pmu_tname *pmu__tables_find_all(const struct pmu_ctx *ctx, const char *name, int cls, size_t *n)
+{
+	return find_all(&ctx->tables, name, cls, n);
+}
+
+const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const char *name, const char *pmu, int cls)
+{
+	return pmu__tables_find_pmu_in(&ctx->tables, name, pmu, cls);
+}
+
+bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
+{
+	size_t n;
+	const struct pmu_tname *hit = find_all(&ctx->tables, e->name, tclass(e), &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (hit[i].e == e)
+			return true;
+	return false;
+}
+
+int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e)
+{
+	size_t n, o = 0;
+	const struct pmu_tname *hit = find_all(&ctx->tables, (*e)->name, PMU_TC_EVENT, &n);
+	char list[512];
+
+	if (n <= 1 && ((*e)->unit || pmu__n_core_pmus(ctx) < 2))
+		return 0;
+	list[0] = 0;
+	if (n > 1) {
+		for (size_t i = 0; i < n; i++)
+			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
+					      i ? " or " : "", hit[i].e->unit ? hit[i].e->unit : "cpu", (*e)->name);
+		return pmu__err(ctx, -EINVAL,
+				"event '%s' is defined once per PMU in %s (perf counts it on each): libpmu counts a "
+				"table event on one PMU, name it: %s", name, (*e)->file, list);
+	}
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (ctx->pmus[i].is_core)
+			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
+					      o ? " or " : "", ctx->pmus[i].name, (*e)->name);
+	return pmu__err(ctx, -EINVAL,
+			"event '%s' (%s) names no PMU and this CPU has %zu core PMUs (perf counts it on each): "
+			"libpmu counts a table event on one PMU, name it: %s", name, (*e)->file,
+			pmu__n_core_pmus(ctx), list);
+}
+
+bool pmu__tables_list_has(const char *list, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+		const char *end = strchr(p, ',');
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+		while (l && isspace((unsigned char)p[l - 1]))
+			l--;
+		if (l == nl && !strncasecmp(p, name, l))
+			return true;
+		p = end;
+	}
+	return false;
+}
+
+/* Does the comma-separated @list name standard event @std, by its name or one of its Aliases? */
+static bool names_std(const char *list, const struct pmu_tentry *std)
+{
+	char *copy, *save = NULL;
+	bool hit;
+
+	if (pmu__tables_list_has(list, std->name))
+		return true;
+	if (!std->aliases || !(copy = strdup(std->aliases)))
+		return false;
+	hit = false;
+	for (char *a = strtok_r(copy, ",", &save); a && !hit; a = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*a))
+			a++;
+		hit = pmu__tables_list_has(list, a);
+	}
+	free(copy);
+	return hit;
+}
+
+const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname)
+{
+	const struct pmu_tables *t = &ctx->tables;
+	const struct pmu_tentry *std = pmu__tables_find_in(t, stdname);
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pmu_tentry *e = t->v[i];
+		if (e->kind != PMU_T_NATIVE || !e->stdnames)
+			continue;
+		/* the name as asked, or the standard entry it finds (the table may name an alias of it) */
+		if (pmu__tables_list_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std)))
+			return e;
+	}
+	return NULL;
+}
+
+size_t pmu__tables_natives_for(const struct pmu_ctx *ctx, const char *stdname, const struct pmu_tentry **out,
+			       size_t max)
+{
+	const struct pmu_tables *t = &ctx->tables;
+	const struct pmu_tentry *std = pmu__tables_find_in(t, stdname);
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pmu_tentry *e = t->v[i];
+		if (e->kind != PMU_T_NATIVE || !e->stdnames)
+			continue;
+		if (pmu__tables_list_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std))) {
+			if (n < max)
+				out[n] = e;
+			n++;
+		}
+	}
+	return n;
+}
+
+bool pmu__tables_std_approx(const struct pmu_tentry *n, const struct pmu_tentry *std)
+{
+	if (n->kind != PMU_T_NATIVE)
+		return false;
+	/* Approximate: every name of its StdNames; ApproxNames: those (spelled as StdNames spells them) */
+	return n->approx || (n->approx_names && names_std(n->approx_names, std));
+}
