@@ -153,7 +153,7 @@ int pmu__hybrid_split(struct pmu_set *s, struct pmu_speclist *l)
 	s->ev = nev;
 	l->v = nspec;
 	s->n = l->n = k;
-	return pmu__set_resize_plan(s);
+	return 0;
 }
 
 /*

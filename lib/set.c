@@ -304,7 +304,7 @@ static int build_groups(struct pmu_set *s, const struct pmu_speclist *l)
 }
 
 /* The read plan arrays are sized by the number of events: resize them after the list changed. */
-int pmu__set_resize_plan(struct pmu_set *s)
+static int resize_plan(struct pmu_set *s)
 {
 	size_t k = s->n ? s->n : 1;
 	struct perf_event_mmap_page **np = realloc(s->pages, k * sizeof(*np));
@@ -388,7 +388,8 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		if ((r = pmu__tool_check(ctx, &s->ev[i].info, s->flags)) < 0)
 			goto fail;
 	}
-	if ((r = pmu__hybrid_split(s, &l)) < 0 || (r = pmu__topdown_arrange(s, &l)) < 0)
+	/* both may change the list (events split per core type, SLOTS added): the plan follows */
+	if ((r = pmu__hybrid_split(s, &l)) < 0 || (r = pmu__topdown_arrange(s, &l)) < 0 || (r = resize_plan(s)) < 0)
 		goto fail;
 	pmu__hybrid_label(s);
 	if ((r = user_only(s)) < 0)

@@ -73,10 +73,6 @@ bool pmu__set_forked(const struct pmu_set *s);
 /* The calling thread is the one whose counters the set reads. */
 bool pmu__set_mine(const struct pmu_set *s);
 
-/* The read plan's arrays (pages, fast groups) sized again for @s->n events, after the list changed
- * (topdown-group.c adds the SLOTS event). 0 or -ENOMEM with the message set. */
-int pmu__set_resize_plan(struct pmu_set *s);
-
 /* Parse, resolve, arrange topdown and group @events without opening (tests use it). */
 int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out);
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Topdown: the role table (lib/topdown.h), and decoding Intel's PERF_METRICS (eight 8-bit fractions of the SLOTS
+ * Topdown: decoding Intel's PERF_METRICS (eight 8-bit fractions of the SLOTS
  * counter, level 1 in the low half, level 2 in the high half on Sapphire
  * Rapids) and the slot counts the kernel reports through read(2), into the
  * level-1 and level-2 fractions of the topdown method.
@@ -10,27 +10,6 @@
 #include <strings.h>
 #include "set.h"
 #include "topdown.h"
-
-/* The roles, in PERF_METRICS order after SLOTS (role i > 0 is field i - 1): the table's TopdownRole,
- * the core PMU's sysfs event, the standard table name. Level 1 is roles 0-4, level 2 adds 5-8. */
-static const struct td_role {
-	const char *role, *sysfs, *std;
-} roles[9] = {
-	{ "slots", "slots", "TOPDOWN.SLOTS" },
-	{ "retiring", "topdown-retiring", "TOPDOWN.RETIRING.SLOTS" },
-	{ "bad-spec", "topdown-bad-spec", "TOPDOWN.BAD_SPECULATION.SLOTS" },
-	{ "fe-bound", "topdown-fe-bound", "TOPDOWN.FRONTEND_BOUND.SLOTS" },
-	{ "be-bound", "topdown-be-bound", "TOPDOWN.BACKEND_BOUND.SLOTS" },
-	{ "heavy-ops", "topdown-heavy-ops", "TOPDOWN.RETIRING.HEAVY_OPS.SLOTS" },
-	{ "br-mispredict", "topdown-br-mispredict", "TOPDOWN.BAD_SPECULATION.CONTROL_FLOW.SLOTS" },
-	{ "fetch-lat", "topdown-fetch-lat", "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS" },
-	{ "mem-bound", "topdown-mem-bound", "TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS" },
-};
-#define TD_LEVEL1 5
-/* The encodings (Intel SDM: the fixed SLOTS counter as event 0x00 umask 0x04; the metric
- * pseudo-events event 0x00, umask 0x80 + field) */
-#define TD_SLOTS_UMASK 0x04
-#define TD_METRIC_UMASK 0x80
 
 static double field(uint64_t metrics, int i)
 {
@@ -119,51 +98,6 @@ PMU_EXPORT int pmu_topdown_from_counts(const struct pmu_topdown_counts *c, struc
 	}
 	derive(out);
 	return 0;
-}
-
-int pmu__topdown_role(const struct pmu_event_info *e)
-{
-	if (e->flags & PMU_EVF_TOPDOWN_SLOTS)
-		return 0;
-	if (e->flags & PMU_EVF_TOPDOWN_METRIC) {
-		unsigned umask = (unsigned)(e->config >> 8) & 0xff;
-		return pmu__topdown_metric_code(0, umask) ? (int)(umask - TD_METRIC_UMASK) + 1 : -1;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(roles); i++) {
-		size_t l = strlen(roles[i].std);
-		if (!strncasecmp(e->name, roles[i].std, l) && (e->name[l] == 0 || e->name[l] == ':'))
-			return (int)i;
-	}
-	return -1;
-}
-
-bool pmu__topdown_metric_code(uint64_t event, uint64_t umask)
-{
-	return event == 0 && umask >= TD_METRIC_UMASK && umask < TD_METRIC_UMASK + ARRAY_SIZE(roles) - 1;
-}
-
-void pmu__topdown_mark(const struct pmu_ctx *ctx, struct pmu_event_info *info)
-{
-	const struct pmu_dev *d = pmu__pmu_by_type(ctx, info->type);
-	uint64_t ev = info->config & 0xff, umask = (info->config >> 8) & 0xff;
-
-	if (ctx->cpu.arch != PMU_ARCH_X86 || !d || !d->is_core || !pmu__pmu_by_name(ctx, d->name))
-		return;
-	if (strcmp(ctx->cpu.vendor, "GenuineIntel") != 0)
-		return;
-	if (ev == 0 && umask == TD_SLOTS_UMASK)
-		info->flags |= PMU_EVF_TOPDOWN_SLOTS;
-	else if (pmu__topdown_metric_code(ev, umask))
-		info->flags |= PMU_EVF_TOPDOWN_METRIC;
-}
-
-unsigned pmu__topdown_role_flags(const char *role)
-{
-	if (!role)
-		return 0;
-	if (!strcmp(role, roles[0].role))
-		return PMU_EVF_TOPDOWN_SLOTS;
-	return strchr(role, '.') ? 0 : PMU_EVF_TOPDOWN_METRIC;
 }
 
 static int from_roles(struct pmu_ctx *ctx, const uint64_t v[9], const bool have[9], struct pmu_topdown *out)
@@ -259,7 +193,7 @@ PMU_EXPORT int pmu_topdown_sample(struct pmu_set *s, struct pmu_topdown_sample *
  * CPU can count. */
 int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 {
-	const char *found[ARRAY_SIZE(roles)] = { 0 };
+	const char *found[PMU_TD_ROLES] = { 0 };
 	size_t o = 0;
 	int n = 0;
 
@@ -268,36 +202,36 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 		return n; /* the load's error, not 'no topdown here' */
 	{
 		const struct pmu_tables *t = &ctx->tables;
-		for (size_t r = 0; r < ARRAY_SIZE(roles); r++)
+		for (size_t r = 0; r < PMU_TD_ROLES; r++)
 			for (size_t i = 0; i < t->n && !found[r]; i++) {
 				const struct pmu_tentry *e = t->v[i];
 				/* prefer perf's spellings (slots, topdown-*) when a role has several */
-				if (e->kind == PMU_T_NATIVE && e->topdown && !strcmp(e->topdown, roles[r].role) &&
+				if (e->kind == PMU_T_NATIVE && e->topdown && !strcmp(e->topdown, pmu__td_roles[r].role) &&
 				    (r == 0 || !strncmp(e->name, "topdown-", 8)))
 					found[r] = e->name;
 			}
 	}
 	if (!found[0]) {
 		const struct pmu_dev *core = pmu__core_pmu(ctx);
-		for (size_t r = 0; core && r < ARRAY_SIZE(roles); r++)
+		for (size_t r = 0; core && r < PMU_TD_ROLES; r++)
 			for (size_t i = 0; i < core->n_events; i++)
-				if (!strcmp(core->events[i].name, roles[r].sysfs))
-					found[r] = roles[r].sysfs;
+				if (!strcmp(core->events[i].name, pmu__td_roles[r].sysfs))
+					found[r] = pmu__td_roles[r].sysfs;
 	}
 	if (found[0] && found[1] && found[2] && found[3] && found[4]) {
 		int level2 = found[5] && found[6] && found[7] && found[8];
-		for (int r = 0; r < (level2 ? (int)ARRAY_SIZE(roles) : TD_LEVEL1); r++)
+		for (int r = 0; r < (level2 ? (int)PMU_TD_ROLES : PMU_TD_LEVEL1); r++)
 			o += (size_t)snprintf(buf + o, len > o ? len - o : 0, "%s%s", r ? "," : "", found[r]);
-		n = level2 ? (int)ARRAY_SIZE(roles) : TD_LEVEL1;
+		n = level2 ? (int)PMU_TD_ROLES : PMU_TD_LEVEL1;
 	} else {
 		/* the standard events, where this CPU's table implements them */
 		int ok = 1;
-		for (size_t r = 0; r < TD_LEVEL1 && ok; r++)
-			ok = pmu__tables_native_for(ctx, roles[r].std) != NULL;
+		for (size_t r = 0; r < PMU_TD_LEVEL1 && ok; r++)
+			ok = pmu__tables_native_for(ctx, pmu__td_roles[r].std) != NULL;
 		if (ok) {
-			for (size_t r = 0; r < TD_LEVEL1; r++)
-				o += (size_t)snprintf(buf + o, len > o ? len - o : 0, "%s%s", r ? "," : "", roles[r].std);
-			n = TD_LEVEL1;
+			for (size_t r = 0; r < PMU_TD_LEVEL1; r++)
+				o += (size_t)snprintf(buf + o, len > o ? len - o : 0, "%s%s", r ? "," : "", pmu__td_roles[r].std);
+			n = PMU_TD_LEVEL1;
 		}
 	}
 	if (!n)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Intel topdown, the one module for its rules: the role table (which events are SLOTS and which the
- * PERF_METRICS fields, by encoding, by table TopdownRole, by sysfs and standard name), decoding
- * (topdown.c), and the group the kernel requires, SLOTS leading every metric event
+ * PERF_METRICS fields, by encoding, by table TopdownRole, by sysfs and standard name;
+ * topdown-role.c), decoding and the TOPDOWN keyword (topdown.c), and the group the kernel requires, SLOTS leading every metric event
  * (topdown-group.c). */
 #ifndef PMU_TOPDOWN_H
 #define PMU_TOPDOWN_H
@@ -14,7 +14,15 @@ struct pmu_event_info;
 struct pmu_set;
 struct pmu_speclist;
 
-/* ---- roles (topdown.c) ---- */
+/* ---- roles (topdown-role.c) ---- */
+/* The roles, in PERF_METRICS order after SLOTS (role i > 0 is field i - 1): the table's
+ * TopdownRole, the core PMU's sysfs event, the standard table name. Level 1 is the first
+ * PMU_TD_LEVEL1, level 2 adds the rest. */
+enum { PMU_TD_ROLES = 9, PMU_TD_LEVEL1 = 5 };
+struct pmu_td_role {
+	const char *role, *sysfs, *std;
+};
+extern const struct pmu_td_role pmu__td_roles[PMU_TD_ROLES];
 /* An event's role: 0 slots, 1..8 the PERF_METRICS field + 1, -1 not a topdown event. */
 int pmu__topdown_role(const struct pmu_event_info *e);
 /* Sets PMU_EVF_TOPDOWN_SLOTS or _METRIC on @info when it is encoded as the SLOTS event or a
@@ -26,6 +34,7 @@ void pmu__topdown_mark(const struct pmu_ctx *ctx, struct pmu_event_info *info);
 unsigned pmu__topdown_role_flags(const char *role);
 /* Is EventCode @event with UMask @umask a PERF_METRICS pseudo-event (no counter of its own)? */
 bool pmu__topdown_metric_code(uint64_t event, uint64_t umask);
+/* ---- the TOPDOWN keyword (topdown.c) ---- */
 /* The events the TOPDOWN keyword stands for on this CPU, comma separated; returns their number. */
 int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
 
