@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include "set.h"
+#include "modifiers.h"
 
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38

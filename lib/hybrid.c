@@ -10,6 +10,7 @@
 #include <string.h>
 #include "hybrid.h"
 #include "set.h"
+#include "modifiers.h"
 
 /* Does cpulist @list ("0-7,16,18-19") contain @cpu? */
 static bool cpulist_has(const char *list, int cpu)

@@ -163,12 +163,6 @@ int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 /* pmu__resolve(), and *@mode_written: whether a :u/:k/:h modifier (or {group}:mods) chose the mode. */
 int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		      struct pmu_event_info *out, bool *mode_written);
-/* Length of @name without its mode modifiers: "cycles:uk" 6, "cpu/event=0x3c/u" 15 (up to the last '/'). */
-size_t pmu__mode_base(const char *name);
-/* The label of @name counted in modes @mods ("u", "uk"), as perf writes it: "cycles:u",
- * "cpu/event=0x3c/u" (a mode modifier @name had is replaced). 0, or -ENAMETOOLONG when it does not
- * fit @len. */
-int pmu__label_mode(char *out, size_t len, const char *name, const char *mods);
 /* NULL if `pmu stat` can count encoding @e on this machine, else why not (static text). The one
  * rule behind "usable" in pmu_event_foreach(), suggestions and "Countable here". */
 const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_info *e);

@@ -42,6 +42,7 @@
 #include "expr.h"
 #include "metric.h"
 #include "set.h"
+#include "modifiers.h"
 
 /* ---------------------------------------------------------------- */
 /* chains of entries, and maps keyed by them                         */

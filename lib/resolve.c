@@ -7,203 +7,10 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "modifiers.h"
 #include "tool.h"
 #include "topdown.h"
 #include "tracepoint.h"
-
-/*
- * Modifiers: the letters perf writes after ':' (or after the closing '/' of
- * PMU/.../). libpmu takes those that mean something for counting: the modes
- * u, k, h; p, pp, ppp (precise_ip); G, H (guest, host); D (pinned); S (no
- * effect). perf's others are recognised, so that they are refused by name.
- */
-#define MOD_LETTERS "ukhpGHDSPIWbR"
-
-struct mods {
-	unsigned incl;          /* PMU_EVF_EXCL_* bits of the modes named (u, k, h) */
-	unsigned precise;       /* number of p */
-	bool guest, host, pinned, sample_read;
-};
-
-static const char *refused_mod(char c)
-{
-	switch (c) {
-	case 'P': return "perf's 'highest precise level the PMU has', which libpmu does not probe: write p, pp or ppp";
-	case 'I': return "perf's exclude_idle, which libpmu does not set";
-	case 'W': return "perf's weak group, which libpmu does not emulate: a group that does not fit fails to open "
-			 "(split it, or list the events without braces)";
-	case 'b': return "perf's BPF counters, which libpmu does not use";
-	case 'R': return "perf's retire latency, a sampling feature";
-	}
-	return NULL;
-}
-
-#define MODS_ACCEPTED "u, k, h (user, kernel, hypervisor mode), p, pp, ppp (precise_ip), G (guest only), H (host only), " \
-		      "D (pinned), S (accepted, no effect when counting)"
-
-const char pmu__mods_accepted[] = MODS_ACCEPTED;
-
-static int parse_mods(struct pmu_ctx *ctx, const char *name, const char *mods, struct mods *m)
-{
-	memset(m, 0, sizeof(*m));
-	for (const char *c = mods ? mods : ""; *c; c++) {
-		unsigned bit = 0;
-		bool *seen = NULL;
-		switch (*c) {
-		case 'u': bit = PMU_EVF_EXCL_USER; break;
-		case 'k': bit = PMU_EVF_EXCL_KERNEL; break;
-		case 'h': bit = PMU_EVF_EXCL_HV; break;
-		case 'G': seen = &m->guest; break;
-		case 'H': seen = &m->host; break;
-		case 'D': seen = &m->pinned; break;
-		case 'S': seen = &m->sample_read; break;
-		case 'p':
-			if (++m->precise > 3)
-				return pmu__err(ctx, -EINVAL, "event '%s': ':%s' has more than three p; precise_ip goes "
-						"from p (1) to ppp (3)", name, mods);
-			continue;
-		default:
-			if (refused_mod(*c))
-				return pmu__err(ctx, -EINVAL, "event '%s': modifier '%c' is %s; libpmu takes %s", name, *c,
-						refused_mod(*c), MODS_ACCEPTED);
-			return pmu__err(ctx, -EINVAL, "event '%s': '%c' is not a modifier; libpmu takes %s", name, *c,
-					MODS_ACCEPTED);
-		}
-		if (bit ? (m->incl & bit) != 0 : *seen)
-			return pmu__err(ctx, -EINVAL, "event '%s': modifier '%c' is written twice in ':%s'; write it once",
-					name, *c, mods);
-		if (bit)
-			m->incl |= bit;
-		else
-			*seen = true;
-	}
-	return 0;
-}
-
-static bool is_mods(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!strchr(MOD_LETTERS, *s))
-			return false;
-	return true;
-}
-
-/* Is @s, the part of @name after its last ':', modifiers? After libpfm4's PMU::EVENT only u, k, h are:
- * libpfm4 reads the rest itself (Core 2 umasks are named S, I, ...). */
-static bool is_mods_of(const char *name, const char *s)
-{
-	return strstr(name, "::") ? strspn(s, "ukh") == strlen(s) && *s : is_mods(s);
-}
-
-size_t pmu__mode_base(const char *name)
-{
-	const char *slash = strrchr(name, '/'), *colon = strrchr(name, ':');
-
-	if (slash)
-		return (size_t)(slash + 1 - name);
-	if (colon && colon > name && colon[-1] != ':' && is_mods_of(name, colon + 1))
-		return (size_t)(colon - name);
-	return strlen(name);
-}
-
-/*
- * The label of @name with modifiers @mods: the letters of @name that are not
- * modes (p, D, G, ...), then @mods, each letter once (p as often as written):
- * "cycles:p" + "u" is "cycles:pu" (perf appends the 'u' of its user-mode
- * fallback the same way), "cycles:k" + "u" is "cycles:u".
- */
-int pmu__label_mode(char *out, size_t len, const char *name, const char *mods)
-{
-	size_t base = pmu__mode_base(name), k = 0;
-	const char *old = name + base;
-	bool slash = base && name[base - 1] == '/';
-	char m[32];
-	int n;
-
-	if (*old == ':')
-		old++;
-	for (const char *c = old; *c && k < sizeof(m) - 1; c++)
-		if (!strchr("ukh", *c))
-			m[k++] = *c;
-	for (const char *c = mods; *c && k < sizeof(m) - 1; c++)
-		if (*c == 'p' || !memchr(m, *c, k))
-			m[k++] = *c;
-	m[k] = 0;
-	n = snprintf(out, len, "%.*s%s%s", (int)base, name, slash || !k ? "" : ":", m);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/*
- * Apply the event's own modifiers @mods and its {group}'s @group_mods to
- * @out. Modes: each string's letters name what it counts and exclude the
- * rest, so "{a:u}:uk" counts user mode. precise_ip adds up ("{a:p}:p" is 2,
- * as in perf, at most 3). G and H together count both; either alone
- * excludes the other side; p without G or H excludes the guest (perf's
- * rule). A group's modifiers are not in the event's name: the label gets
- * them ("{cycles,instructions}:u" labels "cycles:u"). *@mode_written: a
- * mode (u, k, h) was written, so the event is opened exactly so.
- */
-static int apply_mods(struct pmu_ctx *ctx, const char *name, const char *mods, const char *group_mods,
-		      struct pmu_event_info *out, bool *mode_written)
-{
-	const unsigned all = PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
-	struct mods a, g;
-	unsigned precise;
-	int r;
-
-	if ((r = parse_mods(ctx, name, mods, &a)) < 0 || (r = parse_mods(ctx, name, group_mods, &g)) < 0)
-		return r;
-	if ((out->flags & PMU_EVF_TOOL) && ((mods && *mods) || (group_mods && *group_mods)))
-		return pmu__err(ctx, -EINVAL, "event '%s': a tool event is measured by libpmu, not by the kernel: "
-				"modifiers do not apply to it; write it without", name);
-	if (a.incl)
-		out->flags |= all & ~a.incl;
-	if (g.incl)
-		out->flags |= all & ~g.incl;
-	precise = PMU_EVF_PRECISE_IP(out->flags) + a.precise + g.precise;
-	if (precise > 3)
-		return pmu__err(ctx, -EINVAL, "event '%s' in a group with ':%s': precise_ip would be %u; the event's p and "
-				"the group's add up to at most 3 (ppp)", name, group_mods, precise);
-	out->flags = (out->flags & ~(unsigned)PMU_EVF_PRECISE) | precise << 14;
-	if (a.guest || a.host || g.guest || g.host) {
-		if (!a.guest && !g.guest)
-			out->flags |= PMU_EVF_EXCL_GUEST;
-		if (!a.host && !g.host)
-			out->flags |= PMU_EVF_EXCL_HOST;
-	} else if (precise) {
-		out->flags |= PMU_EVF_EXCL_GUEST;
-	}
-	if (a.pinned || g.pinned)
-		out->flags |= PMU_EVF_PINNED;
-	if (mode_written)
-		*mode_written = a.incl || g.incl;
-	if (group_mods && *group_mods) {
-		/* the label: the group's letters that are not modes, then the modes counted if one was written */
-		char m[16];
-		size_t k = 0;
-		for (const char *c = group_mods; *c && k < 8; c++)
-			if (!strchr("ukh", *c))
-				m[k++] = *c;
-		if (a.incl || g.incl) {
-			if ((out->flags & all) == all)
-				return pmu__err(ctx, -EINVAL, "event '%s' in a group with ':%s': its modifiers and the "
-						"group's leave no mode to count; write the mode once", name, group_mods);
-			if (!(out->flags & PMU_EVF_EXCL_USER))
-				m[k++] = 'u';
-			if (!(out->flags & PMU_EVF_EXCL_KERNEL))
-				m[k++] = 'k';
-			if (!(out->flags & PMU_EVF_EXCL_HV))
-				m[k++] = 'h';
-		}
-		m[k] = 0;
-		if (pmu__label_mode(out->name, sizeof(out->name), name, m) < 0)
-			return pmu__err(ctx, -EINVAL, "event name '%s' is too long to add the group's ':%s' to", name,
-					group_mods);
-	}
-	return 0;
-}
 
 static const char *core_name(const struct pmu_ctx *ctx)
 {
@@ -786,7 +593,7 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 			v++;
 		if (!strcmp(tok, "perf_metrics"))
 			continue;
-		if (is_mods(tok) && np + strlen(tok) < privlen) {
+		if (pmu__is_mods(tok) && np + strlen(tok) < privlen) {
 			memcpy(priv + np, tok, strlen(tok) + 1);
 			np += strlen(tok);
 			continue;
@@ -869,7 +676,7 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 	}
 	{
 		char *colon = strrchr(spec, ':');
-		if (colon && is_mods_of(spec, colon + 1) && colon > spec && colon[-1] != ':') {
+		if (colon && pmu__is_mods_of(spec, colon + 1) && colon > spec && colon[-1] != ':') {
 			*colon = 0;
 			mods = name + (colon + 1 - spec);
 		} else if (colon && !strstr(spec, "::")) {
@@ -963,7 +770,7 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 				"libpfm4 does not know '%s' either", name, bad_mods, spec);
 	return unknown(ctx, name, spec);
 done:
-	if ((r = apply_mods(ctx, name, mods, mods_extra, out, mode_written)) < 0)
+	if ((r = pmu__mods_apply(ctx, name, mods, mods_extra, out, mode_written)) < 0)
 		return r;
 	if (out->type == PERF_TYPE_SOFTWARE || !strcmp(out->pmu, "software"))
 		out->flags |= PMU_EVF_SOFTWARE;

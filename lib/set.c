@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "set.h"
+#include "modifiers.h"
 #include "hybrid.h"
 #include "tool.h"
 #include "topdown.h"

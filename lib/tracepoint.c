@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "modifiers.h"
 #include "tracepoint.h"
 
 /* How far the search for tracefs got: smaller is better. */

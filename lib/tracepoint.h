@@ -6,7 +6,6 @@
 #include "internal.h"
 
 /* The modifier letters libpmu takes, with their meanings, for messages (resolve.c, beside the modifiers). */
-extern const char pmu__mods_accepted[];
 
 /*
  * Resolve @spec ("sched:sched_switch", its modifiers already split off;

@@ -20,6 +20,7 @@
  */
 #include <string.h>
 #include "set.h"
+#include "modifiers.h"
 #include "harness.h"
 #include "fixture.h"
 
