@@ -559,19 +559,20 @@ const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s);
  * pmu_fast_slow - the one call pmu_fast_read() makes, for what its inline
  * part does not do: a set of several groups, of a group not readable from
  * user space (software events, tracepoints, tool events such as
- * duration_time), or with hybrid parts, read by its owner thread
- * (pmu_fast_read_groups(): user space where possible, read(2) otherwise); a
- * set that counts another thread, task or CPU, or read in another thread
- * (read(2)); a process that is a child of the one that opened the set
- * (-ECHILD, see pmu_fast_forked()); a refusing plan (-EINVAL, -EPROTO).
- * Returns as pmu_set_read().
+ * duration_time), or with hybrid parts, read by its owner thread (group by
+ * group: user space where possible, read(2) otherwise, then the hybrid
+ * parts' times, see pmu_fast_hybrid()); a set that counts another thread,
+ * task or CPU, or read in another thread (read(2)); a process that is a
+ * child of the one that opened the set (-ECHILD, see pmu_fast_forked()); a
+ * refusing plan (-EINVAL, -EPROTO). @f is what pmu_set_fast() returned
+ * (the library finds the set from it). Returns as pmu_set_read().
  */
 int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out);
 
 /**
  * pmu_set_read_group - read group @g of the set through one read(2) into the
- * group's slots of @out (indices as in pmu_set_read()). pmu_fast_read() uses
- * it as its fallback. Returns 0 or a negative errno.
+ * group's slots of @out (indices as in pmu_set_read()). pmu_fast_slow() uses
+ * it for a group it cannot read from user space. Returns 0 or a negative errno.
  */
 int pmu_set_read_group(struct pmu_set *s, unsigned g, struct pmu_value *out);
 

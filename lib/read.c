@@ -4,18 +4,27 @@
  * on values (delta, scale, confidence). */
 #include <string.h>
 #include <unistd.h>
-#include "set.h"
+#include "read.h"
 #include "tool.h"
 
 #ifndef __SIZEOF_INT128__
 #error "libpmu needs a compiler with 128-bit integers (64-bit targets)"
 #endif
 
-/* Plans every read refuses (their guard word is 0, their set NULL): for a
- * NULL set, and for a program compiled against another plan layout. */
+/* Plans every read refuses (their guard word is 0, no set holds them): for
+ * a NULL set, and for a program compiled against another plan layout. */
 static const uintptr_t refuse_guard;
 static const struct pmu_fast null_plan = { .guard = &refuse_guard, .abi = 0 };
 static const struct pmu_fast other_abi_plan = { .guard = &refuse_guard, .abi = PMU_FAST_ABI };
+
+/* The set whose plan @f is (pmu_set_fast() gives &s->fast; the public plan
+ * has no pointer back), or NULL for NULL and the refusing plans. */
+static struct pmu_set *plan_set(const struct pmu_fast *f)
+{
+	if (!f || f == &null_plan || f == &other_abi_plan)
+		return NULL;
+	return (struct pmu_set *)((uintptr_t)f - offsetof(struct pmu_set, fast));
+}
 
 PMU_EXPORT const struct pmu_fast *pmu_set_fast_abi(struct pmu_set *s, unsigned abi, size_t size)
 {
@@ -37,14 +46,14 @@ PMU_EXPORT const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s)
 
 PMU_EXPORT int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out)
 {
-	struct pmu_set *s = f ? f->set : NULL;
+	struct pmu_set *s = plan_set(f);
 
 	if (!s || pmu__set_forked(s))
 		return pmu_fast_forked(f);
 	if (!out)
 		return pmu__err(s->ctx, -EINVAL, "reading a set into a NULL output");
 	if (pmu__set_mine(s))
-		return pmu_fast_read_groups(f, out);
+		return pmu__fast_read_groups(s, out);
 	return pmu_set_read_syscall(s, out);
 }
 
@@ -54,9 +63,9 @@ PMU_EXPORT int pmu_fast_forked(const struct pmu_fast *f)
 		return pmu__err(NULL, -EPROTO, "this program was compiled against another layout of libpmu's read "
 				"plan (struct pmu_fast) than the library's %u: rebuild it against the installed <pmu.h>",
 				PMU_FAST_ABI);
-	if (!f || !f->set)
+	if (!plan_set(f))
 		return pmu__err(NULL, -EINVAL, "reading a NULL set (the read plan of pmu_set_fast(NULL))");
-	return pmu__err(f->set->ctx, -ECHILD,
+	return pmu__err(plan_set(f)->ctx, -ECHILD,
 			"this set was opened before fork() and counts the parent process; open a new set "
 			"in the child");
 }
@@ -147,14 +156,14 @@ PMU_EXPORT int pmu_set_read_syscall(struct pmu_set *s, struct pmu_value *out)
 		if (r < 0)
 			return r;
 	}
-	if (s->fast.hybrid_parts)
+	if (s->hybrid_parts)
 		pmu_fast_hybrid(&s->fast, out);
 	return 0;
 }
 
 PMU_EXPORT void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out)
 {
-	const struct pmu_set *s = f ? f->set : NULL;
+	const struct pmu_set *s = plan_set(f);
 
 	if (!s || !out)
 		return;
