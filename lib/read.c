@@ -39,11 +39,6 @@ PMU_EXPORT const struct pmu_fast *pmu_set_fast_abi(struct pmu_set *s, unsigned a
 	return &s->fast;
 }
 
-PMU_EXPORT const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s)
-{
-	return pmu_set_fast_abi(s, PMU_FAST_ABI, sizeof(struct pmu_fast));
-}
-
 PMU_EXPORT int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out)
 {
 	struct pmu_set *s = plan_set(f);
@@ -195,27 +190,6 @@ PMU_EXPORT void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out)
 			out[j].enabled = (uint64_t)x;
 		}
 	}
-}
-
-PMU_EXPORT int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out)
-{
-	if (!f || !out)
-		return pmu__err(NULL, -EINVAL, "pmu_fast_read_fn: NULL read plan or output");
-	return pmu_fast_read(f, out);
-}
-
-PMU_EXPORT int pmu_page_read_fn(const struct perf_event_mmap_page *pc, struct pmu_value *out)
-{
-	if (!pc || !out)
-		return pmu__err(NULL, -EINVAL, "pmu_page_read_fn: NULL page or output");
-	return pmu_page_read(pc, out);
-}
-
-PMU_EXPORT int pmu_topdown_page_sample_fn(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out)
-{
-	if (!pc || !out)
-		return pmu__err(NULL, -EINVAL, "pmu_topdown_page_sample_fn: NULL page or output");
-	return pmu_topdown_page_sample(pc, out);
 }
 
 PMU_EXPORT int pmu_set_read(struct pmu_set *s, struct pmu_value *out)

@@ -19,10 +19,12 @@
  *  3. index == 0 / cap_user_rdpmc == 0: fallback (1), counter never read
  *  4. time extrapolation (cap_user_time, cap_user_time_short) vs 128-bit math
  *  5. x86 rdpmc selectors for fixed counters and the topdown metrics register
+ *     (the inline functions and their exported twins)
  *  6. pmu_fast_read() end to end on a REAL set of software events whose read
  *     plan is redirected to simulated pages: fast groups, per-group fallback
  *     to read(2), other threads, a child after fork()
- *  7. pmu_page_read() (custom arch) == pmu_page_read_with(same functions)
+ *  7. pmu_page_read() (custom arch) == pmu_page_read_with(same functions) ==
+ *     its exported twin pmu_page_read_with_fn(same functions)
  *  8. random histories against a model of the kernel (the page's times lag
  *     until the next sched-in; multiplexing; disable): values, times and
  *     scaled deltas equal the model's true ones after every read
@@ -30,7 +32,8 @@
  * Safety: libpmu's exported twins (pmu_set_read, pmu_fast_read_fn,
  * pmu_page_read_fn) were compiled with the real x86 rdpmc. They are only ever
  * given pages with index == 0 or cap_user_rdpmc == 0, or called where the
- * fork check returns first, so rdpmc is never executed.
+ * fork check returns first, so rdpmc is never executed. The twin
+ * pmu_page_read_with_fn() is given this test's counter and clock (never NULL).
  *
  * Exit: 0 all pass, 1 any failure, 77 only if perf_event_open() of software
  * events is impossible here (case 6 cannot run) and everything else passed.
@@ -885,6 +888,12 @@ static void case5(void)
 	EXPECT(PMU_X86_RDPMC_FIXED == (1u << 30) && PMU_X86_RDPMC_METRICS == (1u << 29),
 	       "selector bits 0x%x 0x%x", PMU_X86_RDPMC_FIXED, PMU_X86_RDPMC_METRICS);
 	end();
+	begin("the exported twins pmu_x86_rdpmc_fixed_fn(n) == 0x40000000 | n, pmu_x86_rdpmc_metrics_fn(n) == "
+	      "0x20000000 | n, n = 0..7");
+	for (unsigned n = 0; n < 8; n++)
+		EXPECT(pmu_x86_rdpmc_fixed_fn(n) == (0x40000000u | n) && pmu_x86_rdpmc_metrics_fn(n) == (0x20000000u | n),
+		       "n %u: 0x%x 0x%x", n, pmu_x86_rdpmc_fixed_fn(n), pmu_x86_rdpmc_metrics_fn(n));
+	end();
 }
 
 /* ================================================================== */
@@ -1319,7 +1328,7 @@ static void case7(void)
 	};
 
 	printf("case 7: pmu_page_read() (custom arch) vs pmu_page_read_with(page, pmu_arch_counter, "
-	       "pmu_arch_time)\n");
+	       "pmu_arch_time) and its exported twin\n");
 	begin("8 page configurations (widths, time, time_short, fallbacks): same return, value, "
 	      "enabled, running, and the same number of counter/clock reads");
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
@@ -1357,6 +1366,16 @@ static void case7(void)
 		       "config %zu: %llu/%llu/%llu vs %llu/%llu/%llu", i, U(a.value), U(a.enabled),
 		       U(a.running), U(b.value), U(b.enabled), U(b.running));
 		EXPECT(ca == cb && ta == tb, "config %zu: calls %lu/%lu vs %lu/%lu", i, ca, ta, cb, tb);
+		/* the exported twin (the library's copy of the loop) with the same sources through pointers */
+		memset(&b, 0xa5, sizeof(b));
+		cb = sim.counter_calls;
+		tb = sim.time_calls;
+		rb = pmu_page_read_with_fn(&pc, pmu_arch_counter, pmu_arch_time, NULL, &b);
+		cb = sim.counter_calls - cb;
+		tb = sim.time_calls - tb;
+		EXPECT(ra == rb && (ra != 0 || (a.value == b.value && a.enabled == b.enabled && a.running == b.running)) &&
+		       ca == cb && ta == tb, "config %zu: pmu_page_read_with_fn rc %d %llu/%llu/%llu, calls %lu/%lu", i, rb,
+		       U(b.value), U(b.enabled), U(b.running), cb, tb);
 		EXPECT(ra != 0 || a.value == ref_count(c[i].off, c[i].raw, c[i].width),
 		       "config %zu: value %llu want %llu", i, U(a.value), U(ref_count(c[i].off, c[i].raw, c[i].width)));
 		EXPECT((ra == 1) == (c[i].index == 0 || !c[i].rdpmc || !c[i].time), "config %zu: rc %d", i, ra);
