@@ -51,7 +51,6 @@ static inline __attribute__((always_inline)) uint64_t pmu_arch_time(void *arg)
 
 static struct perf_event_mmap_page pages[NMAX] __attribute__((aligned(4096)));
 static struct perf_event_mmap_page *page_ptrs[NMAX];
-static struct pmu_fast_group group;
 static uintptr_t guard;
 static struct pmu_fast plan;
 static struct pmu_value out[NMAX];
@@ -77,15 +76,10 @@ static void setup(unsigned n)
 		p->time_mask = ~0ull;
 		page_ptrs[i] = p;
 	}
-	group.first = 0;
-	group.count = n;
-	group.fast = 1;
 	guard = pmu_arch_thread();
 	plan.guard = &guard;
 	plan.abi = PMU_FAST_ABI;
 	plan.count = n;
-	plan.ngroups = 1;
-	plan.groups = &group;
 	plan.pages = page_ptrs;
 }
 

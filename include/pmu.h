@@ -554,26 +554,24 @@ struct pmu_fast;
  */
 const struct pmu_fast *pmu_set_fast_abi(struct pmu_set *s, unsigned abi, size_t size);
 
-/** Exported twin of pmu_set_fast(): the plan in this library's own layout (or the refusing one for NULL). */
-const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s);
-
 /**
  * pmu_fast_slow - the one call pmu_fast_read() makes, for what its inline
  * part does not do: a set of several groups, of a group not readable from
  * user space (software events, tracepoints, tool events such as
- * duration_time), or with hybrid parts, read by its owner thread
- * (pmu_fast_read_groups(): user space where possible, read(2) otherwise); a
- * set that counts another thread, task or CPU, or read in another thread
- * (read(2)); a process that is a child of the one that opened the set
- * (-ECHILD, see pmu_fast_forked()); a refusing plan (-EINVAL, -EPROTO).
- * Returns as pmu_set_read().
+ * duration_time), or with hybrid parts, read by its owner thread (group by
+ * group: user space where possible, read(2) otherwise, then the hybrid
+ * parts' times, see pmu_fast_hybrid()); a set that counts another thread,
+ * task or CPU, or read in another thread (read(2)); a process that is a
+ * child of the one that opened the set (-ECHILD, see pmu_fast_forked()); a
+ * refusing plan (-EINVAL, -EPROTO). @f is what pmu_set_fast() returned
+ * (the library finds the set from it). Returns as pmu_set_read().
  */
 int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out);
 
 /**
  * pmu_set_read_group - read group @g of the set through one read(2) into the
- * group's slots of @out (indices as in pmu_set_read()). pmu_fast_read() uses
- * it as its fallback. Returns 0 or a negative errno.
+ * group's slots of @out (indices as in pmu_set_read()). pmu_fast_slow() uses
+ * it for a group it cannot read from user space. Returns 0 or a negative errno.
  */
 int pmu_set_read_group(struct pmu_set *s, unsigned g, struct pmu_value *out);
 
@@ -598,12 +596,6 @@ int pmu_fast_forked(const struct pmu_fast *f);
  * and pmu_set_read_syscall() call it; it does nothing for other values.
  */
 void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out);
-
-/** Exported twin of pmu_fast_read(). */
-int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out);
-
-/** Exported twin of pmu_page_read(). */
-int pmu_page_read_fn(const struct perf_event_mmap_page *pc, struct pmu_value *out);
 
 /* ------------------------------------------------------------------ */
 /* Metrics (perf's MetricExpr language)                                 */
@@ -987,10 +979,42 @@ int pmu_region_foreach(int per_thread, pmu_region_cb cb, void *data);
  */
 int pmu_region_overhead(uint64_t *out, size_t n);
 
+#include <pmu/fast.h>
+
+/* ------------------------------------------------------------------ */
+/* Exported twins of the inline functions above                         */
+/* ------------------------------------------------------------------ */
+
+/* For bindings and languages that cannot inline: each twin has its inline's
+ * arguments and result, and refuses the NULL arguments its inline does not
+ * check (-EINVAL). Defined by lib/gen-twins.py from lib/twins.list, which
+ * names every inline function of this header and <pmu/fast.h>. */
+
+/** Exported twin of pmu_set_fast(): the plan in this library's own layout (or the refusing one for NULL). */
+const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s);
+
+/** Exported twin of pmu_fast_read(). */
+int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out);
+
+/** Exported twin of pmu_page_read(). */
+int pmu_page_read_fn(const struct perf_event_mmap_page *pc, struct pmu_value *out);
+
+/** Exported twin of pmu_page_read_with(). */
+int pmu_page_read_with_fn(const struct perf_event_mmap_page *pc, pmu_counter_fn counter, pmu_time_fn time,
+			  void *arg, struct pmu_value *out);
+
 /** Exported twin of pmu_topdown_page_sample(). */
 int pmu_topdown_page_sample_fn(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out);
 
-#include <pmu/fast.h>
+/** Exported twin of pmu_topdown_page_sample_with(). */
+int pmu_topdown_page_sample_with_fn(const struct perf_event_mmap_page *pc, pmu_counter_fn counter, void *arg,
+				    struct pmu_topdown_sample *out);
+
+/** Exported twin of pmu_x86_rdpmc_fixed(). */
+uint32_t pmu_x86_rdpmc_fixed_fn(unsigned n);
+
+/** Exported twin of pmu_x86_rdpmc_metrics(). */
+uint32_t pmu_x86_rdpmc_metrics_fn(unsigned n);
 
 #ifdef __cplusplus
 }

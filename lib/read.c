@@ -4,59 +4,67 @@
  * on values (delta, scale, confidence). */
 #include <string.h>
 #include <unistd.h>
-#include "set.h"
+#include "read.h"
 #include "tool.h"
 
 #ifndef __SIZEOF_INT128__
 #error "libpmu needs a compiler with 128-bit integers (64-bit targets)"
 #endif
 
-/* Plans every read refuses (their guard word is 0, their set NULL): for a
- * NULL set, and for a program compiled against another plan layout. */
-static const uintptr_t refuse_guard;
-static const struct pmu_fast null_plan = { .guard = &refuse_guard, .abi = 0 };
-static const struct pmu_fast other_abi_plan = { .guard = &refuse_guard, .abi = PMU_FAST_ABI };
+/* Plans every read refuses: for a NULL set, and for a program compiled
+ * against another plan layout. Each is the plan of a set of its own, so that
+ * the library finds the set from every plan alike (no test on the way): their
+ * guard word and their set's wiped-on-fork word are 0, as a forked child
+ * sees its set's, so every read of them goes to pmu_fast_forked(), which
+ * tells them by address. */
+static const uintptr_t refuse_word;
+static const struct pmu_set null_set = {
+	.fast = { .guard = &refuse_word, .abi = 0 }, .guard_page = (uintptr_t *)&refuse_word };
+static const struct pmu_set other_abi_set = {
+	.fast = { .guard = &refuse_word, .abi = PMU_FAST_ABI }, .guard_page = (uintptr_t *)&refuse_word };
+
+/* The set whose plan @f (not NULL) is: pmu_set_fast() gives &s->fast, and the
+ * public plan has no pointer back. */
+static struct pmu_set *plan_set(const struct pmu_fast *f)
+{
+	return (struct pmu_set *)((uintptr_t)f - offsetof(struct pmu_set, fast));
+}
 
 PMU_EXPORT const struct pmu_fast *pmu_set_fast_abi(struct pmu_set *s, unsigned abi, size_t size)
 {
 	if (!s)
-		return &null_plan;
+		return &null_set.fast;
 	if (abi != PMU_FAST_ABI || size != sizeof(struct pmu_fast)) {
 		pmu__log(s->ctx, PMU_LOG_ERR, "this program was compiled against libpmu's read plan layout %u (%zu "
 			 "bytes); the library has layout %u (%zu bytes): rebuild it against this library's <pmu.h>",
 			 abi, size, PMU_FAST_ABI, sizeof(struct pmu_fast));
-		return &other_abi_plan;
+		return &other_abi_set.fast;
 	}
 	return &s->fast;
 }
 
-PMU_EXPORT const struct pmu_fast *pmu_set_fast_fn(struct pmu_set *s)
-{
-	return pmu_set_fast_abi(s, PMU_FAST_ABI, sizeof(struct pmu_fast));
-}
-
 PMU_EXPORT int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out)
 {
-	struct pmu_set *s = f ? f->set : NULL;
+	struct pmu_set *s;
 
-	if (!s || pmu__set_forked(s))
+	if (!f || pmu__set_forked(s = plan_set(f)))
 		return pmu_fast_forked(f);
 	if (!out)
 		return pmu__err(s->ctx, -EINVAL, "reading a set into a NULL output");
 	if (pmu__set_mine(s))
-		return pmu_fast_read_groups(f, out);
+		return pmu__fast_read_groups(s, out);
 	return pmu_set_read_syscall(s, out);
 }
 
 PMU_EXPORT int pmu_fast_forked(const struct pmu_fast *f)
 {
-	if (f == &other_abi_plan)
+	if (f == &other_abi_set.fast)
 		return pmu__err(NULL, -EPROTO, "this program was compiled against another layout of libpmu's read "
 				"plan (struct pmu_fast) than the library's %u: rebuild it against the installed <pmu.h>",
 				PMU_FAST_ABI);
-	if (!f || !f->set)
+	if (!f || f == &null_set.fast)
 		return pmu__err(NULL, -EINVAL, "reading a NULL set (the read plan of pmu_set_fast(NULL))");
-	return pmu__err(f->set->ctx, -ECHILD,
+	return pmu__err(plan_set(f)->ctx, -ECHILD,
 			"this set was opened before fork() and counts the parent process; open a new set "
 			"in the child");
 }
@@ -147,17 +155,18 @@ PMU_EXPORT int pmu_set_read_syscall(struct pmu_set *s, struct pmu_value *out)
 		if (r < 0)
 			return r;
 	}
-	if (s->fast.hybrid_parts)
+	if (s->hybrid_parts)
 		pmu_fast_hybrid(&s->fast, out);
 	return 0;
 }
 
 PMU_EXPORT void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out)
 {
-	const struct pmu_set *s = f ? f->set : NULL;
+	const struct pmu_set *s;
 
-	if (!s || !out)
+	if (!f || !out)
 		return;
+	s = plan_set(f); /* n 0 for the refusing plans */
 	for (size_t i = 0; i < s->n; i++) {
 		uint64_t enabled = 0, running = 0;
 		int id = s->ev[i].part_of;
@@ -186,27 +195,6 @@ PMU_EXPORT void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out)
 			out[j].enabled = (uint64_t)x;
 		}
 	}
-}
-
-PMU_EXPORT int pmu_fast_read_fn(const struct pmu_fast *f, struct pmu_value *out)
-{
-	if (!f || !out)
-		return pmu__err(NULL, -EINVAL, "pmu_fast_read_fn: NULL read plan or output");
-	return pmu_fast_read(f, out);
-}
-
-PMU_EXPORT int pmu_page_read_fn(const struct perf_event_mmap_page *pc, struct pmu_value *out)
-{
-	if (!pc || !out)
-		return pmu__err(NULL, -EINVAL, "pmu_page_read_fn: NULL page or output");
-	return pmu_page_read(pc, out);
-}
-
-PMU_EXPORT int pmu_topdown_page_sample_fn(const struct perf_event_mmap_page *pc, struct pmu_topdown_sample *out)
-{
-	if (!pc || !out)
-		return pmu__err(NULL, -EINVAL, "pmu_topdown_page_sample_fn: NULL page or output");
-	return pmu_topdown_page_sample(pc, out);
 }
 
 PMU_EXPORT int pmu_set_read(struct pmu_set *s, struct pmu_value *out)

@@ -404,12 +404,11 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		goto fail;
 	}
 	pmu__speclist_free(&l);
-	s->fast.set = s;
 	s->fast.guard = &guard_never;
 	s->gen = pmu__fork_gen;
 	s->opener = getpid();
 	for (size_t i = 0; i < s->n; i++)
-		s->fast.hybrid_parts += s->ev[i].part_of >= 0;
+		s->hybrid_parts += s->ev[i].part_of >= 0;
 	*out = s;
 	return 0;
 fail:
@@ -437,7 +436,7 @@ static void arm_guard(struct pmu_set *s)
 	s->guard_page[0] = s->owned ? s->owner : 1;
 	/* the inline read takes one group read from user space, without hybrid parts;
 	 * other sets go to the library's loop (pmu_fast_slow) */
-	if (s->owned && s->ngroups == 1 && s->fgroups[0].fast && !s->fast.hybrid_parts)
+	if (s->owned && s->ngroups == 1 && s->fgroups[0].fast && !s->hybrid_parts)
 		s->fast.guard = s->guard_page;
 }
 
@@ -529,10 +528,7 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 	}
 	s->fast.abi = PMU_FAST_ABI;
 	s->fast.count = (uint32_t)s->n;
-	s->fast.ngroups = (uint32_t)s->ngroups;
-	s->fast.groups = s->fgroups;
 	s->fast.pages = s->pages;
-	s->fast.set = s;
 	arm_guard(s);
 	pmu__log(ctx, PMU_LOG_DEBUG, "opened %zu events in %zu groups", s->n, s->ngroups);
 	*out = s;

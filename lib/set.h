@@ -27,6 +27,14 @@ struct pmu_grp {
 	pthread_mutex_t lock;   /* guards buf */
 };
 
+/* One perf_event group of the set as the read by its owner thread (read.h) walks it. */
+struct pmu_fast_group {
+	uint32_t first;   /* index of its first value */
+	uint32_t count;   /* number of values (members) */
+	uint32_t fast;    /* 1 if every member has a user page worth trying */
+	uint32_t reserved;
+};
+
 struct pmu_set {
 	struct pmu_ctx *ctx;
 	unsigned flags;
@@ -36,9 +44,10 @@ struct pmu_set {
 	struct pmu_ev *ev;
 	size_t ngroups;
 	struct pmu_grp *g;
-	struct pmu_fast fast;
-	struct pmu_fast_group *fgroups;
+	struct pmu_fast fast;   /* the public read plan (pmu_set_fast()); the library finds the set from it */
+	struct pmu_fast_group *fgroups; /* per group (ngroups) */
 	struct perf_event_mmap_page **pages;
+	uint32_t hybrid_parts;  /* values that are one core type's part of an event (pmu_fast_hybrid()) */
 	size_t page_size;
 	bool enabled;           /* enabled by open (PMU_SET_ENABLE) or pmu_set_enable(), not since disabled */
 	bool owned;             /* counts the opening thread itself: user-space reads possible */

@@ -4,13 +4,14 @@
 # debian/ against the sources it packages (the package build itself is
 # tests/packages.sh):
 #   - debian/libpmu0.symbols (written by dpkg-gensymbols from the built
-#     library) lists exactly the symbols of lib/libpmu.sym, each with the
+#     library) lists exactly the symbols of the version script (lib/libpmu.sym
+#     as lib/gen-twins.py writes it into the build directory), each with the
 #     version node the script gives it, and one entry per node;
 #   - debian/changelog's upstream version is meson's project version;
 #   - every Build-Depends of debian/control is named in tests/deps.sh.
-# usage: test-debian.sh SRCDIR VERSION
+# usage: test-debian.sh SRCDIR VERSION LIBPMU_SYM
 set -u
-src=$1 version=$2
+src=$1 version=$2 sym=$3
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -22,10 +23,10 @@ awk '
 	/local:/ { g = 0; next }
 	/^\}/ { g = 0; next }
 	g && /^[ \t]+[a-z_0-9]+;/ { s = $1; sub(/;/, "", s); print s "@" node }
-' "$src/lib/libpmu.sym" | sort >"$tmp/script"
+' "$sym" | sort >"$tmp/script"
 sed -n -E 's/^ ([^ ]+) .*/\1/p' "$src/debian/libpmu0.symbols" | sort >"$tmp/symbols"
 if ! diff -u "$tmp/script" "$tmp/symbols"; then
-	bad "debian/libpmu0.symbols differs from lib/libpmu.sym (- script, + symbols file): a new symbol needs its line there (dpkg-gensymbols -plibpmu0 -Pdebian/libpmu0 after a package build prints it)"
+	bad "debian/libpmu0.symbols differs from the version script $sym (- script, + symbols file): a new symbol needs its line there (dpkg-gensymbols -plibpmu0 -Pdebian/libpmu0 after a package build prints it)"
 fi
 head -n 1 "$src/debian/libpmu0.symbols" | grep -qx 'libpmu.so.0 libpmu0 #MINVER#' ||
 	bad "debian/libpmu0.symbols: first line '$(head -n 1 "$src/debian/libpmu0.symbols")'"
@@ -44,5 +45,5 @@ done
 d=$(sed -n -E '1s/^[^ ]+ \(([0-9]+:)?([^)-]+)(-[^)]*)?\).*/\2/p' "$src/debian/changelog")
 [ "$d" = "$version" ] || bad "debian/changelog's upstream version '$d' != meson's '$version'"
 
-echo "test-debian: $(wc -l <"$tmp/script") symbols and nodes of lib/libpmu.sym, changelog $d, $(echo $deps | wc -w) build dependencies: $fail failed"
+echo "test-debian: $(wc -l <"$tmp/script") symbols and nodes of the version script, changelog $d, $(echo $deps | wc -w) build dependencies: $fail failed"
 [ "$fail" = 0 ]

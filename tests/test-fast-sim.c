@@ -19,10 +19,12 @@
  *  3. index == 0 / cap_user_rdpmc == 0: fallback (1), counter never read
  *  4. time extrapolation (cap_user_time, cap_user_time_short) vs 128-bit math
  *  5. x86 rdpmc selectors for fixed counters and the topdown metrics register
+ *     (the inline functions and their exported twins)
  *  6. pmu_fast_read() end to end on a REAL set of software events whose read
  *     plan is redirected to simulated pages: fast groups, per-group fallback
  *     to read(2), other threads, a child after fork()
- *  7. pmu_page_read() (custom arch) == pmu_page_read_with(same functions)
+ *  7. pmu_page_read() (custom arch) == pmu_page_read_with(same functions) ==
+ *     its exported twin pmu_page_read_with_fn(same functions)
  *  8. random histories against a model of the kernel (the page's times lag
  *     until the next sched-in; multiplexing; disable): values, times and
  *     scaled deltas equal the model's true ones after every read
@@ -30,7 +32,8 @@
  * Safety: libpmu's exported twins (pmu_set_read, pmu_fast_read_fn,
  * pmu_page_read_fn) were compiled with the real x86 rdpmc. They are only ever
  * given pages with index == 0 or cap_user_rdpmc == 0, or called where the
- * fork check returns first, so rdpmc is never executed.
+ * fork check returns first, so rdpmc is never executed. The twin
+ * pmu_page_read_with_fn() is given this test's counter and clock (never NULL).
  *
  * Exit: 0 all pass, 1 any failure, 77 only if perf_event_open() of software
  * events is impossible here (case 6 cannot run) and everything else passed.
@@ -90,7 +93,7 @@ static inline uint64_t pmu_arch_time(void *arg)
 }
 
 #include <pmu.h>
-#include "set.h"   /* private layout of struct pmu_set (lib/), to redirect its read plan */
+#include "read.h"  /* private layout of struct pmu_set (lib/), to redirect its read plan, and its read by groups */
 
 #if !PMU_ARCH_FAST
 #error "PMU_ARCH_CUSTOM hook not honoured"
@@ -885,6 +888,12 @@ static void case5(void)
 	EXPECT(PMU_X86_RDPMC_FIXED == (1u << 30) && PMU_X86_RDPMC_METRICS == (1u << 29),
 	       "selector bits 0x%x 0x%x", PMU_X86_RDPMC_FIXED, PMU_X86_RDPMC_METRICS);
 	end();
+	begin("the exported twins pmu_x86_rdpmc_fixed_fn(n) == 0x40000000 | n, pmu_x86_rdpmc_metrics_fn(n) == "
+	      "0x20000000 | n, n = 0..7");
+	for (unsigned n = 0; n < 8; n++)
+		EXPECT(pmu_x86_rdpmc_fixed_fn(n) == (0x40000000u | n) && pmu_x86_rdpmc_metrics_fn(n) == (0x20000000u | n),
+		       "n %u: 0x%x 0x%x", n, pmu_x86_rdpmc_fixed_fn(n), pmu_x86_rdpmc_metrics_fn(n));
+	end();
 }
 
 /* ================================================================== */
@@ -1065,7 +1074,7 @@ static int case6(char *skip, size_t skiplen)
 		       "a plan of 3 groups is left to the library: its guard never names a thread");
 		EXPECT(s->guard_page && s->guard_page[0] == pmu_arch_thread(),
 		       "the set's wiped-on-fork word holds this thread's pointer");
-		EXPECT(s->fast.pages == s->pages && s->fast.groups == s->fgroups && s->fast.set == s, "plan");
+		EXPECT(s->fast.pages == s->pages && s->fast.count == C6_N, "plan");
 	}
 	end();
 	if (!layout_ok || sub_fail) {
@@ -1100,7 +1109,7 @@ static int case6(char *skip, size_t skiplen)
 		c6_leaders(s, 7);
 		c0 = sim.counter_calls;
 		memset(out, 0, sizeof(out));
-		r = pmu_fast_read_groups(&s->fast, out);
+		r = pmu__fast_read_groups(s, out);
 		EXPECT(r == 0, "rc %d (%s)", r, pmu_strerror(r));
 		for (size_t i = 0; i < C6_N; i++)
 			EXPECT(is_sim(&out[i], i), "value %zu = %llu/%llu/%llu, want simulated %llu/%zu/%zu", i,
@@ -1125,7 +1134,7 @@ static int case6(char *skip, size_t skiplen)
 		burn();
 		c6_leaders(s, 6);
 		c0 = sim.counter_calls;
-		r = pmu_fast_read_groups(&s->fast, out);
+		r = pmu__fast_read_groups(s, out);
 		unsigned long calls = sim.counter_calls - c0;
 		c6_leaders(s, 0);
 		burn();
@@ -1151,7 +1160,7 @@ static int case6(char *skip, size_t skiplen)
 	EXPECT(pmu_set_read_syscall(s, lo) == 0, "read(2) before");
 	c6_leaders(s, 5);
 	c0 = sim.counter_calls;
-	r = pmu_fast_read_groups(&s->fast, out);
+	r = pmu__fast_read_groups(s, out);
 	c6_leaders(s, 0);
 	EXPECT(pmu_set_read_syscall(s, hi) == 0, "read(2) after");
 	EXPECT(r == 0, "rc %d (%s)", r, pmu_strerror(r));
@@ -1181,15 +1190,14 @@ static int case6(char *skip, size_t skiplen)
 	      "to pmu_fast_slow (read(2) here)");
 	{
 		uintptr_t own = pmu_arch_thread();
-		struct pmu_fast one = s->fast;
+		struct pmu_fast all = s->fast, *one = &s->fast; /* the set's own plan: the library finds the set from it */
 		unsigned long t0 = sim.time_calls;
-		one.guard = &own;
-		one.ngroups = 1;
-		one.count = 2;
+		one->guard = &own;
+		one->count = 2;
 		c6_leaders(s, 7);
 		c0 = sim.counter_calls;
 		memset(out, 0, sizeof(out));
-		r = pmu_fast_read(&one, out);
+		r = pmu_fast_read(one, out);
 		EXPECT(r == 0 && is_sim(&out[0], 0) && is_sim(&out[1], 1), "rc %d, values %llu %llu", r,
 		       U(out[0].value), U(out[1].value));
 		EXPECT(sim.counter_calls - c0 == 2 && sim.time_calls - t0 == 1, "counter %lu, clock %lu calls",
@@ -1199,12 +1207,13 @@ static int case6(char *skip, size_t skiplen)
 		c6_pages[1].index = 0;
 		s->owned = false;
 		EXPECT(pmu_set_read_syscall(s, lo) == 0, "read(2) before");
-		r = pmu_fast_read(&one, out);
+		r = pmu_fast_read(one, out);
 		EXPECT(pmu_set_read_syscall(s, hi) == 0, "read(2) after");
 		EXPECT(r == 0, "rc %d (%s)", r, pmu_strerror(r));
 		expect_real(&lo[0], &out[0], &hi[0], 0, "fallback");
 		s->owned = true;
 		c6_pages[1].index = 2;
+		*one = all;
 	}
 	end();
 
@@ -1282,7 +1291,7 @@ static int case6(char *skip, size_t skiplen)
 		       "child of syscall(SYS_fork): the read is not refused with -ECHILD (status 0x%x)", status);
 #endif
 		c6_leaders(s, 7);
-		r = pmu_fast_read_groups(&s->fast, out);
+		r = pmu__fast_read_groups(s, out);
 		c6_leaders(s, 0);
 		EXPECT(r == 0 && is_sim(&out[0], 0), "parent after fork: fast read rc %d", r);
 		EXPECT(pmu_set_read_syscall(s, out) == 0, "parent after fork: read(2)");
@@ -1319,7 +1328,7 @@ static void case7(void)
 	};
 
 	printf("case 7: pmu_page_read() (custom arch) vs pmu_page_read_with(page, pmu_arch_counter, "
-	       "pmu_arch_time)\n");
+	       "pmu_arch_time) and its exported twin\n");
 	begin("8 page configurations (widths, time, time_short, fallbacks): same return, value, "
 	      "enabled, running, and the same number of counter/clock reads");
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
@@ -1357,6 +1366,16 @@ static void case7(void)
 		       "config %zu: %llu/%llu/%llu vs %llu/%llu/%llu", i, U(a.value), U(a.enabled),
 		       U(a.running), U(b.value), U(b.enabled), U(b.running));
 		EXPECT(ca == cb && ta == tb, "config %zu: calls %lu/%lu vs %lu/%lu", i, ca, ta, cb, tb);
+		/* the exported twin (the library's copy of the loop) with the same sources through pointers */
+		memset(&b, 0xa5, sizeof(b));
+		cb = sim.counter_calls;
+		tb = sim.time_calls;
+		rb = pmu_page_read_with_fn(&pc, pmu_arch_counter, pmu_arch_time, NULL, &b);
+		cb = sim.counter_calls - cb;
+		tb = sim.time_calls - tb;
+		EXPECT(ra == rb && (ra != 0 || (a.value == b.value && a.enabled == b.enabled && a.running == b.running)) &&
+		       ca == cb && ta == tb, "config %zu: pmu_page_read_with_fn rc %d %llu/%llu/%llu, calls %lu/%lu", i, rb,
+		       U(b.value), U(b.enabled), U(b.running), cb, tb);
 		EXPECT(ra != 0 || a.value == ref_count(c[i].off, c[i].raw, c[i].width),
 		       "config %zu: value %llu want %llu", i, U(a.value), U(ref_count(c[i].off, c[i].raw, c[i].width)));
 		EXPECT((ra == 1) == (c[i].index == 0 || !c[i].rdpmc || !c[i].time), "config %zu: rc %d", i, ra);

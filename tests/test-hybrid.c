@@ -119,7 +119,7 @@ int main(void)
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
 		r = pmu__set_plan(ctx, "cycles,task-clock,instructions", &o, &s);
-		CHECK(r == 0 && s->n == 5 && s->fast.hybrid_parts == 4, "plan: %d", r);
+		CHECK(r == 0 && s->n == 5 && s->hybrid_parts == 4, "plan: %d", r);
 		if (r == 0 && s->n == 5) {
 			/* A: 60% of the time on P-cores, 40% on E-cores, nothing multiplexed */
 			v[0] = (struct pmu_value){ 3000, 1000, 600 };   /* cpu_core/cycles/ */

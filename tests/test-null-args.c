@@ -110,6 +110,11 @@ static long c_td_named_ctx(void) { struct pmu_topdown t; return pmu_topdown_from
 static long c_td_named_out(void) { return pmu_topdown_from_named(ctx, NULL, 0, NULL); }
 static long c_td_page_pc(void) { struct pmu_topdown_sample t; return pmu_topdown_page_sample_fn(NULL, &t); }
 static long c_td_page_out(void) { struct perf_event_mmap_page pc; memset(&pc, 0, sizeof(pc)); return pmu_topdown_page_sample_fn(&pc, NULL); }
+static long c_td_with_pc(void) { struct pmu_topdown_sample t; return pmu_topdown_page_sample_with_fn(NULL, NULL, NULL, &t); }
+static long c_td_with_out(void) { struct perf_event_mmap_page pc; memset(&pc, 0, sizeof(pc)); return pmu_topdown_page_sample_with_fn(&pc, NULL, NULL, NULL); }
+static long c_page_with_pc(void) { return pmu_page_read_with_fn(NULL, NULL, NULL, NULL, v); }
+static long c_page_with_out(void) { struct perf_event_mmap_page pc; memset(&pc, 0, sizeof(pc)); return pmu_page_read_with_fn(&pc, NULL, NULL, NULL, NULL); }
+static long c_set_fast_fn(void) { return pmu_fast_read(pmu_set_fast_fn(NULL), v); }
 static long c_region_begin(void) { return pmu_region_begin(NULL); }
 static long c_region_end(void) { return pmu_region_end(NULL); }
 static long c_region_get_name(void) { struct pmu_region *h; return pmu_region_get(NULL, &h); }
@@ -196,6 +201,11 @@ static const struct call calls[] = {
 	{ "pmu_topdown_from_named(ctx, NULL, 0, NULL)", NEG, c_td_named_out },
 	{ "pmu_topdown_page_sample_fn(NULL, &t)", NEG, c_td_page_pc },
 	{ "pmu_topdown_page_sample_fn(page, NULL)", NEG, c_td_page_out },
+	{ "pmu_topdown_page_sample_with_fn(NULL, ...)", NEG, c_td_with_pc },
+	{ "pmu_topdown_page_sample_with_fn(page, NULL, NULL, NULL)", NEG, c_td_with_out },
+	{ "pmu_page_read_with_fn(NULL, ...)", NEG, c_page_with_pc },
+	{ "pmu_page_read_with_fn(page, NULL, NULL, NULL, NULL)", NEG, c_page_with_out },
+	{ "pmu_fast_read(pmu_set_fast_fn(NULL), v)", NEG, c_set_fast_fn },
 	{ "pmu_region_begin(NULL)", NEG, c_region_begin },
 	{ "pmu_region_end(NULL)", NEG, c_region_end },
 	{ "pmu_region_get(NULL, &h)", NEG, c_region_get_name },

@@ -123,6 +123,16 @@ int main(void)
 		      "rdpmc selectors: 0x%x then 0x%x", seen_idx[0] - 1, seen_idx[1] - 1);
 		pg.index = 0;
 		CHECK(pmu_topdown_page_sample(&pg, &smp) == 1, "index 0 falls back");
+		/* the exported twin (the library's copy of the loop), given the same counter source */
+		pg.index = (1u << 30 | 3) + 1;
+		nseen = 0;
+		memset(&smp, 0, sizeof(smp));
+		r = pmu_topdown_page_sample_with_fn(&pg, pmu_arch_counter, NULL, &smp);
+		CHECK(r == 0 && smp.slots == 123456 && smp.metrics == sim_metrics && smp.epoch == 4242 && nseen == 2 &&
+		      seen_idx[0] == pg.index && seen_idx[1] == (1u << 29) + 1, "pmu_topdown_page_sample_with_fn: %d", r);
+		pg.index = 0;
+		CHECK(pmu_topdown_page_sample_with_fn(&pg, pmu_arch_counter, NULL, &smp) == 1,
+		      "pmu_topdown_page_sample_with_fn: index 0 falls back");
 	}
 
 	/* 8. arrangement on an Ice Lake server (fixture sysfs) and Sapphire Rapids */

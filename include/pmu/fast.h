@@ -160,20 +160,14 @@ PMU_HOT int pmu_page_read(const struct perf_event_mmap_page *pc, struct pmu_valu
 	return pmu__page_read(pc, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1, out, (uint64_t *)0);
 }
 
-/** One perf_event group inside a set's read plan. */
-struct pmu_fast_group {
-	uint32_t first;   /* index of its first value */
-	uint32_t count;   /* number of values (members) */
-	uint32_t fast;    /* 1 if every member has a user page worth trying */
-	uint32_t reserved;
-};
-
 /** Layout version of struct pmu_fast; see pmu_set_fast(). */
-#define PMU_FAST_ABI 2
+#define PMU_FAST_ABI 3
 
 /**
- * A set's read plan (pmu_set_fast()). Read-only for users; the inline read
- * compiled into a program depends on its layout, hence PMU_FAST_ABI.
+ * A set's read plan (pmu_set_fast()): what the inline pmu_fast_read() needs,
+ * nothing more. Read-only for users, and only through the pointer
+ * pmu_set_fast() returned (the library finds the set from it); the inline
+ * read compiled into a program depends on its layout, hence PMU_FAST_ABI.
  *
  * @guard comes first in every version of the layout. For a set that the
  * inline read can do alone — one group, every member readable from user
@@ -188,53 +182,8 @@ struct pmu_fast {
 	const volatile uintptr_t *guard;
 	uint32_t abi;                            /* PMU_FAST_ABI of the library */
 	uint32_t count;                          /* values */
-	uint32_t ngroups;
-	uint32_t hybrid_parts;                   /* values that are one core type's part of an event */
-	const struct pmu_fast_group *groups;
 	struct perf_event_mmap_page *const *pages; /* per value; NULL if unmapped */
-	struct pmu_set *set;
 };
-
-/**
- * pmu_fast_read_groups - every group of the plan, for the thread that owns
- * the set (the caller checks that): user space where the group's pages
- * allow, one read(2) for a group where they do not; then the hybrid parts'
- * times. What pmu_fast_slow() does for a set the inline read leaves to it.
- * Returns 0 or the negative errno of a read(2).
- */
-static inline int pmu_fast_read_groups(const struct pmu_fast *f, struct pmu_value *out)
-{
-	const struct pmu_fast_group *gr = f->groups, *end;
-	struct perf_event_mmap_page *const *pages = f->pages;
-
-	for (end = gr + f->ngroups; gr < end; gr++) {
-		struct perf_event_mmap_page *const *pg = pages + gr->first;
-		struct pmu_value *o = out + gr->first, *last = o + gr->count;
-		uint64_t enabled, running;
-
-		/* the leader's page gives the group's times; members only their counts */
-		if (!gr->fast || pmu__page_read(*pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1, o, (uint64_t *)0))
-			goto slow;
-		enabled = o->enabled;
-		running = o->running;
-		while (++o < last) {
-			if (pmu__page_read(*++pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o, (uint64_t *)0))
-				goto slow;
-			o->enabled = enabled;
-			o->running = running;
-		}
-		continue;
-slow:
-		{
-			int r = pmu_set_read_group(f->set, (unsigned)(gr - f->groups), out);
-			if (r < 0)
-				return r;
-		}
-	}
-	if (f->hybrid_parts)
-		pmu_fast_hybrid(f, out);
-	return 0;
-}
 
 /**
  * pmu_fast_read - read every value of a set: user space where possible, one

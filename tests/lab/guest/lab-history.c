@@ -131,10 +131,11 @@ static void check_pair(struct hist *h, unsigned long step)
 		h->st.bad_pair++;
 		return;
 	}
-	for (unsigned g = 0; g < pf->ngroups; g++) {
+	for (size_t i = 0; i < h->n; i++) {
 		struct pmu_value v;
 		/* counted for the report: was this group's leader readable from user space just now? */
-		if (pmu_page_read(pf->pages[pf->groups[g].first], &v) == 0)
+		if ((i == 0 || pmu_set_group_of(h->set, i) != pmu_set_group_of(h->set, i - 1)) &&
+		    pmu_page_read(pf->pages[i], &v) == 0)
 			h->st.fast_groups++;
 	}
 	for (size_t i = 0; i < h->n; i++) {
