@@ -125,6 +125,8 @@ void pmu__sysfs_free(struct pmu_ctx *ctx);
 const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *name);
 const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type);
 const struct pmu_dev *pmu__core_pmu(const struct pmu_ctx *ctx);
+/* Its name, "cpu" when there is none (as perf names the core PMU of x86). */
+const char *pmu__core_pmu_name(const struct pmu_ctx *ctx);
 /* Encode "term=value,term,..." for @pmu into @info (config fields): each term placed by
  * pmu__sysfs_place(), a term without value that is no format term one of the PMU's named events. */
 int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *terms,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading: the user-space path (pmu_fast_read in <pmu/fast.h>), one
- * PERF_FORMAT_GROUP read(2) per group as the fallback, and the arithmetic
- * on values (delta, scale, confidence). */
+/* Reading: the user-space path (pmu_fast_read in <pmu/fast.h>), and one
+ * PERF_FORMAT_GROUP read(2) per group as the fallback. The arithmetic on the
+ * values read is value.c's. */
 #include <string.h>
 #include <unistd.h>
 #include "read.h"
@@ -64,9 +64,7 @@ PMU_EXPORT int pmu_fast_forked(const struct pmu_fast *f)
 				PMU_FAST_ABI);
 	if (!f || f == &null_set.fast)
 		return pmu__err(NULL, -EINVAL, "reading a NULL set (the read plan of pmu_set_fast(NULL))");
-	return pmu__err(plan_set(f)->ctx, -ECHILD,
-			"this set was opened before fork() and counts the parent process; open a new set "
-			"in the child");
+	return pmu__set_forked_err(plan_set(f));
 }
 
 static int read_group_into(struct pmu_set *s, struct pmu_grp *g, uint64_t *buf, size_t buflen, struct pmu_value *out);
@@ -202,44 +200,4 @@ PMU_EXPORT int pmu_set_read(struct pmu_set *s, struct pmu_value *out)
 	if (!s || !out)
 		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_read: NULL set or output");
 	return pmu_fast_read(&s->fast, out);
-}
-
-PMU_EXPORT void pmu_delta(const struct pmu_value *a, const struct pmu_value *b, size_t n,
-			  struct pmu_value *out)
-{
-	if (!a || !b || !out)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		struct pmu_value d;
-		d.value = b[i].value - a[i].value;
-		d.enabled = b[i].enabled - a[i].enabled;
-		d.running = b[i].running - a[i].running;
-		out[i] = d;
-	}
-}
-
-PMU_EXPORT uint64_t pmu_scale(const struct pmu_value *v)
-{
-	unsigned __int128 x;
-
-	if (!v)
-		return 0;
-	if (v->running == v->enabled || v->running > v->enabled)
-		return v->value;
-	if (v->running == 0)
-		return 0;
-	x = (unsigned __int128)v->value * v->enabled + v->running / 2;
-	x /= v->running;
-	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
-}
-
-PMU_EXPORT double pmu_confidence(const struct pmu_value *v)
-{
-	if (!v)
-		return 0.0;
-	if (v->running >= v->enabled)
-		return 1.0;
-	if (v->running == 0)
-		return 0.0;
-	return (double)v->running / (double)v->enabled;
 }

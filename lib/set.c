@@ -552,6 +552,12 @@ bool pmu__set_mine(const struct pmu_set *s)
 	return s->owned && s->owner == pmu_arch_thread();
 }
 
+int pmu__set_forked_err(const struct pmu_set *s)
+{
+	return pmu__err(s->ctx, -ECHILD, "this set was opened before fork() and counts the parent process; open a "
+			"new set in the child");
+}
+
 static int forked(const struct pmu_set *s)
 {
 	return pmu__set_forked(s);
@@ -563,7 +569,7 @@ static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
 	if (!s)
 		return pmu__err(NULL, -EINVAL, "%s: NULL set", what);
 	if (forked(s))
-		return pmu_fast_forked(&s->fast);
+		return pmu__set_forked_err(s);
 	for (size_t g = 0; g < s->ngroups; g++)
 		if (s->g[g].leader_fd >= 0 && ioctl(s->g[g].leader_fd, req, PERF_IOC_FLAG_GROUP) < 0) {
 			int err = errno;

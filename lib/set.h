@@ -79,6 +79,8 @@ int pmu__access_advice(const struct pmu_ctx *ctx, const struct pmu_access *a, ch
 
 /* The set is read in a child of the process that opened it (forked). */
 bool pmu__set_forked(const struct pmu_set *s);
+/* The error of a set used after fork() in the child: -ECHILD, the message set. */
+int pmu__set_forked_err(const struct pmu_set *s);
 /* The calling thread is the one whose counters the set reads. */
 bool pmu__set_mine(const struct pmu_set *s);
 

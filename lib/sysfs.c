@@ -317,6 +317,12 @@ const struct pmu_dev *pmu__core_pmu(const struct pmu_ctx *ctx)
 	return ctx->n_pmus && ctx->pmus[0].is_core ? &ctx->pmus[0] : NULL;
 }
 
+const char *pmu__core_pmu_name(const struct pmu_ctx *ctx)
+{
+	const struct pmu_dev *c = pmu__core_pmu(ctx);
+	return c ? c->name : "cpu";
+}
+
 size_t pmu__n_core_pmus(const struct pmu_ctx *ctx)
 {
 	size_t n = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Intel topdown, the one module for its rules: the role table (which events are SLOTS and which the
  * PERF_METRICS fields, by encoding, by table TopdownRole, by sysfs and standard name;
- * topdown-role.c), decoding and the TOPDOWN keyword (topdown.c), and the group the kernel requires, SLOTS leading every metric event
+ * topdown-role.c), decoding (topdown.c), the TOPDOWN keyword (topdown-events.c), and the group the kernel requires, SLOTS leading every metric event
  * (topdown-group.c). */
 #ifndef PMU_TOPDOWN_H
 #define PMU_TOPDOWN_H
@@ -34,7 +34,7 @@ void pmu__topdown_mark(const struct pmu_ctx *ctx, struct pmu_event_info *info);
 unsigned pmu__topdown_role_flags(const char *role);
 /* Is EventCode @event with UMask @umask a PERF_METRICS pseudo-event (no counter of its own)? */
 bool pmu__topdown_metric_code(uint64_t event, uint64_t umask);
-/* ---- the TOPDOWN keyword (topdown.c) ---- */
+/* ---- the TOPDOWN keyword (topdown-events.c) ---- */
 /* The events the TOPDOWN keyword stands for on this CPU, comma separated; returns their number. */
 int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
 

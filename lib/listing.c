@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* The listing: every event name known here (generic events, the PMUs' sysfs events, the tables'
+ * entries), each with whether it can be counted here (pmu_event_foreach, behind `pmu list`). */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct foreach_state {
+	struct pmu_ctx *ctx;
+	const char *prefix;
+	pmu_event_cb cb;
+	void *data;
+	int count;
+};
+
+static int foreach_generic(const struct pmu_generic *g, void *data)
+{
+	struct foreach_state *st = data;
+	struct pmu_event_entry e;
+	int r;
+
+	if (!pmu__prefix(g->name, st->prefix))
+		return 0;
+	e.name = g->name;
+	e.pmu = g->type == PERF_TYPE_SOFTWARE ? "software" : pmu__core_pmu_name(st->ctx);
+	e.desc = g->desc;
+	e.source = PMU_SRC_GENERIC;
+	e.kind = PMU_ENTRY_KERNEL;
+	e.usable = pmu__name_countable(st->ctx, g->name);
+	st->count++;
+	r = st->cb(&e, st->data);
+	return r;
+}
+
+/* A metric can be evaluated here when every event it needs can be counted here. */
+static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
+{
+	bool was = pmu__err_is_quiet(), ok;
+	char *buf = NULL, *save = NULL;
+	int n;
+
+	pmu__err_quiet(true);
+	n = pmu_metric_events(ctx, metric, NULL, 0);
+	/* + 2: pmu_metric_events() wants room for a ',' after the first name too */
+	ok = n >= 0 && (buf = malloc((size_t)n + 2)) && pmu_metric_events(ctx, metric, buf, (size_t)n + 2) >= 0;
+	pmu__err_quiet(was);
+	for (char *ev = ok ? strtok_r(buf, ",", &save) : NULL; ev && ok; ev = strtok_r(NULL, ",", &save))
+		ok = pmu__name_countable(ctx, ev);
+	free(buf);
+	return ok;
+}
+
+PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data)
+{
+	struct foreach_state st = { ctx, prefix ? prefix : "", cb, data, 0 };
+	char name[PMU_NAME_MAX];
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !cb)
+		return pmu__err(ctx, -EINVAL, "pmu_event_foreach: NULL context or callback");
+	if ((r = pmu__tables_load(ctx)) < 0)
+		return r; /* a list without the tables' names would be a short list said as complete */
+	{
+		const struct pmu_tables *t = &ctx->tables;
+		for (size_t i = 0; i < t->n; i++) {
+			const struct pmu_tentry *te = t->v[i];
+			struct pmu_event_entry e;
+			if (!pmu__prefix(te->name, st.prefix) || !pmu__tables_indexed(ctx, te))
+				continue; /* not in the subtree, or shadowed by an earlier table */
+			e.name = te->name;
+			e.pmu = te->unit ? te->unit : te->kind == PMU_T_NATIVE ? pmu__core_pmu_name(ctx) : "";
+			e.desc = te->desc ? te->desc : "";
+			e.source = PMU_SRC_TABLE;
+			e.kind = te->kind == PMU_T_METRIC ? PMU_ENTRY_METRIC :
+				 te->kind == PMU_T_STANDARD ? PMU_ENTRY_STANDARD : PMU_ENTRY_NATIVE;
+			e.usable = te->kind == PMU_T_METRIC ? metric_countable(ctx, te->name) :
+				   pmu__name_countable(ctx, te->name);
+			st.count++;
+			if ((r = cb(&e, data)))
+				return r;
+		}
+	}
+	if ((r = pmu__generic_foreach(foreach_generic, &st)))
+		return r;
+	for (size_t p = 0; p < ctx->n_pmus; p++) {
+		const struct pmu_dev *d = &ctx->pmus[p];
+		for (size_t i = 0; i < d->n_events; i++) {
+			struct pmu_event_entry e;
+			snprintf(name, sizeof(name), "%s/%s/", d->name, d->events[i].name);
+			if (!pmu__prefix(name, st.prefix) && !(d->is_core && pmu__prefix(d->events[i].name, st.prefix)))
+				continue;
+			e.name = name;
+			e.pmu = d->name;
+			e.desc = "named event of the PMU (sysfs)";
+			e.source = PMU_SRC_SYSFS;
+			e.kind = PMU_ENTRY_SYSFS;
+			e.usable = pmu__name_countable(ctx, name);
+			st.count++;
+			if ((r = cb(&e, data)))
+				return r;
+		}
+	}
+	pmu__err_clear(); /* the quiet look-ups above recorded messages nobody asked for */
+	return st.count;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Topdown, the TOPDOWN keyword of event lists: the level-1 (and level-2) topdown events of this CPU,
+ * from its table, else its core PMU's sysfs events, else the standard events its table implements.
+ * Roles from topdown-role.c. */
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+#include "topdown.h"
+
+/* Level-1 (and level-2 where present) topdown events for the TOPDOWN keyword:
+ * the CPU table's events with a topdown role, else the core PMU's sysfs
+ * events of the same names, else the standard TOPDOWN.*.SLOTS events the
+ * CPU can count. */
+int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
+{
+	const char *found[PMU_TD_ROLES] = { 0 };
+	size_t o = 0;
+	int n = 0;
+
+	buf[0] = 0;
+	if ((n = pmu__tables_load(ctx)) < 0)
+		return n; /* the load's error, not 'no topdown here' */
+	{
+		const struct pmu_tables *t = &ctx->tables;
+		for (size_t r = 0; r < PMU_TD_ROLES; r++)
+			for (size_t i = 0; i < t->n && !found[r]; i++) {
+				const struct pmu_tentry *e = t->v[i];
+				/* prefer perf's spellings (slots, topdown-*) when a role has several */
+				if (e->kind == PMU_T_NATIVE && e->topdown && !strcmp(e->topdown, pmu__td_roles[r].role) &&
+				    (r == 0 || !strncmp(e->name, "topdown-", 8)))
+					found[r] = e->name;
+			}
+	}
+	if (!found[0]) {
+		const struct pmu_dev *core = pmu__core_pmu(ctx);
+		for (size_t r = 0; core && r < PMU_TD_ROLES; r++)
+			for (size_t i = 0; i < core->n_events; i++)
+				if (!strcmp(core->events[i].name, pmu__td_roles[r].sysfs))
+					found[r] = pmu__td_roles[r].sysfs;
+	}
+	if (found[0] && found[1] && found[2] && found[3] && found[4]) {
+		int level2 = found[5] && found[6] && found[7] && found[8];
+		for (int r = 0; r < (level2 ? (int)PMU_TD_ROLES : PMU_TD_LEVEL1); r++)
+			o += (size_t)snprintf(buf + o, len > o ? len - o : 0, "%s%s", r ? "," : "", found[r]);
+		n = level2 ? (int)PMU_TD_ROLES : PMU_TD_LEVEL1;
+	} else {
+		/* the standard events, where this CPU's table implements them */
+		int ok = 1;
+		for (size_t r = 0; r < PMU_TD_LEVEL1 && ok; r++)
+			ok = pmu__tables_native_for(ctx, pmu__td_roles[r].std) != NULL;
+		if (ok) {
+			for (size_t r = 0; r < PMU_TD_LEVEL1; r++)
+				o += (size_t)snprintf(buf + o, len > o ? len - o : 0, "%s%s", r ? "," : "", pmu__td_roles[r].std);
+			n = PMU_TD_LEVEL1;
+		}
+	}
+	if (!n)
+		return pmu__err(ctx, -ENOENT,
+				"topdown analysis is not available on this CPU (%s): it has no SLOTS/PERF_METRICS events "
+				"(Intel Ice Lake and later) and its table implements no standard TOPDOWN events",
+				ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified");
+	if (o >= len)
+		return pmu__err(ctx, -ENOSPC, "topdown event list too long");
+	return n;
+}
