@@ -630,6 +630,19 @@ static int resolve_pfm(struct pmu_ctx *ctx, const char *spec, struct pmu_event_i
 	return pmu__pfm_resolve(ctx, spec, model, out);
 }
 
+/* Does @x resolve as an event on its own (so that X:Y is an event with a bad modifier)? Quiet. */
+static bool is_event(struct pmu_ctx *ctx, const char *x)
+{
+	struct pmu_event_info tmp;
+	bool was = pmu__err_is_quiet();
+	int r;
+
+	pmu__err_quiet(true);
+	r = pmu__resolve(ctx, x, NULL, &tmp);
+	pmu__err_quiet(was);
+	return r == 0;
+}
+
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out)
 {
@@ -753,7 +766,7 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 	if (r != -ENOENT)
 		return r;
 	/* a tracepoint SYS:NAME (and what an unknown X:Y means), or a tool event (duration_time): 1 if neither */
-	if ((r = strchr(spec, ':') ? pmu__tracepoint_resolve(ctx, name, spec, out) : pmu__tool_resolve(ctx, spec, out)) <= 0) {
+	if ((r = strchr(spec, ':') ? pmu__tracepoint_resolve(ctx, name, spec, out, is_event) : pmu__tool_resolve(ctx, spec, out)) <= 0) {
 		if (r == 0)
 			goto done;
 		return r;

@@ -236,20 +236,8 @@ static bool valid_part(const char *s, size_t n, bool glob)
 	return true;
 }
 
-/* Does @x resolve as an event on its own (so that X:Y is an event with a bad modifier)? Quiet. */
-static bool is_event(struct pmu_ctx *ctx, const char *x)
-{
-	struct pmu_event_info tmp;
-	bool was = pmu__err_is_quiet();
-	int r;
-
-	pmu__err_quiet(true);
-	r = pmu__resolve(ctx, x, NULL, &tmp);
-	pmu__err_quiet(was);
-	return r == 0;
-}
-
-int pmu__tracepoint_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out)
+int pmu__tracepoint_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out,
+			    bool (*is_event)(struct pmu_ctx *ctx, const char *x))
 {
 	const char *colon = strchr(spec, ':');
 	char sys[128], ev[128], path[1024], hint[480];

@@ -13,9 +13,12 @@
  * 1 when @spec is not written like a tracepoint (the caller goes on); or a
  * negative errno with the message: tracefs not mounted or not readable (with
  * the fix), an unknown subsystem or tracepoint (with the closest names), or
- * EVENT:X where EVENT is an event and X no modifier.
+ * EVENT:X where EVENT is an event and X no modifier: @is_event (the
+ * resolver's, so that this file does not call back into it) says whether X of
+ * an X:Y that is no tracepoint resolves as an event, quietly.
  */
-int pmu__tracepoint_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out);
+int pmu__tracepoint_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out,
+			    bool (*is_event)(struct pmu_ctx *ctx, const char *x));
 
 /* Is list item @item a tracepoint glob ("sched:sched_*", "*:irq_handler_entry:u")? */
 bool pmu__tracepoint_is_glob(const char *item);
