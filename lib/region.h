@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Regions (private): what the region files share. region.c is the hot path
- * (begin/end/enter/leave and handles), region-names.c finds a thread's slot
- * for a name, region-setup.c reads the configuration and sets threads up,
- * region-calibrate.c measures an empty pair, region-report.c gathers the
- * counts and writes the reports.
+ * (begin/end/enter/leave and handles) and measures an empty pair of it,
+ * region-names.c finds a thread's slot for a name, region-setup.c reads the
+ * configuration and sets threads up, region-report.c gathers the counts and
+ * writes the reports.
  */
 #ifndef PMU_REGION_H
 #define PMU_REGION_H
@@ -110,10 +110,6 @@ extern __thread struct thread_state *pmu__region_me
 /* region-setup.c */
 /* The calling thread's state, set up on first use (NULL: out of memory). */
 struct thread_state *pmu__region_thread_init(void);
-
-/* region-calibrate.c */
-/* Measure an empty pair by name and by handle into ts->overhead, overhead_h and ov. */
-void pmu__region_calibrate(struct thread_state *ts);
 
 /* region-names.c */
 /* Interned id of @name (under R.lock), or -ENOMEM. */
