@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The kernel's portable events: PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE and
  * PERF_TYPE_HW_CACHE, under the names perf uses. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
@@ -169,4 +170,26 @@ bool pmu__generic_hw_on(const struct pmu_ctx *ctx, const struct pmu_dev *d, uint
 			if (want[k] && !strcmp(d->events[i].name, want[k]))
 				return true;
 	return false;
+}
+
+/*
+ * A kernel generic hardware or cache event counted by core PMU @d. On a
+ * hybrid CPU the PMU's type goes into config bits 32-63 (the kernel's
+ * "extended type"): without it the kernel gives the event to the first core
+ * PMU only (cpu_core), and a thread on the other core type is not counted.
+ */
+void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct pmu_generic *g,
+		     struct pmu_event_info *out)
+{
+	bool ext = pmu__n_core_pmus(ctx) > 1;
+
+	out->type = g->type;
+	out->config = g->config | (ext ? (uint64_t)d->type << 32 : 0);
+	out->source = PMU_SRC_GENERIC;
+	out->desc = g->desc;
+	out->unit = g->unit;
+	pmu__strlcpy(out->pmu, d->name, sizeof(out->pmu));
+	snprintf(out->origin, sizeof(out->origin), "kernel generic event: %s config 0x%llx on PMU %s%s",
+		 g->type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" : "PERF_TYPE_HW_CACHE",
+		 (unsigned long long)g->config, d->name, ext ? " (its type in config bits 32-63)" : "");
 }

@@ -117,9 +117,11 @@ const char *pmu__json_field(struct json_object *o, const char *key);
  * (once) and return false: a list cut short says so. */
 bool pmu__list_add(char *buf, size_t len, const char *item);
 
-/* ---- context pieces ---- */
+/* ---- CPU identity (cpu.c): the functions ---- */
 int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override);
 int pmu__cpu_parse_id(const char *id, struct pmu_cpu *cpu);
+
+/* ---- sysfs PMUs (sysfs.c): the functions ---- */
 int pmu__sysfs_scan(struct pmu_ctx *ctx);
 void pmu__sysfs_free(struct pmu_ctx *ctx);
 const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *name);
@@ -127,6 +129,8 @@ const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type)
 const struct pmu_dev *pmu__core_pmu(const struct pmu_ctx *ctx);
 /* Its name, "cpu" when there is none (as perf names the core PMU of x86). */
 const char *pmu__core_pmu_name(const struct pmu_ctx *ctx);
+/* Number of core PMUs (2 on Intel hybrid CPUs). */
+size_t pmu__n_core_pmus(const struct pmu_ctx *ctx);
 /* Encode "term=value,term,..." for @pmu into @info (config fields): each term placed by
  * pmu__sysfs_place(), a term without value that is no format term one of the PMU's named events. */
 int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *terms,
@@ -150,8 +154,6 @@ int pmu__generic_lookup(const char *name, struct pmu_generic *out);
 /* Fill @out with generic hardware/cache event @g on core PMU @d (extended type on hybrid CPUs). */
 void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct pmu_generic *g,
 		     struct pmu_event_info *out);
-/* Number of core PMUs (2 on Intel hybrid CPUs). */
-size_t pmu__n_core_pmus(const struct pmu_ctx *ctx);
 /* Visit every generic name; stops when cb returns non-zero. */
 int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), void *data);
 /* Does core PMU @d have generic hardware event @id (PERF_COUNT_HW_*)? From its sysfs events/ where the
