@@ -168,9 +168,7 @@ static json_object *regions_json(const struct saved_regions *r)
 		json_object_array_add(files, fo);
 	}
 	json_object_object_add(o, "files", files);
-	for (size_t k = 0; k < r->events.n; k++)
-		json_object_array_add(evs, json_object_new_string(r->events.v[k]));
-	json_object_object_add(o, "events", evs);
+	json_object_object_add(o, "events", strv_json(evs, &r->events));
 	for (size_t j = 0; j < r->nrows; j++) {
 		const struct rg_row *row = &r->rows[j];
 		json_object *ro = json_object_new_object(), *ev = json_object_new_object();
@@ -184,9 +182,7 @@ static json_object *regions_json(const struct saved_regions *r)
 		json_object_array_add(regs, ro);
 	}
 	json_object_object_add(o, "regions", regs);
-	for (size_t i = 0; i < r->notes.n; i++)
-		json_object_array_add(notes, json_object_new_string(r->notes.v[i]));
-	json_object_object_add(o, "notes", notes);
+	json_object_object_add(o, "notes", strv_json(notes, &r->notes));
 	return o;
 }
 

@@ -490,8 +490,7 @@ json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, 
 	}
 	json_object_object_add(o, "runs", json_object_new_int(t->runs));
 	counts_json(o, c);
-	for (size_t i = 0; i < notes->n; i++)
-		json_object_array_add(jnotes, json_object_new_string(notes->v[i]));
+	strv_json(jnotes, notes);
 	if (fb)
 		json_object_array_add(jnotes, json_object_new_string(fb));
 	free(fb);

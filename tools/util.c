@@ -35,6 +35,13 @@ int strv_add(struct strv *sv, const char *s, size_t len)
 	return 0;
 }
 
+json_object *strv_json(json_object *a, const struct strv *sv)
+{
+	for (size_t i = 0; a && i < sv->n; i++)
+		json_object_array_add(a, json_object_new_string(sv->v[i]));
+	return a;
+}
+
 void strv_free(struct strv *sv)
 {
 	for (size_t i = 0; i < sv->n; i++)

@@ -23,6 +23,8 @@ struct strv {
 };
 int strv_add(struct strv *sv, const char *s, size_t len);
 void strv_free(struct strv *sv);
+/* Append the strings of @sv to JSON array @a (NULL does nothing); returns @a. */
+json_object *strv_json(json_object *a, const struct strv *sv);
 
 /* Append the metrics of @list to @sv: split at commas outside parentheses and
  * perf's PMU@EVENT@ terms, a backslash keeping the next character
