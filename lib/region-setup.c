@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "namelist.h"
 #include "region.h"
 
 struct regions pmu__regions = {
@@ -199,20 +200,11 @@ static void global_init(void)
 		while (isspace((unsigned char)*tok))
 			tok++;
 		if (is_metric(tok)) {
-			char need[2048], *s2 = NULL;
+			char need[2048];
 			if ((R.err = append(&R.metrics, tok)) < 0 ||
 			    (R.err = pmu_metric_events(R.ctx, tok, need, sizeof(need))) < 0)
 				break;
-			R.err = 0;
-			for (char *e = strtok_r(need, ",", &s2); e && R.err == 0; e = strtok_r(NULL, ",", &s2)) {
-				bool have = false;
-				char *c2 = R.events ? strdup(R.events) : NULL, *s3 = NULL;
-				for (char *x = c2 ? strtok_r(c2, ",", &s3) : NULL; x; x = strtok_r(NULL, ",", &s3))
-					have |= !strcasecmp(x, e);
-				free(c2);
-				if (!have)
-					R.err = append(&R.events, e);
-			}
+			R.err = pmu__names_add_new(&R.events, need, NULL, NULL);
 		} else {
 			R.err = append(&R.events, tok);
 		}

@@ -16,6 +16,7 @@
 #include "expr.h"
 #include "internal.h"
 #include "metric.h"
+#include "namelist.h"
 #include "tables.h"
 
 static const char *const known_consts[] = {
@@ -419,7 +420,7 @@ static bool names_within(const char *sub, const char *list)
 	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && all; tok = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*tok))
 			tok++;
-		all = pmu__tables_list_has(list, tok);
+		all = pmu__names_has(list, tok);
 	}
 	free(copy);
 	return all;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "namelist.h"
 #include "tables.h"
 
 /* ---------------------------------------------------------------- */
@@ -284,31 +285,13 @@ int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_
 			pmu__n_core_pmus(ctx), list);
 }
 
-bool pmu__tables_list_has(const char *list, const char *name)
-{
-	size_t nl = strlen(name);
-
-	for (const char *p = list; p && *p;) {
-		while (*p == ',' || isspace((unsigned char)*p))
-			p++;
-		const char *end = strchr(p, ',');
-		size_t l = end ? (size_t)(end - p) : strlen(p);
-		while (l && isspace((unsigned char)p[l - 1]))
-			l--;
-		if (l == nl && !strncasecmp(p, name, l))
-			return true;
-		p = end;
-	}
-	return false;
-}
-
 /* Does the comma-separated @list name standard event @std, by its name or one of its Aliases? */
 static bool names_std(const char *list, const struct pmu_tentry *std)
 {
 	char *copy, *save = NULL;
 	bool hit;
 
-	if (pmu__tables_list_has(list, std->name))
+	if (pmu__names_has(list, std->name))
 		return true;
 	if (!std->aliases || !(copy = strdup(std->aliases)))
 		return false;
@@ -316,7 +299,7 @@ static bool names_std(const char *list, const struct pmu_tentry *std)
 	for (char *a = strtok_r(copy, ",", &save); a && !hit; a = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*a))
 			a++;
-		hit = pmu__tables_list_has(list, a);
+		hit = pmu__names_has(list, a);
 	}
 	free(copy);
 	return hit;
@@ -332,7 +315,7 @@ const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const
 		if (e->kind != PMU_T_NATIVE || !e->stdnames)
 			continue;
 		/* the name as asked, or the standard entry it finds (the table may name an alias of it) */
-		if (pmu__tables_list_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std)))
+		if (pmu__names_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std)))
 			return e;
 	}
 	return NULL;
@@ -349,7 +332,7 @@ size_t pmu__tables_natives_for(const struct pmu_ctx *ctx, const char *stdname, c
 		const struct pmu_tentry *e = t->v[i];
 		if (e->kind != PMU_T_NATIVE || !e->stdnames)
 			continue;
-		if (pmu__tables_list_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std))) {
+		if (pmu__names_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std))) {
 			if (n < max)
 				out[n] = e;
 			n++;

@@ -187,8 +187,6 @@ int pmu__tables_cmp_order(const void *a, const void *b);
 const struct pmu_tentry *pmu__tables_find_in(const struct pmu_tables *t, const char *name);
 const struct pmu_tentry *pmu__tables_find_pmu_in(const struct pmu_tables *t, const char *name, const char *pmu,
 						 int cls);
-/* Is @name (case-insensitive) one of the comma-separated @list? */
-bool pmu__tables_list_has(const char *list, const char *name);
 /* A whole file (at most 64 MiB); on failure *@why says why. */
 int pmu__tables_read_whole(const char *path, char **out, size_t *len, char *why, size_t wl);
 /* mapfile.csv: its next data row; a row's CPU pattern compiled as the loader accepts it */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include "analysis.h"
+#include "namelist.h"
 
 int params_add(struct metric_params *p, const char *arg)
 {
@@ -423,13 +424,36 @@ int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms)
 	return 0;
 }
 
+struct countable_arg {
+	struct pmu_ctx *ctx;
+	const char *metric;
+	struct strv *notes;
+};
+
+/* Is event @e, which a metric needs, countable here? 0 yes; 1 no, with a note saying why (the other
+ * metrics are counted, this one says n/a); -ENOMEM. */
+static int countable(const char *e, void *data)
+{
+	struct countable_arg *a = data;
+	struct pmu_event_info info;
+	char note[1024];
+	int rr = pmu_event_resolve(a->ctx, e, &info);
+
+	if (rr != -ENOENT && rr != -ENODEV && rr != -EINVAL)
+		return 0;
+	/* not countable on this machine: a PMU it lacks, an event its tables do not have */
+	snprintf(note, sizeof(note), "metric '%s' needs '%s', which cannot be counted here: %s", a->metric, e,
+		 pmu_strerror(rr));
+	return strv_add(a->notes, note, strlen(note)) < 0 ? -ENOMEM : 1;
+}
+
 /* Append the events metrics @ms need to the list *@events (malloc'd), skipping names already there. */
 int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events, struct strv *notes)
 {
 	int r = 0;
 
 	for (size_t i = 0; i < ms->n && r >= 0; i++) {
-		char *need = NULL, *s2 = NULL;
+		char *need = NULL;
 		/* the length first, then the list */
 		r = pmu_metric_events(ctx, ms->v[i], NULL, 0);
 		if (r >= 0 && !(need = malloc((size_t)r + 1)))
@@ -441,26 +465,9 @@ int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events,
 			free(need);
 			break;
 		}
-		for (char *e = strtok_r(need, ",", &s2); e && r >= 0; e = strtok_r(NULL, ",", &s2)) {
-			bool have = false;
-			char *copy2, *s3 = NULL;
-			struct pmu_event_info info;
-			int rr = pmu_event_resolve(ctx, e, &info);
-			if (rr == -ENOENT || rr == -ENODEV || rr == -EINVAL) {
-				/* not countable on this machine (a PMU it lacks, an event its tables do not have):
-				 * the other metrics are counted, this one says n/a and the note says why */
-				char note[1024];
-				snprintf(note, sizeof(note), "metric '%s' needs '%s', which cannot be counted here: %s",
-					 ms->v[i], e, pmu_strerror(rr));
-				if ((r = strv_add(notes, note, strlen(note))) < 0)
-					fprintf(stderr, "pmu stat: out of memory\n");
-				continue;
-			}
-			copy2 = *events ? strdup(*events) : NULL;
-			for (char *x = copy2 ? strtok_r(copy2, ",", &s3) : NULL; x; x = strtok_r(NULL, ",", &s3))
-				have |= !strcasecmp(x, e);
-			free(copy2);
-			if (!have && (r = str_append(events, ",", e)) < 0)
+		{
+			struct countable_arg a = { ctx, ms->v[i], notes };
+			if ((r = pmu__names_add_new(events, need, countable, &a)) < 0)
 				fprintf(stderr, "pmu stat: out of memory\n");
 		}
 		free(need);

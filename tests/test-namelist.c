@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/namelist.c (comma-separated name lists, shared by the library's regions and pmu stat -M):
+ * hand-written cases, then a seeded random history — batches of names in random case with spaces
+ * and empty items added one after another — checked after every batch against a model kept here as
+ * an array of names (the first spelling of each, compared case-insensitively). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "namelist.h"
+#include "harness.h"
+
+static int refuse_x(const char *name, void *data)
+{
+	(*(int *)data)++;
+	return name[0] == 'x' ? 1 : name[0] == '!' ? -42 : 0;
+}
+
+static void hand_cases(void)
+{
+	char *l = NULL;
+	int asked = 0;
+
+	CHECK(!pmu__names_has(NULL, "a"), "NULL list has nothing");
+	CHECK(pmu__names_has(" a , B ,c", "b"), "spaces and case");
+	CHECK(!pmu__names_has("ab,c", "a"), "a prefix is not an item");
+	CHECK(!pmu__names_has("a,,", ""), "an empty name is no item");
+	CHECK(pmu__names_add_new(&l, "cycles, instructions,CYCLES,,", NULL, NULL) == 0 && l &&
+	      !strcmp(l, "cycles,instructions"), "got '%s'", l ? l : "(null)");
+	CHECK(pmu__names_add_new(&l, "Instructions,branches", NULL, NULL) == 0 && !strcmp(l, "cycles,instructions,branches"),
+	      "got '%s'", l);
+	CHECK(pmu__names_add_new(&l, "xa,cycles,y", refuse_x, &asked) == 0 && !strcmp(l, "cycles,instructions,branches,y"),
+	      "got '%s'", l);
+	CHECK(asked == 3, "keep asked about every item, present ones too: %d", asked);
+	CHECK(pmu__names_add_new(&l, "z,!stop,w", refuse_x, &asked) == -42 && !strcmp(l, "cycles,instructions,branches,y,z"),
+	      "a negative keep stops, what came before stays: '%s'", l);
+	free(l);
+}
+
+#define MODEL_MAX 64
+static const char *const pool[] = { "cycles", "instructions", "branch-misses", "L1-dcache-load-misses",
+				    "cpu/event=0x3c/", "INST_RETIRED.ANY", "slots", "topdown-retiring" };
+
+static void history(unsigned seed)
+{
+	char *list = NULL, *model[MODEL_MAX];
+	size_t nm = 0;
+
+	for (int step = 0; step < 200; step++) {
+		char batch[512] = "", want[4096] = "";
+		int items = rand_r(&seed) % 5;
+		for (int i = 0; i < items; i++) {
+			const char *n = pool[rand_r(&seed) % (sizeof(pool) / sizeof(pool[0]))];
+			char spelled[64];
+			size_t k;
+			for (k = 0; n[k]; k++)
+				spelled[k] = rand_r(&seed) % 3 ? n[k] : (char)(isupper((unsigned char)n[k]) ? tolower(n[k]) : toupper(n[k]));
+			spelled[k] = 0;
+			strcat(batch, rand_r(&seed) % 4 ? "" : " ");
+			strcat(batch, spelled);
+			strcat(batch, rand_r(&seed) % 4 ? "," : " ,,");
+			/* the model: a name not yet there (case-insensitive) is appended as first spelled */
+			{
+				bool there = false;
+				for (size_t j = 0; j < nm; j++)
+					there |= !strcasecmp(model[j], spelled);
+				if (!there && nm < MODEL_MAX)
+					model[nm++] = strdup(spelled);
+			}
+		}
+		CHECK(pmu__names_add_new(&list, batch, NULL, NULL) == 0, "seed %u step %d: add '%s'", seed, step, batch);
+		for (size_t j = 0; j < nm; j++) {
+			strcat(want, j ? "," : "");
+			strcat(want, model[j]);
+			CHECK(pmu__names_has(list, model[j]), "seed %u step %d: has '%s'", seed, step, model[j]);
+		}
+		CHECK(nm ? list && !strcmp(list, want) : !list, "seed %u step %d: '%s', the model '%s'", seed, step,
+		      list ? list : "(null)", want);
+	}
+	for (size_t j = 0; j < nm; j++)
+		free(model[j]);
+	free(list);
+}
+
+int main(void)
+{
+	hand_cases();
+	for (unsigned seed = 1; seed <= 20; seed++)
+		history(seed);
+	return test_done("test-namelist");
+}
