@@ -885,7 +885,8 @@ static const char *spellings(const struct pmu_tname *defs, size_t nd, char *buf,
  * sentence for it in @why.
  */
 static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tentry *m, bool threshold,
-		    const struct pmu_named_value *vals, size_t n, double *out, char *why, size_t wl)
+		    const struct pmu_named_value *vals, const struct pmu_event_info *infos, size_t n, double *out,
+		    char *why, size_t wl)
 {
 	struct eval *ev;
 	int r;
@@ -908,6 +909,10 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 		return -ENOMEM;
 	}
 	memset(ev->val_ok, -1, n ? n : 1);
+	for (size_t i = 0; infos && i < n; i++) { /* a set's values: their encodings are known, not resolved again */
+		ev->val_info[i] = infos[i];
+		ev->val_ok[i] = 1;
+	}
 	/* a threshold is an expression over the metric (by name), not the metric itself */
 	ev->base = m;
 	r = eval_metric(ev, threshold ? NULL : m, threshold ? m->threshold : m ? m->expr : what, out);
@@ -943,8 +948,9 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 	return r;
 }
 
+/* @infos (NULL: resolved from the names when needed) are the encodings of @vals, as a set has them. */
 static int eval_common(struct pmu_ctx *ctx, const char *what, bool threshold, const struct pmu_named_value *vals,
-		       size_t n, double *out)
+		       const struct pmu_event_info *infos, size_t n, double *out)
 {
 	const struct pmu_tentry *m;
 	const struct pmu_tname *defs;
@@ -965,7 +971,7 @@ static int eval_common(struct pmu_ctx *ctx, const char *what, bool threshold, co
 	if (threshold && m && !m->threshold)
 		return pmu__err(ctx, -ENODATA, "metric '%s' has no threshold", what);
 	if (!defs || nd == 1) {
-		r = eval_run(ctx, what, m, threshold, vals, n, out, why, sizeof(why));
+		r = eval_run(ctx, what, m, threshold, vals, infos, n, out, why, sizeof(why));
 		return r < 0 ? pmu__err(ctx, r, "%s", why) : 0;
 	}
 	/* defined once per PMU: the definition whose values were given */
@@ -974,7 +980,7 @@ static int eval_common(struct pmu_ctx *ctx, const char *what, bool threshold, co
 		size_t o = strlen(list);
 		if (threshold && !defs[i].e->threshold)
 			continue;
-		r = eval_run(ctx, what, defs[i].e, threshold, vals, n, &v, why, sizeof(why));
+		r = eval_run(ctx, what, defs[i].e, threshold, vals, infos, n, &v, why, sizeof(why));
 		if (r == 0 && nfit++ == 0)
 			got = v;
 		if (r < 0 && o + 2 < sizeof(list))
@@ -995,7 +1001,7 @@ PMU_EXPORT int pmu_metric_eval(struct pmu_ctx *ctx, const char *metric_or_expr, 
 			       size_t n, double *out)
 {
 	pmu__err_clear();
-	return eval_common(ctx, metric_or_expr, false, vals, n, out);
+	return eval_common(ctx, metric_or_expr, false, vals, NULL, n, out);
 }
 
 PMU_EXPORT int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct pmu_named_value *vals,
@@ -1007,7 +1013,7 @@ PMU_EXPORT int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, con
 	pmu__err_clear();
 	if (!ctx || !metric || !crossed)
 		return pmu__err(ctx, -EINVAL, "pmu_metric_threshold: NULL argument");
-	r = eval_common(ctx, metric, true, vals, n, &v);
+	r = eval_common(ctx, metric, true, vals, NULL, n, &v);
 	if (r == 0)
 		*crossed = v != 0 && !isnan(v);
 	return r;
@@ -1017,20 +1023,27 @@ PMU_EXPORT int pmu_metric_eval_set(struct pmu_ctx *ctx, const char *metric_or_ex
 				   const struct pmu_value *vals, double *out)
 {
 	struct pmu_named_value *nv;
+	struct pmu_event_info *infos;
 	int r;
 
 	pmu__err_clear();
 	if (!ctx || !s || !vals)
 		return pmu__err(ctx, -EINVAL, "pmu_metric_eval_set: NULL argument");
 	nv = calloc(s->n ? s->n : 1, sizeof(*nv));
-	if (!nv)
+	infos = calloc(s->n ? s->n : 1, sizeof(*infos));
+	if (!nv || !infos) {
+		free(nv);
+		free(infos);
 		return pmu__err(ctx, -ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < s->n; i++) {
 		nv[i].name = s->ev[i].info.name;
 		nv[i].value = (s->ev[i].info.flags & PMU_EVF_UNSUPPORTED) ? NAN : (double)pmu_scale(&vals[i]);
+		infos[i] = s->ev[i].info;
 	}
-	r = eval_common(ctx, metric_or_expr, false, nv, s->n, out);
+	r = eval_common(ctx, metric_or_expr, false, nv, infos, s->n, out);
 	free(nv);
+	free(infos);
 	return r;
 }
 
