@@ -164,6 +164,9 @@ bool pmu__generic_hw_on(const struct pmu_ctx *ctx, const struct pmu_dev *d, uint
 /* Resolve one event spec; @mods_extra are modifiers from a {group}:mods suffix. */
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out);
+/* pmu__resolve() for a caller that only tests a name: nothing recorded or searched for a message
+ * (the one place the resolver is made quiet). */
+int pmu__resolve_quiet(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
 /* pmu__resolve(), and *@mode_written: whether a :u/:k/:h modifier (or {group}:mods) chose the mode. */
 int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		      struct pmu_event_info *out, bool *mode_written);

@@ -659,9 +659,7 @@ static int event_sources(struct pmu_ctx *ctx, const char *name, const char *pmu)
 	if (!strpbrk(spelled, "/:") && (e = pmu__tables_find_pmu(ctx, spelled, pmu, PMU_TC_EVENT)) &&
 	    e->kind == PMU_T_NATIVE && e->unit && !pmu__tables_core_unit(e->unit))
 		return (int)pmu__tables_unit_pmus(ctx, e->unit, NULL);
-	pmu__err_quiet(true);
-	r = pmu__resolve(ctx, spelled, NULL, &info);
-	pmu__err_quiet(was);
+	r = pmu__resolve_quiet(ctx, spelled, &info);
 	if (!was)
 		pmu__err_clear();
 	if (r == -ENOMEM)
@@ -755,18 +753,15 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 	/* match by encoding */
 	{
 		struct pmu_event_info want;
-		pmu__err_quiet(true);
-		r = pmu__resolve(ev->ctx, spelled, NULL, &want);
+		r = pmu__resolve_quiet(ev->ctx, spelled, &want);
 		for (size_t i = 0; r == 0 && i < ev->n; i++) {
 			if (ev->val_ok[i] < 0)
-				ev->val_ok[i] = pmu__resolve(ev->ctx, ev->vals[i].name, NULL, &ev->val_info[i]) == 0;
+				ev->val_ok[i] = pmu__resolve_quiet(ev->ctx, ev->vals[i].name, &ev->val_info[i]) == 0;
 			if (ev->val_ok[i] && same_encoding(&want, &ev->val_info[i])) {
-				pmu__err_quiet(false);
 				*out = ev->vals[i].value;
 				return 0;
 			}
 		}
-		pmu__err_quiet(false);
 		pmu__err_clear();
 	}
 	note_missing(ev, name, PMU_NAME_VAR);

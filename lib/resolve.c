@@ -150,10 +150,8 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 		/* a closer name that is known, but not countable here: named apart, with the reason */
 		struct pmu_event_info info;
 		const char *why = "this CPU has no event for it";
-		pmu__err_quiet(true);
-		if (pmu__resolve(ctx, s.near, NULL, &info) == 0)
+		if (pmu__resolve_quiet(ctx, s.near, &info) == 0)
 			why = pmu__uncountable(ctx, &info);
-		pmu__err_quiet(false);
 		if (o)
 			snprintf(near, sizeof(near), " ('%s' is closer but cannot be counted here: %s)", s.near,
 				 why ? why : "?");
@@ -405,13 +403,7 @@ const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_i
 bool pmu__name_countable(struct pmu_ctx *ctx, const char *name)
 {
 	struct pmu_event_info info;
-	bool was = pmu__err_is_quiet();
-	int r;
-
-	pmu__err_quiet(true);
-	r = pmu__resolve(ctx, name, NULL, &info);
-	pmu__err_quiet(was);
-	return r == 0 && !pmu__uncountable(ctx, &info);
+	return pmu__resolve_quiet(ctx, name, &info) == 0 && !pmu__uncountable(ctx, &info);
 }
 
 /* A standard name this CPU cannot count: say so, and list what can be counted nearby. */
@@ -612,19 +604,25 @@ static int resolve_pfm(struct pmu_ctx *ctx, const char *spec, struct pmu_event_i
 static bool is_event(struct pmu_ctx *ctx, const char *x)
 {
 	struct pmu_event_info tmp;
-	bool was = pmu__err_is_quiet();
-	int r;
 
-	pmu__err_quiet(true);
-	r = pmu__resolve(ctx, x, NULL, &tmp);
-	pmu__err_quiet(was);
-	return r == 0;
+	return pmu__resolve_quiet(ctx, x, &tmp) == 0;
 }
 
 int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 		 struct pmu_event_info *out)
 {
 	return pmu__resolve_mode(ctx, name, mods_extra, out, NULL);
+}
+
+int pmu__resolve_quiet(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out)
+{
+	bool was = pmu__err_is_quiet();
+	int r;
+
+	pmu__err_quiet(true);
+	r = pmu__resolve(ctx, name, NULL, out);
+	pmu__err_quiet(was);
+	return r;
 }
 
 int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_extra,

@@ -171,9 +171,7 @@ static void check_at_name(struct check *c, const struct pmu_tentry *m, const cha
 		char spec[2 * PMU_NAME_MAX + 4];
 		int r;
 		snprintf(spec, sizeof(spec), "%s/%s/", head, inner);
-		pmu__err_quiet(true);
-		r = pmu__resolve(c->ctx, spec, NULL, &info);
-		pmu__err_quiet(false);
+		r = pmu__resolve_quiet(c->ctx, spec, &info);
 		if (r < 0 && !strpbrk(inner, "=,") && kernel_event_pmu(inner))
 			note(c, m, "MetricExpr uses '%s', an event the kernel's %s PMU lists in sysfs where the hardware "
 			     "has it; this machine's %s lists none: not checked", name, kernel_event_pmu(inner), head);

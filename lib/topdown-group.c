@@ -61,9 +61,7 @@ int pmu__topdown_arrange(struct pmu_set *s, struct pmu_speclist *l)
 			if (!nslots) {
 				struct pmu_event_info slots;
 				int r;
-				pmu__err_quiet(true);
-				r = pmu__resolve(s->ctx, "slots", NULL, &slots);
-				pmu__err_quiet(false);
+				r = pmu__resolve_quiet(s->ctx, "slots", &slots);
 				if (r < 0 || !(slots.flags & PMU_EVF_TOPDOWN_SLOTS) || slots.type != s->ev[first].info.type) {
 					free(nev);
 					free(nspec);

@@ -153,9 +153,7 @@ PMU_EXPORT int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_name
 		int role, r;
 		if (isnan(vals[i].value))
 			continue;
-		pmu__err_quiet(true);
-		r = pmu__resolve(ctx, vals[i].name, NULL, &e);
-		pmu__err_quiet(false);
+		r = pmu__resolve_quiet(ctx, vals[i].name, &e);
 		if (r < 0)
 			continue;
 		role = pmu__topdown_role(&e);
