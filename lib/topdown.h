@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Intel topdown, the one module for its rules: the role table (which events are SLOTS and which the
  * PERF_METRICS fields, by encoding, by table TopdownRole, by sysfs and standard name;
- * topdown-role.c), decoding (topdown.c), the TOPDOWN keyword (topdown-events.c), and the group the kernel requires, SLOTS leading every metric event
- * (topdown-group.c). */
+ * topdown-role.c), decoding (topdown.c), the TOPDOWN keyword (topdown-events.c), and the group
+ * the kernel requires, SLOTS leading every metric event (topdown-group.c). */
 #ifndef PMU_TOPDOWN_H
 #define PMU_TOPDOWN_H
 #include <stdbool.h>
@@ -34,6 +34,7 @@ void pmu__topdown_mark(const struct pmu_ctx *ctx, struct pmu_event_info *info);
 unsigned pmu__topdown_role_flags(const char *role);
 /* Is EventCode @event with UMask @umask a PERF_METRICS pseudo-event (no counter of its own)? */
 bool pmu__topdown_metric_code(uint64_t event, uint64_t umask);
+
 /* ---- the TOPDOWN keyword (topdown-events.c) ---- */
 /* The events the TOPDOWN keyword stands for on this CPU, comma separated; returns their number. */
 int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
@@ -41,7 +42,7 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
 /* ---- the group (topdown-group.c) ---- */
 /* Collects @s's SLOTS and metric events into one group led by SLOTS (added when missing), at the
  * place of the first of them; events that shared a brace group with them get groups of their
- * own. 0 or a negative errno with the message set. */
+ * own. 0 or a negative errno with the message set; the caller sizes its read plan again. */
 int pmu__topdown_arrange(struct pmu_set *s, struct pmu_speclist *l);
 
 #endif
