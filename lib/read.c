@@ -76,7 +76,7 @@ PMU_EXPORT int pmu_set_read_group(struct pmu_set *s, unsigned gi, struct pmu_val
 	if (!s || gi >= s->ngroups || !out)
 		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_read_group: bad arguments");
 	if (pmu__set_forked(s))
-		return pmu_fast_forked(&s->fast);
+		return pmu__set_forked_err(s);
 	g = &s->g[gi];
 	if (g->leader_fd < 0) {
 		/* a tool event (measured by libpmu), or an unsupported one kept by PMU_SET_SKIP_UNSUPPORTED */
