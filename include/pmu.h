@@ -663,12 +663,34 @@ int pmu_metric_eval_set(struct pmu_ctx *ctx, const char *metric_or_expr, struct 
 			const struct pmu_value *vals, double *out);
 
 /**
+ * pmu_metric_eval_events - pmu_metric_eval() over values whose events are
+ * known: @events[i] is what @vals[i] counted (as pmu_set_event() or
+ * pmu_event_resolve() filled it). Where the metric names an event otherwise
+ * than a value does, the value is found by its encoding in @events: no
+ * value's name is resolved again, so values summed or kept after counting
+ * (over runs, threads, intervals) meet the metric as the events that were
+ * counted. An entry whose pmu is "" (a value no set counted, such as a
+ * duration_time of your own, or a row read back from a report) is matched
+ * by its name as pmu_metric_eval() does. @events may be NULL (then this is
+ * pmu_metric_eval()). Returns as pmu_metric_eval().
+ */
+int pmu_metric_eval_events(struct pmu_ctx *ctx, const char *metric_or_expr, const struct pmu_named_value *vals,
+			   const struct pmu_event_info *events, size_t n, double *out);
+
+/**
  * pmu_metric_threshold - evaluate the metric's MetricThreshold: *crossed = 1
  * when it holds (perf shows such metrics highlighted). Returns 0, -ENODATA
  * (no threshold), or as pmu_metric_eval().
  */
 int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct pmu_named_value *vals, size_t n,
 			 int *crossed);
+
+/**
+ * pmu_metric_threshold_events - pmu_metric_threshold() over values whose
+ * events are known, as pmu_metric_eval_events() takes them.
+ */
+int pmu_metric_threshold_events(struct pmu_ctx *ctx, const char *metric, const struct pmu_named_value *vals,
+				const struct pmu_event_info *events, size_t n, int *crossed);
 
 /**
  * pmu_metric_events - the events a metric (or expression) needs, comma

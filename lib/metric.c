@@ -904,10 +904,11 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 		return -ENOMEM;
 	}
 	memset(ev->val_ok, -1, n ? n : 1);
-	for (size_t i = 0; infos && i < n; i++) { /* a set's values: their encodings are known, not resolved again */
-		ev->val_info[i] = infos[i];
-		ev->val_ok[i] = 1;
-	}
+	for (size_t i = 0; infos && i < n; i++) /* counted values: their encodings are known, not resolved again */
+		if (infos[i].pmu[0]) { /* every resolved event names its PMU; "" is a value without one */
+			ev->val_info[i] = infos[i];
+			ev->val_ok[i] = 1;
+		}
 	/* a threshold is an expression over the metric (by name), not the metric itself */
 	ev->base = m;
 	r = eval_metric(ev, threshold ? NULL : m, threshold ? m->threshold : m ? m->expr : what, out);
@@ -943,7 +944,8 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 	return r;
 }
 
-/* @infos (NULL: resolved from the names when needed) are the encodings of @vals, as a set has them. */
+/* @infos are the encodings of @vals, as a set has them (NULL, or an entry whose pmu is "": resolved
+ * from the name when needed). */
 static int eval_common(struct pmu_ctx *ctx, const char *what, bool threshold, const struct pmu_named_value *vals,
 		       const struct pmu_event_info *infos, size_t n, double *out)
 {
@@ -999,8 +1001,16 @@ PMU_EXPORT int pmu_metric_eval(struct pmu_ctx *ctx, const char *metric_or_expr, 
 	return eval_common(ctx, metric_or_expr, false, vals, NULL, n, out);
 }
 
-PMU_EXPORT int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct pmu_named_value *vals,
-				    size_t n, int *crossed)
+PMU_EXPORT int pmu_metric_eval_events(struct pmu_ctx *ctx, const char *metric_or_expr,
+				      const struct pmu_named_value *vals, const struct pmu_event_info *events, size_t n,
+				      double *out)
+{
+	pmu__err_clear();
+	return eval_common(ctx, metric_or_expr, false, vals, events, n, out);
+}
+
+static int threshold_of(struct pmu_ctx *ctx, const char *metric, const struct pmu_named_value *vals,
+		     const struct pmu_event_info *events, size_t n, int *crossed)
 {
 	double v;
 	int r;
@@ -1008,10 +1018,23 @@ PMU_EXPORT int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, con
 	pmu__err_clear();
 	if (!ctx || !metric || !crossed)
 		return pmu__err(ctx, -EINVAL, "pmu_metric_threshold: NULL argument");
-	r = eval_common(ctx, metric, true, vals, NULL, n, &v);
+	r = eval_common(ctx, metric, true, vals, events, n, &v);
 	if (r == 0)
 		*crossed = v != 0 && !isnan(v);
 	return r;
+}
+
+PMU_EXPORT int pmu_metric_threshold(struct pmu_ctx *ctx, const char *metric, const struct pmu_named_value *vals,
+				    size_t n, int *crossed)
+{
+	return threshold_of(ctx, metric, vals, NULL, n, crossed);
+}
+
+PMU_EXPORT int pmu_metric_threshold_events(struct pmu_ctx *ctx, const char *metric,
+					   const struct pmu_named_value *vals, const struct pmu_event_info *events,
+					   size_t n, int *crossed)
+{
+	return threshold_of(ctx, metric, vals, events, n, crossed);
 }
 
 PMU_EXPORT int pmu_metric_eval_set(struct pmu_ctx *ctx, const char *metric_or_expr, struct pmu_set *s,

@@ -100,6 +100,55 @@ int main(void)
 		pmu_ctx_free(ctx);
 	}
 
+	/* values with the events they counted (pmu_metric_eval_events): names that resolve to nothing
+	 * meet the metric through @events' encodings (by hand: 1e3 * 50 / 100000 = 0.5); by their names
+	 * alone they are unknown; an entry with pmu "" is matched by name as pmu_metric_eval() does */
+	if ((ctx = make("GenuineIntel-6-55-4", NULL))) {
+		struct pmu_named_value vals[] = { { "my-loads", 50 }, { "my-insts", 100000 } };
+		struct pmu_event_info ev[2];
+		memset(ev, 0, sizeof(ev));
+		CHECK(pmu_event_resolve(ctx, "MEM_LOAD_RETIRED.L3_MISS", &ev[0]) == 0 &&
+		      pmu_event_resolve(ctx, "INST_RETIRED.ANY", &ev[1]) == 0, "resolve: %s", pmu_strerror(-1));
+		v = -1;
+		r = pmu_metric_eval_events(ctx, "1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET", vals, ev, 2, &v);
+		CHECK(r == 0 && fabs(v - 0.5) < 1e-12, "by the events' encodings: %s %g", pmu_strerror(r), v);
+		r = pmu_metric_eval(ctx, "1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET", vals, 2, &v);
+		CHECK(r == -ENOENT, "by the names alone they are unknown: %d %s", r, pmu_strerror(r));
+		r = pmu_metric_eval_events(ctx, "1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET", vals, NULL, 2, &v);
+		CHECK(r == -ENOENT, "events NULL is pmu_metric_eval: %d", r);
+		memset(&ev[1], 0, sizeof(ev[1])); /* pmu "": by name, and 'my-insts' names nothing */
+		r = pmu_metric_eval_events(ctx, "1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET", vals, ev, 2, &v);
+		CHECK(r == -ENOENT && strstr(pmu_strerror(r), "INST"), "pmu \"\" entry by name: %s", pmu_strerror(r));
+		pmu_ctx_free(ctx);
+	}
+	if ((ctx = make("AuthenticAMD-23-1-2", NULL))) {
+		struct pmu_named_value vals[] = { { "instructions:u", 2000 }, { "cycles", 1000 } };
+		struct pmu_event_info ev[2];
+		memset(ev, 0, sizeof(ev));
+		v = -1;
+		r = pmu_metric_eval_events(ctx, "INST.RET / GEN.CYCLES", vals, ev, 2, &v);
+		CHECK(r == 0 && v == 2, "all pmu \"\": as pmu_metric_eval: %s %g", pmu_strerror(r), v);
+		pmu_ctx_free(ctx);
+	}
+	snprintf(path, sizeof(path), "%s/tests/tables/metrics-engine", src ? src : ".");
+	if ((ctx = make(NULL, path))) {
+		/* m_ratio = EV.TWO / EV.ONE (threshold > 0.5): 30 / 40 = 0.75 holds, 10 / 40 = 0.25 not */
+		struct pmu_named_value vals[] = { { "first", 40 }, { "second", 30 } };
+		struct pmu_event_info ev[2];
+		memset(ev, 0, sizeof(ev));
+		CHECK(pmu_event_resolve(ctx, "EV.ONE", &ev[0]) == 0 && pmu_event_resolve(ctx, "EV.TWO", &ev[1]) == 0,
+		      "resolve EV.ONE, EV.TWO");
+		crossed = -1;
+		r = pmu_metric_threshold_events(ctx, "m_ratio", vals, ev, 2, &crossed);
+		CHECK(r == 0 && crossed == 1, "threshold over events: %s %d", pmu_strerror(r), crossed);
+		vals[1].value = 10;
+		r = pmu_metric_threshold_events(ctx, "m_ratio", vals, ev, 2, &crossed);
+		CHECK(r == 0 && crossed == 0, "threshold over events, not crossed: %s %d", pmu_strerror(r), crossed);
+		r = pmu_metric_threshold(ctx, "m_ratio", vals, 2, &crossed);
+		CHECK(r == -ENOENT, "threshold by the names alone: %d", r);
+		pmu_ctx_free(ctx);
+	}
+
 	/* over a counted set: software events */
 	if ((ctx = make(NULL, NULL))) {
 		struct pmu_set *s;

@@ -92,6 +92,14 @@ static long c_eval_set_set(void) { return pmu_metric_eval_set(ctx, "1+1", NULL, 
 static long c_eval_set_vals(void) { return pmu_metric_eval_set(ctx, "1+1", set, NULL, &dout); }
 static long c_threshold_ctx(void) { int x; return pmu_metric_threshold(NULL, "IPC", NULL, 0, &x); }
 static long c_threshold_out(void) { return pmu_metric_threshold(ctx, "IPC", NULL, 0, NULL); }
+static struct pmu_event_info evs[1];
+static long c_eval_ev_ctx(void) { return pmu_metric_eval_events(NULL, "1+1", NULL, NULL, 0, &dout); }
+static long c_eval_ev_expr(void) { return pmu_metric_eval_events(ctx, NULL, NULL, NULL, 0, &dout); }
+static long c_eval_ev_out(void) { return pmu_metric_eval_events(ctx, "1+1", NULL, NULL, 0, NULL); }
+static long c_eval_ev_vals(void) { return pmu_metric_eval_events(ctx, "x + 1", NULL, evs, 1, &dout); }
+static long c_eval_ev_name(void) { return pmu_metric_eval_events(ctx, "x + 1", nv, evs, 1, &dout); }
+static long c_thr_ev_ctx(void) { int x; return pmu_metric_threshold_events(NULL, "IPC", NULL, NULL, 0, &x); }
+static long c_thr_ev_out(void) { return pmu_metric_threshold_events(ctx, "IPC", NULL, NULL, 0, NULL); }
 static long c_events_ctx(void) { char b[64]; return pmu_metric_events(NULL, "1+1", b, sizeof(b)); }
 static long c_events_buf(void) { return pmu_metric_events(ctx, "a+b", NULL, 64); }
 static long c_info_name(void) { struct pmu_metric_info i; return pmu_metric_info(ctx, NULL, &i); }
@@ -183,6 +191,13 @@ static const struct call calls[] = {
 	{ "pmu_metric_eval_set(ctx, expr, set, NULL, &d)", NEG, c_eval_set_vals },
 	{ "pmu_metric_threshold(NULL, ...)", NEG, c_threshold_ctx },
 	{ "pmu_metric_threshold(ctx, m, NULL, 0, NULL)", NEG, c_threshold_out },
+	{ "pmu_metric_eval_events(NULL, ...)", NEG, c_eval_ev_ctx },
+	{ "pmu_metric_eval_events(ctx, NULL, ...)", NEG, c_eval_ev_expr },
+	{ "pmu_metric_eval_events(ctx, expr, ..., NULL)", NEG, c_eval_ev_out },
+	{ "pmu_metric_eval_events(ctx, expr, NULL, ev, 1, &d)", NEG, c_eval_ev_vals },
+	{ "pmu_metric_eval_events(ctx, expr, {NULL name}, ev, 1, &d)", NEG, c_eval_ev_name },
+	{ "pmu_metric_threshold_events(NULL, ...)", NEG, c_thr_ev_ctx },
+	{ "pmu_metric_threshold_events(ctx, m, ..., NULL)", NEG, c_thr_ev_out },
 	{ "pmu_metric_events(NULL, ...)", NEG, c_events_ctx },
 	{ "pmu_metric_events(ctx, expr, NULL, 64)", NEG, c_events_buf },
 	{ "pmu_metric_info(ctx, NULL, &i)", NEG, c_info_name },

@@ -111,8 +111,9 @@ void analysis_opts_free(struct analysis_opts *a)
 /* The rows as named values for the metric engine (@nv has room for n + 1: duration_time). Tool
  * events are counted in ns and used by metrics in seconds, as perf's metrics expect them
  * (Intel's DURATIONTIMEINMILLISECONDS is duration_time * 1000); without a duration_time row
- * the command's elapsed seconds stand for it. */
-static size_t named_rows(const struct counted *c, struct pmu_named_value *nv)
+ * the command's elapsed seconds stand for it. @ev (NULL: not wanted, else zeroed, room for n + 1)
+ * gets each value's event where the rows are what this run counted. */
+static size_t named_rows(const struct counted *c, struct pmu_named_value *nv, struct pmu_event_info *ev)
 {
 	const struct stat_row *rows = c->rows;
 	bool have_duration = false;
@@ -122,6 +123,8 @@ static size_t named_rows(const struct counted *c, struct pmu_named_value *nv)
 			continue;
 		nv[k].name = rows[i].info.name;
 		nv[k].value = (double)pmu_scale(&rows[i].v);
+		if (ev && c->counted)
+			ev[k] = rows[i].info; /* else pmu "": matched by name */
 		if (rows[i].info.flags & PMU_EVF_TOOL) {
 			nv[k].value /= 1e9;
 			have_duration |= !strcmp(rows[i].info.name, "duration_time");
@@ -144,8 +147,8 @@ static const char *not_finite(double v)
 static char no_memory[] = "out of memory";
 
 /* The value of metric @m over @nv (@k values) into @out. */
-static void metric_eval(struct pmu_ctx *ctx, const char *m, const struct pmu_named_value *nv, size_t k,
-			struct metric_value *out)
+static void metric_eval(struct pmu_ctx *ctx, const char *m, const struct pmu_named_value *nv,
+			const struct pmu_event_info *ev, size_t k, struct metric_value *out)
 {
 	struct pmu_metric_info mi;
 	const char *why = NULL;
@@ -157,12 +160,12 @@ static void metric_eval(struct pmu_ctx *ctx, const char *m, const struct pmu_nam
 	out->unit = "";
 	if (has_info)
 		factor = pmu__scale_unit(mi.scale_unit, &out->unit);
-	r = pmu_metric_eval(ctx, m, nv, k, &v);
+	r = pmu_metric_eval_events(ctx, m, nv, ev, k, &v);
 	if (r < 0)
 		why = pmu_strerror(r);
 	else if (!isfinite(v * factor))
 		why = not_finite(v * factor);
-	if (!why && has_info && mi.threshold[0] && pmu_metric_threshold(ctx, m, nv, k, &out->crossed) < 0)
+	if (!why && has_info && mi.threshold[0] && pmu_metric_threshold_events(ctx, m, nv, ev, k, &out->crossed) < 0)
 		out->crossed = 0;
 	out->value = why ? NAN : v * factor;
 	if (why && !(out->why = strdup(why)))
@@ -172,17 +175,22 @@ static void metric_eval(struct pmu_ctx *ctx, const char *m, const struct pmu_nam
 int metrics_eval(struct pmu_ctx *ctx, const struct strv *ms, const struct counted *c, struct metric_value *out)
 {
 	struct pmu_named_value *nv = calloc(c->n + 1, sizeof(*nv));
+	struct pmu_event_info *ev = calloc(c->n + 1, sizeof(*ev)); /* zeroed: pmu "" for every value */
 	size_t k;
 	int bad = 0;
 
-	if (!nv)
+	if (!nv || !ev) {
+		free(nv);
+		free(ev);
 		return -ENOMEM;
-	k = named_rows(c, nv);
+	}
+	k = named_rows(c, nv, ev);
 	for (size_t i = 0; i < ms->n; i++) {
-		metric_eval(ctx, ms->v[i], nv, k, &out[i]);
+		metric_eval(ctx, ms->v[i], nv, ev, k, &out[i]);
 		bad += out[i].why != NULL;
 	}
 	free(nv);
+	free(ev);
 	return bad;
 }
 
@@ -318,7 +326,7 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 	if (topdown) {
 		struct pmu_named_value *nv = calloc(c->n + 1, sizeof(*nv));
 		struct pmu_topdown t;
-		int r = nv ? pmu_topdown_from_named(ctx, nv, named_rows(c, nv), &t) : -ENOMEM;
+		int r = nv ? pmu_topdown_from_named(ctx, nv, named_rows(c, nv, NULL), &t) : -ENOMEM;
 		if (json)
 			json_object_object_add(json, "topdown", r == 0 ? topdown_json(&t) : NULL);
 		else if (r == 0)

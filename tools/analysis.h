@@ -54,6 +54,8 @@ struct counted {
 	const struct stat_row *rows;
 	size_t n;
 	double seconds;    /* wall time of the run, for perf's duration_time; 0 if unknown */
+	bool counted;      /* the rows' info are the events this run counted (pmu stat), not only the
+	                      names a report gives: metrics match them by encoding, no name resolved again */
 };
 
 /* One metric's value. */

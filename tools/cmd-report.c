@@ -306,7 +306,7 @@ static int report_stat(const struct saved_stat *st, const char *title, const str
 		       struct cli *cli)
 {
 	struct strv notes = { NULL, 0 };
-	struct counted c = { st->rows.v, st->rows.n, st->times.elapsed_ns / 1e9 };
+	struct counted c = { st->rows.v, st->rows.n, st->times.elapsed_ns / 1e9, false };
 	struct pmu_ctx *ctx;
 	int code = 0;
 

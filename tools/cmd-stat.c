@@ -282,7 +282,7 @@ static int runs(struct stat_cmd *s, struct pmu_ctx *ctx, struct stat_result *res
 static int print_results(struct stat_cmd *s, struct stat_printer *p, const struct stat_result *res,
 			 const char *title, const struct pmu_caps *caps, const struct strv *notes, int code)
 {
-	struct counted cnt = { res->counts.total.v, res->counts.total.n, res->times.elapsed_ns / 1e9 };
+	struct counted cnt = { res->counts.total.v, res->counts.total.n, res->times.elapsed_ns / 1e9, true };
 	char *cmd0[3] = { NULL, (char *)(s->pids ? s->pids : s->tids ? s->tids : s->cpus), NULL };
 
 	if (s->format == FMT_JSON) {

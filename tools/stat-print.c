@@ -511,7 +511,7 @@ json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, 
 void stat_print_interval(void *printer, double seconds, const struct stat_counts *c)
 {
 	struct stat_printer *p = printer;
-	struct counted cnt = { c->total.v, c->total.n, seconds - p->last_s };
+	struct counted cnt = { c->total.v, c->total.n, seconds - p->last_s, true };
 	size_t nmv = p->metrics ? p->metrics->n : 0;
 	struct metric_value *mv = calloc(nmv + 1, sizeof(*mv));
 
