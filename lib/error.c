@@ -49,16 +49,31 @@ void pmu__log(struct pmu_ctx *ctx, int level, const char *fmt, ...)
 	emit(ctx, level, buf);
 }
 
+static void record(int err, const char *fmt, va_list ap)
+{
+	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+	last_err = err;
+}
+
 int pmu__err(struct pmu_ctx *ctx, int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+	record(err, fmt, ap);
 	va_end(ap);
-	last_err = err;
 	if (!quiet)
 		emit(ctx, PMU_LOG_ERR, last_msg);
+	return err;
+}
+
+int pmu__err_hold(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	record(err, fmt, ap);
+	va_end(ap);
 	return err;
 }
 

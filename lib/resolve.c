@@ -448,29 +448,59 @@ static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu
 			t->cpu_dir ? t->cpu_dir : "none", shown ? list : "(none)");
 }
 
-/*
- * A standard name without a PMU on a CPU of several core PMUs (hybrid) whose table gives it a native
- * event with a Unit: each core type counts it with its own event, and one of them alone would count a
- * part of the work as if it were all of it. Refused, naming the spellings that count it (as perf's own
- * table names defined once per PMU are, pmu__tables_one_pmu). 0 otherwise.
- */
-static int std_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry *std)
+/* Append the spelling "PMU/EVENT/" to the " or "-separated @list (@len bytes, *@o used so far). */
+static void spelling_add(char *list, size_t len, size_t *o, const char *pmu, const char *event)
 {
-	const struct pmu_tentry *v[16];
-	size_t n = pmu__tables_natives_for(ctx, std->name, v, 16), o = 0, on = 0;
-	char list[512];
+	*o += (size_t)snprintf(list + *o, *o < len ? len - *o : 0, "%s%s/%s/", *o ? " or " : "", pmu, event);
+}
 
-	if (pmu__n_core_pmus(ctx) < 2 || !n || !v[0]->unit)
-		return 0;
+/*
+ * A table name written without a PMU where one encoding cannot count what it names: refused, naming the
+ * PMU/NAME/ spellings that can (perf counts such a name on each PMU; libpmu counts one encoding). The
+ * one place of this rule (hybrid CPUs, names defined per PMU):
+ *  - a native event (@e PMU_T_NATIVE) defined once per PMU (perf's Intel hybrid files: "Unit":
+ *    "cpu_core" and "cpu_atom"), or without a Unit on a CPU of several core PMUs;
+ *  - a standard name (@e PMU_T_STANDARD) whose native event has a Unit on a CPU of several core PMUs:
+ *    each core type counts it with its own event, and one alone would count a part of the work as if
+ *    it were all of it.
+ * 0 otherwise.
+ */
+static int name_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry *e)
+{
+	const struct pmu_tname *hit;
+	char list[512];
+	size_t o = 0, n;
+
 	list[0] = 0;
+	if (e->kind == PMU_T_STANDARD) {
+		const struct pmu_tentry *v[16];
+		n = pmu__tables_natives_for(ctx, e->name, v, 16);
+		if (pmu__n_core_pmus(ctx) < 2 || !n || !v[0]->unit)
+			return 0;
+		for (size_t i = 0; i < ctx->n_pmus; i++)
+			if (ctx->pmus[i].is_core && std_native_on(ctx, &ctx->pmus[i], e->name))
+				spelling_add(list, sizeof(list), &o, ctx->pmus[i].name, e->name);
+		return pmu__err(ctx, -EINVAL, "standard event '%s' is counted by another event on each core PMU of "
+				"this hybrid CPU (%zu core PMUs, table %s): name the PMU: %s", name,
+				pmu__n_core_pmus(ctx), v[0]->dir, o ? list : "(none counts it)");
+	}
+	hit = pmu__tables_find_all(ctx, e->name, PMU_TC_EVENT, &n);
+	if (n <= 1 && (e->unit || pmu__n_core_pmus(ctx) < 2))
+		return 0;
+	if (n > 1) {
+		for (size_t i = 0; i < n; i++)
+			spelling_add(list, sizeof(list), &o, hit[i].e->unit ? hit[i].e->unit : "cpu", e->name);
+		return pmu__err(ctx, -EINVAL,
+				"event '%s' is defined once per PMU in %s (perf counts it on each): libpmu counts a "
+				"table event on one PMU, name it: %s", name, e->file, list);
+	}
 	for (size_t i = 0; i < ctx->n_pmus; i++)
-		if (ctx->pmus[i].is_core && std_native_on(ctx, &ctx->pmus[i], std->name)) {
-			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
-					      on++ ? " or " : "", ctx->pmus[i].name, std->name);
-		}
-	return pmu__err(ctx, -EINVAL, "standard event '%s' is counted by another event on each core PMU of this "
-			"hybrid CPU (%zu core PMUs, table %s): name the PMU: %s", name, pmu__n_core_pmus(ctx),
-			v[0]->dir, on ? list : "(none counts it)");
+		if (ctx->pmus[i].is_core)
+			spelling_add(list, sizeof(list), &o, ctx->pmus[i].name, e->name);
+	return pmu__err(ctx, -EINVAL,
+			"event '%s' (%s) names no PMU and this CPU has %zu core PMUs (perf counts it on each): "
+			"libpmu counts a table event on one PMU, name it: %s", name, e->file,
+			pmu__n_core_pmus(ctx), list);
 }
 
 /* Resolve from the tables. 0 done, -ENOENT not a table name, other errors final. */
@@ -488,9 +518,9 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 		return pmu__err(ctx, -EINVAL, "'%s' is a metric (%s), not an event: evaluate it with pmu stat -M %s",
 				name, e->file, e->name);
 	if (e->kind == PMU_T_NATIVE)
-		return (r = pmu__tables_one_pmu(ctx, name, &e)) < 0 ? r : pmu__tables_encode(ctx, e, name, out);
+		return (r = name_one_pmu(ctx, name, e)) < 0 ? r : pmu__tables_encode(ctx, e, name, out);
 	/* a standard name: the CPU's native event first, then the kernel's generic one */
-	if ((r = std_one_pmu(ctx, name, e)) < 0)
+	if ((r = name_one_pmu(ctx, name, e)) < 0)
 		return r;
 	if ((n = pmu__tables_native_for(ctx, e->name))) {
 		if ((r = pmu__tables_encode(ctx, n, name, out)) < 0)
@@ -542,7 +572,7 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 		return r;
 	if (!(e = pmu__tables_find(ctx, base)) || e->kind != PMU_T_NATIVE)
 		return -ENOENT;
-	if ((r = pmu__tables_one_pmu(ctx, name, &e)) < 0)
+	if ((r = name_one_pmu(ctx, name, e)) < 0)
 		return r;
 	if (!(e->have & PMU_TF_EVENT) || (strncmp(e->dir, "x86/", 4) && ctx->cpu.arch != PMU_ARCH_X86))
 		return pmu__err(ctx, -EINVAL, "event '%s': modifiers c, e, i and u<mask> apply to Intel events; "

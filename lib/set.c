@@ -61,7 +61,7 @@ static int access_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool
 	a.cpu = s->cpu;
 	a.other_process = (s->flags & PMU_SET_PID) && s->pid > 0 && s->pid != getpid();
 	pmu__access_advice(s->ctx, &a, msg, sizeof(msg));
-	return pmu__err(s->ctx, -err, "%s", msg);
+	return pmu__err_hold(-err, "%s", msg);
 }
 
 /* One sentence naming the event, the cause and the fix. */
@@ -79,63 +79,63 @@ static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool m
 		return access_error(s, e, err, !e->attr.exclude_kernel);
 	case ENOENT:
 		if (needs_hw_pmu(e) && !c->hw_pmu)
-			return pmu__err(ctx, -ENOENT,
+			return pmu__err_hold(-ENOENT,
 					"cannot open '%s': no hardware PMU is exposed on this machine (a virtual "
 					"machine without a virtual PMU?); only software events such as task-clock, "
 					"page-faults, context-switches can be counted ('pmu info' explains)",
 					e->info.name);
-		return pmu__err(ctx, -ENOENT,
+		return pmu__err_hold(-ENOENT,
 				"cannot open '%s' (%s): the kernel's %s PMU does not support this event here",
 				e->info.name, enc, e->info.pmu);
 	case EINVAL:
 		if (member)
-			return pmu__err(ctx, -EINVAL,
+			return pmu__err_hold(-EINVAL,
 					"cannot add '%s' to its group: the kernel refused the group (more events "
 					"than counters, or events of different PMUs: %s); split the {...} group or "
 					"list the events without braces so they are multiplexed",
 					e->info.name, e->info.pmu);
 		if (e->attr.precise_ip)
-			return pmu__err(ctx, -EINVAL,
+			return pmu__err_hold(-EINVAL,
 					"cannot open '%s' (%s): the %s PMU rejected precise_ip %u (modifier p): it is "
 					"a sampling attribute, which x86 PMUs refuse for counting; drop the p",
 					e->info.name, enc, e->info.pmu, (unsigned)e->attr.precise_ip);
-		return pmu__err(ctx, -EINVAL,
+		return pmu__err_hold(-EINVAL,
 				"cannot open '%s' (%s): the %s PMU rejected an attribute (config bits it does "
 				"not know, or an exclude_* mode it cannot filter; try without modifiers)",
 				e->info.name, enc, e->info.pmu);
 	case EOPNOTSUPP:
 		if (e->attr.precise_ip || e->attr.exclude_host || e->attr.exclude_guest)
-			return pmu__err(ctx, -EOPNOTSUPP,
+			return pmu__err_hold(-EOPNOTSUPP,
 					"cannot open '%s': the %s PMU does not support %s here; drop the %s modifier",
 					e->info.name, e->info.pmu, e->attr.precise_ip ? "this precise_ip level" :
 					"counting host or guest alone", e->attr.precise_ip ? "p" : "G or H");
-		return pmu__err(ctx, -EOPNOTSUPP,
+		return pmu__err_hold(-EOPNOTSUPP,
 				"cannot open '%s': the %s PMU does not support this mode (e.g. user/kernel "
 				"filtering); drop the :u/:k modifier", e->info.name, e->info.pmu);
 	case EMFILE:
 	case ENFILE:
-		return pmu__err(ctx, -err,
+		return pmu__err_hold(-err,
 				"cannot open '%s': out of file descriptors (one per event); raise the limit "
 				"(ulimit -n) or count fewer events", e->info.name);
 	case EBUSY:
-		return pmu__err(ctx, -EBUSY,
+		return pmu__err_hold(-EBUSY,
 				"cannot open '%s': the PMU is busy (an exclusive user such as another profiler "
 				"or the hypervisor holds it)", e->info.name);
 	case ESRCH:
-		return pmu__err(ctx, -ESRCH, "cannot open '%s': no task with pid %d", e->info.name,
+		return pmu__err_hold(-ESRCH, "cannot open '%s': no task with pid %d", e->info.name,
 				(int)s->pid);
 	case ENODEV:
-		return pmu__err(ctx, -ENODEV, "cannot open '%s': the CPU or PMU it needs does not exist here",
+		return pmu__err_hold(-ENODEV, "cannot open '%s': the CPU or PMU it needs does not exist here",
 				e->info.name);
 	case ENOSPC:
-		return pmu__err(ctx, -ENOSPC, "cannot open '%s': no counter or breakpoint slot left",
+		return pmu__err_hold(-ENOSPC, "cannot open '%s': no counter or breakpoint slot left",
 				e->info.name);
 	case E2BIG:
-		return pmu__err(ctx, -E2BIG,
+		return pmu__err_hold(-E2BIG,
 				"cannot open '%s': this kernel does not understand the perf_event_attr size "
 				"libpmu was built with (kernel older than the headers)", e->info.name);
 	default:
-		return pmu__err(ctx, -err, "cannot open '%s' (%s): %s", e->info.name, enc, strerror(err));
+		return pmu__err_hold(-err, "cannot open '%s' (%s): %s", e->info.name, enc, strerror(err));
 	}
 }
 
@@ -202,7 +202,7 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 			if (fd < 0 && (errno == EACCES || errno == EPERM))
 				return access_error(s, e, errno, false); /* not even user mode: why */
 			if (fd < 0)
-				return pmu__err(s->ctx, -err,
+				return pmu__err_hold(-err,
 						"cannot open '%s': kernel.perf_event_paranoid=%d forbids kernel mode "
 						"without CAP_PERFMON, and the %s PMU cannot count user mode only (%s); "
 						"lower the setting (sudo sysctl kernel.perf_event_paranoid=1) or grant "
@@ -226,7 +226,7 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 	e->fd = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &e->id) < 0) {
 		err = errno;
-		return pmu__err(s->ctx, -err, "'%s': cannot get the event id (PERF_EVENT_IOC_ID): %s",
+		return pmu__err_hold(-err, "'%s': cannot get the event id (PERF_EVENT_IOC_ID): %s",
 				e->info.name, strerror(err));
 	}
 	return 0;
@@ -495,9 +495,7 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			e->attr.disabled = leader && !(o.flags & PMU_SET_ENABLE);
 			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC);
 			e->attr.pinned = leader && pinned;
-			pmu__err_quiet(true);
 			r = open_one(s, e, s->pid, s->cpu, leader ? -1 : g->leader_fd, !leader && g->explicit_group);
-			pmu__err_quiet(false);
 			if (r < 0) {
 				if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED) || !leader ||
 				    (r != -ENOENT && r != -EOPNOTSUPP && r != -ENODEV)) {

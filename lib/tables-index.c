@@ -258,33 +258,6 @@ bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
 	return false;
 }
 
-int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e)
-{
-	size_t n, o = 0;
-	const struct pmu_tname *hit = find_all(&ctx->tables, (*e)->name, PMU_TC_EVENT, &n);
-	char list[512];
-
-	if (n <= 1 && ((*e)->unit || pmu__n_core_pmus(ctx) < 2))
-		return 0;
-	list[0] = 0;
-	if (n > 1) {
-		for (size_t i = 0; i < n; i++)
-			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
-					      i ? " or " : "", hit[i].e->unit ? hit[i].e->unit : "cpu", (*e)->name);
-		return pmu__err(ctx, -EINVAL,
-				"event '%s' is defined once per PMU in %s (perf counts it on each): libpmu counts a "
-				"table event on one PMU, name it: %s", name, (*e)->file, list);
-	}
-	for (size_t i = 0; i < ctx->n_pmus; i++)
-		if (ctx->pmus[i].is_core)
-			o += (size_t)snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s/%s/",
-					      o ? " or " : "", ctx->pmus[i].name, (*e)->name);
-	return pmu__err(ctx, -EINVAL,
-			"event '%s' (%s) names no PMU and this CPU has %zu core PMUs (perf counts it on each): "
-			"libpmu counts a table event on one PMU, name it: %s", name, (*e)->file,
-			pmu__n_core_pmus(ctx), list);
-}
-
 /* Does the comma-separated @list name standard event @std, by its name or one of its Aliases? */
 static bool names_std(const char *list, const struct pmu_tentry *std)
 {

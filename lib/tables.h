@@ -112,10 +112,6 @@ const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const c
 					      int cls);
 /* Whether @e is a definition of its name in use (not shadowed by an earlier table). */
 bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e);
-/* A native event named without a PMU: *e set to its one definition and 0, or -EINVAL with a
- * message naming the PMU/NAME/ spellings when it is defined once per PMU, or has no Unit on a CPU
- * with several core PMUs (perf counts such an event on each; one encoding cannot). */
-int pmu__tables_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry **e);
 /* The CPU-table event whose StdNames lists @stdname, or NULL. */
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname);
 /* Every native event implementing standard name @stdname, in load order: the first @max in @out; returns

@@ -347,6 +347,15 @@ check "hybrid: cpu_core/INST.RET/ and cpu_atom/INST.RET/ are each core type's ev
 PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-9A-3 PMU_EVENTS_PATH=$tmp/hy \
 	run 1 "$tmp/o" "$tmp/e" resolve INST.RET
 check "hybrid: bare INST.RET refused, both spellings named" has "$tmp/e" "name the PMU: cpu_core/INST.RET/ or cpu_atom/INST.RET/"
+# a table event without a Unit on that CPU: each core type would count it; the bare name (also with
+# Intel's :c1) is refused naming the core PMUs' spellings
+mkdir -p "$tmp/hy1"
+echo '[{"EventName": "NOUNIT", "EventCode": "0x11"}]' > "$tmp/hy1/t.json"
+for n in NOUNIT NOUNIT:c1; do
+	PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-9A-3 PMU_EVENTS_PATH=$tmp/hy1 \
+		run 1 "$tmp/o" "$tmp/e" resolve "$n"
+	check "hybrid: $n without a Unit refused, both spellings named" has "$tmp/e" "2 core PMUs (perf counts it on each): libpmu counts a table event on one PMU, name it: cpu_core/NOUNIT/ or cpu_atom/NOUNIT/"
+done
 # examples/count.c there: its 3 names give 2 values per core PMU for the 2 generic events, plus
 # task-clock (the fixture has 2 core PMUs: 5 values, not 3). Built with AddressSanitizer
 # (tests/count-asan) where the compiler can, so arrays sized by the names fail here; the
