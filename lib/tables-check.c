@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "expr.h"
 #include "internal.h"
+#include "topdown.h"
 #include "metric.h"
 #include "namelist.h"
 #include "tables.h"
@@ -548,7 +549,7 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 		uint64_t ours, ours1 = 0;
 		if (e->kind != PMU_T_NATIVE || !(e->have & PMU_TF_EVENT) || (e->have & PMU_TF_CONFIG) || e->unit)
 			continue;
-		if (e->event == 0 && e->umask >= 0x80 && !e->pfm_name)
+		if (pmu__topdown_metric_code(e->event, e->umask) && !e->pfm_name)
 			continue; /* topdown metric pseudo-events: libpfm4 has no equivalent */
 		/* the equivalent libpfm4 event: PfmName where the names differ, else EVENT.UMASK -> EVENT:UMASK */
 		snprintf(name, sizeof(name), "%s::%s", model, e->pfm_name ? e->pfm_name : e->name);
