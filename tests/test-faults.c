@@ -24,7 +24,7 @@
 static struct {
 	const char *call;   /* which function fails */
 	int nth;            /* the n-th call of it while armed */
-	int err;            /* errno, or 0 for a short read */
+	int err;            /* errno, or 0 for a short read, or -1 for end of file */
 	int count;
 	int fired;
 	int armed;
@@ -88,6 +88,8 @@ ssize_t read(int fd, void *buf, size_t n)
 	if (hit("read")) {
 		if (!fi.err) /* a short read: half of what was asked */
 			return real_read(fd, buf, n / 2);
+		if (fi.err < 0) /* end of file: what read(2) gives for an event in error state */
+			return 0;
 		errno = fi.err;
 		return -1;
 	}
@@ -263,6 +265,35 @@ int main(void)
 		fi.call = "read";
 		fi.nth = 0;
 		fi.armed = 0;
+	}
+	/* read(2) at end of file (the kernel's answer for an event in error state): a pinned group (D)
+	 * is said to have been stopped by the kernel, any other group gets the byte count */
+	for (int pinned = 0; pinned < 2; pinned++) {
+		struct pmu_ctx *ctx = NULL;
+		struct pmu_set *s = NULL;
+		struct pmu_value w[2];
+		r = pmu_ctx_new(&ctx, NULL);
+		if (r == 0)
+			r = pmu_set_open(ctx, pinned ? "{task-clock,page-faults}:D" : "{task-clock,page-faults}", NULL, &s);
+		CHECK(r == 0, "open (%s): %s", pinned ? "pinned" : "not pinned", pmu_strerror(r));
+		if (r == 0) {
+			memset(&fi, 0, sizeof(fi));
+			fi.call = "read";
+			fi.nth = 1;
+			fi.err = -1;
+			fi.armed = 1;
+			r = pmu_set_read_syscall(s, w);
+			fi.armed = 0;
+			CHECK(fi.fired && r == -EIO, "EOF (%s): %d %s", pinned ? "pinned" : "not pinned", r, pmu_strerror(r));
+			if (pinned)
+				CHECK(strstr(pmu_strerror(r), "it is pinned (modifier D)") != NULL, "pinned EOF: %s",
+				      pmu_strerror(r));
+			else
+				CHECK(strstr(pmu_strerror(r), "returned 0 bytes for 0 events") != NULL, "EOF: %s",
+				      pmu_strerror(r));
+		}
+		pmu_set_close(s);
+		pmu_ctx_free(ctx);
 	}
 	return test_done("test-faults");
 }
