@@ -7,7 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bdir=${PMU_LAB_BUILD:-$PWD/build-lab}
 tests/lab/run --build-dir "$bdir" --test bench-read-cost >/dev/null
-line() { grep -h "^BENCH $2" "$bdir/$1/console.txt" | tr -d '\r'; }
+. bench/lib.sh
+# read_cost_row ARCH COUNTERS: the libpmu table's row, from the fields in f
+read_cost_row() {
+	echo "| $1 | $2 | ${f[live]} | ${f[bare]} | ${f[bare_times]} | ${f[fast]} | ${f[set_read]} | ${f[syscall]} | ${f[plain_over_set_read]}x | ${f[plain_over_fast]}x | ${f[syscall_over_fast]}x |"
+}
 {
 	echo "# bench/read-cost — $(date -u +%Y-%m-%d), QEMU lab guests (-icount shift=0)"
 	echo
@@ -20,13 +24,14 @@ line() { grep -h "^BENCH $2" "$bdir/$1/console.txt" | tr -d '\r'; }
 	echo "| guest | read(2), value only (8 bytes) | read(2), value + enabled + running (24 bytes) |"
 	echo "|---|---|---|"
 	for arch in arm64 riscv64; do
-		l=$(line "$arch" "read-cost-plain arch=$arch") || l=
+		l=$(bench_lines "$arch" "read-cost-plain arch=$arch")
 		case $l in
 		*unavailable*|"") echo "| $arch | ${l#*arch=$arch }${l:+}${l:-no result} | |" ;;
-		*) declare -A f=(); for kv in ${l#*arch=$arch }; do f[${kv%%=*}]=${kv#*=}; done
+		*) bench_fields "${l#*arch=$arch }"
 		   echo "| $arch | ${f[plain]} | ${f[plain_times]} |" ;;
 		esac
-		m=$(line "$arch" "read-cost arch=all") && echo "| $arch | ${m#*arch=all counters=all } | |"
+		m=$(bench_lines "$arch" "read-cost arch=all")
+		[ -z "$m" ] || echo "| $arch | ${m#*arch=all counters=all } | |"
 	done
 	echo
 	echo "## libpmu: a group of N counters"
@@ -38,16 +43,7 @@ line() { grep -h "^BENCH $2" "$bdir/$1/console.txt" | tr -d '\r'; }
 	echo "| guest | counters | live | bare seqlock + hw read | bare + times (the floor) | libpmu pmu_fast_read | libpmu pmu_set_read | libpmu read(2) of the group | N plain reads / pmu_set_read | N plain reads / fast | group read(2) / fast |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	for arch in arm64 riscv64; do
-		line "$arch" "read-cost arch=$arch" | while read -r _ _ a n rest; do
-			a=${a#arch=}; n=${n#counters=}
-			if [[ $rest == unavailable* ]]; then
-				echo "| $a | $n | ${rest:0:72} | | | | | | | | |"
-				continue
-			fi
-			declare -A f=()
-			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
-			echo "| $a | $n | ${f[live]} | ${f[bare]} | ${f[bare_times]} | ${f[fast]} | ${f[set_read]} | ${f[syscall]} | ${f[plain_over_set_read]}x | ${f[plain_over_fast]}x | ${f[syscall_over_fast]}x |"
-		done
+		bench_rows "$arch" "read-cost arch=$arch" 11 read_cost_row
 	done
 } > bench/results/read-cost.md
 cat bench/results/read-cost.md

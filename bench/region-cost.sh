@@ -14,8 +14,13 @@ tests/lab/run --papi --build-dir "$bdir" >/dev/null || papi_rc=$?
 # "-cpu X" of a guest's QEMU command, and its kernel as init printed it
 guest_cpu() { sed -n 's/.* -cpu \([^ ]*\) .*/\1/p' "$bdir/$1/qemu.cmd" | sed 's/\\//g'; }
 guest_kernel() { sed -n 's/^lab-init: uname: Linux \([^ ]*\) .*/\1/p' "$bdir/$1/console.txt" | tr -d '\r' | head -n 1; }
-# "key=value ..." of the BENCH lines matching a pattern, one line each
-bench_lines() { grep -h "^BENCH $2" "$bdir/$1/console.txt" 2>/dev/null | tr -d '\r' || true; }
+. bench/lib.sh
+# region_row ARCH EVENTS: the regions table's row, from the fields in f
+region_row() {
+	local cal=${f[calibrated]}
+	[ "$cal" = dead ] && cal="not measured: the region's instructions counter is dead here (QEMU advances one instructions counter, the meter's)"
+	echo "| $1 | $2 | ${f[bare_reads]} | ${f[libpmu_pair]} | ${f[added]} | ${f[ratio]}x | ${f[pair_min]} – ${f[pair_max]} | $cal | ${f[handle_pair]} |"
+}
 
 {
 	echo "# bench/region-cost — $(date -u +%Y-%m-%d), QEMU lab guests (-icount shift=0)"
@@ -35,18 +40,7 @@ bench_lines() { grep -h "^BENCH $2" "$bdir/$1/console.txt" 2>/dev/null | tr -d '
 	echo "| guest | events | 2 reads (pmu_fast_read) | region pair (median) | added by regions | pair / 2 reads | pair, cheapest – dearest name | calibrated overhead | handle pair (pmu_region_enter + leave, median) |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for arch in arm64 riscv64; do
-		bench_lines "$arch" "region-cost arch=$arch" | while read -r _ _ a n rest; do
-			a=${a#arch=}; n=${n#events=}
-			if [[ $rest == unavailable* ]]; then
-				echo "| $a | $n | ${rest:0:72} | | | | | | |"
-				continue
-			fi
-			declare -A f=()
-			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
-			cal=${f[calibrated]}
-			[ "$cal" = dead ] && cal="not measured: the region's instructions counter is dead here (QEMU advances one instructions counter, the meter's)"
-			echo "| $a | $n | ${f[bare_reads]} | ${f[libpmu_pair]} | ${f[added]} | ${f[ratio]}x | ${f[pair_min]} – ${f[pair_max]} | $cal | ${f[handle_pair]} |"
-		done
+		bench_rows "$arch" "region-cost arch=$arch" 9 region_row
 	done
 	echo
 	echo "## PAPI side by side (arm64, \`-cpu $(guest_cpu arm64-papi 2>/dev/null || echo cortex-a57)\`, tests/lab/run --papi)"
@@ -56,11 +50,10 @@ bench_lines() { grep -h "^BENCH $2" "$bdir/$1/console.txt" 2>/dev/null | tr -d '
 		echo "Not measured: tests/lab/run --papi exited $papi_rc${why:+; the guest said: $why}."
 	else
 		info=$(bench_lines arm64-papi "papi-info ")
-		declare -A g=()
-		for kv in ${info%% cpu=*}; do g[${kv%%=*}]=${kv#*=}; done
-		echo "PAPI ${g[papi]} (Debian libpapi-dev:arm64, static) on ${info#* cpu=}, kernel $(guest_kernel arm64-papi);"
-		echo "PAPI_TOT_INS = ${g[PAPI_TOT_INS]}, PAPI_TOT_CYC = ${g[PAPI_TOT_CYC]};"
-		echo "perf_event component fast_counter_read = ${g[fast_counter_read]} (1 would mean a user-space read path)."
+		bench_fields "${info%% cpu=*}"
+		echo "PAPI ${f[papi]} (Debian libpapi-dev:arm64, static) on ${info#* cpu=}, kernel $(guest_kernel arm64-papi);"
+		echo "PAPI_TOT_INS = ${f[PAPI_TOT_INS]}, PAPI_TOT_CYC = ${f[PAPI_TOT_CYC]};"
+		echo "perf_event component fast_counter_read = ${f[fast_counter_read]} (1 would mean a user-space read path)."
 		echo "Both libraries count user mode only; PAPI's EventSet and libpmu's set {instructions:u,cycles:u} are"
 		echo "each one perf_event group, read with one read(2) when not read from user space."
 		echo
@@ -72,8 +65,7 @@ bench_lines() { grep -h "^BENCH $2" "$bdir/$1/console.txt" 2>/dev/null | tr -d '
 		echo "|---|---|---|---|---|---|---|"
 		bench_lines arm64-papi "papi arch=arm64 op=read" | while read -r _ _ _ _ n rest; do
 			n=${n#events=}
-			declare -A f=()
-			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
+			bench_fields "$rest"
 			echo "| PAPI_read / pmu_fast_read / pmu_set_read_syscall | $n | ${f[papi_read]} | ${f[libpmu_fast]} | ${f[libpmu_syscall]} | ${f[papi_over_fast]}x | ${f[papi_over_syscall]}x |"
 		done
 		echo
@@ -81,8 +73,7 @@ bench_lines() { grep -h "^BENCH $2" "$bdir/$1/console.txt" 2>/dev/null | tr -d '
 		echo "|---|---|---|---|---|---|"
 		bench_lines arm64-papi "papi arch=arm64 op=region" | while read -r _ _ _ _ n rest; do
 			n=${n#events=}
-			declare -A f=()
-			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
+			bench_fields "$rest"
 			echo "| region pair | $n | ${f[papi_hl_pair]} | ${f[libpmu_pair]} | ${f[papi_over_libpmu]}x | ${f[libpmu_pair_min]} – ${f[libpmu_pair_max]} |"
 		done
 	fi

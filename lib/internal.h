@@ -120,6 +120,10 @@ const char *pmu__json_field(struct json_object *o, const char *key);
  * if it fits with room left for ", ..."; otherwise end the list with ", ..."
  * (once) and return false: a list cut short says so. */
 bool pmu__list_add(char *buf, size_t len, const char *item);
+/* Make room in a full array: *@v (a pointer to the array's pointer) of *@cap items of @size is
+ * reallocated to twice as many items, or to @first when it has none, and *@cap updated. Call it when
+ * the count reaches *@cap. Returns 0, or -ENOMEM with *@v and *@cap unchanged. */
+int pmu__grow(void *v, size_t *cap, size_t first, size_t size);
 
 /* ---- CPU identity (cpu.c): the functions ---- */
 int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override);

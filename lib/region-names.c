@@ -18,14 +18,8 @@ int pmu__region_intern(const char *name)
 	for (size_t i = 0; i < R.nnames; i++)
 		if (!strcmp(R.names[i], name))
 			return (int)i;
-	if (R.nnames == R.names_cap) {
-		size_t nc = R.names_cap ? R.names_cap * 2 : 64;
-		char **nn = realloc(R.names, nc * sizeof(*nn));
-		if (!nn)
-			return -ENOMEM;
-		R.names = nn;
-		R.names_cap = nc;
-	}
+	if (R.nnames == R.names_cap && pmu__grow(&R.names, &R.names_cap, 64, sizeof(*R.names)) < 0)
+		return -ENOMEM;
 	if (!(R.names[R.nnames] = strdup(name)))
 		return -ENOMEM;
 	return (int)R.nnames++;

@@ -148,15 +148,9 @@ static int scan_formats(struct pmu_ctx *ctx, const char *dir, struct pmu_dev *d)
 			continue;
 		}
 		pmu__strlcpy(f.name, e->d_name, sizeof(f.name));
-		if (d->n_formats == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			struct pmu_format *nf = realloc(d->formats, nc * sizeof(*nf));
-			if (!nf) {
-				closedir(dh);
-				return -ENOMEM;
-			}
-			d->formats = nf;
-			cap = nc;
+		if (d->n_formats == cap && pmu__grow(&d->formats, &cap, 16, sizeof(*d->formats)) < 0) {
+			closedir(dh);
+			return -ENOMEM;
 		}
 		d->formats[d->n_formats++] = f;
 	}
@@ -180,14 +174,8 @@ static int scan_events(const char *dir, struct pmu_dev *d)
 		struct pmu_named_event *ev;
 		if (e->d_name[0] == '.' || is_aux_file(e->d_name))
 			continue;
-		if (d->n_events == cap) {
-			size_t nc = cap ? cap * 2 : 32;
-			struct pmu_named_event *ne = realloc(d->events, nc * sizeof(*ne));
-			if (!ne)
-				goto nomem;
-			d->events = ne;
-			cap = nc;
-		}
+		if (d->n_events == cap && pmu__grow(&d->events, &cap, 32, sizeof(*d->events)) < 0)
+			goto nomem;
 		if (pmu__path(path, sizeof(path), "%s/%s", dir, e->d_name) < 0)
 			continue;
 		ev = &d->events[d->n_events];
@@ -273,15 +261,9 @@ int pmu__sysfs_scan(struct pmu_ctx *ctx)
 		    pmu__path(path, sizeof(path), "%s/%s/events", base, e->d_name) < 0 ||
 		    (r = scan_events(path, &d)) < 0)
 			goto fail;
-		if (ctx->n_pmus == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			struct pmu_dev *np = realloc(ctx->pmus, nc * sizeof(*np));
-			if (!np) {
-				r = -ENOMEM;
-				goto fail;
-			}
-			ctx->pmus = np;
-			cap = nc;
+		if (ctx->n_pmus == cap && pmu__grow(&ctx->pmus, &cap, 16, sizeof(*ctx->pmus)) < 0) {
+			r = -ENOMEM;
+			goto fail;
 		}
 		ctx->pmus[ctx->n_pmus++] = d;
 		continue;

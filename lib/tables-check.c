@@ -275,14 +275,9 @@ static int add_edge(const char *name, int is_const, void *data)
 	if (g->last_from[to] == w->from + 1)
 		return 0;
 	g->last_from[to] = w->from + 1;
-	if (g->nedge == g->cap) {
-		size_t nc = g->cap ? g->cap * 2 : 64, *ne = realloc(g->edge, nc * sizeof(*ne));
-		if (!ne) {
-			g->err = -ENOMEM;
-			return 1;
-		}
-		g->edge = ne;
-		g->cap = nc;
+	if (g->nedge == g->cap && pmu__grow(&g->edge, &g->cap, 64, sizeof(*g->edge)) < 0) {
+		g->err = -ENOMEM;
+		return 1;
 	}
 	g->edge[g->nedge++] = to;
 	return 0;

@@ -93,14 +93,8 @@ static int num_field(json_object *o, const char *key, uint64_t *out, bool *prese
 
 int pmu__tables_add(struct pmu_tables *t, struct pmu_tentry *e)
 {
-	if (t->n == t->cap) {
-		size_t nc = t->cap ? t->cap * 2 : 256;
-		struct pmu_tentry **nv = realloc(t->v, nc * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		t->v = nv;
-		t->cap = nc;
-	}
+	if (t->n == t->cap && pmu__grow(&t->v, &t->cap, 256, sizeof(*t->v)) < 0)
+		return -ENOMEM;
 	t->v[t->n++] = e;
 	return 0;
 }

@@ -155,12 +155,8 @@ static int subdirs(const char *dir, const char *glob, char ***out, size_t *n)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || (glob && fnmatch(glob, de->d_name, 0)) || !is_dir(dir, de))
 			continue;
-		if (k == cap) {
-			char **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
-			if (!nv)
-				goto nomem;
-			v = nv;
-		}
+		if (k == cap && pmu__grow(&v, &cap, 64, sizeof(*v)) < 0)
+			goto nomem;
 		if (!(v[k] = strdup(de->d_name)))
 			goto nomem;
 		k++;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Small helpers: files, numbers, strings, a JSON object's field as text. */
+/* Small helpers: files, numbers, strings, a JSON object's field as text, array growth. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -149,6 +149,18 @@ int pmu__parse_u64(const char *s, uint64_t *out)
 bool pmu__prefix(const char *s, const char *prefix)
 {
 	return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int pmu__grow(void *v, size_t *cap, size_t first, size_t size)
+{
+	void **p = v, *n;
+	size_t c = *cap ? *cap * 2 : first;
+
+	if (!(n = realloc(*p, c * size)))
+		return -ENOMEM;
+	*p = n;
+	*cap = c;
+	return 0;
 }
 
 bool pmu__list_add(char *buf, size_t len, const char *item)

@@ -34,28 +34,17 @@
 
 set -uo pipefail
 
-DIR=
-KEEP=0
-MIRROR=http://deb.debian.org/debian
-ARGS=("$@")
-while [ $# -gt 0 ]; do
-	case $1 in
-	--dir) DIR=$2; shift 2 ;;
-	--dir=*) DIR=${1#--dir=}; shift ;;
-	--keep) KEEP=1; shift ;;
-	--mirror) MIRROR=$2; shift 2 ;;
-	--mirror=*) MIRROR=${1#--mirror=}; shift ;;
-	--packages)
-		rest=()
-		for a in "${ARGS[@]}"; do [ "$a" = --packages ] || rest+=("$a"); done
-		exec "$(dirname "$0")/packages.sh" "${rest[@]}" ;;
-	-h|--help) sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "fresh-debian: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-	esac
-done
-
 FRESH_NAME=fresh-debian
 . "$(dirname "$0")/fresh-root.sh"
+ARGS=("$@")
+# fresh_opt ARG: --packages hands all the other arguments to tests/packages.sh
+fresh_opt() {
+	[ "$1" = --packages ] || return 1
+	local rest=() a
+	for a in "${ARGS[@]}"; do [ "$a" = --packages ] || rest+=("$a"); done
+	exec "$(dirname "$0")/packages.sh" "${rest[@]}"
+}
+fresh_opts "$@"
 fresh_host_check
 fresh_dir
 fresh_make_root "$ROOT"

@@ -6,15 +6,45 @@
 # /dev/pts, /proc and /sys bind-mounted and a tmpfs /tmp, and commands run in
 # it as root with a clean environment. Nothing here runs by itself.
 #
-# The sourcing script sets FRESH_NAME (the prefix of its messages), DIR
-# (empty: a new directory under /var/tmp), KEEP (1: leave the roots and logs
-# in place) and MIRROR, then calls fresh_host_check and fresh_dir; the exit
-# trap unmounts everything and, without KEEP, keeps the logs (DIR/fresh-*.log)
-# in DIR/../fresh-debian-logs-<date> and removes DIR.
+# The sourcing script sets FRESH_NAME (the prefix of its messages), calls
+# fresh_opts "$@" (DIR, KEEP and MIRROR from its options), then
+# fresh_host_check and fresh_dir; the exit trap unmounts everything and,
+# without KEEP, keeps the logs (DIR/fresh-*.log) in
+# DIR/../fresh-debian-logs-<date> and removes DIR.
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 say() { printf '%s: %s\n' "$FRESH_NAME" "$*" >&2; }
 die() { say "$*"; exit 1; }
+
+# fresh_opts ARG...: the options both scripts take. DIR (--dir DIR or
+# --dir=DIR; empty: a new directory under /var/tmp), KEEP (--keep: 1, leave
+# the roots and logs in place), MIRROR (--mirror URL or --mirror=URL);
+# -h/--help prints the script's header comment (from its third line to its
+# first line that is not a comment) and exits 0. Any other argument goes to
+# fresh_opt ARG where the script defines it (its own options: return 0 when
+# taken), else it is an error: exit 2.
+fresh_opts() {
+	DIR=
+	KEEP=0
+	MIRROR=http://deb.debian.org/debian
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--dir) DIR=$2; shift 2 ;;
+		--dir=*) DIR=${1#--dir=}; shift ;;
+		--keep) KEEP=1; shift ;;
+		--mirror) MIRROR=$2; shift 2 ;;
+		--mirror=*) MIRROR=${1#--mirror=}; shift ;;
+		-h|--help) awk 'NR < 3 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+		*)
+			if declare -F fresh_opt >/dev/null && fresh_opt "$1"; then
+				shift
+			else
+				echo "$FRESH_NAME: unknown argument '$1' (see --help)" >&2
+				exit 2
+			fi ;;
+		esac
+	done
+}
 
 # fresh_host_check: root, a commit to clone, debootstrap (installed if missing)
 fresh_host_check() {

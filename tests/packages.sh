@@ -38,23 +38,9 @@
 
 set -uo pipefail
 
-DIR=
-KEEP=0
-MIRROR=http://deb.debian.org/debian
-while [ $# -gt 0 ]; do
-	case $1 in
-	--dir) DIR=$2; shift 2 ;;
-	--dir=*) DIR=${1#--dir=}; shift ;;
-	--keep) KEEP=1; shift ;;
-	--mirror) MIRROR=$2; shift 2 ;;
-	--mirror=*) MIRROR=${1#--mirror=}; shift ;;
-	-h|--help) sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "packages: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-	esac
-done
-
 FRESH_NAME=packages
 . "$(dirname "$0")/fresh-root.sh"
+fresh_opts "$@"
 . "$SRC/tests/deps.sh"
 fresh_host_check
 fresh_dir

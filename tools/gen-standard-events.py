@@ -205,12 +205,17 @@ def variant_text(v, base_ret):
             'Speculative counterpart of %s.' % base_ret)
 
 
+def variant_brief(v, noun):
+    """The brief description of @noun counted at retirement (RET) or speculatively (SPEC)."""
+    return ('Retired %s' % noun) if v == 'RET' else ('%s, speculative count' % cap(noun))
+
+
 def gen_inst():
     f = 'inst.json'
     for cat, noun, detail in INST_CATS:
         base = 'INST' + ('.' + cat if cat else '')
         for v in VARIANTS:
-            brief = ('Retired %s' % noun) if v == 'RET' else ('%s, speculative count' % cap(noun))
+            brief = variant_brief(v, noun)
             ev(f, '%s.%s' % (base, v), brief, '%s %s' % (detail, variant_text(v, base + '.RET')))
         if cat in ('BRJMP', 'MISPRED'):
             for t, tnoun, tdetail, in_mispred in CT_TYPES:
@@ -222,15 +227,14 @@ def gen_inst():
                 else:
                     tn = tnoun
                 for v in VARIANTS:
-                    brief = ('Retired %s' % tn) if v == 'RET' else ('%s, speculative count' % cap(tn))
+                    brief = variant_brief(v, tn)
                     ev(f, '%s.%s' % (full, v), brief,
                        '%s %s' % (tdetail, variant_text(v, full + '.RET')))
         if cat in ('LOAD', 'STORE', 'LDST'):
             for q, phrase, qdetail in mem_qualifiers(cat):
                 full = '%s.%s' % (base, q)
                 for v in VARIANTS:
-                    brief = ('Retired %s %s' % (noun, phrase)) if v == 'RET' else \
-                        ('%s %s, speculative count' % (cap(noun), phrase))
+                    brief = variant_brief(v, noun + ' ' + phrase)
                     pub = 'An instruction with several memory accesses counts once if any of them qualifies.'
                     if qdetail:
                         pub = qdetail + ' ' + pub
@@ -243,14 +247,14 @@ def gen_inst():
             for t, tnoun in RVV_TYPES:
                 full = '%s.%s' % (base, t)
                 for v in VARIANTS:
-                    brief = ('Retired %s' % tnoun) if v == 'RET' else ('%s, speculative count' % cap(tnoun))
+                    brief = variant_brief(v, tnoun)
                     ev(f, '%s.%s' % (full, v), brief, variant_text(v, full + '.RET'))
                 if t in ('LOAD', 'STORE', 'LDST'):
                     for m, mnoun in RVV_MODES:
                         fm = '%s.%s' % (full, m)
                         nn = tnoun.replace('vector ', 'vector %s ' % mnoun, 1)
                         for v in VARIANTS:
-                            brief = ('Retired %s' % nn) if v == 'RET' else ('%s, speculative count' % cap(nn))
+                            brief = variant_brief(v, nn)
                             ev(f, '%s.%s' % (fm, v), brief, variant_text(v, fm + '.RET'))
 
 
@@ -270,15 +274,14 @@ def gen_mem():
     for cat, noun in MEM_CATS:
         base = 'MEM.%s' % cat
         for v in VARIANTS:
-            brief = ('Retired %s' % noun) if v == 'RET' else ('%s, speculative count' % cap(noun))
+            brief = variant_brief(v, noun)
             ev(f, '%s.%s' % (base, v), brief, '%s %s' % (what, variant_text(v, base + '.RET')))
         for q, phrase, qdetail in mem_qualifiers(cat):
             full = '%s.%s' % (base, q)
             phrase = phrase.replace('whose data access', 'whose data').replace('whose data hit', 'that hit') \
                 .replace('whose data missed', 'that missed').replace('whose data merged', 'that merged')
             for v in VARIANTS:
-                brief = ('Retired %s %s' % (noun, phrase)) if v == 'RET' else \
-                    ('%s %s, speculative count' % (cap(noun), phrase))
+                brief = variant_brief(v, noun + ' ' + phrase)
                 pub = what
                 if qdetail:
                     pub = qdetail + ' ' + pub
