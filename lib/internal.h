@@ -102,11 +102,11 @@ int pmu__read_int(const char *path, long long *out);
 int pmu__path(char *buf, size_t len, const char *fmt, ...) PMU_PRINTF(3, 4);
 /* Case-insensitive Levenshtein distance, capped at @cap. */
 unsigned pmu__edit_distance(const char *a, const char *b, unsigned cap);
-/* Copy with truncation, always NUL-terminated. */
 /* The library's own variables (PMU_*): secure_getenv(), so a program
  * running with more privileges than its user (setuid, setgid, file
  * capabilities such as cap_perfmon: AT_SECURE) ignores them. */
 const char *pmu__getenv(const char *name);
+/* Copy with truncation, always NUL-terminated. */
 void pmu__strlcpy(char *dst, const char *src, size_t len);
 /* Parse an unsigned integer (decimal, 0x hex) fully; returns 0 or -EINVAL/-ERANGE. */
 int pmu__parse_u64(const char *s, uint64_t *out);
