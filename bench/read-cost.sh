@@ -26,7 +26,7 @@ read_cost_row() {
 	for arch in arm64 riscv64; do
 		l=$(bench_lines "$arch" "read-cost-plain arch=$arch")
 		case $l in
-		*unavailable*|"") echo "| $arch | ${l#*arch=$arch }${l:+}${l:-no result} | |" ;;
+		*unavailable*|"") cell=${l#*arch=$arch }; [ -n "$l" ] || cell="no result"; echo "| $arch | $cell | |" ;;
 		*) bench_fields "${l#*arch=$arch }"
 		   echo "| $arch | ${f[plain]} | ${f[plain_times]} |" ;;
 		esac
