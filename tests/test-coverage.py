@@ -68,7 +68,7 @@ FLOOR = {
     "raptorlake": 0, "zen2": 32, "zen3": 33, "zen4": 36, "zen5": 36,
     "neoverse-n1": 29, "neoverse-n2": 32, "neoverse-v1": 32, "neoverse-v2": 32,
     "cortex-a55": 34, "cortex-a72": 24, "cortex-a76": 29,
-    "sifive-u74": 7, "thead-c910": 0, "andes-ax45": 0,
+    "sifive-u74": 16, "thead-c910": 26, "andes-ax45": 21,
 }
 
 SHORT = {"native": "N", "approx": "A", "generic": "g", "none": "-"}
