@@ -7,9 +7,7 @@ StdNames, each standard name it lists is resolved by libpmu under an id
 of that mapfile line (the built-in tables only: no PMU_EVENTS_PATH) on a
 fixture machine of the vendor (tests/fixtures/amd-zen3, intel-icx; for
 entries with a cpu_core/cpu_atom Unit intel-adl-hybrid and the name
-written UNIT/NAME/, though no built-in table has such entries yet: the
-resolver takes a standard name to the first native entry listing it,
-whatever its Unit, and knows no UNIT/STANDARD.NAME/ spelling). It must
+written UNIT/NAME/, e.g. x86/alderlake's). It must
 resolve to that very entry, and its encoding must equal the one of the
 event of the same name in perf's directory of the same name (Debian's
 linux-source-6.12, extracted once into the build directory by

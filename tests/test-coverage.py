@@ -10,6 +10,12 @@ matrix is printed, with the gap to the issue's goal (37 of 41 native or
 approximate); a CPU whose native+approximate count drops below its FLOOR
 (what the tables reached when the floor was written) fails the test.
 
+A hybrid CPU (Alder Lake, Raptor Lake: a cpu_core and a cpu_atom PMU) has
+one row per core type ("alderlake/cpu_core"), resolved on the Alder Lake
+sysfs fixture (tests/fixtures/intel-adl-hybrid) as PMU/NAME/, the spelling
+libpmu asks for there; on that fixture each bare NAME must not resolve to a
+table event (one core type's event would pass a part off as the whole).
+
 Oracle for the encodings: every arm64 and riscv native/approximate
 resolution names its table event ("... -> table arm64/<dir>/events.json:
 NAME"); perf's own tree (tools/perf/pmu-events/arch/<arch> of the kernel
@@ -18,8 +24,10 @@ directory) with the same code: the event's EventCode (or ConfigCode), or for
 an ArchStdEvent the code that the architecture's shared files give it
 (arm64: common-and-microarch.json, recommended.json; riscv:
 riscv-sbi-firmware.json). Raw events of these architectures are config =
-that code, type PERF_TYPE_RAW. x86 codes are not compared here (the
-validator and perf-corpus cover x86 tables). The tree is read in place
+that code, type PERF_TYPE_RAW. x86 codes are not compared here:
+tests/perf-stdnames.py compares every StdNames entry of the built-in x86
+tables (cpu_core/cpu_atom ones as UNIT/NAME/ on the hybrid fixture) with
+perf's jevents.py encoding of the same event. The tree is read in place
 from /var/tmp/linux/linux-source-6.12 or from the build directory's
 perf-corpus extraction (tests/perf-corpus.py), else extracted the same way
 from /usr/src/linux-source-6.12.tar.xz; without any of them the encoding
@@ -51,7 +59,8 @@ CPUS = [("skylake", "GenuineIntel-6-5E-3"), ("skylakex", "GenuineIntel-6-55-4"),
         ("cascadelake", "GenuineIntel-6-55-7"), ("icelake", "GenuineIntel-6-7E-5"),
         ("icelakex", "GenuineIntel-6-6A-6"), ("sapphirerapids", "GenuineIntel-6-8F-8"),
         ("emeraldrapids", "GenuineIntel-6-CF-2"), ("graniterapids", "GenuineIntel-6-AD-1"),
-        ("alderlake", "GenuineIntel-6-97-2"), ("raptorlake", "GenuineIntel-6-B7-1"),
+        ("alderlake/cpu_core", "GenuineIntel-6-97-2"), ("alderlake/cpu_atom", "GenuineIntel-6-97-2"),
+        ("raptorlake/cpu_core", "GenuineIntel-6-B7-1"), ("raptorlake/cpu_atom", "GenuineIntel-6-B7-1"),
         ("zen2", "AuthenticAMD-23-31-0"), ("zen3", "AuthenticAMD-25-1-1"),
         ("zen4", "AuthenticAMD-25-11-1"), ("zen5", "AuthenticAMD-26-2-0"),
         ("neoverse-n1", "0x00000000410fd0c0"), ("neoverse-n2", "0x00000000410fd490"),
@@ -64,13 +73,15 @@ CPUS = [("skylake", "GenuineIntel-6-5E-3"), ("skylakex", "GenuineIntel-6-55-4"),
 # not the goal): raise a floor when a table improves, never lower one silently
 FLOOR = {
     "skylake": 30, "skylakex": 31, "cascadelake": 31, "icelake": 35, "icelakex": 34,
-    "sapphirerapids": 35, "emeraldrapids": 37, "graniterapids": 37, "alderlake": 0,
-    "raptorlake": 0, "zen2": 32, "zen3": 33, "zen4": 36, "zen5": 36,
+    "sapphirerapids": 35, "emeraldrapids": 37, "graniterapids": 37,
+    "alderlake/cpu_core": 37, "alderlake/cpu_atom": 27, "raptorlake/cpu_core": 37,
+    "raptorlake/cpu_atom": 27, "zen2": 32, "zen3": 33, "zen4": 36, "zen5": 36,
     "neoverse-n1": 29, "neoverse-n2": 32, "neoverse-v1": 32, "neoverse-v2": 32,
     "cortex-a55": 34, "cortex-a72": 24, "cortex-a76": 29,
     "sifive-u74": 16, "thead-c910": 26, "andes-ax45": 21,
 }
 
+HYBRID = os.path.join(os.environ.get("PMU_TEST_SRCDIR", "."), "tests", "fixtures", "intel-adl-hybrid")
 SHORT = {"native": "N", "approx": "A", "generic": "g", "none": "-"}
 TARBALL = "/usr/src/linux-source-6.12.tar.xz"
 TOP = "linux-source-6.12"
@@ -175,13 +186,20 @@ def main():
     compared = differ = 0
     rows = []
     for cpu, cid in CPUS:
-        ctx = pmu.Context(cpuid=cid)
+        unit = cpu.split("/")[1] if "/" in cpu else None
+        if unit:    # one core type of a hybrid CPU: its PMU named, on the hybrid fixture
+            ctx = pmu.Context(cpuid=cid, sysfs_root=os.path.join(HYBRID, "sys"),
+                              procfs_root=os.path.join(HYBRID, "proc"))
+        else:
+            ctx = pmu.Context(cpuid=cid)
         cells = []
         count = {"native": 0, "approx": 0, "generic": 0, "none": 0}
         for n in CORE:
-            kind, e = classify(ctx, n)
+            kind, e = classify(ctx, "%s/%s/" % (unit, n) if unit else n)
             count[kind] += 1
             cells.append(SHORT[kind])
+            if unit and classify(ctx, n)[0] in ("native", "approx"):
+                failures.append("%s: bare %s resolved to one core type's table event" % (cpu, n))
             if e is None or not cid.startswith("0x") or perf is None:
                 continue
             arch = "arm64" if cid.startswith("0x0000") else "riscv"
@@ -210,10 +228,10 @@ def main():
 
     print("Coverage of the 41 core standard names (N native, A approximate, g kernel generic, - none);")
     print("columns in the order of CORE in tests/test-coverage.py")
-    print("%-15s %6s %6s %7s %4s %5s %5s %4s  %s" % ("cpu", "native", "approx", "generic", "none",
+    print("%-19s %6s %6s %7s %4s %5s %5s %4s  %s" % ("cpu", "native", "approx", "generic", "none",
                                                     "n+a", "floor", "gap", "names"))
     for cpu, cid, c, good, cells in rows:
-        print("%-15s %6d %6d %7d %4d %5d %5d %4d  %s" % (cpu, c["native"], c["approx"], c["generic"],
+        print("%-19s %6d %6d %7d %4d %5d %5d %4d  %s" % (cpu, c["native"], c["approx"], c["generic"],
                                                        c["none"], good, FLOOR[cpu], max(0, GOAL - good), cells))
     print("gap: how many names short of the issue's goal of %d native or approximate" % GOAL)
     if perf:

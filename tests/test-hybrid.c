@@ -74,9 +74,25 @@ int main(void)
 	plan(ctx, "{cycles,task-clock,cpu_atom/cpu-cycles/}", -1,
 	     "cpu_core/cycles/,task-clock,cpu_atom/cycles/,cpu_atom/cpu-cycles/", "0,0,1,1",
 	     (const unsigned long long[]){ 0x400000000ull, 1, 0xa00000000ull, 0x3c });
-	/* standard names that map to generic events split too */
-	plan(ctx, "INST.RET", -1, "cpu_core/INST.RET/,cpu_atom/INST.RET/", "0,1",
-	     (const unsigned long long[]){ 0x400000001ull, 0xa00000001ull });
+	/* standard names that map to generic events split too: CACHE.L1D.RD is neither core type's
+	 * table event (x86/alderlake), so the kernel's L1-dcache-loads (L1D 0, read 0, access 0) */
+	plan(ctx, "CACHE.L1D.RD", -1, "cpu_core/CACHE.L1D.RD/,cpu_atom/CACHE.L1D.RD/", "0,1",
+	     (const unsigned long long[]){ 0x400000000ull, 0xa00000000ull });
+	/* a standard name that each core type's table maps to its own event (INST.RET: INST_RETIRED.ANY,
+	 * event 0xc0 as perf's jevents.py encodes it) is named per PMU, each that PMU's raw event ... */
+	plan(ctx, "cpu_core/INST.RET/,cpu_atom/INST.RET/", -1, "cpu_core/INST.RET/,cpu_atom/INST.RET/", "0,1",
+	     (const unsigned long long[]){ 0xc0, 0xc0 });
+	/* ... and bare it is refused, naming both spellings (one encoding cannot count both) */
+	{
+		struct pmu_set *s = NULL;
+		struct pmu_set_opts o;
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		r = pmu__set_plan(ctx, "INST.RET", &o, &s);
+		CHECK(r == -EINVAL && strstr(pmu_strerror(r), "name the PMU: cpu_core/INST.RET/ or cpu_atom/INST.RET/"),
+		      "bare INST.RET on the hybrid CPU: %d %s", r, pmu_strerror(r));
+		pmu_set_close(s);
+	}
 	/* an event that names its PMU is not split */
 	plan(ctx, "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", -1,
 	     "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", "0,1",
