@@ -42,11 +42,12 @@ static bool counts_on(const struct pmu_ev *e, const struct pmu_dev *d)
 	return e->info.type == d->type;
 }
 
-/* A generic hardware/cache event that names no PMU: on a hybrid CPU it is split per core type. */
+/* A generic hardware/cache event that names no PMU, or a table name each core PMU counts with its
+ * own event: on a hybrid CPU it is split per core type. */
 static bool splits(const struct pmu_ev *e)
 {
-	return (e->info.type == PERF_TYPE_HARDWARE || e->info.type == PERF_TYPE_HW_CACHE) &&
-	       (e->info.config >> 32) == 0;
+	return e->per_core_name || ((e->info.type == PERF_TYPE_HARDWARE || e->info.type == PERF_TYPE_HW_CACHE) &&
+				    (e->info.config >> 32) == 0);
 }
 
 /* Name @in as counted by PMU @pmu, as perf does on a hybrid CPU: "cpu_core/cycles/", "cpu_core/cycles/:u". */
@@ -131,12 +132,31 @@ int pmu__hybrid_split(struct pmu_set *s, struct pmu_speclist *l)
 					continue;
 				nev[k] = *e;
 				nspec[k].group = group;
+				if (e->per_core_name) {
+					/* the core PMU's own event for the name: "cpu_core/INST.RET/u" */
+					char spelled[PMU_NAME_MAX + 80];
+					size_t b = pmu__mode_base(e->info.name);
+					const char *mods = e->info.name + b + (e->info.name[b] == ':');
+					int r;
+					snprintf(spelled, sizeof(spelled), "%s/%.*s/%s", core[c]->name, (int)b, e->info.name, mods);
+					nev[k].per_core_name = false;
+					if ((r = pmu__resolve_mode(ctx, spelled, l->v[j].group_mods, &nev[k].info,
+								   &nev[k].mode_written)) < 0) {
+						/* the names moved to nspec so far are freed with it; s keeps its events */
+						struct pmu_speclist done = { .v = nspec, .n = k };
+						pmu__speclist_free(&done);
+						free(nev);
+						return r;
+					}
+					pmu__strlcpy(nev[k].info.name, e->info.name, sizeof(nev[k].info.name));
+				}
 				if (splits(e)) {
 					struct pmu_event_info *in = &nev[k].info;
 					nev[k].part_of = (int)j;
 					pmu_label(in, core[c]->name);
 					pmu__strlcpy(in->pmu, core[c]->name, sizeof(in->pmu));
-					in->config |= (uint64_t)core[c]->type << 32;
+					if (!e->per_core_name)
+						in->config |= (uint64_t)core[c]->type << 32;
 					in->flags |= PMU_EVF_HYBRID_PART;
 				}
 				k++;

@@ -183,6 +183,10 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_info *e);
 /* 1 if @name resolves to an encoding pmu__uncountable() accepts, else 0. Quiet: logs nothing. */
 bool pmu__name_countable(struct pmu_ctx *ctx, const char *name);
+/* Is @name (perf's :u/:k/... allowed) a table name that must say its PMU on this hybrid CPU, each
+ * core PMU counting it with its own event (the refusal of pmu_event_resolve())? A set counts it
+ * on each core PMU instead, as "cpu_core/NAME/", "cpu_atom/NAME/" (hybrid.c). Quiet. */
+bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name);
 
 /* ---- libpfm4 (pfm.c): depends on no other file of lib/ but the core ---- */
 /* Encode a vendor name with libpfm4: "PMU::EVENT..." as written, another name for libpfm4 PMU @model

@@ -465,18 +465,31 @@ static void spelling_add(char *list, size_t len, size_t *o, const char *pmu, con
  *    it were all of it.
  * 0 otherwise.
  */
+static bool one_pmu_needed(struct pmu_ctx *ctx, const struct pmu_tentry *e)
+{
+	const struct pmu_tentry *v[1];
+	size_t n;
+
+	if (e->kind == PMU_T_STANDARD)
+		return pmu__n_core_pmus(ctx) >= 2 && pmu__tables_natives_for(ctx, e->name, v, 1) && v[0]->unit;
+	if (e->kind != PMU_T_NATIVE)
+		return false;
+	pmu__tables_find_all(ctx, e->name, PMU_TC_EVENT, &n);
+	return n > 1 || (!e->unit && pmu__n_core_pmus(ctx) >= 2);
+}
+
 static int name_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_tentry *e)
 {
 	const struct pmu_tname *hit;
 	char list[512];
 	size_t o = 0, n;
 
+	if (!one_pmu_needed(ctx, e))
+		return 0;
 	list[0] = 0;
 	if (e->kind == PMU_T_STANDARD) {
 		const struct pmu_tentry *v[16];
 		n = pmu__tables_natives_for(ctx, e->name, v, 16);
-		if (pmu__n_core_pmus(ctx) < 2 || !n || !v[0]->unit)
-			return 0;
 		for (size_t i = 0; i < ctx->n_pmus; i++)
 			if (ctx->pmus[i].is_core && std_native_on(ctx, &ctx->pmus[i], e->name))
 				spelling_add(list, sizeof(list), &o, ctx->pmus[i].name, e->name);
@@ -485,8 +498,6 @@ static int name_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_
 				pmu__n_core_pmus(ctx), v[0]->dir, o ? list : "(none counts it)");
 	}
 	hit = pmu__tables_find_all(ctx, e->name, PMU_TC_EVENT, &n);
-	if (n <= 1 && (e->unit || pmu__n_core_pmus(ctx) < 2))
-		return 0;
 	if (n > 1) {
 		for (size_t i = 0; i < n; i++)
 			spelling_add(list, sizeof(list), &o, hit[i].e->unit ? hit[i].e->unit : "cpu", e->name);
@@ -501,6 +512,19 @@ static int name_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_
 			"event '%s' (%s) names no PMU and this CPU has %zu core PMUs (perf counts it on each): "
 			"libpmu counts a table event on one PMU, name it: %s", name, e->file,
 			pmu__n_core_pmus(ctx), list);
+}
+
+bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name)
+{
+	char base[PMU_NAME_MAX];
+	const struct pmu_tentry *e;
+	size_t b = pmu__mode_base(name);
+
+	if (pmu__n_core_pmus(ctx) < 2 || b >= sizeof(base) || memchr(name, '/', b) || memchr(name, ':', b))
+		return false;
+	memcpy(base, name, b);
+	base[b] = 0;
+	return pmu__tables_load(ctx) == 0 && (e = pmu__tables_find(ctx, base)) && one_pmu_needed(ctx, e);
 }
 
 /* Resolve from the tables. 0 done, -ENOENT not a table name, other errors final. */

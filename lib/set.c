@@ -375,6 +375,11 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		s->ev[i].part_of = -1;
 	}
 	for (size_t i = 0; i < l.n; i++) {
+		if (pmu__name_per_core_pmu(ctx, l.v[i].name)) { /* counted on each core PMU: split below */
+			pmu__strlcpy(s->ev[i].info.name, l.v[i].name, sizeof(s->ev[i].info.name));
+			s->ev[i].per_core_name = true;
+			continue;
+		}
 		if ((r = pmu__resolve_mode(ctx, l.v[i].name, l.v[i].group_mods, &s->ev[i].info,
 					   &s->ev[i].mode_written)) < 0)
 			goto fail;

@@ -16,6 +16,8 @@ struct pmu_ev {
 	bool mode_written;      /* a modifier (:u, :k, :h, {group}:u) or PMU_SET_USER_ONLY chose the mode:
 	                           opened exactly so or not at all */
 	struct pmu_tool *tool;  /* a tool event (duration_time, ...): measured by libpmu, fd -1; else NULL */
+	bool per_core_name;     /* hybrid CPU: a table name each core PMU counts with its own event, not
+	                           resolved yet: pmu__hybrid_split resolves it per core PMU */
 };
 
 struct pmu_grp {

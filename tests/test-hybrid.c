@@ -49,6 +49,31 @@ static void plan(struct pmu_ctx *ctx, const char *events, int cpu, const char *w
 	pmu_set_close(s);
 }
 
+/* A table name each core type counts with its own event, written without a PMU: every event of
+ * the plan a part (PMU_EVF_HYBRID_PART), of the core PMU's type (cpu_core 4, cpu_atom 10: the
+ * fixture's sysfs), with the core type's own config. */
+static void per_core(struct pmu_ctx *ctx, const char *events, const char *want_order, const char *want_groups,
+		     const unsigned *want_type, const unsigned long long *want_config, const unsigned *want_part)
+{
+	struct pmu_set_opts o;
+	struct pmu_set *s;
+	size_t want_n = 1;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	for (const char *c = want_order; *c; c++)
+		want_n += *c == ',';
+	s = plan_check(ctx, events, &o, want_order, want_groups);
+	for (size_t i = 0; s && i < s->n && i < want_n; i++) {
+		CHECK(s->ev[i].attr.type == want_type[i] && s->ev[i].attr.config == want_config[i],
+		      "'%s' event %zu (%s): type %u config 0x%llx, expected %u 0x%llx", events, i, s->ev[i].info.name,
+		      s->ev[i].attr.type, (unsigned long long)s->ev[i].attr.config, want_type[i], want_config[i]);
+		CHECK(!!(s->ev[i].info.flags & PMU_EVF_HYBRID_PART) == !!want_part[i], "'%s': part flag of %s", events,
+		      s->ev[i].info.name);
+	}
+	pmu_set_close(s);
+}
+
 int main(void)
 {
 	struct pmu_ctx *ctx = fixture_ctx("intel-adl-hybrid", "GenuineIntel-6-9A-3");
@@ -82,17 +107,32 @@ int main(void)
 	 * event 0xc0 as perf's jevents.py encodes it) is named per PMU, each that PMU's raw event ... */
 	plan(ctx, "cpu_core/INST.RET/,cpu_atom/INST.RET/", -1, "cpu_core/INST.RET/,cpu_atom/INST.RET/", "0,1",
 	     (const unsigned long long[]){ 0xc0, 0xc0 });
-	/* ... and bare it is refused, naming both spellings (one encoding cannot count both) */
+	/* ... and bare in a set it is counted on each core type with that type's event, as perf counts
+	 * it (one encoding alone would count a part as the whole: pmu_event_resolve() refuses it) */
+	per_core(ctx, "INST.RET", "cpu_core/INST.RET/,cpu_atom/INST.RET/", "0,1", (const unsigned[]){ 4, 10 },
+		 (const unsigned long long[]){ 0xc0, 0xc0 }, (const unsigned[]){ 1, 1 });
+	/* modifiers kept, a {group} repeated per core type with its generic member split too */
+	per_core(ctx, "{INST.RET:u,cycles}", "cpu_core/INST.RET/:u,cpu_core/cycles/,cpu_atom/INST.RET/:u,cpu_atom/cycles/",
+		 "0,0,1,1", (const unsigned[]){ 4, 0, 10, 0 },
+		 (const unsigned long long[]){ 0xc0, 0x400000000ull, 0xc0, 0xa00000000ull }, (const unsigned[]){ 1, 1, 1, 1 });
+	/* counting one CPU: only its core type's event (CPU 9 is a cpu_atom CPU) */
 	{
 		struct pmu_set *s = NULL;
 		struct pmu_set_opts o;
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
+		o.flags = PMU_SET_CPU;
+		o.pid = -1;
+		o.cpu = 9;
 		r = pmu__set_plan(ctx, "INST.RET", &o, &s);
-		CHECK(r == -EINVAL && strstr(pmu_strerror(r), "name the PMU: cpu_core/INST.RET/ or cpu_atom/INST.RET/"),
-		      "bare INST.RET on the hybrid CPU: %d %s", r, pmu_strerror(r));
+		CHECK(r == 0 && s->n == 1 && !strcmp(s->ev[0].info.name, "cpu_atom/INST.RET/") && s->ev[0].attr.type == 10,
+		      "INST.RET on CPU 9: %d %s %s", r, r ? pmu_strerror(r) : "", r ? "" : s->ev[0].info.name);
 		pmu_set_close(s);
 	}
+	/* a single encoding (pmu_event_resolve) still refuses it, naming both spellings */
+	r = pmu_event_resolve(ctx, "INST.RET", &info);
+	CHECK(r == -EINVAL && strstr(pmu_strerror(r), "name the PMU: cpu_core/INST.RET/ or cpu_atom/INST.RET/"),
+	      "bare INST.RET resolved alone on the hybrid CPU: %d %s", r, pmu_strerror(r));
 	/* an event that names its PMU is not split */
 	plan(ctx, "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", -1,
 	     "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", "0,1",
