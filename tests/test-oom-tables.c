@@ -30,7 +30,7 @@
 
 #define NSTEPS 8
 #define METRIC "l1_miss_split_unaccounted"
-static const char *const step_names[NSTEPS] = {
+static const char *const step_names[NSTEPS] __attribute__((unused)) = {
 	"pmu_metric_info(" METRIC ")", "pmu_metric_eval(" METRIC ")", "pmu_metric_events(" METRIC ")",
 	"resolve MEM_LOAD_RETIRED.L1_MISS:c1", "resolve cpu/MEM_LOAD_RETIRED.L2_HIT,cmask=2/",
 	"resolve MEM_LOAD_RETIRED.L2_MISS", "pmu_event_foreach(l1_)", "has_event(MEM_LOAD_RETIRED.L1_MISS)",
@@ -41,7 +41,7 @@ struct results {
 	double val[NSTEPS];
 };
 /* the values worked out by hand from the table and the fixture */
-static const double want[NSTEPS] = {
+static const double want[NSTEPS] __attribute__((unused)) = {
 	1,                          /* the expression as the table writes it */
 	100 - (60 + 30),            /* L1_MISS 100, L2_HIT 60, L2_MISS 30 */
 	24 + 1 + 23 + 1 + 24,      /* strlen of the three names, comma-separated */

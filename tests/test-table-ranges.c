@@ -35,8 +35,8 @@ static void write_tables(void)
 {
 	static const char *const dirs[] = { "x86/cpu", "arm64/cpu", "riscv/cpu" };
 	static const char *const good[] = {
-		"{\"EventName\": \"X86.GOOD\", \"EventCode\": \"0xfff\", \"UMask\": \"0xff\", \"CounterMask\": \"255\", "
-		"\"Invert\": \"1\", \"EdgeDetect\": \"1\", \"AnyThread\": \"1\"}",
+		("{\"EventName\": \"X86.GOOD\", \"EventCode\": \"0xfff\", \"UMask\": \"0xff\", \"CounterMask\": \"255\", "
+		 "\"Invert\": \"1\", \"EdgeDetect\": \"1\", \"AnyThread\": \"1\"}"),
 		"{\"EventName\": \"ARM.GOOD\", \"EventCode\": \"0xffff\"}",
 		"{\"EventName\": \"RV.GOOD\", \"EventCode\": \"0xffffffffffff\"}",
 	};

@@ -10,7 +10,7 @@
 
 int main(void)
 {
-	volatile unsigned long x = 0;
+	volatile unsigned long x __attribute__((unused)) = 0; /* the work the region measures */
 
 	printf("uid=%d euid=%d secure=%lu\n", (int)getuid(), (int)geteuid(), getauxval(AT_SECURE));
 	fflush(stdout);
