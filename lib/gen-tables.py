@@ -196,10 +196,19 @@ def compiled(root, files):
             out.append("\t{ %d, %s, %d, 0x%x, %s, %d, %d }," % (e["kind"], strs, e["approx"], e["have"], nums,
                                                                e["counter_width"], e["mhpmevent_bit"]))
         out.append("};")
+        # the entries in the index's order (tables-index.c: pmu__tables_cmp_order within one directory:
+        # names as strcasecmp orders them, events before metrics, native before standard, then load
+        # order), so that the index merges sorted runs instead of sorting at every start
+        def key(j, e=entries):
+            return (e[j]["name"].encode("ascii").lower(), e[j]["kind"] == 3, e[j]["kind"] == 2, j)
+        order = sorted(range(len(entries)), key=key)
+        if len(entries) > 0xffff:
+            raise SystemExit("%s: more than 65535 entries in one directory" % d)
+        out.append("static const unsigned short dir_%d_order[] = { %s };" % (i, ", ".join(map(str, order)) or "0"))
         names.append((d, i, len(entries)))
     out.append("const struct pmu_builtin_dir pmu__builtin_dirs[] = {")
     for d, i, n in names:
-        out.append('\t{ "%s", dir_%d, %d },' % (d, i, n))
+        out.append('\t{ "%s", dir_%d, %d, dir_%d_order },' % (d, i, n, i))
     out.append("};")
     out.append("const size_t pmu__builtin_ndirs = %d;" % len(names))
     return "\n".join(out) + "\n"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Event tables, the name index: names and aliases sorted (a CPU's definitions before standard
+ * Event tables, the name index: names and aliases in order (built-in directories come presorted and
+ * are merged; a CPU's definitions before standard
  * names, then load order; one definition per PMU kept side by side, other duplicates reported),
  * and every lookup by name: an entry, its definitions per PMU, the native events implementing a
  * standard name.
@@ -76,66 +77,154 @@ static bool same_definition(const struct pmu_tentry *a, const struct pmu_tentry 
  * reported (loading: only within one directory, as a PMU_EVENTS_PATH
  * directory overrides the built-in tables by design; checking: every one).
  */
+/* A name of the index for entry i, room made. 0 or -ENOMEM. */
+static int push_name(struct pmu_tname **v, size_t *n, size_t *cap, const char *name, struct pmu_tentry *e, size_t i)
+{
+	if (*n == *cap && pmu__grow(v, cap, 64, sizeof(**v)) < 0)
+		return -ENOMEM;
+	(*v)[*n].name = name;
+	(*v)[*n].order = i;
+	(*v)[(*n)++].e = e;
+	return 0;
+}
+
+/* Entry @i's aliases ("A, B") as names, each split off into t->alias_store. 0 or -ENOMEM. */
+static int push_aliases(struct pmu_tables *t, struct pmu_tname **v, size_t *n, size_t *cap, size_t i)
+{
+	struct pmu_tentry *e = t->v[i];
+	char *save = NULL, *copy, *tok;
+
+	if (!e->aliases)
+		return 0;
+	if (!(copy = strdup(e->aliases)))
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char **ns;
+		size_t l;
+		while (isspace((unsigned char)*tok))
+			tok++;
+		l = strlen(tok);
+		while (l && isspace((unsigned char)tok[l - 1]))
+			tok[--l] = 0;
+		if (!*tok)
+			continue;
+		ns = realloc(t->alias_store, (t->nalias + 1) * sizeof(*ns));
+		if (!ns)
+			goto nomem;
+		t->alias_store = ns;
+		if (!(ns[t->nalias] = strdup(tok)))
+			goto nomem;
+		t->nalias++;
+		if (push_name(v, n, cap, ns[t->nalias - 1], e, i) < 0)
+			goto nomem;
+	}
+	free(copy);
+	return 0;
+nomem:
+	free(copy);
+	return -ENOMEM;
+}
+
+/* Is v[from..to) in pmu__tables_cmp_order? */
+static bool run_sorted(const struct pmu_tname *v, size_t from, size_t to)
+{
+	for (size_t j = from + 1; j < to; j++)
+		if (pmu__tables_cmp_order(&v[j - 1], &v[j]) > 0)
+			return false;
+	return true;
+}
+
+/* Merge the sorted runs v[bound[r]..bound[r + 1]) (r < nr) into one, pairwise: n log(runs) comparisons
+ * where sorting would take n log n. The order is total (load order breaks ties), so the result is
+ * what sorting gives. 0 or -ENOMEM. */
+static int merge_runs(struct pmu_tname *v, size_t *bound, size_t nr)
+{
+	struct pmu_tname *tmp;
+
+	if (nr < 2)
+		return 0;
+	if (!(tmp = malloc(bound[nr] * sizeof(*tmp))))
+		return -ENOMEM;
+	while (nr > 1) {
+		size_t w = 0;
+		for (size_t r = 0; r < nr; r += 2) {
+			size_t lo = bound[r], mid = bound[r + 1], hi = r + 1 < nr ? bound[r + 2] : mid;
+			size_t x = lo, y = mid, o = lo;
+			while (x < mid && y < hi)
+				tmp[o++] = pmu__tables_cmp_order(&v[x], &v[y]) <= 0 ? v[x++] : v[y++];
+			while (x < mid)
+				tmp[o++] = v[x++];
+			while (y < hi)
+				tmp[o++] = v[y++];
+			memcpy(v + lo, tmp + lo, (hi - lo) * sizeof(*v));
+			bound[w++] = lo;
+		}
+		bound[w] = bound[nr];
+		nr = w;
+	}
+	free(tmp);
+	return 0;
+}
+
+/*
+ * The names in index order. A built-in directory's entries come in that order (gen-tables.py writes
+ * it; checked here, and sorted if not), every other entry and all aliases are sorted here, and the
+ * sorted runs are merged: at start-up the built-in tables cost no sort.
+ */
+static int sorted_names(struct pmu_tables *t, struct pmu_tname **out, size_t *nout)
+{
+	size_t n = 0, cap = t->n + t->n / 4 + 8, nr = 0, *bound = malloc((t->nchunks + 3) * sizeof(*bound));
+	struct pmu_tname *v = malloc(cap * sizeof(*v)); /* names and some aliases: grown when more */
+	unsigned char *in_chunk = calloc(t->n ? t->n : 1, 1);
+	int r = -ENOMEM;
+
+	if (!v || !bound || !in_chunk)
+		goto out;
+	for (size_t c = 0; c < t->nchunks; c++) {
+		const struct pmu_tchunk *ch = &t->chunks[c];
+		if (ch->first + ch->n > t->n)
+			continue; /* not this table's entries any more: sorted with the rest */
+		bound[nr++] = n;
+		for (size_t k = 0; k < ch->n; k++) {
+			size_t i = ch->first + ch->order[k];
+			in_chunk[i] = 1;
+			if (push_name(&v, &n, &cap, t->v[i]->name, t->v[i], i) < 0)
+				goto out;
+		}
+		if (!run_sorted(v, bound[nr - 1], n))
+			qsort(v + bound[nr - 1], n - bound[nr - 1], sizeof(*v), pmu__tables_cmp_order);
+	}
+	bound[nr++] = n;
+	for (size_t i = 0; i < t->n; i++)
+		if (!in_chunk[i] && push_name(&v, &n, &cap, t->v[i]->name, t->v[i], i) < 0)
+			goto out;
+	qsort(v + bound[nr - 1], n - bound[nr - 1], sizeof(*v), pmu__tables_cmp_order);
+	bound[nr++] = n;
+	for (size_t i = 0; i < t->n; i++)
+		if (push_aliases(t, &v, &n, &cap, i) < 0)
+			goto out;
+	qsort(v + bound[nr - 1], n - bound[nr - 1], sizeof(*v), pmu__tables_cmp_order);
+	bound[nr] = n;
+	if ((r = merge_runs(v, bound, nr)) < 0)
+		goto out;
+	*out = v;
+	*nout = n;
+	v = NULL;
+	r = 0;
+out:
+	free(v);
+	free(bound);
+	free(in_chunk);
+	return r;
+}
+
 int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, int *problems)
 {
-	size_t cap = t->n * 2 + 8, n = 0;
-	struct pmu_tname *v = malloc(cap * sizeof(*v));
+	struct pmu_tname *v;
+	size_t n;
 
-	if (!v)
+	if (sorted_names(t, &v, &n) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->n; i++) {
-		struct pmu_tentry *e = t->v[i];
-		char *save = NULL, *copy, *tok;
-		if (n == cap) {
-			struct pmu_tname *nv = realloc(v, (cap *= 2) * sizeof(*v));
-			if (!nv)
-				goto nomem;
-			v = nv;
-		}
-		v[n].name = e->name;
-		v[n].order = i;
-		v[n++].e = e;
-		if (!e->aliases)
-			continue;
-		if (!(copy = strdup(e->aliases)))
-			goto nomem;
-		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			char **ns;
-			while (isspace((unsigned char)*tok))
-				tok++;
-			{
-				size_t l = strlen(tok);
-				while (l && isspace((unsigned char)tok[l - 1]))
-					tok[--l] = 0;
-			}
-			if (!*tok)
-				continue;
-			ns = realloc(t->alias_store, (t->nalias + 1) * sizeof(*ns));
-			if (!ns) {
-				free(copy);
-				goto nomem;
-			}
-			t->alias_store = ns;
-			if (!(ns[t->nalias] = strdup(tok))) {
-				free(copy);
-				goto nomem;
-			}
-			if (n == cap) {
-				struct pmu_tname *nv = realloc(v, (cap *= 2) * sizeof(*v));
-				if (!nv) {
-					free(ns[t->nalias]);
-					free(copy);
-					goto nomem;
-				}
-				v = nv;
-			}
-			v[n].name = ns[t->nalias++];
-			v[n].order = i;
-			v[n++].e = e;
-		}
-		free(copy);
-	}
-	qsort(v, n, sizeof(*v), pmu__tables_cmp_order);
 	{
 		/* v[run..w): the names kept for the current name and class. An event and a metric of one name
 		 * are both kept (perf's uncore files define LLC_MISSES.PCIE_READ as both, in one object): a
@@ -181,9 +270,6 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 	t->names = v;
 	t->nnames = n;
 	return 0;
-nomem:
-	free(v);
-	return -ENOMEM;
 }
 
 /* The index entries of @name of class @cls (PMU_TC_ANY: events, then metrics): the first, and in *n how

@@ -51,6 +51,7 @@ void pmu__tables_free(struct pmu_tables *t)
 	free(t->alias_store);
 	free(t->cpu_dir);
 	free(t->cpu_dir_root);
+	free(t->chunks);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -96,6 +97,22 @@ int pmu__tables_add(struct pmu_tables *t, struct pmu_tentry *e)
 	if (t->n == t->cap && pmu__grow(&t->v, &t->cap, 256, sizeof(*t->v)) < 0)
 		return -ENOMEM;
 	t->v[t->n++] = e;
+	return 0;
+}
+
+int pmu__tables_add_all(struct pmu_tables *t, const struct pmu_tables *from)
+{
+	size_t first = t->n;
+
+	for (size_t k = 0; k < from->n; k++)
+		if (pmu__tables_add(t, from->v[k]) < 0)
+			return -ENOMEM;
+	for (size_t c = 0; c < from->nchunks; c++) {
+		if (t->nchunks == t->chunkcap && pmu__grow(&t->chunks, &t->chunkcap, 8, sizeof(*t->chunks)) < 0)
+			return -ENOMEM;
+		t->chunks[t->nchunks] = from->chunks[c];
+		t->chunks[t->nchunks++].first += first;
+	}
 	return 0;
 }
 
@@ -627,8 +644,11 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 {
 	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
 		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
+		size_t first = t->n;
 		if (strcmp(bd->dir, dir))
 			continue;
+		if (t->nchunks == t->chunkcap && pmu__grow(&t->chunks, &t->chunkcap, 8, sizeof(*t->chunks)) < 0)
+			return -ENOMEM;
 		for (size_t i = 0; i < bd->n; i++) {
 			const struct pmu_builtin_entry *b = &bd->entries[i];
 			struct pmu_tentry *e = calloc(1, sizeof(*e));
@@ -677,6 +697,7 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 				return -ENOMEM;
 			}
 		}
+		t->chunks[t->nchunks++] = (struct pmu_tchunk){ first, bd->n, bd->order };
 		return 0;
 	}
 	return 0;

@@ -67,9 +67,7 @@ static int add_builtin_dir(struct pmu_tables *t, const char *dir)
 		for (size_t k = 0; k < c->t.n; k++)
 			c->t.v[k]->shared = true;
 	}
-	r = c->status;
-	for (size_t k = 0; r == 0 && k < c->t.n; k++)
-		r = pmu__tables_add(t, c->t.v[k]);
+	r = c->status ? c->status : pmu__tables_add_all(t, &c->t);
 	pthread_mutex_unlock(&bcache_lock);
 	return r;
 }

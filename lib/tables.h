@@ -40,6 +40,7 @@ struct pmu_builtin_dir {
 	const char *dir;
 	const struct pmu_builtin_entry *entries;
 	size_t n;
+	const unsigned short *order; /* the entries' indexes in the name index's order (gen-tables.py) */
 };
 extern const struct pmu_builtin_dir pmu__builtin_dirs[];
 extern const size_t pmu__builtin_ndirs;
@@ -89,6 +90,10 @@ struct pmu_tables {
 	size_t nnames;
 	char **alias_store;     /* split alias strings, owned */
 	size_t nalias;
+	/* entries v[first..first+n) came from a built-in directory whose index order is known (order[k]:
+	 * the k-th in that order): the index merges them instead of sorting them */
+	struct pmu_tchunk { size_t first, n; const unsigned short *order; } *chunks;
+	size_t nchunks, chunkcap;
 };
 
 /* What a name of the index is looked up as: an event (native or standard) and a metric may share a
@@ -176,6 +181,9 @@ void pmu__tables_fill_archstd(struct pmu_tables *t, size_t first, const struct p
 int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, int *problems);
 /* Append entry @e to @t (which owns it unless it is shared). 0 or -ENOMEM (tables-load.c). */
 int pmu__tables_add(struct pmu_tables *t, struct pmu_tentry *e);
+/* Append every entry of @from to @t (borrowed: @from keeps them), with what @from knows of their
+ * index order. 0 or -ENOMEM. */
+int pmu__tables_add_all(struct pmu_tables *t, const struct pmu_tables *from);
 /* qsort/bsearch orders of struct pmu_tname (tables-index.c): by name (case-insensitive); by name, then
  * events before metrics, a CPU's definitions before standard names, then load order. */
 int pmu__tables_cmp_name(const void *a, const void *b);

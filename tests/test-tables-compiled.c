@@ -19,6 +19,55 @@ static int same_file(const char *disk, const char *builtin)
 	return d > b && disk[d - b - 1] == '/' && !strcmp(disk + d - b, builtin);
 }
 
+/*
+ * The index order gen-tables.py writes for each directory (by Python's sort) is the order of the
+ * library's comparator (pmu__tables_cmp_order); and the name index of the standard names plus one
+ * directory, built by merging those presorted runs, equals the index built by sorting all names
+ * (the same entries with no order known): name, entry and load order, element by element.
+ */
+static void index_order(void)
+{
+	size_t compared = 0;
+
+	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
+		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
+		struct pmu_tables merged, sorted;
+		int problems = 0;
+		for (size_t k = 0; k + 1 < bd->n; k++) {
+			struct pmu_tentry a, b;
+			struct pmu_tname x = { bd->entries[bd->order[k]].name, &a, bd->order[k] },
+					 y = { bd->entries[bd->order[k + 1]].name, &b, bd->order[k + 1] };
+			a.kind = bd->entries[bd->order[k]].kind;
+			b.kind = bd->entries[bd->order[k + 1]].kind;
+			CHECK(pmu__tables_cmp_order(&x, &y) < 0, "%s: order %zu: '%s' before '%s'", bd->dir, k, x.name, y.name);
+		}
+		memset(&merged, 0, sizeof(merged));
+		memset(&sorted, 0, sizeof(sorted));
+		CHECK(pmu__tables_compiled(&merged, "standard") == 0 &&
+		      (!strcmp(bd->dir, "standard") || pmu__tables_compiled(&merged, bd->dir) == 0), "%s: load", bd->dir);
+		CHECK(merged.nchunks == (strcmp(bd->dir, "standard") ? 2u : 1u), "%s: %zu presorted runs", bd->dir,
+		      merged.nchunks);
+		for (size_t i = 0; i < merged.n; i++)
+			CHECK(pmu__tables_add(&sorted, merged.v[i]) == 0, "add");
+		CHECK(pmu__tables_build_index(&merged, NULL, NULL, &problems) == 0 &&
+		      pmu__tables_build_index(&sorted, NULL, NULL, &problems) == 0, "%s: index", bd->dir);
+		CHECK(merged.nnames == sorted.nnames && merged.nnames >= merged.n / 2, "%s: %zu names merged, %zu sorted",
+		      bd->dir, merged.nnames, sorted.nnames);
+		for (size_t i = 0; i < merged.nnames && i < sorted.nnames; i++) {
+			const struct pmu_tname *a = &merged.names[i], *b = &sorted.names[i];
+			CHECK(!strcmp(a->name, b->name) && a->e == b->e && a->order == b->order,
+			      "%s: name %zu: '%s' (entry %zu) merged, '%s' (entry %zu) sorted", bd->dir, i, a->name,
+			      a->order, b->name, b->order);
+			compared++;
+		}
+		sorted.n = 0; /* the entries are merged's */
+		pmu__tables_free(&sorted);
+		pmu__tables_free(&merged);
+	}
+	CHECK(compared > 10000, "%zu index names compared", compared);
+	printf("%zu index names compared: merged == sorted\n", compared);
+}
+
 int main(void)
 {
 	const char *src = getenv("PMU_TEST_SRCDIR");
@@ -57,5 +106,6 @@ int main(void)
 	CHECK(pmu__builtin_ndirs >= 10 && entries > 1000, "%zu directories, %zu entries compared", pmu__builtin_ndirs,
 	      entries);
 	printf("%zu directories, %zu entries: compiled == parsed\n", pmu__builtin_ndirs, entries);
+	index_order();
 	return test_done("test-tables-compiled");
 }
