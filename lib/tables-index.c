@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Event tables, the name index: names and aliases in order (built-in directories come presorted and
- * are merged; a CPU's definitions before standard
- * names, then load order; one definition per PMU kept side by side, other duplicates reported),
- * and every lookup by name: an entry, its definitions per PMU, the native events implementing a
- * standard name.
+ * Event tables, the name index: names and aliases in order (a CPU's definitions before standard
+ * names, then load order; the built-in directories come presorted and are merged; one definition
+ * per PMU kept side by side, other duplicates reported), and every lookup by name: an entry, its
+ * definitions per PMU, the native events implementing a standard name.
  */
 #include <ctype.h>
 #include <stdlib.h>
