@@ -5,6 +5,7 @@
  * and perf's strcmp_cpuid_str() for metrics.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -336,6 +337,44 @@ int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const 
 			return r;
 	}
 	return 0;
+}
+
+/* The built-in mapfile's answers, per process (it never changes, and a context pays ~170,000
+ * instructions of pattern checks and regcomp to find its CPU's line): the last few CPUs asked for. */
+static struct builtin_answer { char keys[2][64]; int nk, r; char dir[96]; } answers[4];
+static size_t nanswers;
+static pthread_mutex_t answers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, char **dir)
+{
+	char keys[2][64] = { "", "" };
+	int nk = cpu_keys(cpu, keys), r = -1;
+
+	pthread_mutex_lock(&answers_lock);
+	for (size_t i = 0; i < nanswers && r < 0; i++)
+		if (answers[i].nk == nk && !strcmp(answers[i].keys[0], keys[0]) && !strcmp(answers[i].keys[1], keys[1])) {
+			r = answers[i].r;
+			if (r == 1 && !(*dir = strdup(answers[i].dir)))
+				r = -ENOMEM;
+		}
+	pthread_mutex_unlock(&answers_lock);
+	if (r >= 0 || r == -ENOMEM)
+		return r;
+	r = pmu__tables_map_match(ctx, cpu, text, "events/mapfile.csv", dir);
+	if (r < 0 || (r == 1 && strlen(*dir) >= sizeof(answers[0].dir)))
+		return r;
+	pthread_mutex_lock(&answers_lock);
+	{
+		struct builtin_answer *a = &answers[nanswers < 4 ? nanswers++ : 3];
+		memset(a, 0, sizeof(*a));
+		memcpy(a->keys, keys, sizeof(keys));
+		a->nk = nk;
+		a->r = r;
+		if (r == 1)
+			pmu__strlcpy(a->dir, *dir, sizeof(a->dir));
+	}
+	pthread_mutex_unlock(&answers_lock);
+	return r;
 }
 
 int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id)

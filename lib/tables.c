@@ -150,7 +150,7 @@ static int load_tables(struct pmu_ctx *ctx)
 	if (r == 0) {
 		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
 		char *dir = NULL;
-		if (mf && (r = pmu__tables_map_match(ctx, &ctx->cpu, mf->data, "events/mapfile.csv", &dir)) > 0) {
+		if (mf && (r = pmu__tables_builtin_map_match(ctx, &ctx->cpu, mf->data, &dir)) > 0) {
 			r = add_builtin_dir(t, dir);
 			if (!t->cpu_dir) {
 				t->cpu_dir = dir;

@@ -213,6 +213,9 @@ int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);
  * warning naming @mapname and the line. What loading does, for tests and fuzzers. */
 int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
 			  char **dir);
+/* pmu__tables_map_match() over the built-in mapfile @text, its answer for @cpu kept per process (the
+ * built-in mapfile never changes; its lines were checked at build time, so no warning is lost). */
+int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, char **dir);
 /* For the fuzzer: @text as one table file, loaded, indexed, checked and its native entries encoded.
  * Returns the number of problems. */
 int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len);

@@ -194,6 +194,46 @@ static int same_choice(struct pmu_ctx *ctx, const char *text, const struct row *
 	return want != NULL;
 }
 
+/* The built-in mapfile's answers kept per process (pmu__tables_builtin_map_match) are the answers
+ * of matching the mapfile's text (pmu__tables_map_match), for 7 CPUs asked for in turn three times
+ * (more CPUs than answers are kept), contexts made and freed in between. */
+static void builtin_answers(void)
+{
+	static const char *const ids[] = { "GenuineIntel-6-55-4", "AuthenticAMD-25-11-1", "GenuineIntel-6-8F-8",
+					   "0x00000000410fd0c0", "GenuineIntel-6-99-9", "GenuineIntel-6-5E-3",
+					   "AuthenticAMD-23-31-0" };
+	const char *text = NULL;
+	int hits = 0;
+
+	for (size_t i = 0; i < pmu__builtin_nfiles; i++)
+		if (!strcmp(pmu__builtin_files[i].path, "mapfile.csv"))
+			text = pmu__builtin_files[i].data;
+	CHECK(text != NULL, "the built-in mapfile");
+	for (int round = 0; text && round < 3; round++)
+		for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+			struct pmu_ctx_opts o;
+			struct pmu_ctx *ctx = NULL;
+			char *kept = NULL, *matched = NULL;
+			int rk, rm;
+			memset(&o, 0, sizeof(o));
+			o.size = sizeof(o);
+			o.cpuid = ids[i];
+			if (pmu_ctx_new(&ctx, &o) < 0) {
+				CHECK(0, "context for %s", ids[i]);
+				continue;
+			}
+			rk = pmu__tables_builtin_map_match(ctx, &ctx->cpu, text, &kept);
+			rm = pmu__tables_map_match(ctx, &ctx->cpu, text, "mapfile.csv", &matched);
+			CHECK(rk == rm && (rk != 1 || !strcmp(kept, matched)), "%s (round %d): kept %d %s, matched %d %s",
+			      ids[i], round, rk, rk == 1 ? kept : "", rm, rm == 1 ? matched : "");
+			hits += rk == 1;
+			free(kept);
+			free(matched);
+			pmu_ctx_free(ctx);
+		}
+	CHECK(hits == 3 * 6, "%d of 21 lookups found a directory (GenuineIntel-6-99-9 has none)", hits);
+}
+
 int main(void)
 {
 	static struct row rows[128];
@@ -347,5 +387,6 @@ int main(void)
 		free(l.all.s);
 	}
 	gen_done();
+	builtin_answers();
 	return test_done("test-mapfile");
 }
