@@ -147,7 +147,8 @@ static int from_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, str
 		double d;
 		int e;
 		pmu__err_quiet(true); /* the engine's sentence goes into ours */
-		e = fv->s ? pmu_metric_eval_set(ctx, name, fv->s, fv->svals, &d) : pmu_metric_eval(ctx, name, fv->nvals, fv->n, &d);
+		e = fv->s ? pmu_metric_eval_set(ctx, name, fv->s, fv->svals, &d)
+			  : pmu_metric_eval(ctx, name, fv->nvals, fv->n, &d);
 		pmu__err_quiet(false);
 		if (e == 0 && isnan(d)) {
 			e = -ENODATA;
