@@ -158,7 +158,7 @@ static int from_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, str
 		}
 		if (e < 0)
 			return pmu__err(ctx, e, "no complete level-1 topdown count: this CPU's slot counts are formulas "
-					"over its events (%s); count them with the TOPDOWN keyword", why);
+					"over its events (%s); count their events with the TOPDOWN keyword", why);
 		*dst[r] = d > 0 ? (uint64_t)(d + 0.5) : 0;
 	}
 	return pmu_topdown_from_counts(&c, out);

@@ -40,7 +40,8 @@ bool pmu__topdown_metric_code(uint64_t event, uint64_t umask);
 /* The events the TOPDOWN keyword stands for on this CPU, comma separated; returns their number. */
 int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
 /* Whether this CPU's table gives the five level-1 counts (the standard names of roles 0..4) as
- * metrics: formulas over its native events, on CPUs without a slots counter (Skylake, AMD Zen 4). */
+ * metrics: formulas over its native events, on CPUs without a slots counter (Skylake, AMD Zen 4/5,
+ * Neoverse N2). */
 bool pmu__topdown_formulas(struct pmu_ctx *ctx);
 
 /* ---- the group (topdown-group.c) ---- */

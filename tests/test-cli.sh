@@ -418,6 +418,16 @@ check "report, Zen 4: retiring 3000/12000 = 25.0%" has "$tmp/o" "^ *Retiring  *2
 check "report, Zen 4: bad speculation 1200/12000 = 10.0%" has "$tmp/o" "^ *Bad speculation  *10.0%  █"
 check "report, Zen 4: frontend 1800/12000 = 15.0%" has "$tmp/o" "^ *Frontend bound  *15.0%  █"
 check "report, Zen 4: backend 6000/12000 = 50.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *50.0%  █.*<== bottleneck"
+# Arm Neoverse N2 (n2-topdown.json, Arm's method; #slots 5 recorded in the file's constants): slots
+# 5 x CPU_CYCLES 1000 = 5000; not stalled 5000 - STALL_SLOT 2000 = 3000; retiring OP_RETIRED/OP_SPEC
+# 2400/3000 = 0.8 x 3000 = 2400, /5000 = 48.0 %; bad speculation 0.2 x 3000 = 600, /5000 = 12.0 %;
+# frontend STALL_SLOT_FRONTEND 800/5000 = 16.0 %; backend STALL_SLOT_BACKEND 1200/5000 = 24.0 %
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/n2-topdown.json"
+check "report, Neoverse N2: level 1 of 5 x 1000 slots" has "$tmp/o" "Topdown, level 1 (5000 slots)"
+check "report, Neoverse N2: retiring 2400/5000 = 48.0%" has "$tmp/o" "^ *Retiring  *48.0%  █"
+check "report, Neoverse N2: bad speculation 600/5000 = 12.0%" has "$tmp/o" "^ *Bad speculation  *12.0%  █"
+check "report, Neoverse N2: frontend 800/5000 = 16.0%" has "$tmp/o" "^ *Frontend bound  *16.0%  █"
+check "report, Neoverse N2: backend 1200/5000 = 24.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *24.0%  █.*<== bottleneck"
 # the Ice Lake+ path prints the same lines (spr-topdown.json, PERF_METRICS roles): 1000/10000 = 10.0 %
 run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/spr-topdown.json"
 check "report, Sapphire Rapids: bad speculation 1000/10000 = 10.0%" has "$tmp/o" "^ *Bad speculation  *10.0%  █"
