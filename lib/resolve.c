@@ -441,11 +441,20 @@ static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu
 		if (!dot)
 			break;
 	}
-	return pmu__err(ctx, -ENOENT,
-			"'%s' is a standard event, but this CPU (%s, table %s) cannot count it: no native event "
-			"implements it and no kernel event expresses it. Countable here: %s",
-			name, ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified",
-			t->cpu_dir ? t->cpu_dir : "none", shown ? list : "(none)");
+	{
+		/* a CPU table may give the name as a formula over its events (TOPDOWN.SLOTS on Skylake) */
+		const struct pmu_tentry *m = pmu__tables_find_pmu(ctx, e->name, NULL, PMU_TC_METRIC);
+		char formula[PMU_NAME_MAX + 200] = "";
+		if (m && m->kind == PMU_T_METRIC)
+			snprintf(formula, sizeof(formula), " This CPU's table offers it as a formula over its events "
+				 "instead: 'pmu stat -M %s'%s.", m->name,
+				 pmu__prefix(m->name, "TOPDOWN") ? ", or the TOPDOWN keyword for the topdown tree" : "");
+		return pmu__err(ctx, -ENOENT,
+				"'%s' is a standard event, but this CPU (%s, table %s) cannot count it: no native event "
+				"implements it and no kernel event expresses it. Countable here: %s%s",
+				name, ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified",
+				t->cpu_dir ? t->cpu_dir : "none", shown ? list : "(none)", formula);
+	}
 }
 
 /* Append the spelling "PMU/EVENT/" to the " or "-separated @list (@len bytes, *@o used so far). */

@@ -1,16 +1,58 @@
 /* SPDX-License-Identifier: MIT */
 /* Topdown, the TOPDOWN keyword of event lists: the level-1 (and level-2) topdown events of this CPU,
- * from its table, else its core PMU's sysfs events, else the standard events its table implements.
- * Roles from topdown-role.c. */
+ * from its table, else its core PMU's sysfs events, else the standard events its table implements,
+ * else the events of the level-1 formulas its table gives. Roles from topdown-role.c. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "internal.h"
 #include "topdown.h"
+
+bool pmu__topdown_formulas(struct pmu_ctx *ctx)
+{
+	if (pmu__tables_load(ctx) < 0)
+		return false;
+	for (size_t r = 0; r < PMU_TD_LEVEL1; r++) {
+		const struct pmu_tentry *e = pmu__tables_find_pmu(ctx, pmu__td_roles[r].std, NULL, PMU_TC_METRIC);
+		if (!e || e->kind != PMU_T_METRIC)
+			return false;
+	}
+	return true;
+}
+
+/* Whether comma-separated @list has @name (case-insensitive). */
+static bool listed(const char *list, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (!strncasecmp(p, name, l) && (p[l] == ',' || p[l] == 0))
+			return true;
+	return false;
+}
+
+/* Appends the events of the five level-1 formulas to @buf (at *o), each once; returns their number. */
+static int formula_events(struct pmu_ctx *ctx, char *buf, size_t len, size_t *o)
+{
+	char need[512];
+	int n = 0, r;
+
+	for (size_t f = 0; f < PMU_TD_LEVEL1; f++) {
+		if ((r = pmu_metric_events(ctx, pmu__td_roles[f].std, need, sizeof(need))) < 0)
+			return r;
+		for (char *save = NULL, *tok = strtok_r(need, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (!listed(buf, tok)) {
+				*o += (size_t)snprintf(buf + *o, len > *o ? len - *o : 0, "%s%s", *o ? "," : "", tok);
+				n++;
+			}
+	}
+	return n;
+}
 
 /* Level-1 (and level-2 where present) topdown events for the TOPDOWN keyword:
  * the CPU table's events with a topdown role, else the core PMU's sysfs
  * events of the same names, else the standard TOPDOWN.*.SLOTS events the
- * CPU can count. */
+ * CPU can count, else the events the table's level-1 formulas need. */
 int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 {
 	const char *found[PMU_TD_ROLES] = { 0 };
@@ -52,12 +94,22 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 			for (size_t r = 0; r < PMU_TD_LEVEL1; r++)
 				o += (size_t)snprintf(buf + o, len > o ? len - o : 0, "%s%s", r ? "," : "", pmu__td_roles[r].std);
 			n = PMU_TD_LEVEL1;
+		} else if (pmu__topdown_formulas(ctx)) {
+			if (!pmu__core_pmu(ctx))
+				return pmu__err(ctx, -ENOENT,
+						"topdown analysis is not available on this CPU (%s) here: its table gives the "
+						"level-1 slot counts as formulas over its events, but this machine shows no core "
+						"PMU to count them (a virtual machine without a virtual PMU?)",
+						ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified");
+			if ((n = formula_events(ctx, buf, len, &o)) < 0)
+				return n;
 		}
 	}
 	if (!n)
 		return pmu__err(ctx, -ENOENT,
 				"topdown analysis is not available on this CPU (%s): it has no SLOTS/PERF_METRICS events "
-				"(Intel Ice Lake and later) and its table implements no standard TOPDOWN events",
+				"(Intel Ice Lake and later) and its table neither implements the standard TOPDOWN events "
+				"nor gives them as formulas",
 				ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified");
 	if (o >= len)
 		return pmu__err(ctx, -ENOSPC, "topdown event list too long");

@@ -3,7 +3,9 @@
  * Topdown: decoding Intel's PERF_METRICS (eight 8-bit fractions of the SLOTS
  * counter, level 1 in the low half, level 2 in the high half on Sapphire
  * Rapids) and the slot counts the kernel reports through read(2), into the
- * level-1 and level-2 fractions of the topdown method.
+ * level-1 and level-2 fractions of the topdown method. On CPUs without those
+ * events the five level-1 slot counts are the table's formulas
+ * (pmu__topdown_formulas()), evaluated by the metric engine.
  */
 #include <math.h>
 #include <string.h>
@@ -121,6 +123,47 @@ static int from_roles(struct pmu_ctx *ctx, const uint64_t v[9], const bool have[
 	return pmu_topdown_from_counts(&c, out);
 }
 
+/* How a formula is evaluated over the caller's values: pmu_metric_eval_set() or pmu_metric_eval(). */
+struct formula_vals {
+	struct pmu_set *s;
+	const struct pmu_value *svals;
+	const struct pmu_named_value *nvals;
+	size_t n;
+};
+
+/* Level 1 from the table's formulas of the five slot counts (CPUs without a slots counter). A count
+ * below 0 (Skylake's backend-bound remainder, from counts that were multiplexed) is 0. */
+static int from_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, struct pmu_topdown *out)
+{
+	uint64_t *dst[PMU_TD_LEVEL1];
+	struct pmu_topdown_counts c;
+
+	memset(&c, 0, sizeof(c));
+	c.level = 1;
+	dst[0] = &c.slots; dst[1] = &c.retiring; dst[2] = &c.bad_spec; dst[3] = &c.fe_bound; dst[4] = &c.be_bound;
+	for (size_t r = 0; r < PMU_TD_LEVEL1; r++) {
+		const char *name = pmu__td_roles[r].std;
+		char why[512];
+		double d;
+		int e;
+		pmu__err_quiet(true); /* the engine's sentence goes into ours */
+		e = fv->s ? pmu_metric_eval_set(ctx, name, fv->s, fv->svals, &d)
+			  : pmu_metric_eval(ctx, name, fv->nvals, fv->n, &d);
+		pmu__err_quiet(false);
+		if (e == 0 && isnan(d)) {
+			e = -ENODATA;
+			snprintf(why, sizeof(why), "metric '%s' gave no number", name);
+		} else {
+			snprintf(why, sizeof(why), "%s", pmu__err_msg());
+		}
+		if (e < 0)
+			return pmu__err(ctx, e, "no complete level-1 topdown count: this CPU's slot counts are formulas "
+					"over its events (%s); count their events with the TOPDOWN keyword", why);
+		*dst[r] = d > 0 ? (uint64_t)(d + 0.5) : 0;
+	}
+	return pmu_topdown_from_counts(&c, out);
+}
+
 PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out)
 {
 	uint64_t v[9] = { 0 };
@@ -135,6 +178,10 @@ PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *v
 			v[role] = pmu_scale(&vals[i]);
 			have[role] = true;
 		}
+	}
+	if (!(have[0] && have[1] && have[2] && have[3] && have[4]) && pmu__topdown_formulas(s->ctx)) {
+		struct formula_vals fv = { s, vals, NULL, 0 };
+		return from_formulas(s->ctx, &fv, out);
 	}
 	return from_roles(s->ctx, v, have, out);
 }
@@ -163,6 +210,10 @@ PMU_EXPORT int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_name
 		}
 	}
 	pmu__err_clear();
+	if (!(have[0] && have[1] && have[2] && have[3] && have[4]) && pmu__topdown_formulas(ctx)) {
+		struct formula_vals fv = { NULL, NULL, vals, n };
+		return from_formulas(ctx, &fv, out);
+	}
 	return from_roles(ctx, v, have, out);
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Intel topdown, the one module for its rules: the role table (which events are SLOTS and which the
+/* Topdown, the one module for its rules: the role table (which events are Intel's SLOTS and which the
  * PERF_METRICS fields, by encoding, by table TopdownRole, by sysfs and standard name;
- * topdown-role.c), decoding (topdown.c), the TOPDOWN keyword (topdown-events.c), and the group
- * the kernel requires, SLOTS leading every metric event (topdown-group.c). */
+ * topdown-role.c), decoding (topdown.c), the TOPDOWN keyword and the level-1 formulas of CPUs
+ * without those events (topdown-events.c), and the group the kernel requires, SLOTS leading every
+ * metric event (topdown-group.c). */
 #ifndef PMU_TOPDOWN_H
 #define PMU_TOPDOWN_H
 #include <stdbool.h>
@@ -38,6 +39,10 @@ bool pmu__topdown_metric_code(uint64_t event, uint64_t umask);
 /* ---- the TOPDOWN keyword (topdown-events.c) ---- */
 /* The events the TOPDOWN keyword stands for on this CPU, comma separated; returns their number. */
 int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
+/* Whether this CPU's table gives the five level-1 counts (the standard names of roles 0..4) as
+ * metrics: formulas over its native events, on CPUs without a slots counter (Skylake, AMD Zen 4/5,
+ * Neoverse N2). */
+bool pmu__topdown_formulas(struct pmu_ctx *ctx);
 
 /* ---- the group (topdown-group.c) ---- */
 /* Collects @s's SLOTS and metric events into one group led by SLOTS (added when missing), at the

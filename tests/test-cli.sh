@@ -398,6 +398,43 @@ check "report: backend 30% is the bottleneck" has "$tmp/o" "Backend bound  *30.0
 check "report: light ops 40-15 = 25%" has "$tmp/o" "Light operations  *25.0%"
 check "report: core bound 30-21 = 9%" has "$tmp/o" "Core bound  *9.0%"
 check "report: bars drawn" has "$tmp/o" "Retiring  *40.0%  ████████████████$"
+# topdown level 1 where the slot counts are the table's formulas (no slots counter), hand values:
+# Skylake (skl-topdown.json): slots 4 x CPU_CLK_UNHALTED.THREAD 1000 = 4000; retiring
+# UOPS_RETIRED.RETIRE_SLOTS 1600/4000 = 40.0 %; bad speculation UOPS_ISSUED.ANY 2000 - 1600 +
+# 4 x INT_MISC.RECOVERY_CYCLES 50 = 600, /4000 = 15.0 %; frontend IDQ_UOPS_NOT_DELIVERED.CORE
+# 800/4000 = 20.0 %; backend 4000 - 800 - 2000 - 200 = 1000, /4000 = 25.0 %
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/skl-topdown.json"
+check "report, Skylake: level 1 of 4 x 1000 slots" has "$tmp/o" "Topdown, level 1 (4000 slots)"
+check "report, Skylake: retiring 1600/4000 = 40.0%" has "$tmp/o" "^ *Retiring  *40.0%  █"
+check "report, Skylake: bad speculation (2000-1600+4x50)/4000 = 15.0%" has "$tmp/o" "^ *Bad speculation  *15.0%  █"
+check "report, Skylake: frontend 800/4000 = 20.0%" has "$tmp/o" "^ *Frontend bound  *20.0%  █"
+check "report, Skylake: backend (4000-800-2000-200)/4000 = 25.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *25.0%  █.*<== bottleneck"
+# AMD Zen 4 (zen4-topdown.json): slots 6 x ls_not_halted_cyc 2000 = 12000; retiring ex_ret_ops
+# 3000/12000 = 25.0 %; bad speculation de_src_op_disp.all 4200 - 3000 = 1200, /12000 = 10.0 %;
+# frontend no_ops_from_frontend 1800/12000 = 15.0 %; backend backend_stalls 6000/12000 = 50.0 %
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/zen4-topdown.json"
+check "report, Zen 4: level 1 of 6 x 2000 slots" has "$tmp/o" "Topdown, level 1 (12000 slots)"
+check "report, Zen 4: retiring 3000/12000 = 25.0%" has "$tmp/o" "^ *Retiring  *25.0%  █"
+check "report, Zen 4: bad speculation 1200/12000 = 10.0%" has "$tmp/o" "^ *Bad speculation  *10.0%  █"
+check "report, Zen 4: frontend 1800/12000 = 15.0%" has "$tmp/o" "^ *Frontend bound  *15.0%  █"
+check "report, Zen 4: backend 6000/12000 = 50.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *50.0%  █.*<== bottleneck"
+# Arm Neoverse N2 (n2-topdown.json, Arm's method; #slots 5 recorded in the file's constants): slots
+# 5 x CPU_CYCLES 1000 = 5000; not stalled 5000 - STALL_SLOT 2000 = 3000; retiring OP_RETIRED/OP_SPEC
+# 2400/3000 = 0.8 x 3000 = 2400, /5000 = 48.0 %; bad speculation 0.2 x 3000 = 600, /5000 = 12.0 %;
+# frontend STALL_SLOT_FRONTEND 800/5000 = 16.0 %; backend STALL_SLOT_BACKEND 1200/5000 = 24.0 %
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/n2-topdown.json"
+check "report, Neoverse N2: level 1 of 5 x 1000 slots" has "$tmp/o" "Topdown, level 1 (5000 slots)"
+check "report, Neoverse N2: retiring 2400/5000 = 48.0%" has "$tmp/o" "^ *Retiring  *48.0%  █"
+check "report, Neoverse N2: bad speculation 600/5000 = 12.0%" has "$tmp/o" "^ *Bad speculation  *12.0%  █"
+check "report, Neoverse N2: frontend 800/5000 = 16.0%" has "$tmp/o" "^ *Frontend bound  *16.0%  █"
+check "report, Neoverse N2: backend 1200/5000 = 24.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *24.0%  █.*<== bottleneck"
+# the Ice Lake+ path prints the same lines (spr-topdown.json, PERF_METRICS roles): 1000/10000 = 10.0 %
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/spr-topdown.json"
+check "report, Sapphire Rapids: bad speculation 1000/10000 = 10.0%" has "$tmp/o" "^ *Bad speculation  *10.0%  █"
+check "report, Sapphire Rapids: frontend 2000/10000 = 20.0%" has "$tmp/o" "^ *Frontend bound  *20.0%  █"
+# a standard name that is a formula here is refused as an event, pointing to how it is offered
+PMU_CPUID=GenuineIntel-6-5E-3 run 1 "$tmp/o" "$tmp/e" resolve TOPDOWN.SLOTS
+check "resolve TOPDOWN.SLOTS on Skylake: refused, offered as a formula" has "$tmp/e" "pmu stat -M TOPDOWN.SLOTS"
 PMU_EVENTS_PATH="$SRC/tests/tables/metrics-engine" run 0 "$tmp/o" "$tmp/e" report -M m_ratio,m_params --param a=3 "$SRC/tests/reports/engine.json"
 check "report: threshold marker (30/40 > 0.5)" has "$tmp/o" "m_ratio  *75.000 % *<== over threshold"
 check "report: --param a=3 gives 3*40+1" has "$tmp/o" "m_params  *121.000"

@@ -5,7 +5,9 @@
  * derived values), decoding kernel-scaled counts, the user-space sample
  * against a simulated page, and how a set arranges topdown events (SLOTS
  * leads, metric events join it, other events leave), planned for an Ice Lake
- * server and a Sapphire Rapids from fixture trees without opening anything.
+ * server and a Sapphire Rapids from fixture trees without opening anything;
+ * on Skylake, AMD Zen 4 and Neoverse N2 (no slots counter) the TOPDOWN keyword's events
+ * from the level-1 formulas and the fractions from hand-computed counts.
  */
 #include <math.h>
 #include <string.h>
@@ -27,6 +29,7 @@ static inline uint64_t pmu_arch_time(void *arg) { (void)arg; return 0; }
 #include "set.h"
 #include "harness.h"
 #include "plan.h"
+#include "fixture.h"
 
 static uint64_t m8(int b0, int b1, int b2, int b3, int b4, int b5, int b6, int b7)
 {
@@ -186,6 +189,94 @@ int main(void)
 			      pmu_strerror(r));
 			pmu_ctx_free(ctx);
 		}
+	}
+
+	/* 9. CPUs without a slots counter: the TOPDOWN keyword counts the events of the table's level-1
+	 *    formulas (the names below are those of the formulas in perf's skl-metrics.json tma_* and
+	 *    amdzen4 pipeline.json), and a set's values decode through them. Hand values:
+	 *    Skylake: cycles 1000 -> slots 4 x 1000 = 4000; retiring 1600/4000 = 0.40; bad speculation
+	 *    2000 - 1600 + 4 x 50 = 600, /4000 = 0.15; frontend 800/4000 = 0.20; backend
+	 *    4000 - 800 - 2000 - 4 x 50 = 1000, /4000 = 0.25. Cycles multiplexed (running half of enabled)
+	 *    scale to 2 x 500 = 1000.
+	 *    Zen 4: cycles 2000 -> slots 6 x 2000 = 12000; retiring 3000/12000 = 0.25; bad speculation
+	 *    (4200 - 3000)/12000 = 0.10; frontend 1800/12000 = 0.15; backend 6000/12000 = 0.50.
+	 *    Neoverse N2 (Arm's method, sbsa.json in perf; #slots 5 set by hand, the kernel's caps/slots
+	 *    on an N2): slots 5 x 1000 = 5000; not stalled 5000 - STALL_SLOT 2000 = 3000; retiring
+	 *    OP_RETIRED/OP_SPEC = 2400/3000 = 0.8 of it, 2400/5000 = 0.48; bad speculation 0.2 x 3000 =
+	 *    600, /5000 = 0.12; frontend 800/5000 = 0.16; backend 1200/5000 = 0.24. */
+	{
+		static const struct {
+			const char *fixture, *cpuid, *events;
+			struct pmu_value v[6];
+			uint64_t slots;
+			double l1[4];
+		} cpus[] = {
+			{ NULL, "GenuineIntel-6-5E-3",
+			  "CPU_CLK_UNHALTED.THREAD,UOPS_RETIRED.RETIRE_SLOTS,UOPS_ISSUED.ANY,INT_MISC.RECOVERY_CYCLES,"
+			  "IDQ_UOPS_NOT_DELIVERED.CORE",
+			  { { 500, 100, 50 }, { 1600, 100, 100 }, { 2000, 100, 100 }, { 50, 100, 100 }, { 800, 100, 100 } },
+			  4000, { 0.40, 0.15, 0.20, 0.25 } },
+			{ "amd-zen3", "AuthenticAMD-25-11-1",
+			  "ls_not_halted_cyc,ex_ret_ops,de_src_op_disp.all,de_no_dispatch_per_slot.no_ops_from_frontend,"
+			  "de_no_dispatch_per_slot.backend_stalls",
+			  { { 2000, 1, 1 }, { 3000, 1, 1 }, { 4200, 1, 1 }, { 1800, 1, 1 }, { 6000, 1, 1 } },
+			  12000, { 0.25, 0.10, 0.15, 0.50 } },
+			{ "arm64-neoverse-n1", "0x00000000410fd490",
+			  "CPU_CYCLES,OP_RETIRED,OP_SPEC,STALL_SLOT,STALL_SLOT_FRONTEND,STALL_SLOT_BACKEND",
+			  { { 1000, 1, 1 }, { 2400, 1, 1 }, { 3000, 1, 1 }, { 2000, 1, 1 }, { 800, 1, 1 }, { 1200, 1, 1 } },
+			  5000, { 0.48, 0.12, 0.16, 0.24 } },
+		};
+		char skl[] = "/tmp/libpmu-skl-XXXXXX";
+		const char *dev = "sys/bus/event_source/devices/cpu";
+		char rel[256];
+		/* a Skylake's core PMU: before Ice Lake the kernel shows no slots or topdown-* events */
+		const char *files[][2] = { { "type", "4\n" }, { "format/event", "config:0-7\n" },
+					   { "format/umask", "config:8-15\n" }, { "format/cmask", "config:24-31\n" },
+					   { "events/cpu-cycles", "event=0x3c\n" } };
+		if (!mkdtemp(skl))
+			return 1;
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(rel, sizeof(rel), "%s/%s", dev, files[i][0]);
+			fixture_put(skl, rel, files[i][1]);
+		}
+		fixture_put(skl, "sys/bus/event_source/devices/software/type", "1\n");
+		fixture_put(skl, "sys/devices/system/cpu/online", "0-3\n");
+		fixture_put(skl, "proc/sys/kernel/perf_event_paranoid", "2\n");
+		for (size_t c = 0; c < sizeof(cpus) / sizeof(cpus[0]); c++) {
+			struct pmu_set_opts so;
+			struct pmu_ctx *ctx = c == 0 ? root_ctx(skl, cpus[c].cpuid, NULL)
+						     : fixture_ctx(cpus[c].fixture, cpus[c].cpuid);
+			struct pmu_set *s;
+			memset(&so, 0, sizeof(so));
+			so.size = sizeof(so);
+			if (!ctx) {
+				CHECK(0, "%s: no context", cpus[c].cpuid);
+				continue;
+			}
+			if (c == 2)
+				pmu_ctx_set_param(ctx, "slots", 5);
+			s = plan_check(ctx, "TOPDOWN", &so, cpus[c].events, c == 2 ? "0,0,0,0,0,0" : "0,0,0,0,0");
+			if (s) {
+				r = pmu_topdown_from_set(s, cpus[c].v, &t);
+				CHECK(r == 0 && t.level == 1 && t.slots == cpus[c].slots && EQ(t.retiring, cpus[c].l1[0]) &&
+				      EQ(t.bad_spec, cpus[c].l1[1]) && EQ(t.fe_bound, cpus[c].l1[2]) &&
+				      EQ(t.be_bound, cpus[c].l1[3]) && isnan(t.heavy_ops),
+				      "%s: from_set %d: %llu slots, %g %g %g %g", cpus[c].cpuid, r, (unsigned long long)t.slots,
+				      t.retiring, t.bad_spec, t.fe_bound, t.be_bound);
+				pmu_set_close(s);
+			}
+			/* a set without the formulas' events: refused, naming what the formula needs */
+			s = plan_check(ctx, "task-clock", &so, "task-clock", "0");
+			if (s) {
+				struct pmu_value one = { 1, 1, 1 };
+				r = pmu_topdown_from_set(s, &one, &t);
+				CHECK(r == -ENOENT && strstr(pmu_strerror(r), "formulas") &&
+				      strstr(pmu_strerror(r), "TOPDOWN keyword"), "%s: %s", cpus[c].cpuid, pmu_strerror(r));
+				pmu_set_close(s);
+			}
+			pmu_ctx_free(ctx);
+		}
+		fixture_remove(skl);
 	}
 	return test_done("test-topdown");
 }
