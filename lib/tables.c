@@ -31,8 +31,27 @@ static struct builtin_cache *bcache;
 static size_t bcache_n;
 static pthread_mutex_t bcache_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The name index of a context whose tables are the built-in ones alone (its CPU's directory, if any,
+ * then the standard names) is the same in every such context of the process: built once per CPU
+ * directory (its entries the shared built-in ones), copied after. */
+struct index_cache {
+	char dir[96];           /* the CPU's directory, "" for none */
+	struct pmu_tables t;    /* the entries (shared) and their index; aliases owned here */
+	int status;             /* 0, 1 (not kept: the index had problems), or the build's error */
+};
+static struct index_cache *icache;
+static size_t icache_n;
+static pthread_mutex_t icache_lock = PTHREAD_MUTEX_INITIALIZER;
+
 __attribute__((destructor)) static void bcache_free(void)
 {
+	for (size_t i = 0; i < icache_n; i++) {
+		icache[i].t.n = 0; /* the entries are the built-in cache's, freed below */
+		pmu__tables_free(&icache[i].t);
+	}
+	free(icache);
+	icache = NULL;
+	icache_n = 0;
 	for (size_t i = 0; i < bcache_n; i++) {
 		for (size_t k = 0; k < bcache[i].t.n; k++)
 			bcache[i].t.v[k]->shared = false;
@@ -72,11 +91,65 @@ static int add_builtin_dir(struct pmu_tables *t, const char *dir)
 	return r;
 }
 
+/* @t holds the built-in directories alone (@dir, if any, then the standard names): its index copied
+ * from the process's (built the first time). 0; 1 when not applicable (build it); -ENOMEM. */
+static int builtin_index(struct pmu_tables *t, const char *dir)
+{
+	struct index_cache *c = NULL;
+	int r;
+
+	pthread_mutex_lock(&icache_lock);
+	for (size_t i = 0; i < icache_n; i++)
+		if (!strcmp(icache[i].dir, dir ? dir : ""))
+			c = &icache[i];
+	if (!c) {
+		struct index_cache *nc = realloc(icache, (icache_n + 1) * sizeof(*nc));
+		int problems = 0;
+		if (!nc) {
+			pthread_mutex_unlock(&icache_lock);
+			return -ENOMEM;
+		}
+		icache = nc;
+		c = &icache[icache_n++];
+		memset(c, 0, sizeof(*c));
+		pmu__strlcpy(c->dir, dir ? dir : "", sizeof(c->dir));
+		c->status = dir && strlen(dir) >= sizeof(c->dir) ? 1 : dir ? add_builtin_dir(&c->t, dir) : 0;
+		if (c->status == 0)
+			c->status = add_builtin_dir(&c->t, "standard");
+		if (c->status == 0)
+			c->status = pmu__tables_build_index(&c->t, NULL, NULL, &problems);
+		if (c->status == 0 && problems)
+			c->status = 1; /* said by each context's own build */
+		if (c->status < 0) { /* out of memory: tried again next time */
+			r = c->status;
+			c->t.n = 0;
+			pmu__tables_free(&c->t);
+			icache_n--;
+			pthread_mutex_unlock(&icache_lock);
+			return r;
+		}
+	}
+	r = c->status;
+	if (r == 0 && (c->t.n != t->n || memcmp(c->t.v, t->v, t->n * sizeof(*t->v))))
+		r = 1; /* other entries (cannot happen: the same directories in the same order) */
+	if (r == 0) {
+		t->names = malloc((c->t.nnames ? c->t.nnames : 1) * sizeof(*t->names));
+		if (!t->names)
+			r = -ENOMEM;
+		else
+			memcpy(t->names, c->t.names, c->t.nnames * sizeof(*t->names));
+		t->nnames = t->names ? c->t.nnames : 0;
+	}
+	pthread_mutex_unlock(&icache_lock);
+	return r;
+}
+
 static int load_tables(struct pmu_ctx *ctx)
 {
 	struct pmu_tables *t = &ctx->tables;
 	char *paths = ctx->events_path ? strdup(ctx->events_path) : NULL, *save = NULL, *root;
 	int problems = 0, r = 0;
+	size_t user;            /* entries of the user's directories */
 
 	if (ctx->events_path && !paths)
 		return -ENOMEM;
@@ -146,6 +219,7 @@ static int load_tables(struct pmu_ctx *ctx)
 		}
 	}
 	free(paths);
+	user = t->n;
 	/* 2. built-in: the CPU's directory, then the standard names */
 	if (r == 0) {
 		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
@@ -163,7 +237,9 @@ static int load_tables(struct pmu_ctx *ctx)
 		if (r >= 0)
 			r = add_builtin_dir(t, "standard");
 	}
-	if (r >= 0)
+	if (r >= 0 && !user)
+		r = builtin_index(t, t->cpu_dir);
+	if (r >= 0 && (user || r == 1))
 		r = pmu__tables_build_index(t, NULL, NULL, &problems);
 	if (problems)
 		pmu__log(ctx, PMU_LOG_WARN, "event tables: %d problems while loading (run 'pmu check-tables DIR')",

@@ -4,6 +4,7 @@
  * in events/. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "internal.h"
 #include "harness.h"
 
@@ -68,6 +69,55 @@ static void index_order(void)
 	printf("%zu index names compared: merged == sorted\n", compared);
 }
 
+/*
+ * A context whose tables are the built-in ones alone copies the process's index (built by the first
+ * such context of its CPU): equal, element by element, to an index built from that context's own
+ * entries; for 5 CPUs (one with no CPU table), each asked for twice, and with a user directory (not
+ * copied: its own build).
+ */
+static void index_copies(const char *src)
+{
+	static const char *const ids[] = { "GenuineIntel-6-55-4", "AuthenticAMD-25-11-1", "0x00000000410fd490",
+					   "GenuineIntel-6-99-9", "GenuineIntel-6-97-2" };
+	char user[1024];
+	size_t compared = 0;
+
+	snprintf(user, sizeof(user), "%s/tests/tables/metrics-engine", src);
+	for (int round = 0; round < 3; round++)
+		for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+			struct pmu_ctx_opts o;
+			struct pmu_ctx *ctx = NULL;
+			struct pmu_tables own;
+			int problems = 0;
+			memset(&o, 0, sizeof(o));
+			o.size = sizeof(o);
+			o.cpuid = ids[i];
+			o.events_path = round == 2 ? user : NULL;
+			if (pmu_ctx_new(&ctx, &o) < 0 || pmu__tables_load(ctx) < 0) {
+				CHECK(0, "context for %s", ids[i]);
+				pmu_ctx_free(ctx);
+				continue;
+			}
+			memset(&own, 0, sizeof(own));
+			CHECK(pmu__tables_add_all(&own, &ctx->tables) == 0 &&
+			      pmu__tables_build_index(&own, NULL, NULL, &problems) == 0, "%s: own index", ids[i]);
+			CHECK(own.nnames == ctx->tables.nnames && own.nnames > 100, "%s round %d: %zu names, %zu built here",
+			      ids[i], round, ctx->tables.nnames, own.nnames);
+			for (size_t k = 0; k < own.nnames && k < ctx->tables.nnames; k++) {
+				const struct pmu_tname *a = &ctx->tables.names[k], *b = &own.names[k];
+				CHECK(!strcasecmp(a->name, b->name) && a->e == b->e && a->order == b->order,
+				      "%s round %d: name %zu: '%s' (entry %zu), built here '%s' (entry %zu)", ids[i], round, k,
+				      a->name, a->order, b->name, b->order);
+				compared++;
+			}
+			own.n = 0; /* the context's entries */
+			pmu__tables_free(&own);
+			pmu_ctx_free(ctx);
+		}
+	CHECK(compared > 10000, "%zu names compared", compared);
+	printf("%zu names of 15 contexts' indexes compared with indexes built from their entries\n", compared);
+}
+
 int main(void)
 {
 	const char *src = getenv("PMU_TEST_SRCDIR");
@@ -107,5 +157,6 @@ int main(void)
 	      entries);
 	printf("%zu directories, %zu entries: compiled == parsed\n", pmu__builtin_ndirs, entries);
 	index_order();
+	index_copies(src);
 	return test_done("test-tables-compiled");
 }
