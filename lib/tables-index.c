@@ -142,7 +142,7 @@ static int merge_runs(struct pmu_tname *v, size_t *bound, size_t nr)
 
 	if (nr < 2)
 		return 0;
-	if (!(tmp = malloc(bound[nr] * sizeof(*tmp))))
+	if (!(tmp = malloc((bound[nr] ? bound[nr] : 1) * sizeof(*tmp))))
 		return -ENOMEM;
 	while (nr > 1) {
 		size_t w = 0;
