@@ -100,6 +100,15 @@ int pmu__tables_add(struct pmu_tables *t, struct pmu_tentry *e)
 	return 0;
 }
 
+/* Record that @t's entries [first, first + n) come in the index order @order (a built-in directory). */
+static int add_chunk(struct pmu_tables *t, size_t first, size_t n, const unsigned short *order)
+{
+	if (t->nchunks == t->chunkcap && pmu__grow(&t->chunks, &t->chunkcap, 8, sizeof(*t->chunks)) < 0)
+		return -ENOMEM;
+	t->chunks[t->nchunks++] = (struct pmu_tchunk){ first, n, order };
+	return 0;
+}
+
 int pmu__tables_add_all(struct pmu_tables *t, const struct pmu_tables *from)
 {
 	size_t first = t->n;
@@ -107,12 +116,9 @@ int pmu__tables_add_all(struct pmu_tables *t, const struct pmu_tables *from)
 	for (size_t k = 0; k < from->n; k++)
 		if (pmu__tables_add(t, from->v[k]) < 0)
 			return -ENOMEM;
-	for (size_t c = 0; c < from->nchunks; c++) {
-		if (t->nchunks == t->chunkcap && pmu__grow(&t->chunks, &t->chunkcap, 8, sizeof(*t->chunks)) < 0)
+	for (size_t c = 0; c < from->nchunks; c++)
+		if (add_chunk(t, first + from->chunks[c].first, from->chunks[c].n, from->chunks[c].order) < 0)
 			return -ENOMEM;
-		t->chunks[t->nchunks] = from->chunks[c];
-		t->chunks[t->nchunks++].first += first;
-	}
 	return 0;
 }
 
@@ -647,8 +653,6 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 		size_t first = t->n;
 		if (strcmp(bd->dir, dir))
 			continue;
-		if (t->nchunks == t->chunkcap && pmu__grow(&t->chunks, &t->chunkcap, 8, sizeof(*t->chunks)) < 0)
-			return -ENOMEM;
 		for (size_t i = 0; i < bd->n; i++) {
 			const struct pmu_builtin_entry *b = &bd->entries[i];
 			struct pmu_tentry *e = calloc(1, sizeof(*e));
@@ -697,8 +701,7 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 				return -ENOMEM;
 			}
 		}
-		t->chunks[t->nchunks++] = (struct pmu_tchunk){ first, bd->n, bd->order };
-		return 0;
+		return add_chunk(t, first, bd->n, bd->order);
 	}
 	return 0;
 }
