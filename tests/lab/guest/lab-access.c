@@ -3,20 +3,12 @@
  * kernel.perf_user_access=0: no user-space counter access. The user page
  * says so (cap_user_rdpmc 0), pmu_page_read refuses, and pmu_set_read still
  * gives exact counts through read(2): count(loop_1000) - count(empty) ==
- * 2001.
+ * 2001 (each the minimum of lab_tries() measurements: more than one where
+ * the PMU counts kernel work, see labutil.h).
  */
 #include "labutil.h"
 
 LAB_LOOP(1000)
-
-static uint64_t measure(struct pmu_set *s, void (*body)(void))
-{
-	struct pmu_value a, b;
-	pmu_set_read(s, &a);
-	body();
-	pmu_set_read(s, &b);
-	return b.value - a.value;
-}
 
 int main(void)
 {
@@ -25,11 +17,13 @@ int main(void)
 	struct pmu_set *s;
 	struct pmu_value v;
 	uint64_t e, l;
+	unsigned tries;
 	int r;
 
 	if (lab_user_access(0) != 0)
 		LAB_SKIP("cannot write /proc/sys/kernel/perf_user_access");
 	ctx = lab_ctx();
+	tries = lab_tries(ctx);
 	pmu_caps(ctx, &caps);
 	LAB_CHECK(caps.user_access == 0 && !caps.fast_read, "caps: user_access %d fast_read %d", caps.user_access,
 		  caps.fast_read);
@@ -46,8 +40,8 @@ int main(void)
 			LAB_CHECK(pmu_page_read(pg, &v) == 1, "user-space read allowed with perf_user_access=0");
 		}
 	}
-	e = measure(s, lab_loop_empty);
-	l = measure(s, lab_loop_1000);
+	e = lab_window(s, lab_loop_empty, tries, NULL);
+	l = lab_window(s, lab_loop_1000, tries, NULL);
 	printf("through read(2): empty %llu, loop %llu\n", (unsigned long long)e, (unsigned long long)l);
 	LAB_CHECK(l - e == 2001, "loop of 1000: %llu, expected 2001", (unsigned long long)(l - e));
 	pmu_set_close(s);
