@@ -97,6 +97,12 @@ _metric_eval = _declare("pmu_metric_eval", _I, [_P, _S, ctypes.POINTER(_NamedVal
 _metric_eval_set = _declare("pmu_metric_eval_set", _I, [_P, _S, _P, ctypes.POINTER(_Value), _c_double_p])
 _metric_threshold = _declare("pmu_metric_threshold", _I, [_P, _S, ctypes.POINTER(_NamedValue),
                                                           ctypes.c_size_t, _c_int_p])
+_metric_eval_events = _declare("pmu_metric_eval_events", _I, [_P, _S, ctypes.POINTER(_NamedValue),
+                                                              ctypes.POINTER(_EventInfo), ctypes.c_size_t,
+                                                              _c_double_p])
+_metric_threshold_events = _declare("pmu_metric_threshold_events", _I, [_P, _S, ctypes.POINTER(_NamedValue),
+                                                                        ctypes.POINTER(_EventInfo),
+                                                                        ctypes.c_size_t, _c_int_p])
 _metric_events = _declare("pmu_metric_events", _I, [_P, _S, ctypes.c_char_p, ctypes.c_size_t])
 _metric_info = _declare("pmu_metric_info", _I, [_P, _S, ctypes.POINTER(_MetricInfo)])
 _ctx_set_param = _declare("pmu_ctx_set_param", _I, [_P, _S, ctypes.c_double])

@@ -186,18 +186,26 @@ class Context:
         return _events._check_tables(self, directory, notes)
 
     # -- metrics --
-    def metric(self, name_or_expr, values):
+    def metric(self, name_or_expr, values, events=None):
         """Evaluate a table metric or a MetricExpr expression over ``values``
         (dict: name -> number, or -> Value, which is scaled). Names in an
         expression that contain '-' must be escaped ("page\\\\-faults").
         Division by zero gives NaN. Raises PmuError: ENOENT (lists the
-        missing values), EINVAL (syntax: gives the position), ELOOP."""
-        return _metrics._eval(self, name_or_expr, values)
+        missing values), EINVAL (syntax: gives the position), ELOOP.
 
-    def metric_threshold(self, name, values):
+        ``events`` (optional): dict name -> the event a value counted, as
+        :meth:`resolve` or :meth:`Set.event_info` give it. Where the metric
+        names an event otherwise than a value does, the value is then found
+        by that event's encoding, not by resolving its name again (values
+        summed or kept after counting meet the metric as the events that
+        were counted; pmu_metric_eval_events). Values without an entry are
+        matched by name. ValueError if ``events`` names a value not given."""
+        return _metrics._eval(self, name_or_expr, values, events)
+
+    def metric_threshold(self, name, values, events=None):
         """Whether the metric's MetricThreshold holds for ``values``; None if
-        the metric has no threshold."""
-        return _metrics._threshold(self, name, values)
+        the metric has no threshold. ``events`` as for :meth:`metric`."""
+        return _metrics._threshold(self, name, values, events)
 
     def metric_events(self, name_or_expr):
         """The events a metric or expression needs (deduplicated, metric

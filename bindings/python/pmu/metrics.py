@@ -5,10 +5,10 @@ import ctypes
 import errno as _errno
 
 from .errors import _fail
-from ._libpmu import (_constant_foreach, _ctx_set_param, _metric_eval, _metric_eval_set, _metric_events,
-                      _metric_info, _metric_threshold)
+from ._libpmu import (_constant_foreach, _ctx_set_param, _metric_eval, _metric_eval_events, _metric_eval_set,
+                      _metric_events, _metric_info, _metric_threshold, _metric_threshold_events)
 from .names import _constant_source
-from ._types import _dec, _enc, _ConstantCb, _MetricInfo
+from ._types import _dec, _enc, _ConstantCb, _EventInfo, _MetricInfo
 from .values import _named_values
 
 
@@ -32,25 +32,54 @@ def _split_events(s):
     return [e for e in out if e]
 
 
-def _eval(ctx, name_or_expr, values):
-    """Context.metric (pmu_metric_eval)."""
+def _event_infos(values, events):
+    """struct pmu_event_info per value of ``values`` (in its order) from
+    ``events`` (dict name -> event dict as Context.resolve / Set.event_info
+    give): the encoding fields the library matches; a name without an entry
+    gets pmu "" (matched by its name)."""
+    unknown = [k for k in events if k not in values]
+    if unknown:
+        raise ValueError("events names %s, which the values do not have" % ", ".join(map(repr, unknown)))
+    arr = (_EventInfo * max(len(values), 1))()
+    for i, k in enumerate(values):
+        e = events.get(k)
+        if e is None:
+            continue
+        arr[i].name = _enc(e["name"])
+        arr[i].pmu = _enc(e["pmu"])
+        arr[i].type = e["type"]
+        for f in ("config", "config1", "config2", "config3"):
+            setattr(arr[i], f, e.get(f, 0))
+    return arr
+
+
+def _eval(ctx, name_or_expr, values, events=None):
+    """Context.metric (pmu_metric_eval, or pmu_metric_eval_events with ``events``)."""
     arr, n, _keep = _named_values(values)
     out = ctypes.c_double()
-    rc = _metric_eval(ctx._handle, _enc(name_or_expr), arr, n, ctypes.byref(out))
+    if events is None:
+        rc = _metric_eval(ctx._handle, _enc(name_or_expr), arr, n, ctypes.byref(out))
+    else:
+        rc = _metric_eval_events(ctx._handle, _enc(name_or_expr), arr, _event_infos(values, events), n,
+                                 ctypes.byref(out))
     if rc < 0:
-        raise _fail(rc, "pmu_metric_eval")
+        raise _fail(rc, "pmu_metric_eval" if events is None else "pmu_metric_eval_events")
     return out.value
 
 
-def _threshold(ctx, name, values):
-    """Context.metric_threshold (pmu_metric_threshold)."""
+def _threshold(ctx, name, values, events=None):
+    """Context.metric_threshold (pmu_metric_threshold, or pmu_metric_threshold_events)."""
     arr, n, _keep = _named_values(values)
     crossed = ctypes.c_int()
-    rc = _metric_threshold(ctx._handle, _enc(name), arr, n, ctypes.byref(crossed))
+    if events is None:
+        rc = _metric_threshold(ctx._handle, _enc(name), arr, n, ctypes.byref(crossed))
+    else:
+        rc = _metric_threshold_events(ctx._handle, _enc(name), arr, _event_infos(values, events), n,
+                                      ctypes.byref(crossed))
     if rc == -_errno.ENODATA:
         return None
     if rc < 0:
-        raise _fail(rc, "pmu_metric_threshold")
+        raise _fail(rc, "pmu_metric_threshold" if events is None else "pmu_metric_threshold_events")
     return bool(crossed.value)
 
 

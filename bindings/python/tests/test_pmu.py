@@ -382,6 +382,30 @@ def test_metric_table():
         assert ei.value.errno == errno.ENOENT
 
 
+def test_metric_with_events():
+    # values named otherwise than the metric names its events meet it through
+    # the events' encodings (pmu_metric_eval_events); by hand: 1e3 * 50 / 100000 = 0.5
+    with pmu.Context(cpuid="GenuineIntel-6-55-4") as c:
+        vals = {"my-loads": 50, "my-insts": 100000}
+        ev = {"my-loads": c.resolve("MEM_LOAD_RETIRED.L3_MISS"), "my-insts": c.resolve("INST_RETIRED.ANY")}
+        expr = "1e3 * MEM_LOAD_RETIRED.L3_MISS / INST.RET"
+        assert c.metric(expr, vals, events=ev) == pytest.approx(0.5, rel=1e-12)
+        with pytest.raises(pmu.PmuError) as ei:           # by the names alone they are unknown
+            c.metric(expr, vals)
+        assert ei.value.errno == errno.ENOENT
+        with pytest.raises(pmu.PmuError) as ei:           # no entry: matched by name, 'my-insts' names nothing
+            c.metric(expr, vals, events={"my-loads": ev["my-loads"]})
+        assert ei.value.errno == errno.ENOENT and "INST" in str(ei.value)
+        with pytest.raises(ValueError):
+            c.metric(expr, vals, events={"other": ev["my-loads"]})
+    with pmu.Context(events_path=ENGINE) as c:
+        # m_ratio = EV.TWO / EV.ONE, threshold > 0.5: 30 / 40 holds, 10 / 40 does not
+        ev = {"first": c.resolve("EV.ONE"), "second": c.resolve("EV.TWO")}
+        assert c.metric_threshold("m_ratio", {"first": 40, "second": 30}, events=ev) is True
+        assert c.metric_threshold("m_ratio", {"first": 40, "second": 10}, events=ev) is False
+        assert c.metric("m_ratio", {"first": 40, "second": 30}, events=ev) == pytest.approx(0.75)
+
+
 def test_set_param():
     with pmu.Context(events_path=ENGINE) as c:
         assert c.metric("m_params", {"EV.ONE": 40}) == 81.0      # defaults a=2, b=1
