@@ -542,13 +542,16 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 		char name[PMU_NAME_MAX * 2], *dot, msg[256];
 		struct perf_event_attr attr;
 		uint64_t ours, ours1 = 0;
+		bool known_wrong;
 		if (e->kind != PMU_T_NATIVE || !(e->have & PMU_TF_EVENT) || (e->have & PMU_TF_CONFIG) || e->unit)
 			continue;
 		if (pmu__topdown_metric_code(e->event, e->umask) && !e->pfm_name)
 			continue; /* topdown metric pseudo-events: libpfm4 has no equivalent */
-		/* the equivalent libpfm4 event: PfmName where the names differ, else EVENT.UMASK -> EVENT:UMASK */
-		snprintf(name, sizeof(name), "%s::%s", model, e->pfm_name ? e->pfm_name : e->name);
-		if (!e->pfm_name && (dot = strchr(name + strlen(model) + 2, '.')))
+		/* the equivalent libpfm4 event: PfmName where the names differ, else EVENT.UMASK -> EVENT:UMASK;
+		 * PfmName "-": libpfm4's event of this name is encoded wrongly (the entry's Notes say how) */
+		known_wrong = e->pfm_name && strcmp(e->pfm_name, "-") == 0;
+		snprintf(name, sizeof(name), "%s::%s", model, e->pfm_name && !known_wrong ? e->pfm_name : e->name);
+		if ((!e->pfm_name || known_wrong) && (dot = strchr(name + strlen(model) + 2, '.')))
 			*dot = ':';
 		if (pmu__pfm_attr(name, &attr) < 0) {
 			unknown++;
@@ -558,6 +561,13 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 		ours = pmu__tables_x86_config(e);
 		if ((e->have & PMU_TF_MSR) && e->msr_value)
 			ours1 = e->msr_value;
+		if (known_wrong) {
+			/* declared, and checked: a libpfm4 that has been corrected makes the declaration a problem */
+			if ((ours & mask) == (attr.config & mask) && fn)
+				fn(data, e->file, e->name, "PfmName \"-\" says libpfm4 encodes this event otherwise, but "
+				   "its encoding now equals this table's: remove the PfmName (and the Notes about it)");
+			continue;
+		}
 		if ((ours & mask) != (attr.config & mask) || (ours1 && ours1 != attr.config1)) {
 			snprintf(msg, sizeof(msg), "encoding config=0x%llx config1=0x%llx differs from libpfm4's %s: "
 				 "config=0x%llx config1=0x%llx", (unsigned long long)ours, (unsigned long long)ours1, name,
