@@ -542,6 +542,7 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 		char name[PMU_NAME_MAX * 2], *dot, msg[256];
 		struct perf_event_attr attr;
 		uint64_t ours, ours1 = 0;
+		const char *pfm;
 		bool known_wrong;
 		if (e->kind != PMU_T_NATIVE || !(e->have & PMU_TF_EVENT) || (e->have & PMU_TF_CONFIG) || e->unit)
 			continue;
@@ -550,8 +551,9 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 		/* the equivalent libpfm4 event: PfmName where the names differ, else EVENT.UMASK -> EVENT:UMASK;
 		 * PfmName "-": libpfm4's event of this name is encoded wrongly (the entry's Notes say how) */
 		known_wrong = e->pfm_name && strcmp(e->pfm_name, "-") == 0;
-		snprintf(name, sizeof(name), "%s::%s", model, e->pfm_name && !known_wrong ? e->pfm_name : e->name);
-		if ((!e->pfm_name || known_wrong) && (dot = strchr(name + strlen(model) + 2, '.')))
+		pfm = known_wrong ? NULL : e->pfm_name;
+		snprintf(name, sizeof(name), "%s::%s", model, pfm ? pfm : e->name);
+		if (!pfm && (dot = strchr(name + strlen(model) + 2, '.')))
 			*dot = ':';
 		if (pmu__pfm_attr(name, &attr) < 0) {
 			unknown++;
