@@ -28,8 +28,9 @@ static void entry_free(struct pmu_tentry *e)
 {
 	if (!e)
 		return;
-	if (e->borrowed) { /* strings are the library's compiled data */
-		free(e);
+	if (e->borrowed) { /* strings are the library's compiled data; the entry is its block's */
+		if (e->block_head)
+			free(e);
 		return;
 	}
 	free(e->name); free(e->file); free(e->dir); free(e->desc); free(e->pdesc); free(e->notes);
@@ -41,9 +42,20 @@ static void entry_free(struct pmu_tentry *e)
 
 void pmu__tables_free(struct pmu_tables *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (!t->v[i]->shared)
-			entry_free(t->v[i]);
+	size_t nhead = 0;
+
+	/* block heads last (freeing one frees its block's other entries), kept at the front of v meanwhile */
+	for (size_t i = 0; i < t->n; i++) {
+		struct pmu_tentry *e = t->v[i];
+		if (e->shared)
+			continue;
+		if (e->block_head)
+			t->v[nhead++] = e;
+		else
+			entry_free(e);
+	}
+	for (size_t i = 0; i < nhead; i++)
+		entry_free(t->v[i]);
 	free(t->v);
 	free(t->names);
 	for (size_t i = 0; i < t->nalias; i++)
@@ -651,13 +663,18 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
 		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
 		size_t first = t->n;
+		struct pmu_tentry *blk;
 		if (strcmp(bd->dir, dir))
 			continue;
+		/* one allocation for the directory (a thousand callocs were a fifth of a first load) */
+		if (!bd->n)
+			return 0;
+		if (!(blk = calloc(bd->n, sizeof(*blk))))
+			return -ENOMEM;
+		blk[0].block_head = true;
 		for (size_t i = 0; i < bd->n; i++) {
 			const struct pmu_builtin_entry *b = &bd->entries[i];
-			struct pmu_tentry *e = calloc(1, sizeof(*e));
-			if (!e)
-				return -ENOMEM;
+			struct pmu_tentry *e = &blk[i];
 			e->borrowed = true;
 			e->kind = b->kind;
 			e->name = (char *)b->name;
@@ -697,7 +714,8 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 			if (e->kind == PMU_T_NATIVE)
 				perf_event_rules(e);
 			if (pmu__tables_add(t, e) < 0) {
-				free(e);
+				if (!i)
+					free(blk); /* else blk[0] is in the table, which frees it */
 				return -ENOMEM;
 			}
 		}

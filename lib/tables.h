@@ -68,6 +68,8 @@ struct pmu_tentry {
 	bool archstd;           /* ArchStdEvent reference (fields from the arch-level files) */
 	bool shared;            /* owned by the process-wide cache of built-in tables */
 	bool borrowed;          /* strings point into the compiled built-in data: not freed */
+	bool block_head;        /* borrowed: the first entry of its directory's one allocation, which
+				 * freeing this entry frees (the others are not freed one by one) */
 	unsigned have;          /* PMU_TF_* */
 	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
 	int counter_width, mhpmevent_bit;
