@@ -195,6 +195,8 @@ bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name);
 int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out);
 /* libpfm4 PMU name for a table directory ("x86/skylakex" -> "skx"), or NULL. */
 const char *pmu__pfm_model(const char *dir);
+/* The table directory of libpfm4 PMU @model ("skx" -> "x86/skylakex"), or NULL. */
+const char *pmu__pfm_dir(const char *model);
 /* libpfm4 set up (once, thread-safe): 0; -ENODEV where it is no encoder (not built in, or it cannot
  * initialise here); -ENOMEM. */
 int pmu__pfm_ready(void);

@@ -28,6 +28,14 @@ const char *pmu__pfm_model(const char *dir)
 	return NULL;
 }
 
+const char *pmu__pfm_dir(const char *model)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pfm_models); i++)
+		if (model && !strcmp(pfm_models[i].pfm, model))
+			return pfm_models[i].dir;
+	return NULL;
+}
+
 #if HAVE_LIBPFM
 #include <perfmon/pfmlib_perf_event.h>
 

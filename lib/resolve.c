@@ -644,9 +644,48 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 	return pmu__tables_encode(ctx, &m, name, out);
 }
 
+/* Refuse libpfm4's encoding @out (origin "libpfm4: MODEL::EVENT:UMASK:attrs...") where the built-in
+ * table of that model declares libpfm4's event of that name wrongly encoded (PfmName "-": libpfm4
+ * 4.13's TOPDOWN:BACKEND_BOUND_SLOTS lacks its event code, and TOPDOWN:BAD_SPEC_SLOTS is the SLOTS
+ * counter's encoding): the count would be another event's, without a word. 0 if not declared. */
+static int pfm_declared_wrong(struct pmu_ctx *ctx, const struct pmu_event_info *out)
+{
+	const char *fstr = strstr(out->origin, "libpfm4: "), *sep;
+	const struct pmu_builtin_entry *b;
+	char model[32], pfm[PMU_NAME_MAX], name[PMU_NAME_MAX];
+	size_t n = 0;
+
+	if (!fstr || !(sep = strstr(fstr += 9, "::")) || (size_t)(sep - fstr) >= sizeof(model))
+		return 0;
+	memcpy(model, fstr, (size_t)(sep - fstr));
+	model[sep - fstr] = 0;
+	/* EVENT:UMASK...: the components before the first attribute (x=...) */
+	for (const char *c = sep + 2; *c && n + 1 < sizeof(pfm); ) {
+		size_t len = strcspn(c, ":");
+		if (memchr(c, '=', len) || n + len + 2 > sizeof(pfm))
+			break;
+		if (n)
+			pfm[n++] = ':';
+		memcpy(pfm + n, c, len);
+		n += len;
+		c += len + (c[len] == ':');
+	}
+	pfm[n] = 0;
+	memcpy(name, pfm, n + 1);
+	for (char *c = name; (c = strchr(c, ':')); )
+		*c = '.'; /* the tables' spelling of libpfm4's EVENT:UMASK */
+	b = pmu__tables_builtin_event(pmu__pfm_dir(model), name);
+	if (!n || !b || !b->pfm_name || strcmp(b->pfm_name, "-"))
+		return 0;
+	return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 encodes %s::%s as config %#llx, and this library's %s "
+			"table declares that encoding wrong: %s Count it as '%s' instead", out->name, model, pfm,
+			(unsigned long long)out->config, b->dir, b->notes ? b->notes : "", b->name);
+}
+
 /* libpfm4's encoding of @spec: PMU::EVENT as written, another name for the core PMU of the CPU named by
  * PMU_CPUID (libpfm4's name for the table directory chosen for it) or else of this machine. -ENOENT
- * when libpfm4 does not know the name or the named CPU. */
+ * when libpfm4 does not know the name or the named CPU; -EINVAL where libpfm4's encoding of it is
+ * declared wrong (pfm_declared_wrong). */
 static int resolve_pfm(struct pmu_ctx *ctx, const char *spec, struct pmu_event_info *out)
 {
 	const char *model = NULL;
@@ -660,7 +699,9 @@ static int resolve_pfm(struct pmu_ctx *ctx, const char *spec, struct pmu_event_i
 		if (r < 0 || !(model = pmu__pfm_model(ctx->tables.cpu_dir)))
 			return -ENOENT;
 	}
-	return pmu__pfm_resolve(ctx, spec, model, out);
+	if ((r = pmu__pfm_resolve(ctx, spec, model, out)) < 0)
+		return r;
+	return pfm_declared_wrong(ctx, out);
 }
 
 /* Does @x resolve as an event on its own (so that X:Y is an event with a bad modifier)? Quiet. */

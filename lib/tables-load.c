@@ -354,6 +354,25 @@ int pmu__tables_load_text(struct pmu_tables *t, const char *file, const char *di
 		return 0;
 	}
 	json_tokener_free(tok);
+	if (pf && (tok = json_tokener_new_ex(64))) {
+		/* json-c's default parse takes what JSON does not allow (a comma before ']' or '}'), which perf's
+		 * jevents.py and this library's build refuse: the validator says so */
+		json_object *strict;
+		json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+		strict = json_tokener_parse_ex(tok, text, (int)len);
+		if (!strict || json_tokener_get_error(tok) != json_tokener_success) {
+			size_t off = json_tokener_get_parse_end(tok), line = 1;
+			for (size_t i = 0; i < off && i < len; i++)
+				line += text[i] == '\n';
+			snprintf(msg, sizeof(msg), "not strict JSON at line %zu (offset %zu): %s; loaded anyway, but perf's "
+				 "tools and libpmu's build refuse it", line, off,
+				 json_tokener_error_desc(json_tokener_get_error(tok)));
+			(*problems)++;
+			pf(pd, file, NULL, msg);
+		}
+		json_object_put(strict);
+		json_tokener_free(tok);
+	}
 	if (json_object_is_type(root, json_type_object)) {
 		/* Intel perfmon files: {"Header": {...}, "Events": [...]} or {..., "Metrics": [...]} */
 		json_object *events;
@@ -722,4 +741,17 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 		return add_chunk(t, first, bd->n, bd->order);
 	}
 	return 0;
+}
+
+const struct pmu_builtin_entry *pmu__tables_builtin_event(const char *dir, const char *name)
+{
+	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
+		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
+		if (!dir || strcmp(bd->dir, dir))
+			continue;
+		for (size_t i = 0; i < bd->n; i++)
+			if (bd->entries[i].kind == PMU_T_NATIVE && !strcasecmp(bd->entries[i].name, name))
+				return &bd->entries[i];
+	}
+	return NULL;
 }

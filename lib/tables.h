@@ -206,6 +206,9 @@ bool pmu__tables_map_next(const char **p, int *lineno, struct map_row *row);
 int pmu__tables_map_pattern(const char *pat, const char keys[][64], int nk, regex_t *re, char *why, size_t wl);
 /* Append the compiled entries of a built-in directory (0 also when it has none). */
 int pmu__tables_compiled(struct pmu_tables *t, const char *dir);
+/* The built-in event @name of directory @dir (case-insensitive; the compiled data, no table
+ * loaded), or NULL. */
+const struct pmu_builtin_entry *pmu__tables_builtin_event(const char *dir, const char *name);
 /* Parse the JSON files of directory @path on disk as directory @dir (the reference the compiled data
  * must equal); -EINVAL when any file has a problem. */
 int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);

@@ -155,6 +155,13 @@ run 0 "$tmp/o" "$tmp/e" check-tables "$SRC/events"
 check "shipped tables clean" has "$tmp/o" "no problems found"
 run 1 "$tmp/o" "$tmp/e" check-tables "$SRC/tests/tables/broken/metric-cycle"
 check "check-tables reports a cycle" has "$tmp/o" "cycle: m1 -> m2 -> m1"
+# a comma before ']' or '}' is not JSON (RFC 8259; Python's json, which perf's jevents.py and gen-tables.py
+# use, refuses it) though json-c's default parse takes it: the validator names the place
+mkdir -p "$tmp/lax"
+printf '[{"EventName": "A", "EventCode": "0x1", "UMask": "0x1", "BriefDescription": "x"},\n {"EventName": "B", "EventCode": "0x2", "BriefDescription": "y",}]\n' > "$tmp/lax/t.json"
+$PY -c "import json, sys; json.load(open(sys.argv[1]))" "$tmp/lax/t.json" 2>/dev/null && { echo "FAIL: the lax table is valid JSON after all"; fails=$((fails + 1)); }
+run 1 "$tmp/o" "$tmp/e" check-tables "$tmp/lax"
+check "check-tables: a trailing comma is not strict JSON, with its line" has "$tmp/o" "lax/t.json: not strict JSON at line 2"
 # PfmName "-": libpfm4 4.13 encodes Ice Lake's TOPDOWN:BACKEND_BOUND_SLOTS as event 0x00, umask 0x02
 # (Intel's and perf's tables: 0xa4, 0x02). Without the declaration the difference is a problem; with it,
 # not; declared on an encoding libpfm4 agrees with, the declaration is the problem
@@ -169,6 +176,20 @@ if grep -q "HAVE_LIBPFM 1" "$BUILD/config.h" 2>/dev/null; then
 		run "$want" "$tmp/o" "$tmp/e" check-tables "$tmp/pfmdash"
 		check "check-tables, libpfm4's wrong TOPDOWN:BACKEND_BOUND_SLOTS: code $code, PfmName '$pfm'" grep -qF "$text" "$tmp/o"
 	done
+	# ... and a name libpmu encodes through libpfm4 is refused where the model's built-in table declares
+	# libpfm4's encoding wrong (else 0x200 would count nothing Intel defines, and spr::TOPDOWN:BAD_SPEC_SLOTS,
+	# 0x400, would count the SLOTS fixed counter as bad speculation), also for another model than PMU_CPUID's
+	# and with modifiers; libpfm4's right TOPDOWN:SLOTS (event 0, umask 0x04: perf's icelake TOPDOWN.SLOTS,
+	# the kernel's fixed counter 3) still resolves
+	fx=$SRC/tests/fixtures/intel-icx
+	for n in icl::TOPDOWN:BACKEND_BOUND_SLOTS TOPDOWN:BACKEND_BOUND_SLOTS:u spr::TOPDOWN:BAD_SPEC_SLOTS; do
+		PMU_SYSFS_ROOT=$fx/sys PMU_CPUID=GenuineIntel-6-7E run 1 "$tmp/o" "$tmp/e" resolve "$n"
+		check "resolve $n: libpfm4's declared-wrong encoding refused, the table's name given" \
+			grep -qE "libpfm4 encodes (icl|spr)::TOPDOWN:(BACKEND_BOUND|BAD_SPEC)_SLOTS as config 0x[24]00, and .*declares that encoding wrong.*Count it as 'TOPDOWN\.(BACKEND_BOUND|BAD_SPEC)_SLOTS'" "$tmp/e"
+	done
+	PMU_SYSFS_ROOT=$fx/sys PMU_CPUID=GenuineIntel-6-7E run 0 "$tmp/o" "$tmp/e" resolve icl::TOPDOWN:SLOTS TOPDOWN.BACKEND_BOUND_SLOTS
+	check "resolve icl::TOPDOWN:SLOTS through libpfm4 (config 0x400), TOPDOWN.BACKEND_BOUND_SLOTS from the table (0xa4 | 0x02 << 8)" \
+		$PY -c "import sys; t = open(sys.argv[1]).read(); sys.exit(0 if 'config 0x400' in t.split('TOPDOWN.BACKEND_BOUND_SLOTS')[0] and 'config 0x2a4' in t.split('TOPDOWN.BACKEND_BOUND_SLOTS')[1] else 1)" "$tmp/o"
 else
 	echo "note: built without libpfm4: PfmName \"-\" not checked (check-tables compares nothing with libpfm4)"
 fi
