@@ -72,8 +72,8 @@ CPUS = [("skylake", "GenuineIntel-6-5E-3"), ("skylakex", "GenuineIntel-6-55-4"),
 # native + approximate reached by the tables when this was written (measured,
 # not the goal): raise a floor when a table improves, never lower one silently
 FLOOR = {
-    "skylake": 30, "skylakex": 31, "cascadelake": 31, "icelake": 36, "icelakex": 35,
-    "sapphirerapids": 37, "emeraldrapids": 37, "graniterapids": 37,
+    "skylake": 32, "skylakex": 33, "cascadelake": 33, "icelake": 37, "icelakex": 37,
+    "sapphirerapids": 38, "emeraldrapids": 38, "graniterapids": 38,
     "alderlake/cpu_core": 37, "alderlake/cpu_atom": 27, "raptorlake/cpu_core": 37,
     "raptorlake/cpu_atom": 27, "zen2": 32, "zen3": 33, "zen4": 36, "zen5": 36,
     "neoverse-n1": 29, "neoverse-n2": 32, "neoverse-v1": 32, "neoverse-v2": 32,
