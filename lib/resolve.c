@@ -448,7 +448,9 @@ static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu
 		if (m && m->kind == PMU_T_METRIC)
 			snprintf(formula, sizeof(formula), " This CPU's table offers it as a formula over its events "
 				 "instead: 'pmu stat -M %s'%s.", m->name,
-				 pmu__prefix(m->name, "TOPDOWN") ? ", or the TOPDOWN keyword for the topdown tree" : "");
+				 !pmu__prefix(m->name, "TOPDOWN") ? "" : m->group && strstr(m->group, "TopdownL2Slots") ?
+				 ", or 'pmu stat --topdown -M TopdownL2Slots' for level 2 of the topdown tree" :
+				 ", or the TOPDOWN keyword for the topdown tree");
 		return pmu__err(ctx, -ENOENT,
 				"'%s' is a standard event, but this CPU (%s, table %s) cannot count it: no native event "
 				"implements it and no kernel event expresses it. Countable here: %s%s",

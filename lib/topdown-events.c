@@ -8,16 +8,27 @@
 #include "internal.h"
 #include "topdown.h"
 
-bool pmu__topdown_formulas(struct pmu_ctx *ctx)
+/* Does this CPU's table give roles [from, to) as metrics? */
+static bool formulas_for(struct pmu_ctx *ctx, size_t from, size_t to)
 {
 	if (pmu__tables_load(ctx) < 0)
 		return false;
-	for (size_t r = 0; r < PMU_TD_LEVEL1; r++) {
+	for (size_t r = from; r < to; r++) {
 		const struct pmu_tentry *e = pmu__tables_find_pmu(ctx, pmu__td_roles[r].std, NULL, PMU_TC_METRIC);
 		if (!e || e->kind != PMU_T_METRIC)
 			return false;
 	}
 	return true;
+}
+
+bool pmu__topdown_formulas(struct pmu_ctx *ctx)
+{
+	return formulas_for(ctx, 0, PMU_TD_LEVEL1);
+}
+
+bool pmu__topdown_formulas_l2(struct pmu_ctx *ctx)
+{
+	return formulas_for(ctx, 0, PMU_TD_ROLES);
 }
 
 /* Whether comma-separated @list has @name (case-insensitive). */

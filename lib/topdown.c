@@ -131,35 +131,60 @@ struct formula_vals {
 	size_t n;
 };
 
-/* Level 1 from the table's formulas of the five slot counts (CPUs without a slots counter). A count
- * below 0 (Skylake's backend-bound remainder, from counts that were multiplexed) is 0. */
+/* The table's formula of role @r over the caller's values, quietly: 0 with *d, or a negative errno with
+ * the engine's sentence (or "gave no number") in @why. */
+static int formula(struct pmu_ctx *ctx, const struct formula_vals *fv, size_t r, double *d, char *why, size_t len)
+{
+	const char *name = pmu__td_roles[r].std;
+	int e;
+
+	pmu__err_quiet(true); /* the engine's sentence goes into the caller's */
+	e = fv->s ? pmu_metric_eval_set(ctx, name, fv->s, fv->svals, d) : pmu_metric_eval(ctx, name, fv->nvals, fv->n, d);
+	pmu__err_quiet(false);
+	if (e == 0 && isnan(*d)) {
+		e = -ENODATA;
+		snprintf(why, len, "metric '%s' gave no number", name);
+	} else {
+		snprintf(why, len, "%s", pmu__err_msg());
+	}
+	return e;
+}
+
+/* Level 1 from the table's formulas of the five slot counts (CPUs without a slots counter), and level 2
+ * where the table has formulas for it and their events were counted (else level 1 alone). A count below
+ * 0 (Skylake's backend-bound remainder, from counts that were multiplexed) is 0; a level-2 count above
+ * its level-1 parent (multiplexed counts again) is the parent's. */
 static int from_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, struct pmu_topdown *out)
 {
-	uint64_t *dst[PMU_TD_LEVEL1];
+	uint64_t *dst[PMU_TD_ROLES];
 	struct pmu_topdown_counts c;
+	char why[512];
+	double d;
+	int e;
 
 	memset(&c, 0, sizeof(c));
 	c.level = 1;
 	dst[0] = &c.slots; dst[1] = &c.retiring; dst[2] = &c.bad_spec; dst[3] = &c.fe_bound; dst[4] = &c.be_bound;
+	dst[5] = &c.heavy_ops; dst[6] = &c.br_mispredict; dst[7] = &c.fetch_lat; dst[8] = &c.mem_bound;
 	for (size_t r = 0; r < PMU_TD_LEVEL1; r++) {
-		const char *name = pmu__td_roles[r].std;
-		char why[512];
-		double d;
-		int e;
-		pmu__err_quiet(true); /* the engine's sentence goes into ours */
-		e = fv->s ? pmu_metric_eval_set(ctx, name, fv->s, fv->svals, &d)
-			  : pmu_metric_eval(ctx, name, fv->nvals, fv->n, &d);
-		pmu__err_quiet(false);
-		if (e == 0 && isnan(d)) {
-			e = -ENODATA;
-			snprintf(why, sizeof(why), "metric '%s' gave no number", name);
-		} else {
-			snprintf(why, sizeof(why), "%s", pmu__err_msg());
-		}
-		if (e < 0)
+		if ((e = formula(ctx, fv, r, &d, why, sizeof(why))) < 0)
 			return pmu__err(ctx, e, "no complete level-1 topdown count: this CPU's slot counts are formulas "
 					"over its events (%s); count their events with the TOPDOWN keyword", why);
 		*dst[r] = d > 0 ? (uint64_t)(d + 0.5) : 0;
+	}
+	if (pmu__topdown_formulas_l2(ctx)) {
+		uint64_t l2[PMU_TD_ROLES - PMU_TD_LEVEL1];
+		size_t r;
+		for (r = PMU_TD_LEVEL1; r < PMU_TD_ROLES && formula(ctx, fv, r, &d, why, sizeof(why)) == 0; r++) {
+			uint64_t parent = *dst[r - PMU_TD_LEVEL1 + 1];
+			l2[r - PMU_TD_LEVEL1] = d <= 0 ? 0 : d + 0.5 >= (double)parent ? parent : (uint64_t)(d + 0.5);
+		}
+		if (r == PMU_TD_ROLES) {
+			for (r = PMU_TD_LEVEL1; r < PMU_TD_ROLES; r++)
+				*dst[r] = l2[r - PMU_TD_LEVEL1];
+			c.level = 2;
+		}
+		pmu__err_clear(); /* level 2's events not counted: level 1, no error */
 	}
 	return pmu_topdown_from_counts(&c, out);
 }

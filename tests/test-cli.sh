@@ -447,6 +447,19 @@ check "report, Skylake: retiring 1600/4000 = 40.0%" has "$tmp/o" "^ *Retiring  *
 check "report, Skylake: bad speculation (2000-1600+4x50)/4000 = 15.0%" has "$tmp/o" "^ *Bad speculation  *15.0%  █"
 check "report, Skylake: frontend 800/4000 = 20.0%" has "$tmp/o" "^ *Frontend bound  *20.0%  █"
 check "report, Skylake: backend (4000-800-2000-200)/4000 = 25.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *25.0%  █.*<== bottleneck"
+# Skylake level 2 (skl-topdown-l2.json: the level-1 counts above and the TopdownL2 formulas' events),
+# hand values: heavy operations RETIRE_SLOTS 1600 + MACRO_FUSED 100 - INST_RETIRED.ANY 1500 = 200, /4000 =
+# 5.0 % (light 40 - 5 = 35.0 %); branch mispredicts 40 / (40 + MACHINE_CLEARS 10) x 600 = 480, /4000 =
+# 12.0 % (machine clears 3.0 %); fetch latency 4 x CYCLES_0_UOPS_DELIV 150 = 600, /4000 = 15.0 %
+# (bandwidth 5.0 %); memory bound (STALLS_MEM_ANY 250 + BOUND_ON_STORES 50) / (STALLS_TOTAL 300 +
+# 1_PORTS 50 + 1600/4000 x 2_PORTS 250 + 50) = 300/500 x backend 1000 = 600, /4000 = 15.0 % (core 10.0 %)
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/skl-topdown-l2.json"
+check "report, Skylake: level 2 from the TopdownL2 formulas" has "$tmp/o" "Topdown, level 2 (4000 slots)"
+for want in "Retiring  *40.0%" "Light operations  *35.0%" "Heavy operations  *5.0%" "Bad speculation  *15.0%" \
+	    "Branch mispredicts  *12.0%" "Machine clears  *3.0%" "Frontend bound  *20.0%" "Fetch latency  *15.0%" \
+	    "Fetch bandwidth  *5.0%" "Backend bound  *25.0%.*<== bottleneck" "Memory bound  *15.0%" "Core bound  *10.0%"; do
+	check "report, Skylake level 2: $want" has "$tmp/o" "^ *$want"
+done
 # AMD Zen 4 (zen4-topdown.json): slots 6 x ls_not_halted_cyc 2000 = 12000; retiring ex_ret_ops
 # 3000/12000 = 25.0 %; bad speculation de_src_op_disp.all 4200 - 3000 = 1200, /12000 = 10.0 %;
 # frontend no_ops_from_frontend 1800/12000 = 15.0 %; backend backend_stalls 6000/12000 = 50.0 %
