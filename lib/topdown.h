@@ -44,7 +44,7 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
  * Neoverse N2). */
 bool pmu__topdown_formulas(struct pmu_ctx *ctx);
 /* Whether it gives the four level-2 counts (the standard names of roles 5..8) as metrics too (Skylake,
- * Skylake-X: metric group TopdownL2Slots). Their events are not in the TOPDOWN keyword (they would not fit
+ * Skylake-X, Zen 4/5: metric group TopdownL2Slots). Their events are not in the TOPDOWN keyword (they would not fit
  * its one group): level 2 is computed where they were counted ('pmu stat --topdown -M TopdownL2Slots'). */
 bool pmu__topdown_formulas_l2(struct pmu_ctx *ctx);
 

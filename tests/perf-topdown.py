@@ -16,8 +16,16 @@ this evaluator are the oracle. Intel's are taken per logical processor
 (perf's #core_wide 1, #SMT_on 0: Hyper-Threading off), as libpmu's tables
 say they count.
 
+The counts must also be of perf's events: every event those formulas
+need is resolved by libpmu on a fixture machine of the vendor
+(tests/fixtures/intel-icx, amd-zen3) and its encoding compared with perf's
+jevents.py encoding of the event of the same name (with the formula's
+modifier, e.g. cmask=0x6), as tests/perf-stdnames.py does for the
+standard names.
+
 Prints one line per CPU (draws, metrics compared, largest relative
-difference); any difference above 1e-9 fails.
+difference, events compared); any difference above 1e-9, and any event
+perf's directory lacks or encodes otherwise, fails.
 Usage: perf-topdown.py   (run by meson test, env as perf-corpus.py)
 """
 import importlib.util
@@ -44,15 +52,30 @@ CPUS = [
         "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS": "tma_fetch_latency",
         "TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS": "tma_memory_bound",
     }),
-    ("GenuineIntel-6-55-4", "skylakex", "tma_info_thread_slots", None),  # the same names as skylake
+    ("GenuineIntel-6-55-4", "skylakex", "tma_info_thread_slots", None),  # the same names as skylake's
     ("AuthenticAMD-25-11-1", "amdzen4", "total_dispatch_slots", {
         "TOPDOWN.RETIRING.SLOTS": "retiring",
         "TOPDOWN.BAD_SPECULATION.SLOTS": "bad_speculation",
         "TOPDOWN.FRONTEND_BOUND.SLOTS": "frontend_bound",
         "TOPDOWN.BACKEND_BOUND.SLOTS": "backend_bound",
+        "TOPDOWN.RETIRING.HEAVY_OPS.SLOTS": "retiring_microcode",
+        "TOPDOWN.BAD_SPECULATION.CONTROL_FLOW.SLOTS": "bad_speculation_mispredicts",
+        "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS": "frontend_bound_latency",
+        "TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS": "backend_bound_memory",
     }),
-    ("AuthenticAMD-26-2-0", "amdzen5", "total_dispatch_slots", None),  # the same names as amdzen4
+    ("AuthenticAMD-26-2-0", "amdzen5", "total_dispatch_slots", {
+        "TOPDOWN.RETIRING.SLOTS": "retiring",
+        "TOPDOWN.BAD_SPECULATION.SLOTS": "bad_speculation",
+        "TOPDOWN.FRONTEND_BOUND.SLOTS": "frontend_bound",
+        "TOPDOWN.BACKEND_BOUND.SLOTS": "backend_bound",
+        "TOPDOWN.RETIRING.HEAVY_OPS.SLOTS": "retiring_from_microcode",
+        "TOPDOWN.BAD_SPECULATION.CONTROL_FLOW.SLOTS": "bad_speculation_from_mispredicts",
+        "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS": "frontend_bound_by_latency",
+        "TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS": "backend_bound_by_memory",
+    }),
 ]
+# perf's event with modifiers in a formula, cpu@EVENT\,cmask\=0x6@, is libpmu's cpu/EVENT,cmask=0x6/
+PERF_AT = re.compile(r"cpu@((?:[^@\\]|\\.)*)@")
 CONSTANTS = {"#SMT_on": 0, "#core_wide": 1}
 NAME = re.compile(r"#?[A-Za-z_][A-Za-z0-9_.]*")
 DRAWS = 200
@@ -92,13 +115,18 @@ class Evaluator:
 
         def mangle(m):
             t = m.group(0)
-            if t in ("if", "else", "min", "max", "d_ratio"):
+            if t in ("if", "else", "min", "max", "d_ratio") or t in names:
                 return t
             key = "v%d" % len(names)
             names[key] = t
             return key
 
-        py = NAME.sub(mangle, expr)
+        def at_name(m):
+            key = "v%d" % len(names)
+            names[key] = "cpu/" + re.sub(r"\\(.)", r"\1", m.group(1)) + "/"
+            return key
+
+        py = NAME.sub(mangle, PERF_AT.sub(at_name, expr))
         ev = self
 
         class Lazy(dict):
@@ -110,6 +138,38 @@ class Evaluator:
         return eval(py, {"__builtins__": {}}, env)
 
 
+def check_encodings(jevents, root, src, cpuid, d, names, failures):
+    """Each of @names (libpmu's spellings) against perf's event of that name in directory @d."""
+    theirs = {}
+    path = os.path.join(root, "arch", "x86", d)
+    for fn in sorted(os.listdir(path)):
+        if fn.endswith(".json") and fn != "metricgroups.json":
+            for e in jevents.read_json_events(os.path.join(path, fn), topic=fn[:-5]):
+                if e.name and e.pmu in ("default_core", "cpu"):
+                    theirs.setdefault(e.name.lower(), e)
+    sysfs = os.path.join(src, "tests", "fixtures", "amd-zen3" if cpuid.startswith("AuthenticAMD") else "intel-icx", "sys")
+    fmt = pc.read_pmu(sysfs, "cpu")
+    import pmu
+    ctx = pmu.Context(cpuid=cpuid, sysfs_root=sysfs)
+    n = 0
+    for name in sorted(names):
+        m = re.fullmatch(r"cpu/([^,/]+)((?:,[^/]*)?)/", name)
+        base, mods = (m.group(1), m.group(2)) if m else (name, "")
+        pe = theirs.get(base.lower())
+        if pe is None:
+            failures.append("%s: event %s: perf's %s has no such event (no oracle for its code)" % (d, base, d))
+            continue
+        r = ctx.resolve(name)
+        mine = (r["type"], r["config"], r["config1"], r["config2"])
+        want = pc.perf_terms_to_attr(pe.event + mods, fmt)
+        n += 1
+        if mine != want:
+            failures.append("%s: %s: libpmu type %d config %#x/%#x/%#x, perf (%s%s) %d %#x/%#x/%#x" %
+                            ((d, name) + mine + (pe.event, mods) + want))
+    ctx.close()
+    return n
+
+
 def main():
     build = os.environ.get("PMU_TEST_BUILDDIR")
     if not os.environ.get("PMU_TEST_SRCDIR") or not build:
@@ -117,11 +177,16 @@ def main():
     os.environ.pop("PMU_EVENTS_PATH", None)
     import pmu
     root = pc.extract(build)
+    sys.path.insert(0, root)
+    import jevents  # perf's own, in place
+    jevents._arch_std_events = {}
+    jevents.preprocess_arch_std_files(os.path.join(root, "arch", "x86"))
+    src = os.environ["PMU_TEST_SRCDIR"]
     rnd = random.Random(20261124)
     failures = []
     worst_all = 0.0
     for cpuid, d, slots_name, pairs in CPUS:
-        pairs = pairs or [c[3] for c in CPUS if c[2] == slots_name and c[3]][0]
+        pairs = pairs or CPUS[0][3]
         ctx = pmu.Context(cpuid=cpuid)
         perf = perf_metrics(root, d)
         needed = set()
@@ -150,8 +215,10 @@ def main():
                     failures.append("%s draw %d: %s = %r, perf's %s x %s = %r" % (d, draw, ours, a, theirs,
                                                                               slots_name, b))
         worst_all = max(worst_all, worst)
-        print("%-9s %s: %d draws, %d values compared with perf's %s, largest relative difference %.3g"
-              % (d, cpuid, DRAWS, compared, ", ".join(sorted(set(pairs.values()))), worst))
+        nenc = check_encodings(jevents, root, src, cpuid, d, needed, failures)
+        print("%-9s %s: %d draws, %d values compared with perf's %s, largest relative difference %.3g; "
+              "the %d events' encodings compared with perf's" % (d, cpuid, DRAWS, compared,
+                                                                 ", ".join(sorted(set(pairs.values()))), worst, nenc))
     for f in failures[:20]:
         print("FAIL: " + f)
     if failures:

@@ -447,14 +447,14 @@ check "report, Skylake: retiring 1600/4000 = 40.0%" has "$tmp/o" "^ *Retiring  *
 check "report, Skylake: bad speculation (2000-1600+4x50)/4000 = 15.0%" has "$tmp/o" "^ *Bad speculation  *15.0%  █"
 check "report, Skylake: frontend 800/4000 = 20.0%" has "$tmp/o" "^ *Frontend bound  *20.0%  █"
 check "report, Skylake: backend (4000-800-2000-200)/4000 = 25.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *25.0%  █.*<== bottleneck"
-# Skylake level 2 (skl-topdown-l2.json: the level-1 counts above and the TopdownL2 formulas' events),
+# Skylake level 2 (skl-topdown-l2.json: the level-1 counts above and the TopdownL2Slots formulas' events),
 # hand values: heavy operations RETIRE_SLOTS 1600 + MACRO_FUSED 100 - INST_RETIRED.ANY 1500 = 200, /4000 =
 # 5.0 % (light 40 - 5 = 35.0 %); branch mispredicts 40 / (40 + MACHINE_CLEARS 10) x 600 = 480, /4000 =
 # 12.0 % (machine clears 3.0 %); fetch latency 4 x CYCLES_0_UOPS_DELIV 150 = 600, /4000 = 15.0 %
 # (bandwidth 5.0 %); memory bound (STALLS_MEM_ANY 250 + BOUND_ON_STORES 50) / (STALLS_TOTAL 300 +
 # 1_PORTS 50 + 1600/4000 x 2_PORTS 250 + 50) = 300/500 x backend 1000 = 600, /4000 = 15.0 % (core 10.0 %)
 run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/skl-topdown-l2.json"
-check "report, Skylake: level 2 from the TopdownL2 formulas" has "$tmp/o" "Topdown, level 2 (4000 slots)"
+check "report, Skylake: level 2 from the TopdownL2Slots formulas" has "$tmp/o" "Topdown, level 2 (4000 slots)"
 for want in "Retiring  *40.0%" "Light operations  *35.0%" "Heavy operations  *5.0%" "Bad speculation  *15.0%" \
 	    "Branch mispredicts  *12.0%" "Machine clears  *3.0%" "Frontend bound  *20.0%" "Fetch latency  *15.0%" \
 	    "Fetch bandwidth  *5.0%" "Backend bound  *25.0%.*<== bottleneck" "Memory bound  *15.0%" "Core bound  *10.0%"; do
@@ -469,6 +469,18 @@ check "report, Zen 4: retiring 3000/12000 = 25.0%" has "$tmp/o" "^ *Retiring  *2
 check "report, Zen 4: bad speculation 1200/12000 = 10.0%" has "$tmp/o" "^ *Bad speculation  *10.0%  █"
 check "report, Zen 4: frontend 1800/12000 = 15.0%" has "$tmp/o" "^ *Frontend bound  *15.0%  █"
 check "report, Zen 4: backend 6000/12000 = 50.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *50.0%  █.*<== bottleneck"
+# Zen 4 level 2 (zen4-topdown-l2.json: the counts above and the TopdownL2Slots formulas' events), hand
+# values: microcode ops ("heavy") 3000 x ex_ret_ucode_ops 600 / ex_ret_ops 3000 = 600, /12000 = 5.0 %
+# (light 20.0 %); mispredicts 1200 x 30 / (30 + resyncs 10) = 900, /12000 = 7.5 % (restarts, "machine
+# clears", 2.5 %); latency 6 x no_ops_from_frontend with cmask 6, 200 = 1200, /12000 = 10.0 % (bandwidth
+# 5.0 %); memory 6000 x load_not_complete 400 / not_complete 1000 = 2400, /12000 = 20.0 % (core 30.0 %)
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/zen4-topdown-l2.json"
+check "report, Zen 4: level 2 from the TopdownL2Slots formulas" has "$tmp/o" "Topdown, level 2 (12000 slots)"
+for want in "Retiring  *25.0%" "Light operations  *20.0%" "Heavy operations  *5.0%" "Bad speculation  *10.0%" \
+	    "Branch mispredicts  *7.5%" "Machine clears  *2.5%" "Frontend bound  *15.0%" "Fetch latency  *10.0%" \
+	    "Fetch bandwidth  *5.0%" "Backend bound  *50.0%.*<== bottleneck" "Memory bound  *20.0%" "Core bound  *30.0%"; do
+	check "report, Zen 4 level 2: $want" has "$tmp/o" "^ *$want"
+done
 # Arm Neoverse N2 (n2-topdown.json, Arm's method; #slots 5 recorded in the file's constants): slots
 # 5 x CPU_CYCLES 1000 = 5000; not stalled 5000 - STALL_SLOT 2000 = 3000; retiring OP_RETIRED/OP_SPEC
 # 2400/3000 = 0.8 x 3000 = 2400, /5000 = 48.0 %; bad speculation 0.2 x 3000 = 600, /5000 = 12.0 %;
