@@ -455,11 +455,15 @@ check "report, Skylake: backend (4000-800-2000-200)/4000 = 25.0%, the bottleneck
 # 1_PORTS 50 + 1600/4000 x 2_PORTS 250 + 50) = 300/500 x backend 1000 = 600, /4000 = 15.0 % (core 10.0 %)
 run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/skl-topdown-l2.json"
 check "report, Skylake: level 2 from the TopdownL2Slots formulas" has "$tmp/o" "Topdown, level 2 (4000 slots)"
-for want in "Retiring  *40.0%" "Light operations  *35.0%" "Heavy operations  *5.0%" "Bad speculation  *15.0%" \
-	    "Branch mispredicts  *12.0%" "Machine clears  *3.0%" "Frontend bound  *20.0%" "Fetch latency  *15.0%" \
-	    "Fetch bandwidth  *5.0%" "Backend bound  *25.0%.*<== bottleneck" "Memory bound  *15.0%" "Core bound  *10.0%"; do
-	check "report, Skylake level 2: $want" has "$tmp/o" "^ *$want"
-done
+# tree_rows LABEL ROW...: each ROW ("Name  *12.0%") begins a line of the topdown tree in $tmp/o
+tree_rows() {
+	local label=$1 want; shift
+	for want in "$@"; do check "$label: $want" has "$tmp/o" "^ *$want"; done
+}
+tree_rows "report, Skylake level 2" "Retiring  *40.0%" "Light operations  *35.0%" "Heavy operations  *5.0%" \
+	"Bad speculation  *15.0%" "Branch mispredicts  *12.0%" "Machine clears  *3.0%" "Frontend bound  *20.0%" \
+	"Fetch latency  *15.0%" "Fetch bandwidth  *5.0%" "Backend bound  *25.0%.*<== bottleneck" "Memory bound  *15.0%" \
+	"Core bound  *10.0%"
 # AMD Zen 4 (zen4-topdown.json): slots 6 x ls_not_halted_cyc 2000 = 12000; retiring ex_ret_ops
 # 3000/12000 = 25.0 %; bad speculation de_src_op_disp.all 4200 - 3000 = 1200, /12000 = 10.0 %;
 # frontend no_ops_from_frontend 1800/12000 = 15.0 %; backend backend_stalls 6000/12000 = 50.0 %
@@ -476,11 +480,10 @@ check "report, Zen 4: backend 6000/12000 = 50.0%, the bottleneck" has "$tmp/o" "
 # 5.0 %); memory 6000 x load_not_complete 400 / not_complete 1000 = 2400, /12000 = 20.0 % (core 30.0 %)
 run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/zen4-topdown-l2.json"
 check "report, Zen 4: level 2 from the TopdownL2Slots formulas" has "$tmp/o" "Topdown, level 2 (12000 slots)"
-for want in "Retiring  *25.0%" "Light operations  *20.0%" "Heavy operations  *5.0%" "Bad speculation  *10.0%" \
-	    "Branch mispredicts  *7.5%" "Machine clears  *2.5%" "Frontend bound  *15.0%" "Fetch latency  *10.0%" \
-	    "Fetch bandwidth  *5.0%" "Backend bound  *50.0%.*<== bottleneck" "Memory bound  *20.0%" "Core bound  *30.0%"; do
-	check "report, Zen 4 level 2: $want" has "$tmp/o" "^ *$want"
-done
+tree_rows "report, Zen 4 level 2" "Retiring  *25.0%" "Light operations  *20.0%" "Heavy operations  *5.0%" \
+	"Bad speculation  *10.0%" "Branch mispredicts  *7.5%" "Machine clears  *2.5%" "Frontend bound  *15.0%" \
+	"Fetch latency  *10.0%" "Fetch bandwidth  *5.0%" "Backend bound  *50.0%.*<== bottleneck" "Memory bound  *20.0%" \
+	"Core bound  *30.0%"
 # Arm Neoverse N2 (n2-topdown.json, Arm's method; #slots 5 recorded in the file's constants): slots
 # 5 x CPU_CYCLES 1000 = 5000; not stalled 5000 - STALL_SLOT 2000 = 3000; retiring OP_RETIRED/OP_SPEC
 # 2400/3000 = 0.8 x 3000 = 2400, /5000 = 48.0 %; bad speculation 0.2 x 3000 = 600, /5000 = 12.0 %;
