@@ -226,6 +226,24 @@ static void as_standard(const struct pmu_tentry *std, const struct pmu_tentry *n
 		out->desc = std->desc ? std->desc : "";
 }
 
+static void spelling_add(char *list, size_t len, size_t *o, const char *pmu, const char *event);
+
+/* A standard name @std counted by its kernel generic event (already encoded in @out): its
+ * description, note and approximation, and the origin saying so. */
+static void std_as_generic(const struct pmu_tentry *std, struct pmu_event_info *out)
+{
+	char origin[sizeof(out->origin)];
+
+	out->desc = std->desc ? std->desc : out->desc;
+	out->note = std->notes ? std->notes : "";
+	if (std->approx) {
+		out->flags |= PMU_EVF_APPROX;
+		out->approx_note = std->approx_note ? std->approx_note : "";
+	}
+	snprintf(origin, sizeof(origin), "standard %s (%s) -> %s", std->name, std->file, out->origin);
+	memcpy(out->origin, origin, sizeof(origin));
+}
+
 /* The CPU's own event for standard name @std as PMU @d counts it (cpu_core/INST.RET/ on a hybrid CPU),
  * chosen as table_event_on chooses; NULL if none. */
 static const struct pmu_tentry *std_native_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const char *std)
@@ -359,6 +377,29 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 					return r;
 				as_standard(std, te, out);
 				return 0;
+			}
+			/* one this core PMU has no event of its own for (the other core type's table maps it):
+			 * the kernel's generic event on this PMU, as on a CPU of one core PMU */
+			if (std && std->kind == PMU_T_STANDARD && !*rest && d->is_core && std->generic &&
+			    pmu__generic_lookup(std->generic, &g) == 0 &&
+			    (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)) {
+				pmu__generic_on(ctx, d, &g, out);
+				std_as_generic(std, out);
+				return 0;
+			}
+			if (std && std->kind == PMU_T_STANDARD && d->is_core) {
+				/* and without a generic event: this core type cannot count it */
+				char list[512];
+				size_t o = 0;
+				list[0] = 0;
+				for (size_t i = 0; i < ctx->n_pmus; i++)
+					if (ctx->pmus[i].is_core && std_native_on(ctx, &ctx->pmus[i], std->name))
+						spelling_add(list, sizeof(list), &o, ctx->pmus[i].name, std->name);
+				return pmu__err(ctx, -ENOENT, "event '%s': standard event %s cannot be counted on the %s "
+						"cores: table %s maps no event of theirs to it and no kernel generic event "
+						"expresses it%s%s", name, std->name, d->name,
+						ctx->tables.cpu_dir ? ctx->tables.cpu_dir : "(none)",
+						o ? "; the other core type's: " : "", list);
 			}
 		}
 		if (!strchr(s1 + 1, '=') && !strchr(s1 + 1, ','))
@@ -567,16 +608,11 @@ static int resolve_table(struct pmu_ctx *ctx, const char *name, const char *spec
 		out->type = g.type;
 		out->config = g.config;
 		out->source = PMU_SRC_GENERIC;
-		out->desc = e->desc ? e->desc : g.desc;
+		out->desc = g.desc;
 		out->unit = g.unit;
-		out->note = e->notes ? e->notes : "";
-		if (e->approx) {
-			out->flags |= PMU_EVF_APPROX;
-			out->approx_note = e->approx_note ? e->approx_note : "";
-		}
 		pmu__strlcpy(out->pmu, g.type == PERF_TYPE_SOFTWARE ? "software" : pmu__core_pmu_name(ctx), sizeof(out->pmu));
-		snprintf(out->origin, sizeof(out->origin), "standard %s (%s) -> kernel generic event %s", e->name,
-			 e->file, e->generic);
+		snprintf(out->origin, sizeof(out->origin), "kernel generic event %s", e->generic);
+		std_as_generic(e, out);
 		return 0;
 	}
 	return not_countable(ctx, name, e);

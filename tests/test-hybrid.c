@@ -99,10 +99,30 @@ int main(void)
 	plan(ctx, "{cycles,task-clock,cpu_atom/cpu-cycles/}", -1,
 	     "cpu_core/cycles/,task-clock,cpu_atom/cycles/,cpu_atom/cpu-cycles/", "0,0,1,1",
 	     (const unsigned long long[]){ 0x400000000ull, 1, 0xa00000000ull, 0x3c });
-	/* standard names that map to generic events split too: CACHE.L1D.RD is neither core type's
-	 * table event (x86/alderlake), so the kernel's L1-dcache-loads (L1D 0, read 0, access 0) */
-	plan(ctx, "CACHE.L1D.RD", -1, "cpu_core/CACHE.L1D.RD/,cpu_atom/CACHE.L1D.RD/", "0,1",
-	     (const unsigned long long[]){ 0x400000000ull, 0xa00000000ull });
+	/* standard names that map to generic events split too: CACHE.L1D.WR is neither core type's
+	 * table event (x86/alderlake), so the kernel's L1-dcache-stores (L1D 0, write 1 << 8, access 0) */
+	plan(ctx, "CACHE.L1D.WR", -1, "cpu_core/CACHE.L1D.WR/,cpu_atom/CACHE.L1D.WR/", "0,1",
+	     (const unsigned long long[]){ 0x400000100ull, 0xa00000100ull });
+	/* one core type's table maps it (CACHE.L1D.RD: the P-core's MEM_INST_RETIRED.ALL_LOADS, event 0xd0
+	 * umask 0x81), the other's does not: that one counts the kernel's L1-dcache-loads (L1D 0, read 0,
+	 * access 0) on its PMU (type 10 in bits 32-63), as a CPU of one core type would; both parts of the
+	 * bare name (refused before: the E-core part had no event) */
+	per_core(ctx, "CACHE.L1D.RD", "cpu_core/CACHE.L1D.RD/,cpu_atom/CACHE.L1D.RD/", "0,1",
+		 (const unsigned[]){ 4, PERF_TYPE_HW_CACHE }, (const unsigned long long[]){ 0x81d0, 0xa00000000ull },
+		 (const unsigned[]){ 1, 1 });
+	r = pmu_event_resolve(ctx, "cpu_atom/CACHE.L1D.RD/", &info);
+	CHECK(r == 0 && info.type == PERF_TYPE_HW_CACHE && info.config == 0xa00000000ull &&
+	      strstr(info.origin, "standard CACHE.L1D.RD") && strstr(info.origin, "kernel generic event") &&
+	      !strcmp(info.pmu, "cpu_atom"), "cpu_atom/CACHE.L1D.RD/: %d, type %u config 0x%llx, pmu %s, origin %s", r,
+	      info.type, (unsigned long long)info.config, info.pmu, info.origin);
+	/* mapped for one core type and without a generic event (INST.LDST.RET: the P-core's
+	 * MEM_INST_RETIRED.ANY): refused on the other, naming the spelling that counts */
+	r = pmu_event_resolve(ctx, "cpu_atom/INST.LDST.RET/", &info);
+	CHECK(r == -ENOENT && strstr(pmu_strerror(r), "cannot be counted on the cpu_atom cores") &&
+	      strstr(pmu_strerror(r), "cpu_core/INST.LDST.RET/"), "cpu_atom/INST.LDST.RET/: %d %s", r, pmu_strerror(r));
+	r = pmu_event_resolve(ctx, "cpu_core/CACHE.L1D.RD/", &info);
+	CHECK(r == 0 && info.config == 0x81d0 && (info.flags & PMU_EVF_APPROX), "cpu_core/CACHE.L1D.RD/: %d, config "
+	      "0x%llx, approximate %d", r, (unsigned long long)info.config, !!(info.flags & PMU_EVF_APPROX));
 	/* a standard name that each core type's table maps to its own event (INST.RET: INST_RETIRED.ANY,
 	 * event 0xc0 as perf's jevents.py encodes it) is named per PMU, each that PMU's raw event ... */
 	plan(ctx, "cpu_core/INST.RET/,cpu_atom/INST.RET/", -1, "cpu_core/INST.RET/,cpu_atom/INST.RET/", "0,1",
