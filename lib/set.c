@@ -253,7 +253,7 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 		return;
 	/* also a set whose allocation failed half way (s->n set, arrays NULL) */
 	for (size_t i = 0; i < s->n; i++) {
-		if (s->pages && s->pages[i])
+		if (s->pages && i < s->npages && s->pages[i])
 			munmap(s->pages[i], s->page_size);
 		if (s->ev && s->ev[i].fd >= 0)
 			close(s->ev[i].fd);
@@ -315,9 +315,13 @@ static int resize_plan(struct pmu_set *s)
 		s->pages = np;
 	if (nf)
 		s->fgroups = nf;
-	if (!np || !nf)
+	if (!np || !nf) {
+		if (np && k < s->npages)
+			s->npages = k;
 		return pmu__err(s->ctx, -ENOMEM, "out of memory");
+	}
 	memset(s->pages, 0, k * sizeof(*np));
+	s->npages = k;
 	return 0;
 }
 
@@ -366,6 +370,7 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 	s->ev = calloc(l.n, sizeof(*s->ev));
 	s->pages = calloc(l.n, sizeof(*s->pages));
 	s->fgroups = calloc(l.n, sizeof(*s->fgroups));
+	s->npages = s->pages ? l.n : 0;
 	if (!s->ev || !s->pages || !s->fgroups) {
 		r = pmu__err(ctx, -ENOMEM, "out of memory opening a set");
 		goto fail;

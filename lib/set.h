@@ -49,6 +49,8 @@ struct pmu_set {
 	struct pmu_fast fast;   /* the public read plan (pmu_set_fast()); the library finds the set from it */
 	struct pmu_fast_group *fgroups; /* per group (ngroups) */
 	struct perf_event_mmap_page **pages;
+	size_t npages;                  /* length of pages and fgroups: n once the plan is sized (resize_plan),
+					 * the first n until then (planning may change n first) */
 	uint32_t hybrid_parts;  /* values that are one core type's part of an event (pmu_fast_hybrid()) */
 	size_t page_size;
 	bool enabled;           /* enabled by open (PMU_SET_ENABLE) or pmu_set_enable(), not since disabled */
