@@ -9,17 +9,22 @@
 #include <strings.h>
 #include "namelist.h"
 
-/* The next item of *@p: its start, its length without surrounding spaces in *@len; NULL at the end. */
+/* The next item of *@p: its start, its length without surrounding spaces in *@len; NULL at the end.
+ * A comma between a PMU's slashes separates its terms, not items (cpu/UOPS_DECODED.DEC0,cmask=1/,
+ * the spelling of an event a metric writes cpu@UOPS_DECODED.DEC0\,cmask\=1@). */
 static const char *next_item(const char **p, size_t *len)
 {
 	const char *s = *p, *end;
+	bool terms = false;
 
 	while (*s == ',' || isspace((unsigned char)*s))
 		s++;
 	if (!*s)
 		return NULL;
-	end = strchr(s, ',');
-	*len = end ? (size_t)(end - s) : strlen(s);
+	for (end = s; *end && (*end != ',' || terms); end++)
+		if (*end == '/')
+			terms = !terms;
+	*len = (size_t)(end - s);
 	*p = s + *len;
 	while (*len && isspace((unsigned char)s[*len - 1]))
 		(*len)--;

@@ -36,11 +36,21 @@ static void hand_cases(void)
 	CHECK(pmu__names_add_new(&l, "z,!stop,w", refuse_x, &asked) == -42 && !strcmp(l, "cycles,instructions,branches,y,z"),
 	      "a negative keep stops, what came before stays: '%s'", l);
 	free(l);
+	/* a comma between a PMU's slashes separates its terms (the spelling pmu_metric_events() gives perf's
+	 * cpu@UOPS_DECODED.DEC0\,cmask\=1@): one item, not two (before: 'cpu/UOPS_DECODED.DEC0' and 'cmask=1/') */
+	l = NULL;
+	CHECK(pmu__names_add_new(&l, "UOPS_DECODED.DEC0,cpu/UOPS_DECODED.DEC0,cmask=1/,cpu/event=0x3c,umask=0/", NULL,
+				 NULL) == 0 && l && !strcmp(l, "UOPS_DECODED.DEC0,cpu/UOPS_DECODED.DEC0,cmask=1/,cpu/event=0x3c,umask=0/"),
+	      "terms kept together: '%s'", l ? l : "(null)");
+	CHECK(pmu__names_has(l, "cpu/UOPS_DECODED.DEC0,cmask=1/") && !pmu__names_has(l, "cmask=1/") &&
+	      !pmu__names_has(l, "cpu/UOPS_DECODED.DEC0"), "membership by whole item");
+	free(l);
 }
 
 #define MODEL_MAX 64
 static const char *const pool[] = { "cycles", "instructions", "branch-misses", "L1-dcache-load-misses",
-				    "cpu/event=0x3c/", "INST_RETIRED.ANY", "slots", "topdown-retiring" };
+				    "cpu/event=0x3c/", "INST_RETIRED.ANY", "slots", "topdown-retiring",
+				    "cpu/event=0xc0,umask=0/" };
 
 static void history(unsigned seed)
 {

@@ -435,6 +435,7 @@ int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms)
 struct countable_arg {
 	struct pmu_ctx *ctx;
 	const char *metric;
+	int topdown;            /* the TOPDOWN keyword counts the topdown events */
 	struct strv *notes;
 };
 
@@ -447,6 +448,8 @@ static int countable(const char *e, void *data)
 	char note[1024];
 	int rr = pmu_event_resolve(a->ctx, e, &info);
 
+	if (rr == 0 && a->topdown && (info.flags & (PMU_EVF_TOPDOWN_SLOTS | PMU_EVF_TOPDOWN_METRIC)))
+		return 1; /* counted by the TOPDOWN keyword, in its group */
 	if (rr != -ENOENT && rr != -ENODEV && rr != -EINVAL)
 		return 0;
 	/* not countable on this machine: a PMU it lacks, an event its tables do not have */
@@ -456,7 +459,7 @@ static int countable(const char *e, void *data)
 }
 
 /* Append the events metrics @ms need to the list *@events (malloc'd), skipping names already there. */
-int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events, struct strv *notes)
+int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, int topdown, char **events, struct strv *notes)
 {
 	int r = 0;
 
@@ -474,7 +477,7 @@ int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events,
 			break;
 		}
 		{
-			struct countable_arg a = { ctx, ms->v[i], notes };
+			struct countable_arg a = { ctx, ms->v[i], topdown, notes };
 			if ((r = pmu__names_add_new(events, need, countable, &a)) < 0)
 				fprintf(stderr, "pmu stat: out of memory\n");
 		}

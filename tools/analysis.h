@@ -85,9 +85,10 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms);
 
 /* Append the events metrics @ms need to the list *@events (malloc'd), skipping names already
- * there; an event that cannot be counted here (its PMU absent, its name unknown to this
- * machine's tables) is left out with a sentence in @notes, and its metric says n/a.
- * 0, or -1 said on stderr. */
-int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, char **events, struct strv *notes);
+ * there, and with @topdown (the list also has the TOPDOWN keyword) the SLOTS and PERF_METRICS
+ * events that keyword counts (named twice, the set would refuse them); an event that cannot be
+ * counted here (its PMU absent, its name unknown to this machine's tables) is left out with a
+ * sentence in @notes, and its metric says n/a. 0, or -1 said on stderr. */
+int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, int topdown, char **events, struct strv *notes);
 
 #endif

@@ -208,7 +208,7 @@ static int events_of(struct stat_cmd *s, struct pmu_ctx *ctx, const struct pmu_c
 		"without a virtual PMU?): counted software events only. 'pmu info' says what to change.";
 
 	if (s->a.metrics.n && (metrics_expand(ctx, "stat", &s->a.metrics) < 0 ||
-				 add_metric_events(ctx, &s->a.metrics, &s->events, notes) < 0))
+				 add_metric_events(ctx, &s->a.metrics, s->a.topdown, &s->events, notes) < 0))
 		return 1;
 	if (s->a.topdown && str_append(&s->events, ",", "TOPDOWN") < 0)
 		return -1;
