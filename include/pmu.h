@@ -836,7 +836,8 @@ int pmu_topdown_from_counts(const struct pmu_topdown_counts *c, struct pmu_topdo
  * the slot counts as formulas (Skylake, Skylake-X, AMD Zen 4/5, Neoverse
  * N2/V1/V2) they are evaluated over the set's values: level 1, and level 2
  * (@out->level 2) where the table has level-2 formulas (Skylake, Skylake-X,
- * Zen 4/5: metric group TopdownL2Slots) and the set counted their events. Returns 0,
+ * Zen 4/5; Ice Lake and Ice Lake-X over PERF_METRICS' level 1: metric group
+ * TopdownL2Slots) and the set counted their events. Returns 0,
  * -ENOENT (the set has no topdown events), -ENODATA (no slots elapsed).
  */
 int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out);

@@ -28,7 +28,7 @@ bool pmu__topdown_formulas(struct pmu_ctx *ctx)
 
 bool pmu__topdown_formulas_l2(struct pmu_ctx *ctx)
 {
-	return formulas_for(ctx, 0, PMU_TD_ROLES);
+	return formulas_for(ctx, PMU_TD_LEVEL1, PMU_TD_ROLES);
 }
 
 /* Whether comma-separated @list has @name (case-insensitive). */

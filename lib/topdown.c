@@ -102,27 +102,6 @@ PMU_EXPORT int pmu_topdown_from_counts(const struct pmu_topdown_counts *c, struc
 	return 0;
 }
 
-static int from_roles(struct pmu_ctx *ctx, const uint64_t v[9], const bool have[9], struct pmu_topdown *out)
-{
-	struct pmu_topdown_counts c;
-
-	if (!have[0] || !have[1] || !have[2] || !have[3] || !have[4])
-		return pmu__err(ctx, -ENOENT, "no complete level-1 topdown group (slots and the retiring, bad-spec, "
-				"fe-bound and be-bound events) was counted; count it with the TOPDOWN keyword");
-	memset(&c, 0, sizeof(c));
-	c.slots = v[0];
-	c.retiring = v[1];
-	c.bad_spec = v[2];
-	c.fe_bound = v[3];
-	c.be_bound = v[4];
-	c.level = have[5] && have[6] && have[7] && have[8] ? 2 : 1;
-	c.heavy_ops = v[5];
-	c.br_mispredict = v[6];
-	c.fetch_lat = v[7];
-	c.mem_bound = v[8];
-	return pmu_topdown_from_counts(&c, out);
-}
-
 /* How a formula is evaluated over the caller's values: pmu_metric_eval_set() or pmu_metric_eval(). */
 struct formula_vals {
 	struct pmu_set *s;
@@ -150,13 +129,41 @@ static int formula(struct pmu_ctx *ctx, const struct formula_vals *fv, size_t r,
 	return e;
 }
 
+static void level2_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, struct pmu_topdown_counts *c);
+
+/* The topdown events' roles counted (@v, @have); level 2 from the table's formulas where the events
+ * give level 1 only (Ice Lake's PERF_METRICS) */
+static int from_roles(struct pmu_ctx *ctx, const uint64_t v[9], const bool have[9], const struct formula_vals *fv,
+		      struct pmu_topdown *out)
+{
+	struct pmu_topdown_counts c;
+
+	if (!have[0] || !have[1] || !have[2] || !have[3] || !have[4])
+		return pmu__err(ctx, -ENOENT, "no complete level-1 topdown group (slots and the retiring, bad-spec, "
+				"fe-bound and be-bound events) was counted; count it with the TOPDOWN keyword");
+	memset(&c, 0, sizeof(c));
+	c.slots = v[0];
+	c.retiring = v[1];
+	c.bad_spec = v[2];
+	c.fe_bound = v[3];
+	c.be_bound = v[4];
+	c.level = have[5] && have[6] && have[7] && have[8] ? 2 : 1;
+	c.heavy_ops = v[5];
+	c.br_mispredict = v[6];
+	c.fetch_lat = v[7];
+	c.mem_bound = v[8];
+	if (c.level == 1)
+		level2_formulas(ctx, fv, &c);
+	return pmu_topdown_from_counts(&c, out);
+}
+
 /* Level 1 from the table's formulas of the five slot counts (CPUs without a slots counter), and level 2
  * where the table has formulas for it and their events were counted (else level 1 alone). A count below
  * 0 (Skylake's backend-bound remainder, from counts that were multiplexed) is 0; a level-2 count above
  * its level-1 parent (multiplexed counts again) is the parent's. */
 static int from_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, struct pmu_topdown *out)
 {
-	uint64_t *dst[PMU_TD_ROLES];
+	uint64_t *dst[PMU_TD_LEVEL1];
 	struct pmu_topdown_counts c;
 	char why[512];
 	double d;
@@ -165,32 +172,46 @@ static int from_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, str
 	memset(&c, 0, sizeof(c));
 	c.level = 1;
 	dst[0] = &c.slots; dst[1] = &c.retiring; dst[2] = &c.bad_spec; dst[3] = &c.fe_bound; dst[4] = &c.be_bound;
-	dst[5] = &c.heavy_ops; dst[6] = &c.br_mispredict; dst[7] = &c.fetch_lat; dst[8] = &c.mem_bound;
 	for (size_t r = 0; r < PMU_TD_LEVEL1; r++) {
 		if ((e = formula(ctx, fv, r, &d, why, sizeof(why))) < 0)
 			return pmu__err(ctx, e, "no complete level-1 topdown count: this CPU's slot counts are formulas "
 					"over its events (%s); count their events with the TOPDOWN keyword", why);
 		*dst[r] = d > 0 ? (uint64_t)(d + 0.5) : 0;
 	}
-	if (pmu__topdown_formulas_l2(ctx)) {
-		uint64_t l2[PMU_TD_ROLES - PMU_TD_LEVEL1];
-		size_t r;
-		for (r = PMU_TD_LEVEL1; r < PMU_TD_ROLES && formula(ctx, fv, r, &d, why, sizeof(why)) == 0; r++) {
-			uint64_t parent = *dst[r - PMU_TD_LEVEL1 + 1];
-			l2[r - PMU_TD_LEVEL1] = d <= 0 ? 0 : d + 0.5 >= (double)parent ? parent : (uint64_t)(d + 0.5);
-		}
-		if (r == PMU_TD_ROLES) {
-			for (r = PMU_TD_LEVEL1; r < PMU_TD_ROLES; r++)
-				*dst[r] = l2[r - PMU_TD_LEVEL1];
-			c.level = 2;
-		}
-		pmu__err_clear(); /* level 2's events not counted: level 1, no error */
-	}
+	level2_formulas(ctx, fv, &c);
 	return pmu_topdown_from_counts(&c, out);
+}
+
+/* Level 2 of @c (level 1 filled) from the table's formulas, where it has them and they evaluate over the
+ * caller's values (else @c stays level 1, no error). A count above its level-1 parent (multiplexed
+ * counts) is the parent's. */
+static void level2_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, struct pmu_topdown_counts *c)
+{
+	const uint64_t parent[] = { c->retiring, c->bad_spec, c->fe_bound, c->be_bound };
+	uint64_t l2[PMU_TD_ROLES - PMU_TD_LEVEL1];
+	char why[512];
+	double d;
+	size_t r;
+
+	if (!fv || !pmu__topdown_formulas_l2(ctx))
+		return;
+	for (r = PMU_TD_LEVEL1; r < PMU_TD_ROLES && formula(ctx, fv, r, &d, why, sizeof(why)) == 0; r++) {
+		uint64_t p = parent[r - PMU_TD_LEVEL1];
+		l2[r - PMU_TD_LEVEL1] = d <= 0 ? 0 : d + 0.5 >= (double)p ? p : (uint64_t)(d + 0.5);
+	}
+	pmu__err_clear(); /* level 2's events not counted: level 1 */
+	if (r < PMU_TD_ROLES)
+		return;
+	c->heavy_ops = l2[0];
+	c->br_mispredict = l2[1];
+	c->fetch_lat = l2[2];
+	c->mem_bound = l2[3];
+	c->level = 2;
 }
 
 PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out)
 {
+	const struct formula_vals fv = { s, vals, NULL, 0 };
 	uint64_t v[9] = { 0 };
 	bool have[9] = { false };
 
@@ -204,16 +225,15 @@ PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *v
 			have[role] = true;
 		}
 	}
-	if (!(have[0] && have[1] && have[2] && have[3] && have[4]) && pmu__topdown_formulas(s->ctx)) {
-		struct formula_vals fv = { s, vals, NULL, 0 };
+	if (!(have[0] && have[1] && have[2] && have[3] && have[4]) && pmu__topdown_formulas(s->ctx))
 		return from_formulas(s->ctx, &fv, out);
-	}
-	return from_roles(s->ctx, v, have, out);
+	return from_roles(s->ctx, v, have, &fv, out);
 }
 
 PMU_EXPORT int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *vals, size_t n,
 				      struct pmu_topdown *out)
 {
+	const struct formula_vals fv = { NULL, NULL, vals, n };
 	uint64_t v[9] = { 0 };
 	bool have[9] = { false };
 
@@ -235,11 +255,9 @@ PMU_EXPORT int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_name
 		}
 	}
 	pmu__err_clear();
-	if (!(have[0] && have[1] && have[2] && have[3] && have[4]) && pmu__topdown_formulas(ctx)) {
-		struct formula_vals fv = { NULL, NULL, vals, n };
+	if (!(have[0] && have[1] && have[2] && have[3] && have[4]) && pmu__topdown_formulas(ctx))
 		return from_formulas(ctx, &fv, out);
-	}
-	return from_roles(ctx, v, have, out);
+	return from_roles(ctx, v, have, &fv, out);
 }
 
 PMU_EXPORT int pmu_topdown_sample(struct pmu_set *s, struct pmu_topdown_sample *out)

@@ -43,8 +43,9 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len);
  * metrics: formulas over its native events, on CPUs without a slots counter (Skylake, AMD Zen 4/5,
  * Neoverse N2). */
 bool pmu__topdown_formulas(struct pmu_ctx *ctx);
-/* Whether it gives the four level-2 counts (the standard names of roles 5..8) as metrics too (Skylake,
- * Skylake-X, Zen 4/5: metric group TopdownL2Slots). Their events are not in the TOPDOWN keyword (they would not fit
+/* Whether it gives the four level-2 counts (the standard names of roles 5..8) as metrics (Skylake,
+ * Skylake-X, Zen 4/5 over the level-1 formulas; Ice Lake, Ice Lake-X over PERF_METRICS' level 1:
+ * metric group TopdownL2Slots). Their events are not in the TOPDOWN keyword (they would not fit
  * its one group): level 2 is computed where they were counted ('pmu stat --topdown -M TopdownL2Slots'). */
 bool pmu__topdown_formulas_l2(struct pmu_ctx *ctx);
 

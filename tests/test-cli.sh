@@ -38,6 +38,7 @@ json() { # file, python expression over d
 d = strict(sys.argv[1]); sys.exit(0 if ($2) else 1)" "$1"
 }
 has() { grep -q -- "$2" "$1"; }
+not_has() { ! grep -q -- "$2" "$1"; }
 
 run 0 "$tmp/o" "$tmp/e" --version; check "version" has "$tmp/o" "pmu (libpmu)"
 run 2 "$tmp/o" "$tmp/e" nosuchcommand; check "unknown command named" has "$tmp/e" "unknown command 'nosuchcommand'"
@@ -259,7 +260,7 @@ PYEOF
 # metric groups and --details against the table files of the CPU (icelakex: GenuineIntel-6-6A)
 PMU_CPUID=GenuineIntel-6-6A-6 run 0 "$tmp/o" "$tmp/e" list --json metricgroup
 PMU_CPUID=GenuineIntel-6-6A-6 run 0 "$tmp/d" "$tmp/e" list --json --details metric
-check "list metricgroup and --details: groups, formulas, units, thresholds as the table files have them" $PY - "$tmp/o" "$tmp/d" "$SRC/events/x86/icelakex/metrics.json" "$SRC/events/standard/metrics.json" <<'PYEOF'
+check "list metricgroup and --details: groups, formulas, units, thresholds as the table files have them" $PY - "$tmp/o" "$tmp/d" "$SRC/events/x86/icelakex/metrics.json" "$SRC/events/x86/icelakex/topdown.json" "$SRC/events/standard/metrics.json" <<'PYEOF'
 import json, sys
 groups, metrics = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 want_groups, want = {}, {}
@@ -484,6 +485,32 @@ tree_rows "report, Zen 4 level 2" "Retiring  *25.0%" "Light operations  *20.0%" 
 	"Bad speculation  *10.0%" "Branch mispredicts  *7.5%" "Machine clears  *2.5%" "Frontend bound  *15.0%" \
 	"Fetch latency  *10.0%" "Fetch bandwidth  *5.0%" "Backend bound  *50.0%.*<== bottleneck" "Memory bound  *20.0%" \
 	"Core bound  *30.0%"
+# Ice Lake-X: level 1 from PERF_METRICS (icx-topdown.json: slots 10000, retiring 4000, bad speculation 1000,
+# frontend 2000, backend 3000), level 2 from the table's formulas when their events were counted too
+# (icx-topdown-l2.json), hand values: heavy UOPS_RETIRED.SLOTS 3600 / UOPS_ISSUED.ANY 4000 x IDQ.MS_UOPS 500
+# = 450, + retiring 4000 x (UOPS_DECODED.DEC0 300 - the same with cmask 1, 200) / IDQ.MITE_UOPS 8000 = 50:
+# 500, 5.0 % (light 35.0 %); mispredicts 40 / (40 + 10) x 1000 = 800, 8.0 % (clears 2.0 %); latency 5 x
+# CYCLES_0_UOPS_DELIV 300 - UOP_DROPPING 100 = 1400, 14.0 % (bandwidth 6.0 %); memory (250 + 50) / (300 +
+# 50 + 4000/10000 x 250 + 50) x 3000 = 1800, 18.0 % (core 12.0 %)
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/icx-topdown.json"
+check "report, Ice Lake-X: PERF_METRICS' level 1 alone" has "$tmp/o" "Topdown, level 1 (10000 slots)"
+tree_rows "report, Ice Lake-X level 1" "Retiring  *40.0%" "Bad speculation  *10.0%" "Frontend bound  *20.0%" \
+	"Backend bound  *30.0%.*<== bottleneck"
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/icx-topdown-l2.json"
+check "report, Ice Lake-X: level 2 from the TopdownL2Slots formulas over PERF_METRICS' level 1" has "$tmp/o" \
+	"Topdown, level 2 (10000 slots)"
+tree_rows "report, Ice Lake-X level 2" "Retiring  *40.0%" "Light operations  *35.0%" "Heavy operations  *5.0%" \
+	"Bad speculation  *10.0%" "Branch mispredicts  *8.0%" "Machine clears  *2.0%" "Frontend bound  *20.0%" \
+	"Fetch latency  *14.0%" "Fetch bandwidth  *6.0%" "Backend bound  *30.0%.*<== bottleneck" "Memory bound  *18.0%" \
+	"Core bound  *12.0%"
+# counting them: --topdown with -M TopdownL2Slots on the Ice Lake-X fixture (nothing opens there; the list
+# is what is checked): the metrics' slots and topdown-* events are left to the TOPDOWN keyword's group (named
+# twice the set refused them), and the event with terms the heavy-operations formula writes
+# cpu@UOPS_DECODED.DEC0\,cmask\=1@ is one event, not split at its comma
+PMU_SYSFS_ROOT=$SRC/tests/fixtures/intel-icx/sys PMU_CPUID=GenuineIntel-6-6A-6 run 0 "$tmp/o" "$tmp/e" stat --topdown -M TopdownL2Slots -- true
+check "stat --topdown -M TopdownL2Slots: the topdown events once" not_has "$tmp/e" "names the topdown SLOTS event 2 times"
+check "stat -M TopdownL2Slots: cpu/UOPS_DECODED.DEC0,cmask=1/ is one event" has "$tmp/e" "cannot open 'cpu/UOPS_DECODED.DEC0,cmask=1/'"
+check "stat -M TopdownL2Slots: no piece of it" not_has "$tmp/e" "needs 'cmask=1/'"
 # Arm Neoverse N2 (n2-topdown.json, Arm's method; #slots 5 recorded in the file's constants): slots
 # 5 x CPU_CYCLES 1000 = 5000; not stalled 5000 - STALL_SLOT 2000 = 3000; retiring OP_RETIRED/OP_SPEC
 # 2400/3000 = 0.8 x 3000 = 2400, /5000 = 48.0 %; bad speculation 0.2 x 3000 = 600, /5000 = 12.0 %;
