@@ -40,47 +40,26 @@ _spec = importlib.util.spec_from_file_location("perf_corpus", os.path.join(HERE,
 pc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(pc)
 
-# CPU id, perf's directory, perf's slot count, and libpmu metric -> perf metric (a fraction of the slots)
+LEVEL1 = ("TOPDOWN.RETIRING.SLOTS", "TOPDOWN.BAD_SPECULATION.SLOTS", "TOPDOWN.FRONTEND_BOUND.SLOTS",
+          "TOPDOWN.BACKEND_BOUND.SLOTS")
+LEVEL2 = ("TOPDOWN.RETIRING.HEAVY_OPS.SLOTS", "TOPDOWN.BAD_SPECULATION.CONTROL_FLOW.SLOTS",
+          "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS", "TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS")
+INTEL_L1 = ("tma_retiring", "tma_bad_speculation", "tma_frontend_bound", "tma_backend_bound")
+INTEL_L2 = ("tma_heavy_operations", "tma_branch_mispredicts", "tma_fetch_latency", "tma_memory_bound")
+AMD_L1 = ("retiring", "bad_speculation", "frontend_bound", "backend_bound")
+
+# CPU id, perf's directory, perf's slot count, and libpmu metric -> perf metric (a fraction of the slots);
+# on Ice Lake level 1 is PERF_METRICS (counted events, no formulas), level 2 the table's formulas
 CPUS = [
-    ("GenuineIntel-6-5E-3", "skylake", "tma_info_thread_slots", {
-        "TOPDOWN.RETIRING.SLOTS": "tma_retiring",
-        "TOPDOWN.BAD_SPECULATION.SLOTS": "tma_bad_speculation",
-        "TOPDOWN.FRONTEND_BOUND.SLOTS": "tma_frontend_bound",
-        "TOPDOWN.BACKEND_BOUND.SLOTS": "tma_backend_bound",
-        "TOPDOWN.RETIRING.HEAVY_OPS.SLOTS": "tma_heavy_operations",
-        "TOPDOWN.BAD_SPECULATION.CONTROL_FLOW.SLOTS": "tma_branch_mispredicts",
-        "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS": "tma_fetch_latency",
-        "TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS": "tma_memory_bound",
-    }),
-    ("GenuineIntel-6-55-4", "skylakex", "tma_info_thread_slots", None),  # the same names as skylake's
-    # Ice Lake: level 1 is PERF_METRICS (counted events, no formulas), level 2 the table's formulas
-    ("GenuineIntel-6-7E-5", "icelake", "tma_info_thread_slots", {
-        "TOPDOWN.RETIRING.HEAVY_OPS.SLOTS": "tma_heavy_operations",
-        "TOPDOWN.BAD_SPECULATION.CONTROL_FLOW.SLOTS": "tma_branch_mispredicts",
-        "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS": "tma_fetch_latency",
-        "TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS": "tma_memory_bound",
-    }),
-    ("GenuineIntel-6-6A-6", "icelakex", "tma_info_thread_slots", None),  # the same names as icelake's
-    ("AuthenticAMD-25-11-1", "amdzen4", "total_dispatch_slots", {
-        "TOPDOWN.RETIRING.SLOTS": "retiring",
-        "TOPDOWN.BAD_SPECULATION.SLOTS": "bad_speculation",
-        "TOPDOWN.FRONTEND_BOUND.SLOTS": "frontend_bound",
-        "TOPDOWN.BACKEND_BOUND.SLOTS": "backend_bound",
-        "TOPDOWN.RETIRING.HEAVY_OPS.SLOTS": "retiring_microcode",
-        "TOPDOWN.BAD_SPECULATION.CONTROL_FLOW.SLOTS": "bad_speculation_mispredicts",
-        "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS": "frontend_bound_latency",
-        "TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS": "backend_bound_memory",
-    }),
-    ("AuthenticAMD-26-2-0", "amdzen5", "total_dispatch_slots", {
-        "TOPDOWN.RETIRING.SLOTS": "retiring",
-        "TOPDOWN.BAD_SPECULATION.SLOTS": "bad_speculation",
-        "TOPDOWN.FRONTEND_BOUND.SLOTS": "frontend_bound",
-        "TOPDOWN.BACKEND_BOUND.SLOTS": "backend_bound",
-        "TOPDOWN.RETIRING.HEAVY_OPS.SLOTS": "retiring_from_microcode",
-        "TOPDOWN.BAD_SPECULATION.CONTROL_FLOW.SLOTS": "bad_speculation_from_mispredicts",
-        "TOPDOWN.FRONTEND_BOUND.LATENCY.SLOTS": "frontend_bound_by_latency",
-        "TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS": "backend_bound_by_memory",
-    }),
+    ("GenuineIntel-6-5E-3", "skylake", "tma_info_thread_slots", dict(zip(LEVEL1 + LEVEL2, INTEL_L1 + INTEL_L2))),
+    ("GenuineIntel-6-55-4", "skylakex", "tma_info_thread_slots", dict(zip(LEVEL1 + LEVEL2, INTEL_L1 + INTEL_L2))),
+    ("GenuineIntel-6-7E-5", "icelake", "tma_info_thread_slots", dict(zip(LEVEL2, INTEL_L2))),
+    ("GenuineIntel-6-6A-6", "icelakex", "tma_info_thread_slots", dict(zip(LEVEL2, INTEL_L2))),
+    ("AuthenticAMD-25-11-1", "amdzen4", "total_dispatch_slots", dict(zip(LEVEL1 + LEVEL2, AMD_L1 + (
+        "retiring_microcode", "bad_speculation_mispredicts", "frontend_bound_latency", "backend_bound_memory")))),
+    ("AuthenticAMD-26-2-0", "amdzen5", "total_dispatch_slots", dict(zip(LEVEL1 + LEVEL2, AMD_L1 + (
+        "retiring_from_microcode", "bad_speculation_from_mispredicts", "frontend_bound_by_latency",
+        "backend_bound_by_memory")))),
 ]
 # perf's event with modifiers in a formula, cpu@EVENT\,cmask\=0x6@, is libpmu's cpu/EVENT,cmask=0x6/
 PERF_AT = re.compile(r"cpu@((?:[^@\\]|\\.)*)@")
@@ -213,7 +192,6 @@ def main():
     failures = []
     worst_all = 0.0
     for cpuid, d, slots_name, pairs in CPUS:
-        pairs = pairs or next(c[3] for c in CPUS if c[3] and c[1] == {"skylakex": "skylake", "icelakex": "icelake"}[d])
         ctx = pmu.Context(cpuid=cpuid)
         perf = perf_metrics(root, d)
         needed = set()
