@@ -92,7 +92,7 @@ int pmu__topdown_arrange(struct pmu_set *s, struct pmu_speclist *l)
 					nspec[k++].group = tdgroup;
 				}
 			for (size_t j = first; j < s->n; j++)
-				if (s->ev[j].info.flags & PMU_EVF_TOPDOWN_METRIC) {
+				if ((s->ev[j].info.flags & td) == PMU_EVF_TOPDOWN_METRIC) { /* each event once */
 					nev[k] = s->ev[j];
 					nspec[k] = l->v[j];
 					nspec[k++].group = tdgroup;

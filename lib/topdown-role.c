@@ -53,6 +53,9 @@ void pmu__topdown_mark(const struct pmu_ctx *ctx, struct pmu_event_info *info)
 		return;
 	if (strcmp(ctx->cpu.vendor, "GenuineIntel") != 0)
 		return;
+	/* by the final encoding, not the table entry's role: a modifier may have changed it (slots:u131 is
+	 * umask 0x83, PERF_METRICS' backend-bound field, not SLOTS) */
+	info->flags &= ~(unsigned)(PMU_EVF_TOPDOWN_SLOTS | PMU_EVF_TOPDOWN_METRIC);
 	if (ev == 0 && umask == TD_SLOTS_UMASK)
 		info->flags |= PMU_EVF_TOPDOWN_SLOTS;
 	else if (pmu__topdown_metric_code(ev, umask))

@@ -125,6 +125,15 @@ int main(void)
 		o.size = sizeof(o);
 		r = pmu__set_plan(ctx, "topdown,topdown,cycles", &o, &s);
 		CHECK(r < 0 && !s, "'topdown,topdown,cycles' planned: %d %s", r, pmu_strerror(r));
+		/* Intel's :u<mask> makes slots:u131 umask 0x83, PERF_METRICS' backend-bound field: marked by that
+		 * encoding (a metric event), not the table entry's role (slots); both marks once put it in the
+		 * topdown group twice and the plan's names were freed twice (the eventlist fuzzer, 1.4 million) */
+		r = pmu__set_plan(ctx, "TOPDOWN:u131", &o, &s);
+		CHECK(r == 0 && s, "'TOPDOWN:u131' planned: %d %s", r, pmu_strerror(r));
+		for (size_t i = 0; r == 0 && s && i < s->n; i++)
+			CHECK(!((s->ev[i].info.flags & PMU_EVF_TOPDOWN_SLOTS) && (s->ev[i].info.flags & PMU_EVF_TOPDOWN_METRIC)),
+			      "'%s' marked both slots and metric", s->ev[i].info.name);
+		pmu_set_close(s);
 	}
 	/* mapped for one core type and without a generic event (INST.LDST.RET: the P-core's
 	 * MEM_INST_RETIRED.ANY): refused on the other, naming the spelling that counts */
