@@ -964,6 +964,30 @@ check "SIGTERM: exit status 143 (got $st)" test "$st" = 143
 check "SIGTERM: the command ($cpid) is gone, not orphaned" test -n "$cpid" -a ! -d "/proc/$cpid"
 check "SIGTERM: the counts up to then" has "$tmp/e" "task-clock"
 check "SIGTERM: said" has "$tmp/e" "'sleep 20' terminated by signal 15 (SIGTERM); counts up to then"
+# pmu killed (SIGKILL: nothing of it runs) before it lets its command start: the command, forked and
+# waiting for pmu's go byte, sees the pipe close and exits 127 instead of waiting forever with the
+# caller's stdout open. A FIFO as a tracepoint's id file holds pmu between the fork and the release
+# (it opens the id while opening the events, after forking the command)
+cp -R "$SRC/tests/fixtures/vm-tracefs" "$tmp/fifo-fx"
+chmod -R u+w "$tmp/fifo-fx"
+rm "$tmp/fifo-fx/sys/kernel/tracing/events/sched/sched_switch/id"
+mkfifo "$tmp/fifo-fx/sys/kernel/tracing/events/sched/sched_switch/id"
+PMU_SYSFS_ROOT=$tmp/fifo-fx/sys PMU_PROCFS_ROOT=$tmp/fifo-fx/proc \
+	$WRAP "$PMU" stat -e sched:sched_switch -- sleep 20 > "$tmp/o" 2> "$tmp/e" &
+spid=$!
+cpid=
+for _ in $(seq 300); do cpid=$(pgrep -P "$spid") && break; sleep 0.1; done
+# pmu blocked on the FIFO, its command waiting for the go byte
+for _ in $(seq 300); do grep -q "^State:.S" "/proc/$spid/status" 2>/dev/null && break; sleep 0.1; done
+kill -KILL "$spid"
+wait "$spid" 2>/dev/null
+# gone, or a zombie where nothing reaps orphans (a container's init)
+waiting() { test -d "/proc/$1" && ! grep -q "^State:.Z" "/proc/$1/status" 2>/dev/null; }
+not() { ! "$@"; }
+for _ in $(seq 50); do test -n "$cpid" && waiting "$cpid" || break; sleep 0.1; done
+check "pmu killed before releasing its command: the command ($cpid) was forked" test -n "$cpid"
+check "pmu killed before releasing its command: the command exits, not left waiting" not waiting "$cpid"
+test -n "$cpid" && kill -KILL "$cpid" 2>/dev/null
 # SIGINT sent to pmu alone (kill, not the terminal's process group): passed on likewise, 128+2
 env --default-signal=INT $WRAP "$PMU" stat -e task-clock -- sleep 20 > "$tmp/o" 2> "$tmp/e" &
 spid=$!

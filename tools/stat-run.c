@@ -152,11 +152,13 @@ static void restore_signals(const struct sigaction old[NCAUGHT])
 
 /*
  * Fork @cmd with the signal dispositions pmu was started with. The child
- * waits for a byte on @go (if >= 0) and execs; if that fails it writes errno
- * to @err_fd (if >= 0; else it says why on stderr) and exits 127. Caught
- * signals go to it from the moment it exists.
+ * closes pmu's ends of the pipes @go and @err, waits for a byte on go[0] and
+ * execs; if that fails it writes errno to err[1] and exits 127. Holding no
+ * write end of @go itself, the child sees end-of-file there when pmu dies
+ * before releasing it, and exits instead of waiting forever with the caller's
+ * stdout open. Caught signals go to it from the moment it exists.
  */
-static pid_t start_command(char **cmd, int go, int err_fd)
+static pid_t start_command(char **cmd, const int go[2], const int err[2])
 {
 	sigset_t all, old;
 	pid_t c;
@@ -176,11 +178,13 @@ static pid_t start_command(char **cmd, int go, int err_fd)
 		sigaction(SIGPIPE, &pipe_at_start, NULL);
 		sigaction(SIGCHLD, &chld_at_start, NULL);
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (go >= 0 && read(go, &b, 1) != 1)
-			_exit(127); /* pmu gave up */
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(127); /* pmu gave up, or died */
 		execvp(cmd[0], cmd);
 		e = errno;
-		if (err_fd < 0 || write(err_fd, &e, sizeof(e)) != sizeof(e))
+		if (write(err[1], &e, sizeof(e)) != sizeof(e))
 			fprintf(stderr, "pmu stat: cannot run '%s': %s\n", cmd[0], strerror(e));
 		_exit(127);
 	}
@@ -611,7 +615,7 @@ static int spawn(struct session *s, char **cmd)
 		close(go[1]);
 		return 1;
 	}
-	s->child = start_command(cmd, go[0], err[1]);
+	s->child = start_command(cmd, go, err);
 	close(go[0]);
 	close(err[1]);
 	s->go = go[1];
