@@ -481,10 +481,12 @@ check "report, Zen 4: backend 6000/12000 = 50.0%, the bottleneck" has "$tmp/o" "
 # 5.0 %); memory 6000 x load_not_complete 400 / not_complete 1000 = 2400, /12000 = 20.0 % (core 30.0 %)
 run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/zen4-topdown-l2.json"
 check "report, Zen 4: level 2 from the TopdownL2Slots formulas" has "$tmp/o" "Topdown, level 2 (12000 slots)"
-tree_rows "report, Zen 4 level 2" "Retiring  *25.0%" "Light operations  *20.0%" "Heavy operations  *5.0%" \
-	"Bad speculation  *10.0%" "Branch mispredicts  *7.5%" "Machine clears  *2.5%" "Frontend bound  *15.0%" \
+# (the rows AMD's method counts carry AMD's names: fast-path and microcode ops, pipeline restarts, CPU bound)
+tree_rows "report, Zen 4 level 2" "Retiring  *25.0%" "Fast-path ops  *20.0%" "Microcode ops  *5.0%" \
+	"Bad speculation  *10.0%" "Branch mispredicts  *7.5%" "Pipeline restarts  *2.5%" "Frontend bound  *15.0%" \
 	"Fetch latency  *10.0%" "Fetch bandwidth  *5.0%" "Backend bound  *50.0%.*<== bottleneck" "Memory bound  *20.0%" \
-	"Core bound  *30.0%"
+	"CPU bound  *30.0%"
+check "report, Zen 4 level 2: no row named as Intel's" not_has "$tmp/o" "Heavy operations\|Light operations\|Machine clears\|Core bound"
 # Ice Lake-X: level 1 from PERF_METRICS (icx-topdown.json: slots 10000, retiring 4000, bad speculation 1000,
 # frontend 2000, backend 3000), level 2 from the table's formulas when their events were counted too
 # (icx-topdown-l2.json), hand values: heavy UOPS_RETIRED.SLOTS 3600 / UOPS_ISSUED.ANY 4000 x IDQ.MS_UOPS 500

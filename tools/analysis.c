@@ -270,6 +270,8 @@ static void print_topdown(FILE *f, const struct pmu_topdown *t)
 {
 	const char *names[4] = { "Retiring", "Bad speculation", "Frontend bound", "Backend bound" };
 	double l1[4] = { t->retiring, t->bad_spec, t->fe_bound, t->be_bound };
+	/* level 2's parts as counted: Intel's names, or AMD's where its method gave them */
+	bool amd = t->flags & PMU_TOPDOWN_AMD_L2;
 	int worst = 1;
 	/* the bottleneck: the largest of the three non-retiring categories */
 	for (int i = 2; i < 4; i++)
@@ -278,17 +280,17 @@ static void print_topdown(FILE *f, const struct pmu_topdown *t)
 	fprintf(f, " Topdown, level %d (%llu slots%s):\n", t->level, (unsigned long long)t->slots,
 		(t->flags & PMU_TOPDOWN_RESET) ? ", since a counter reset" : "");
 	topdown_line(f, 1, names[0], t->retiring, "");
-	topdown_line(f, 2, "Light operations", t->light_ops, "");
-	topdown_line(f, 2, "Heavy operations", t->heavy_ops, "");
+	topdown_line(f, 2, amd ? "Fast-path ops" : "Light operations", t->light_ops, "");
+	topdown_line(f, 2, amd ? "Microcode ops" : "Heavy operations", t->heavy_ops, "");
 	topdown_line(f, 1, names[1], t->bad_spec, worst == 1 ? "  <== bottleneck" : "");
 	topdown_line(f, 2, "Branch mispredicts", t->br_mispredict, "");
-	topdown_line(f, 2, "Machine clears", t->machine_clears, "");
+	topdown_line(f, 2, amd ? "Pipeline restarts" : "Machine clears", t->machine_clears, "");
 	topdown_line(f, 1, names[2], t->fe_bound, worst == 2 ? "  <== bottleneck" : "");
 	topdown_line(f, 2, "Fetch latency", t->fetch_lat, "");
 	topdown_line(f, 2, "Fetch bandwidth", t->fetch_bw, "");
 	topdown_line(f, 1, names[3], t->be_bound, worst == 3 ? "  <== bottleneck" : "");
 	topdown_line(f, 2, "Memory bound", t->mem_bound, "");
-	topdown_line(f, 2, "Core bound", t->core_bound, "");
+	topdown_line(f, 2, amd ? "CPU bound" : "Core bound", t->core_bound, "");
 	fprintf(f, "\n");
 }
 

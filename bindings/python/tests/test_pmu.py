@@ -448,6 +448,27 @@ def test_topdown_named_level1():
         assert math.isnan(t["heavy_ops"]) and math.isnan(t["core_bound"])
 
 
+def _report_counts(name):
+    """The named counts of a hand-computed report file (tests/reports)."""
+    with open(os.path.join(SRC, "tests", "reports", name)) as f:
+        d = json.load(f)
+    return d["cpuid"], {e["name"]: e["value"] for e in d["events"]}
+
+
+@pytest.mark.parametrize("report,amd,l2", [
+    # values computed by hand in test-cli.sh's comments for the same files
+    ("zen4-topdown-l2.json", True, (0.05, 0.20, 0.075, 0.025, 0.10, 0.05, 0.20, 0.30)),
+    ("skl-topdown-l2.json", False, (0.05, 0.35, 0.12, 0.03, 0.15, 0.05, 0.15, 0.10)),
+])
+def test_topdown_level2_method(report, amd, l2):
+    cpuid, counts = _report_counts(report)
+    with pmu.Context(cpuid=cpuid) as c:
+        t = c.topdown(counts)
+    assert t["level"] == 2 and t["amd_l2"] is amd
+    assert (t["heavy_ops"], t["light_ops"], t["br_mispredict"], t["machine_clears"], t["fetch_lat"],
+            t["fetch_bw"], t["mem_bound"], t["core_bound"]) == pytest.approx(l2)
+
+
 def test_set_topdown_without_topdown_events(ctx):
     s = pmu.Set(ctx, "task-clock")
     with pytest.raises(pmu.PmuError) as ei:
