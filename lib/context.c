@@ -167,9 +167,13 @@ PMU_EXPORT size_t pmu_pmu_count(struct pmu_ctx *ctx)
 
 PMU_EXPORT int pmu_pmu_get(struct pmu_ctx *ctx, size_t i, struct pmu_pmu_info *out)
 {
+	int r;
+
 	pmu__err_clear();
 	if (!ctx || !out || i >= ctx->n_pmus)
 		return pmu__err(ctx, -EINVAL, "pmu_pmu_get: index %zu out of range", i);
+	if ((r = pmu__pmu_load(ctx, &ctx->pmus[i])) < 0)
+		return r;
 	memset(out, 0, sizeof(*out));
 	pmu__strlcpy(out->name, ctx->pmus[i].name, sizeof(out->name));
 	out->type = ctx->pmus[i].type;

@@ -37,7 +37,9 @@ struct pmu_dev {
 	size_t n_formats;
 	struct pmu_named_event *events;
 	size_t n_events;
-	int rdpmc;              /* x86 rdpmc file, PMU_UNKNOWN if absent */
+	int rdpmc;              /* x86 rdpmc file (core PMUs), PMU_UNKNOWN if absent */
+	bool loaded;            /* formats and events read: a core PMU's at the scan, another's by
+	                           pmu__pmu_load() before they are used */
 };
 
 /* ---- CPU identity (cpu.c) ---- */
@@ -131,6 +133,10 @@ int pmu__cpu_parse_id(const char *id, struct pmu_cpu *cpu);
 
 /* ---- sysfs PMUs (sysfs.c): the functions ---- */
 int pmu__sysfs_scan(struct pmu_ctx *ctx);
+/* @pmu's format terms and named events read, if they are not yet (a PMU that is not a core PMU's are
+ * read at the first need): 0, or -ENOMEM (said; a later call tries again). Thread-safe: a shared context
+ * completes its PMUs while resolving. */
+int pmu__pmu_load(const struct pmu_ctx *ctx, const struct pmu_dev *pmu);
 void pmu__sysfs_free(struct pmu_ctx *ctx);
 const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *name);
 const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type);

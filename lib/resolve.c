@@ -167,16 +167,21 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 			core ? "" : " (no hardware PMU: only software events can be counted)");
 }
 
-/* Is @term a format term or a named event of @d (which then win over generic names)? */
-static bool sysfs_term(const struct pmu_dev *d, const char *term)
+/* Is @term a format term or a named event of @d (which then win over generic names)? 1, 0, or -ENOMEM
+ * (said) reading them */
+static int sysfs_term(const struct pmu_ctx *ctx, const struct pmu_dev *d, const char *term)
 {
+	int r = pmu__pmu_load(ctx, d);
+
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < d->n_formats; i++)
 		if (!strcmp(d->formats[i].name, term))
-			return true;
+			return 1;
 	for (size_t i = 0; i < d->n_events; i++)
 		if (!strcasecmp(d->events[i].name, term))
-			return true;
-	return false;
+			return 1;
+	return 0;
 }
 
 /* Is native entry @e counted by PMU @d: 2 by its Unit (@d, or a Unit whose PMUs include @d: uncore_cha_0
@@ -360,7 +365,9 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 		first[strcspn(first, ",")] = 0;
 		rest = s1 + 1 + strlen(first);
 		rest += *rest == ',';
-		if (!strchr(first, '=') && !sysfs_term(d, first)) {
+		if (!strchr(first, '=') && (r = sysfs_term(ctx, d, first)) < 0)
+			return r;
+		if (!strchr(first, '=') && !r) {
 			if (!*rest && d->is_core && pmu__generic_lookup(first, &g) == 0 &&
 			    (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)) {
 				pmu__generic_on(ctx, d, &g, out);

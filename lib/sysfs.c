@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* PMUs under <sysfs>/bus/event_source/devices: type, format/ and events/,
- * and encoding "term=value,..." through the format files. */
+ * and encoding "term=value,..." through the format files. A core PMU's
+ * format/ and events/ are read with the scan; another's (uncore, RAPL,
+ * software...: a server has hundreds) at the first need, pmu__pmu_load(). */
 #include <dirent.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -160,47 +163,87 @@ static int scan_formats(struct pmu_ctx *ctx, const char *dir, struct pmu_dev *d)
 	return 0;
 }
 
-static int scan_events(const char *dir, struct pmu_dev *d)
+static int cmp_str(const void *a, const void *b)
 {
-	char path[1024];
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* events/<@name>@sfx (".unit", ".scale") in *out when the listing @files (@n, sorted) has it: 0 or -ENOMEM */
+static int read_aux(const char *dir, char *const *files, size_t n, const char *name, const char *sfx, char **out)
+{
+	char file[512], path[1024];
+	const char *key = file;
+
+	*out = NULL;
+	if ((size_t)snprintf(file, sizeof(file), "%s%s", name, sfx) >= sizeof(file) ||
+	    !bsearch(&key, files, n, sizeof(*files), cmp_str) || pmu__path(path, sizeof(path), "%s/%s", dir, file) < 0)
+		return 0;
+	return read_dup(path, out);
+}
+
+/* The directory listing of @dir, sorted (names to free), so that an event's .unit and .scale are
+ * opened only where they exist. 0 (*files NULL: no directory) or -ENOMEM. */
+static int list_dir(const char *dir, char ***files, size_t *n)
+{
 	struct dirent *e;
 	size_t cap = 0;
 	int r;
 	DIR *dh = open_dir(dir, &r);
 
+	*files = NULL;
+	*n = 0;
 	if (!dh)
 		return r;
 	while ((e = readdir(dh))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if ((*n == cap && pmu__grow(files, &cap, 32, sizeof(**files)) < 0) ||
+		    !((*files)[*n] = strdup(e->d_name))) {
+			r = -ENOMEM;
+			break;
+		}
+		++*n;
+	}
+	closedir(dh);
+	if (r == 0 && *n)
+		qsort(*files, *n, sizeof(**files), cmp_str);
+	return r;
+}
+
+static int scan_events(const char *dir, struct pmu_dev *d)
+{
+	char path[1024], **files;
+	size_t cap = 0, n;
+	int r = list_dir(dir, &files, &n);
+
+	for (size_t f = 0; r == 0 && f < n; f++) {
 		struct pmu_named_event *ev;
-		if (e->d_name[0] == '.' || is_aux_file(e->d_name))
+		if (is_aux_file(files[f]) || pmu__path(path, sizeof(path), "%s/%s", dir, files[f]) < 0)
 			continue;
-		if (d->n_events == cap && pmu__grow(&d->events, &cap, 32, sizeof(*d->events)) < 0)
-			goto nomem;
-		if (pmu__path(path, sizeof(path), "%s/%s", dir, e->d_name) < 0)
-			continue;
+		if (d->n_events == cap && pmu__grow(&d->events, &cap, 32, sizeof(*d->events)) < 0) {
+			r = -ENOMEM;
+			break;
+		}
 		ev = &d->events[d->n_events];
 		memset(ev, 0, sizeof(*ev));
-		if (read_dup(path, &ev->terms) < 0)
-			goto nomem;
-		if (!ev->terms)
+		if ((r = read_dup(path, &ev->terms)) < 0 || !ev->terms)
 			continue;
-		if (!(ev->name = strdup(e->d_name)) ||
-		    (pmu__path(path, sizeof(path), "%s/%s.unit", dir, e->d_name) == 0 && read_dup(path, &ev->unit) < 0) ||
-		    (pmu__path(path, sizeof(path), "%s/%s.scale", dir, e->d_name) == 0 && read_dup(path, &ev->scale) < 0)) {
+		if (!(ev->name = strdup(files[f])) || read_aux(dir, files, n, files[f], ".unit", &ev->unit) < 0 ||
+		    read_aux(dir, files, n, files[f], ".scale", &ev->scale) < 0) {
 			free(ev->terms);
 			free(ev->name);
 			free(ev->unit);
-			goto nomem;
+			r = -ENOMEM;
+			break;
 		}
 		d->n_events++;
 	}
-	closedir(dh);
-	if (d->n_events)
+	for (size_t f = 0; f < n; f++)
+		free(files[f]);
+	free(files);
+	if (r == 0 && d->n_events)
 		qsort(d->events, d->n_events, sizeof(*d->events), cmp_event);
-	return 0;
-nomem:
-	closedir(dh);
-	return -ENOMEM;
+	return r;
 }
 
 static void dev_free(struct pmu_dev *d)
@@ -213,6 +256,43 @@ static void dev_free(struct pmu_dev *d)
 	}
 	free(d->events);
 	free(d->formats);
+	d->events = NULL;
+	d->formats = NULL;
+	d->n_events = d->n_formats = 0;
+}
+
+/* format/ and events/ of @d: 0, or -ENOMEM with nothing kept */
+static int dev_read(struct pmu_ctx *ctx, struct pmu_dev *d)
+{
+	char path[1024];
+	int r = 0;
+
+	if (pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/format", ctx->sysfs_root, d->name) < 0 ||
+	    (r = scan_formats(ctx, path, d)) < 0 ||
+	    pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/events", ctx->sysfs_root, d->name) < 0 ||
+	    (r = scan_events(path, d)) < 0)
+		dev_free(d);
+	return r;
+}
+
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int pmu__pmu_load(const struct pmu_ctx *ctx, const struct pmu_dev *pmu)
+{
+	/* the scan's result, completed once: the context is shared for resolution, hence the lock */
+	struct pmu_dev *d = (struct pmu_dev *)pmu;
+	int r = 0;
+
+	if (__atomic_load_n(&d->loaded, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&load_lock);
+	if (!d->loaded && (r = dev_read((struct pmu_ctx *)ctx, d)) == 0)
+		__atomic_store_n(&d->loaded, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&load_lock);
+	if (r < 0)
+		return pmu__err((struct pmu_ctx *)ctx, r, "PMU %s: out of memory reading its format and events (sysfs)",
+				d->name);
+	return 0;
 }
 
 void pmu__sysfs_free(struct pmu_ctx *ctx)
@@ -252,15 +332,13 @@ int pmu__sysfs_scan(struct pmu_ctx *ctx)
 		pmu__strlcpy(d.name, e->d_name, sizeof(d.name));
 		d.type = (uint32_t)type;
 		d.is_core = name_is_core(d.name, d.type);
-		d.rdpmc = PMU_UNKNOWN;
-		if (pmu__path(path, sizeof(path), "%s/%s/rdpmc", base, e->d_name) == 0 &&
+		d.rdpmc = PMU_UNKNOWN; /* the core PMU's (x86) */
+		if (d.is_core && pmu__path(path, sizeof(path), "%s/%s/rdpmc", base, e->d_name) == 0 &&
 		    pmu__read_int(path, &type) == 0)
 			d.rdpmc = (int)type;
-		if (pmu__path(path, sizeof(path), "%s/%s/format", base, e->d_name) < 0 ||
-		    (r = scan_formats(ctx, path, &d)) < 0 ||
-		    pmu__path(path, sizeof(path), "%s/%s/events", base, e->d_name) < 0 ||
-		    (r = scan_events(path, &d)) < 0)
+		if (d.is_core && (r = dev_read(ctx, &d)) < 0)
 			goto fail;
+		d.loaded = d.is_core;
 		if (ctx->n_pmus == cap && pmu__grow(&ctx->pmus, &cap, 16, sizeof(*ctx->pmus)) < 0) {
 			r = -ENOMEM;
 			goto fail;
@@ -368,12 +446,15 @@ int pmu__sysfs_place(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char 
 		     const char *event_name, struct pmu_event_info *info)
 {
 	const struct pmu_format *f;
+	int r;
 
 	if (!strcmp(term, "config") || !strcmp(term, "config1") || !strcmp(term, "config2") ||
 	    !strcmp(term, "config3")) {
 		*field_ptr(info, term[6] ? term[6] - '0' : 0) = v;
 		return 0;
 	}
+	if ((r = pmu__pmu_load(ctx, pmu)) < 0)
+		return r;
 	if (!(f = find_format(pmu, term))) {
 		char known[512];
 		list_formats(pmu, known, sizeof(known));
@@ -396,6 +477,8 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 	if (depth > MAX_TERMS_DEPTH)
 		return pmu__err(ctx, -ELOOP, "event '%s': named events on PMU %s refer to each other too deeply",
 				event_name, pmu->name);
+	if ((r = pmu__pmu_load(ctx, pmu)) < 0)
+		return r;
 	copy = strdup(terms);
 	if (!copy)
 		return -ENOMEM;

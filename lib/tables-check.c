@@ -127,18 +127,22 @@ static bool check_known(const struct check *c, const char *name)
 	       !strcmp(name, "system_time");
 }
 
-/* Whether a PMU of the checking machine has an event @name in sysfs (@pmu NULL: any PMU). */
-static bool sysfs_event_here(const struct pmu_ctx *ctx, const char *pmu, const char *name)
+/* Whether a PMU of the checking machine has an event @name in sysfs (@pmu NULL: any PMU): 1, 0, or
+ * -ENOMEM reading a PMU's events */
+static int sysfs_event_here(const struct pmu_ctx *ctx, const char *pmu, const char *name)
 {
 	for (size_t p = 0; ctx && p < ctx->n_pmus; p++) {
 		const struct pmu_dev *d = &ctx->pmus[p];
+		int r;
 		if (pmu && strcmp(d->name, pmu))
 			continue;
+		if ((r = pmu__pmu_load(ctx, d)) < 0)
+			return r;
 		for (size_t i = 0; i < d->n_events; i++)
 			if (!strcasecmp(d->events[i].name, name))
-				return true;
+				return 1;
 	}
-	return false;
+	return 0;
 }
 
 /*
@@ -190,6 +194,7 @@ static int check_name(const char *name, int is_const, void *data)
 {
 	struct check *c = data;
 	const struct pmu_tentry *m = c->metric;
+	int r;
 
 	if (is_const == PMU_NAME_HAS_EVENT || is_const == PMU_NAME_CPUID) /* asks the machine: any name */
 		return 0;
@@ -226,7 +231,12 @@ static int check_name(const char *name, int is_const, void *data)
 		}
 	}
 	/* a bare name: perf looks it up among the sysfs events of the machine's PMUs too */
-	if (sysfs_event_here(c->ctx, NULL, name))
+	if ((r = sysfs_event_here(c->ctx, NULL, name)) < 0) {
+		problem(c, m, "MetricExpr's '%s' could not be looked up: %s", name, pmu__err_msg());
+		pmu__err_clear();
+		return 0;
+	}
+	if (r)
 		return 0;
 	if (kernel_event_pmu(name)) {
 		note(c, m, "MetricExpr uses '%s', an event the kernel's %s PMU lists in sysfs where the hardware has it "

@@ -194,6 +194,8 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 	if (!(e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)))
 		return pmu__err(ctx, -EINVAL, "event '%s' in %s has no EventCode to encode (ArchStdEvent references "
 				"are not supported)", name, e->file);
+	if (d && (r = pmu__pmu_load(ctx, d)) < 0) /* its format files place the fields */
+		return r;
 	{
 		char why[200];
 		int arch = x86 ? PMU_ARCH_X86 : pmu__tables_dir_arch(e->dir) ? pmu__tables_dir_arch(e->dir) : ctx->cpu.arch;
