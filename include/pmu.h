@@ -196,6 +196,10 @@ enum pmu_event_flags {
 	                                     kernel.perf_event_paranoid forbids kernel mode, so
 	                                     user mode only is counted (as perf does) and ":u"
 	                                     ("u" after PMU/.../) was added to the name */
+	PMU_EVF_SCALED = 1u << 18,        /* the count is in fractions of `unit`: multiply it by
+	                                     pmu_event_scale() (a PMU's sysfs events/NAME.scale:
+	                                     RAPL energy counts 2^-32 Joules, a memory
+	                                     controller's CAS count 64 bytes of a MiB) */
 };
 
 /** The precise_ip level (0..3) that modifiers :p, :pp, :ppp wrote into flags. */
@@ -291,6 +295,21 @@ struct pmu_event_info {
  * Thread-safe for a shared context.
  */
 int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
+
+/**
+ * pmu_event_scale - the factor that turns a count of @e into its unit.
+ * Some PMUs count in fractions of the unit their sysfs names (events/NAME.unit
+ * beside events/NAME.scale, as perf reads them): RAPL's energy-pkg counts units
+ * of 2^-32 Joules, an uncore memory controller's cas_count_read 64-byte lines
+ * in MiB. Such an event has PMU_EVF_SCALED, and its count (pmu_scale()) times
+ * *@scale is in @e->unit; perf stat prints it so. For every other event
+ * *@scale is 1.
+ * Returns 0, -EINVAL (NULL argument), or -ENOENT when @e has PMU_EVF_SCALED but
+ * is none of @ctx's PMU's scaled events (an @e resolved by another context, or
+ * written with terms that change its encoding): print the count without the
+ * unit then. Thread-safe for a shared context.
+ */
+int pmu_event_scale(struct pmu_ctx *ctx, const struct pmu_event_info *e, double *scale);
 
 enum pmu_entry_kind {
 	PMU_ENTRY_KERNEL = 1,   /* kernel generic or software event */

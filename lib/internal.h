@@ -27,6 +27,7 @@ struct pmu_named_event {
 	char *terms;            /* contents of events/<name> */
 	char *unit;             /* events/<name>.unit or NULL */
 	char *scale;            /* events/<name>.scale or NULL */
+	double factor;          /* its value: 1 without one (or without a usable one: then no unit either) */
 };
 
 struct pmu_dev {

@@ -68,6 +68,7 @@ PMU_EXPORT int pmu_flags_format(unsigned flags, char *buf, size_t len)
 		{ PMU_EVF_PRECISE, "precise" },
 		{ PMU_EVF_UNSUPPORTED, "unsupported" },
 		{ PMU_EVF_USER_FALLBACK, "user-fallback" },
+		{ PMU_EVF_SCALED, "scaled" },
 	};
 	size_t at = 0;
 	char one[32];

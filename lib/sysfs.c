@@ -3,7 +3,9 @@
  * and encoding "term=value,..." through the format files. A core PMU's
  * format/ and events/ are read with the scan; another's (uncore, RAPL,
  * software...: a server has hundreds) at the first need, pmu__pmu_load(). */
+#include <ctype.h>
 #include <dirent.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,7 +212,30 @@ static int list_dir(const char *dir, char ***files, size_t *n)
 	return r;
 }
 
-static int scan_events(const char *dir, struct pmu_dev *d)
+/* The factor of @ev's .scale: 1 without one; a text that is no positive finite number is said and
+ * dropped with the unit (a count labelled with a unit it is not in would be wrong without a word) */
+static void event_factor(struct pmu_ctx *ctx, const struct pmu_dev *d, struct pmu_named_event *ev)
+{
+	char *end;
+	double v;
+
+	ev->factor = 1;
+	if (!ev->scale)
+		return;
+	v = strtod(ev->scale, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end == ev->scale || *end || !(v > 0) || !isfinite(v)) {
+		pmu__log(ctx, PMU_LOG_WARN, "PMU %s: event %s: ignoring its unit and scale: the scale file holds '%s', "
+			 "not a positive number", d->name, ev->name, ev->scale);
+		free(ev->unit);
+		ev->unit = NULL;
+		return;
+	}
+	ev->factor = v;
+}
+
+static int scan_events(struct pmu_ctx *ctx, const char *dir, struct pmu_dev *d)
 {
 	char path[1024], **files;
 	size_t cap = 0, n;
@@ -236,6 +261,7 @@ static int scan_events(const char *dir, struct pmu_dev *d)
 			r = -ENOMEM;
 			break;
 		}
+		event_factor(ctx, d, ev);
 		d->n_events++;
 	}
 	for (size_t f = 0; f < n; f++)
@@ -270,7 +296,7 @@ static int dev_read(struct pmu_ctx *ctx, struct pmu_dev *d)
 	if (pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/format", ctx->sysfs_root, d->name) < 0 ||
 	    (r = scan_formats(ctx, path, d)) < 0 ||
 	    pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/events", ctx->sysfs_root, d->name) < 0 ||
-	    (r = scan_events(path, d)) < 0)
+	    (r = scan_events(ctx, path, d)) < 0)
 		dev_free(d);
 	return r;
 }
@@ -524,6 +550,8 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 				info->desc = "named event of the PMU (sysfs)";
 			if (ne->unit)
 				info->unit = ne->unit;
+			if (ne->factor != 1)
+				info->flags |= PMU_EVF_SCALED;
 			continue;
 		}
 		if ((r = pmu__sysfs_place(ctx, pmu, tok, v, event_name, info)) < 0)
@@ -531,4 +559,41 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 	}
 	free(copy);
 	return r;
+}
+
+PMU_EXPORT int pmu_event_scale(struct pmu_ctx *ctx, const struct pmu_event_info *e, double *scale)
+{
+	const struct pmu_dev *d;
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !e || !scale)
+		return pmu__err(ctx, -EINVAL, "pmu_event_scale: NULL argument");
+	*scale = 1;
+	if (!(e->flags & PMU_EVF_SCALED))
+		return 0;
+	if (!(d = pmu__pmu_by_name(ctx, e->pmu)))
+		return pmu__err(ctx, -ENOENT, "pmu_event_scale: '%s' is counted by PMU '%s', which this context does "
+				"not have", e->name, e->pmu);
+	if ((r = pmu__pmu_load(ctx, d)) < 0)
+		return r;
+	/* the scaled named event of the PMU with @e's encoding */
+	for (size_t i = 0; i < d->n_events; i++) {
+		struct pmu_event_info x;
+		if (d->events[i].factor == 1)
+			continue;
+		memset(&x, 0, sizeof(x));
+		pmu__err_quiet(true);
+		r = pmu__sysfs_encode(ctx, d, d->events[i].terms, d->events[i].name, &x, 0);
+		pmu__err_quiet(false);
+		if (r == 0 && x.config == e->config && x.config1 == e->config1 && x.config2 == e->config2 &&
+		    x.config3 == e->config3) {
+			*scale = d->events[i].factor;
+			pmu__err_clear();
+			return 0;
+		}
+	}
+	pmu__err_clear();
+	return pmu__err(ctx, -ENOENT, "pmu_event_scale: '%s' (config 0x%llx) is none of PMU %s's scaled events: its "
+			"count's unit is unknown", e->name, (unsigned long long)e->config, d->name);
 }

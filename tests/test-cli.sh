@@ -966,6 +966,39 @@ check "SIGTERM: exit status 143 (got $st)" test "$st" = 143
 check "SIGTERM: the command ($cpid) is gone, not orphaned" test -n "$cpid" -a ! -d "/proc/$cpid"
 check "SIGTERM: the counts up to then" has "$tmp/e" "task-clock"
 check "SIGTERM: said" has "$tmp/e" "'sleep 20' terminated by signal 15 (SIGTERM); counts up to then"
+# A count in fractions of its unit (sysfs events/NAME.scale: RAPL's energy-pkg counts 2^-32 Joules): printed
+# multiplied into the unit, as perf prints it, never the raw count under the unit's name. A written machine
+# whose PMU "fakepwr" has the software PMU's type (1) and an event of config 0 (cpu-clock, in ns) in units of
+# 0.5 "Joules": counted beside cpu-clock, it must show half cpu-clock's nanoseconds in Joules
+sc=$tmp/scaled-machine
+cp -R "$SRC/tests/fixtures/vm-nopmu" "$sc"
+chmod -R u+w "$sc"
+d=$sc/sys/bus/event_source/devices/fakepwr
+mkdir -p "$d/format" "$d/events"
+echo 1 > "$d/type"; echo "config:0-63" > "$d/format/event"; echo "event=0x0" > "$d/events/energy"
+echo Joules > "$d/events/energy.unit"; echo 0.5 > "$d/events/energy.scale"
+echo "event=0x0" > "$d/events/badscale"; echo Joules > "$d/events/badscale.unit"; echo "half" > "$d/events/badscale.scale"
+PMU_SYSFS_ROOT=$sc/sys run 0 "$tmp/o" "$tmp/e" resolve --json fakepwr/energy/ fakepwr/badscale/
+check "scaled sysfs event: flagged, its unit kept" json "$tmp/o" "'scaled' in d[0]['flags'] and d[0]['unit'] == 'Joules'"
+check "a scale that is no number: no unit, not flagged" json "$tmp/o" "'scaled' not in d[1]['flags'] and d[1]['unit'] == ''"
+check "... and said" has "$tmp/e" "badscale: ignoring its unit and scale: the scale file holds 'half'"
+PMU_SYSFS_ROOT=$sc/sys run 0 "$tmp/o" "$tmp/e" stat -x, -e fakepwr/energy/,cpu-clock -- $PY -c "sum(range(2000000))"
+check "stat -x, of a scaled event: two decimals, its unit" grep -q "^[0-9]*\.[0-9][0-9],Joules,fakepwr/energy/," "$tmp/e"
+check "... half of cpu-clock's ns, counted over the same command (within 1%)" $PY -c "
+import csv, sys
+rows = {r[2]: float(r[0]) for r in csv.reader(open(sys.argv[1])) if len(r) > 2}
+j, ms = rows['fakepwr/energy/'], rows['cpu-clock']
+sys.exit(0 if ms > 0 and abs(j / (ms * 1e6 * 0.5) - 1) < 0.01 else 1)" "$tmp/e"
+PMU_SYSFS_ROOT=$sc/sys run 0 "$tmp/o" "$tmp/e" stat --json -o "$tmp/scaled.json" -e fakepwr/energy/ -- true
+check "stat --json: the raw value, the unit and the factor" json "$tmp/scaled.json" \
+	"[(e['unit'], e['unit_scale'], type(e['value'])) for e in d['events']] == [('Joules', 0.5, int)]"
+run 0 "$tmp/o" "$tmp/e" report "$tmp/scaled.json"
+want=$($PY -c "import json, sys; e = json.load(open(sys.argv[1]))['events'][0]; print('%.2f Joules' % (e['scaled'] * 0.5))" \
+	"$tmp/scaled.json")
+check "report of it: the value times the factor, in its unit ($want)" has "$tmp/o" "^ *$want  *fakepwr/energy/"
+PMU_SYSFS_ROOT=$sc/sys run 0 "$tmp/o" "$tmp/e" stat -e fakepwr/energy/ -- true
+check "stat: the text row in Joules, two decimals" grep -q "^ *[0-9]*\.[0-9][0-9] Joules  *fakepwr/energy/" "$tmp/e"
+
 # pmu killed (SIGKILL: nothing of it runs) before it lets its command start: the command, forked and
 # waiting for pmu's go byte, sees the pipe close and exits 127 instead of waiting forever with the
 # caller's stdout open. A FIFO as a tracepoint's id file holds pmu between the fork and the release

@@ -635,6 +635,28 @@ bool label_is(const char *label, const char *name)
 	return !*label || *label == ':' || (l && name[l - 1] == '/' && strspn(label, "ukh") == strlen(label));
 }
 
+/* A count in fractions of @unit: the file's unit_scale @x (a number, the schema says) must be above 0; the
+ * row keeps the unit (held by @s) and the factor. */
+static int scaled_unit(struct saved_stat *s, struct stat_row *row, const char *unit, json_object *x,
+		       const struct seg *at, const char *file, char **err)
+{
+	struct seg in = { at, "unit_scale", 0 };
+	double f = json_object_get_double(x);
+	json_object *u;
+
+	if (!(f > 0) || !isfinite(f))
+		return refuse_at(&in, file, err, "%g: a count is a positive fraction of its unit", f);
+	if ((!s->units && !(s->units = json_object_new_array())) || !(u = json_object_new_string(unit)))
+		return fail(err, -ENOMEM, "'%s': out of memory", file);
+	if (json_object_array_add(s->units, u) < 0) {
+		json_object_put(u);
+		return fail(err, -ENOMEM, "'%s': out of memory", file);
+	}
+	row->info.unit = json_object_get_string(u);
+	row->unit_scale = f;
+	return 0;
+}
+
 int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, char **err)
 {
 	static const struct { const char *key; unsigned flag; } excl[] = {
@@ -665,8 +687,12 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 		if (!(row = stat_rows_named(&s->rows, str_at(e, "name"), &added)))
 			return fail(err, -ENOMEM, "'%s': out of memory", file);
 		if (added) {
-			/* the file's unit; files written before it had one: time events by name */
-			if (unit)
+			/* the file's unit: ns, or one its count is a fraction of (unit_scale); files written before
+			 * it had one: time events by name */
+			if (unit && json_object_object_get_ex(e, "unit_scale", &x)) {
+				if ((r = scaled_unit(s, row, unit, x, &at, file, err)) < 0)
+					return r;
+			} else if (unit)
 				row->info.unit = !strcmp(unit, "ns") ? "ns" : "";
 			else
 				row->info.unit = label_is(row->info.name, "task-clock") ||
@@ -726,6 +752,7 @@ void saved_stat_free(struct saved_stat *s)
 	free(s->cpuid);
 	free(s->other_cpuid);
 	json_object_put(s->constants);
+	json_object_put(s->units);
 	memset(s, 0, sizeof(*s));
 }
 

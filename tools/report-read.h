@@ -27,6 +27,8 @@ struct stat_row {
 	struct pmu_value v;
 	bool supported;
 	double stddev_pct;      /* -r: standard error of the mean over the runs, % of the mean */
+	double unit_scale;      /* a count times this is in info.unit (pmu_event_scale(); RAPL's 2^-32
+	                           Joules); 0 or 1: the count is */
 };
 
 /* Rows by name; the index makes each lookup cost the same however many rows there are. */
@@ -63,6 +65,7 @@ struct saved_stat {
 	char *other_cpuid;       /* a later file's, when it differs */
 	json_object *constants;  /* the first file's "constants" (the counted machine's), or NULL */
 	bool constants_differ;   /* a later file has other constants */
+	json_object *units;      /* the units of counts in fractions of them (unit_scale): the rows point here */
 	int files;
 };
 /* Add checked document @doc (REPORT_STAT) of file @name; refuses sums beyond 64 bits. */

@@ -63,19 +63,32 @@ static bool is_time(const struct stat_row *r)
 	       (label_is(r->info.name, "task-clock") || label_is(r->info.name, "cpu-clock"));
 }
 
-/* The row's value as perf prints it: time (ns) in msec, else the count; *@unit its unit. */
+/* A count in fractions of its unit (RAPL energy, uncore bytes): the factor to the unit, else 0 */
+static double unit_factor(const struct stat_row *r)
+{
+	return r->unit_scale > 0 && r->unit_scale != 1 ? r->unit_scale : 0;
+}
+
+/* The row's value as perf prints it: time (ns) in msec, a scaled count in its unit, else the count; *@unit
+ * its unit. */
 static double row_value(const struct stat_row *r, const char **unit)
 {
 	uint64_t v = pmu_scale(&r->v);
 
 	*unit = is_time(r) ? "msec" : r->info.unit ? r->info.unit : "";
+	if (unit_factor(r))
+		return (double)v * unit_factor(r);
 	return is_time(r) ? v / 1e6 : (double)v;
 }
 
-/* A count as the text table shows it: "1,234,567", with its unit when it has one ("1,691,577 ns"). */
+/* A count as the text table shows it: "1,234,567", with its unit when it has one ("1,691,577 ns"); one in
+ * fractions of its unit multiplied into it, two decimals, as perf prints it ("12.34 Joules"). */
 static void count_text(const struct stat_row *r, char *buf, size_t len)
 {
-	pmu__group_digits(pmu_scale(&r->v), buf, len);
+	if (unit_factor(r))
+		snprintf(buf, len, "%.2f", (double)pmu_scale(&r->v) * unit_factor(r));
+	else
+		pmu__group_digits(pmu_scale(&r->v), buf, len);
 	if (r->info.unit && *r->info.unit)
 		snprintf(buf + strlen(buf), len - strlen(buf), " %s", r->info.unit);
 }
@@ -314,7 +327,7 @@ static void line_csv(struct stat_printer *p, const struct line *l, const struct 
 	if (l->state)
 		fprintf(p->f, "%s%s", l->state, sep);
 	else
-		fprintf(p->f, is_time(r) ? "%.2f%s" : "%.0f%s", l->value, sep);
+		fprintf(p->f, is_time(r) || unit_factor(r) ? "%.2f%s" : "%.0f%s", l->value, sep);
 	fprintf(p->f, "%s%s%s%s", l->unit, sep, r->info.name, sep);
 	if (runs > 1)
 		fprintf(p->f, "%.2f%%%s", r->stddev_pct, sep);
@@ -432,6 +445,8 @@ static json_object *event_json(const struct stat_row *r)
 	json_object_object_add(e, "running_ns", json_object_new_uint64(r->v.running));
 	json_object_object_add(e, "confidence", jnum(r->supported ? pmu_confidence(&r->v) : 0.0));
 	json_object_object_add(e, "unit", json_object_new_string(r->info.unit ? r->info.unit : ""));
+	if (unit_factor(r)) /* value and scaled count in fractions of the unit: this many of it each */
+		json_object_object_add(e, "unit_scale", json_object_new_double(unit_factor(r)));
 	json_object_object_add(e, "stddev_pct", jnum(r->stddev_pct));
 	return e;
 }

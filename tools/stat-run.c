@@ -383,6 +383,7 @@ struct session {
 	struct watch w;
 	double t0;            /* when counting began */
 	double u0, s0;        /* the user and system time of -p's processes then */
+	struct pmu_ctx *ctx;
 };
 
 /* Open @events on one target (a thread, or a CPU) as a new unit of @s. 0, 1 to skip, or -1. */
@@ -517,7 +518,8 @@ static int units_read(struct session *s)
 
 /* Add the values @vals of @set to @rs by event: the k-th event named X in the set is the k-th row named X
  * (the sets of the CPUs of a hybrid CPU differ; one set may count an event twice). */
-static int rows_add(struct stat_rows *rs, struct pmu_set *set, const struct pmu_value *vals, size_t n)
+static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *set, const struct pmu_value *vals,
+		    size_t n)
 {
 	struct pmu_event_info *info = calloc(n + 1, sizeof(*info));
 
@@ -539,6 +541,12 @@ static int rows_add(struct stat_rows *rs, struct pmu_set *set, const struct pmu_
 		if (added) {
 			row->info = info[k];
 			row->supported = !(info[k].flags & PMU_EVF_UNSUPPORTED);
+			/* a count in fractions of its unit (RAPL, uncore): its factor, or no unit if it is not
+			 * known (pmu_event_scale() said why) */
+			if (pmu_event_scale(ctx, &info[k], &row->unit_scale) < 0) {
+				row->info.unit = "";
+				row->unit_scale = 1;
+			}
 		}
 		if ((info[k].flags & PMU_EVF_TOOL) && !strcmp(info[k].name, "duration_time")) {
 			/* wall-clock time is the same in every unit (CPU, thread): the longest, not the sum
@@ -575,13 +583,13 @@ static int counts_of(const struct session *s, bool delta, bool per_unit, struct 
 	for (size_t i = 0; r == 0 && i < s->n; i++) {
 		const struct unit_set *u = &s->u[i];
 		const struct pmu_value *v = delta ? u->delta : u->cur;
-		r = rows_add(&c->total, u->set, v, u->n);
+		r = rows_add(s->ctx, &c->total, u->set, v, u->n);
 		if (r == 0 && per_unit) {
 			struct stat_unit *cu = &c->units[c->nunits++];
 			cu->cpu = u->cpu;
 			cu->tid = u->tid;
 			memcpy(cu->comm, u->comm, sizeof(cu->comm));
-			r = rows_add(&cu->rows, u->set, v, u->n);
+			r = rows_add(s->ctx, &cu->rows, u->set, v, u->n);
 		}
 	}
 	if (r < 0)
@@ -795,6 +803,7 @@ int stat_run(struct pmu_ctx *ctx, const struct stat_target *tg, const struct sta
 	memset(res, 0, sizeof(*res));
 	memset(&s, 0, sizeof(s));
 	s.go = s.err = -1;
+	s.ctx = ctx;
 	/* caught from the moment the command exists: it gets them, and we print what was counted */
 	catch_signals(old);
 	if (tg->cmd && tg->cmd[0])

@@ -4,7 +4,7 @@
 import ctypes
 
 from .errors import _fail
-from ._libpmu import _event_foreach, _event_resolve, _tables_check
+from ._libpmu import _event_foreach, _event_resolve, _event_scale, _tables_check
 from .names import _flag_names, _kind, _source
 from ._types import _dec, _enc, _EventCb, _EventInfo, _ProblemCb
 
@@ -35,7 +35,14 @@ def _resolve(ctx, name):
     rc = _event_resolve(ctx._handle, _enc(name), ctypes.byref(e))
     if rc < 0:
         raise _fail(rc, "pmu_event_resolve")
-    return _event_dict(e)
+    d = _event_dict(e)
+    # the factor from a count to "unit" (pmu_event_scale): RAPL's 2^-32 Joules, ...; 1.0 elsewhere
+    scale = ctypes.c_double(1.0)
+    rc = _event_scale(ctx._handle, ctypes.byref(e), ctypes.byref(scale))
+    if rc < 0:
+        raise _fail(rc, "pmu_event_scale")
+    d["unit_scale"] = scale.value
+    return d
 
 
 def _list(ctx, prefix=""):

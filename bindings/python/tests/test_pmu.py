@@ -469,6 +469,24 @@ def test_topdown_level2_method(report, amd, l2):
             t["fetch_bw"], t["mem_bound"], t["core_bound"]) == pytest.approx(l2)
 
 
+def test_resolve_unit_scale(tmp_path):
+    # a PMU whose event counts halves of its unit (sysfs events/NAME.scale, as RAPL's 2^-32 Joules)
+    shutil.copytree(os.path.join(SRC, "tests", "fixtures", "vm-nopmu"), tmp_path / "m")
+    d = tmp_path / "m" / "sys" / "bus" / "event_source" / "devices" / "fakepwr"
+    (d / "format").mkdir(parents=True)
+    (d / "events").mkdir()
+    (d / "type").write_text("1\n")
+    (d / "format" / "event").write_text("config:0-63\n")
+    (d / "events" / "energy").write_text("event=0x0\n")
+    (d / "events" / "energy.unit").write_text("Joules\n")
+    (d / "events" / "energy.scale").write_text("0.5\n")
+    with pmu.Context(sysfs_root=str(tmp_path / "m" / "sys"), procfs_root=str(tmp_path / "m" / "proc")) as c:
+        e = c.resolve("fakepwr/energy/")
+        assert (e["unit"], e["unit_scale"], "scaled" in e["flags"]) == ("Joules", 0.5, True)
+        e = c.resolve("cpu-clock")
+        assert (e["unit_scale"], "scaled" in e["flags"]) == (1.0, False)
+
+
 def test_set_topdown_without_topdown_events(ctx):
     s = pmu.Set(ctx, "task-clock")
     with pytest.raises(pmu.PmuError) as ei:
