@@ -199,7 +199,8 @@ enum pmu_event_flags {
 	PMU_EVF_SCALED = 1u << 18,        /* the count is in fractions of `unit`: multiply it by
 	                                     pmu_event_scale() (a PMU's sysfs events/NAME.scale:
 	                                     RAPL energy counts 2^-32 Joules, a memory
-	                                     controller's CAS count 64 bytes of a MiB) */
+	                                     controller's CAS count 64 bytes of a MiB; a table
+	                                     event's ScaleUnit, "64Bytes") */
 };
 
 /** The precise_ip level (0..3) that modifiers :p, :pp, :ppp wrote into flags. */
@@ -301,9 +302,9 @@ int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_in
  * Some PMUs count in fractions of the unit their sysfs names (events/NAME.unit
  * beside events/NAME.scale, as perf reads them): RAPL's energy-pkg counts units
  * of 2^-32 Joules, an uncore memory controller's cas_count_read 64-byte lines
- * in MiB. Such an event has PMU_EVF_SCALED, and its count (pmu_scale()) times
- * *@scale is in @e->unit; perf stat prints it so. For every other event
- * *@scale is 1.
+ * in MiB; a table event's ScaleUnit says the same ("64Bytes": 64, "Bytes").
+ * Such an event has PMU_EVF_SCALED, and its count (pmu_scale()) times *@scale
+ * is in @e->unit; perf stat prints it so. For every other event *@scale is 1.
  * Returns 0, -EINVAL (NULL argument), or -ENOENT when @e has PMU_EVF_SCALED but
  * is none of @ctx's PMU's scaled events (an @e resolved by another context, or
  * written with terms that change its encoding): print the count without the

@@ -138,6 +138,9 @@ int pmu__sysfs_scan(struct pmu_ctx *ctx);
  * read at the first need): 0, or -ENOMEM (said; a later call tries again). Thread-safe: a shared context
  * completes its PMUs while resolving. */
 int pmu__pmu_load(const struct pmu_ctx *ctx, const struct pmu_dev *pmu);
+/* The factor of @e's count into its unit when @e is one of its PMU's sysfs events with a .scale (the one
+ * of the same encoding): 0 with *scale, -ENOENT, or -ENOMEM (said). */
+int pmu__sysfs_scale(struct pmu_ctx *ctx, const struct pmu_event_info *e, double *scale);
 void pmu__sysfs_free(struct pmu_ctx *ctx);
 const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *name);
 const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type);

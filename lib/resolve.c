@@ -917,3 +917,24 @@ PMU_EXPORT int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct p
 		return pmu__err(ctx, -EINVAL, "pmu_event_resolve: NULL context or output");
 	return pmu__resolve(ctx, name, NULL, out);
 }
+
+PMU_EXPORT int pmu_event_scale(struct pmu_ctx *ctx, const struct pmu_event_info *e, double *scale)
+{
+	int r = -ENOENT;
+
+	pmu__err_clear();
+	if (!ctx || !e || !scale)
+		return pmu__err(ctx, -EINVAL, "pmu_event_scale: NULL argument");
+	*scale = 1;
+	if (!(e->flags & PMU_EVF_SCALED))
+		return 0;
+	/* where the factor came from: a PMU's sysfs .scale, or a table event's ScaleUnit */
+	if (e->source == PMU_SRC_SYSFS)
+		r = pmu__sysfs_scale(ctx, e, scale);
+	else if (e->source == PMU_SRC_TABLE)
+		r = pmu__tables_scale(ctx, e, scale);
+	if (r == -ENOENT)
+		return pmu__err(ctx, r, "pmu_event_scale: '%s' (PMU %s, config 0x%llx) is no scaled event of this "
+				"context's: its count's unit is unknown", e->name, e->pmu, (unsigned long long)e->config);
+	return r;
+}

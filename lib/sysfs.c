@@ -561,20 +561,13 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 	return r;
 }
 
-PMU_EXPORT int pmu_event_scale(struct pmu_ctx *ctx, const struct pmu_event_info *e, double *scale)
+int pmu__sysfs_scale(struct pmu_ctx *ctx, const struct pmu_event_info *e, double *scale)
 {
-	const struct pmu_dev *d;
+	const struct pmu_dev *d = pmu__pmu_by_name(ctx, e->pmu);
 	int r;
 
-	pmu__err_clear();
-	if (!ctx || !e || !scale)
-		return pmu__err(ctx, -EINVAL, "pmu_event_scale: NULL argument");
-	*scale = 1;
-	if (!(e->flags & PMU_EVF_SCALED))
-		return 0;
-	if (!(d = pmu__pmu_by_name(ctx, e->pmu)))
-		return pmu__err(ctx, -ENOENT, "pmu_event_scale: '%s' is counted by PMU '%s', which this context does "
-				"not have", e->name, e->pmu);
+	if (!d)
+		return -ENOENT;
 	if ((r = pmu__pmu_load(ctx, d)) < 0)
 		return r;
 	/* the scaled named event of the PMU with @e's encoding */
@@ -589,11 +582,8 @@ PMU_EXPORT int pmu_event_scale(struct pmu_ctx *ctx, const struct pmu_event_info 
 		if (r == 0 && x.config == e->config && x.config1 == e->config1 && x.config2 == e->config2 &&
 		    x.config3 == e->config3) {
 			*scale = d->events[i].factor;
-			pmu__err_clear();
 			return 0;
 		}
 	}
-	pmu__err_clear();
-	return pmu__err(ctx, -ENOENT, "pmu_event_scale: '%s' (config 0x%llx) is none of PMU %s's scaled events: its "
-			"count's unit is unknown", e->name, (unsigned long long)e->config, d->name);
+	return -ENOENT;
 }

@@ -2,6 +2,7 @@
 /* Event tables, encoding: a native entry into perf_event_attr fields on its PMU (the x86 PERF_CTL
  * layout, the PMU's sysfs format files, arm64 and RISC-V event numbers), with its provenance. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,36 @@ static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct p
 	return pmu__core_pmu(ctx);
 }
 
+/* An event's ScaleUnit, perf's "<factor><unit>" ("64Bytes": each count is 64 Bytes; "9.765625e-4KB"): the
+ * factor, *@unit where the unit begins in the entry's string; 0 for a metric, none, or one that does not
+ * begin with a positive number. */
+static double event_factor(const struct pmu_tentry *e, const char **unit)
+{
+	char *end;
+	double v;
+
+	if (e->kind == PMU_T_METRIC || !e->scale_unit)
+		return 0;
+	v = strtod(e->scale_unit, &end);
+	if (end == e->scale_unit || !(v > 0) || !isfinite(v))
+		return 0;
+	*unit = end;
+	return v;
+}
+
+int pmu__tables_scale(const struct pmu_ctx *ctx, const struct pmu_event_info *info, double *factor)
+{
+	for (size_t i = 0; info->unit && i < ctx->tables.n; i++) {
+		const char *unit = NULL;
+		double v = event_factor(ctx->tables.v[i], &unit);
+		if (v > 0 && unit == info->unit) {
+			*factor = v;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
 		       struct pmu_event_info *info)
 {
@@ -241,5 +272,16 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 		info->approx_note = e->approx_note ? e->approx_note : "";
 	}
 	info->flags |= pmu__topdown_role_flags(e->topdown);
+	{
+		/* perf's ScaleUnit on an event (uncore tables: "64Bytes" per CAS): the count is in fractions of
+		 * that unit, as a sysfs .scale says (pmu_event_scale()) */
+		const char *unit = NULL;
+		double f = event_factor(e, &unit);
+		if (f > 0) {
+			info->unit = unit;
+			if (f != 1)
+				info->flags |= PMU_EVF_SCALED;
+		}
+	}
 	return 0;
 }

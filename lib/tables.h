@@ -145,9 +145,13 @@ int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id);
 /* The x86 PERF_CTL layout (Intel SDM / AMD APM), written once: EventCode bits 0-7 at config 0-7 and
  * bits 8-11 at 32-35, UMask at 8, EdgeDetect 18, AnyThread 21, Invert 23, CounterMask at 24. */
 uint64_t pmu__tables_x86_config(const struct pmu_tentry *e);
-/* Encode a native entry into @info (type, config*, pmu, origin, desc, note, flags). */
+/* Encode a native entry into @info (type, config*, pmu, origin, desc, note, flags; unit and
+ * PMU_EVF_SCALED from an event's ScaleUnit). */
 int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,
 		       struct pmu_event_info *info);
+/* The factor of @info's count into its unit when a table event's ScaleUnit gave both ("64Bytes": 64,
+ * "Bytes"; the entry is the one whose ScaleUnit @info->unit points into): 0 with *factor, or -ENOENT. */
+int pmu__tables_scale(const struct pmu_ctx *ctx, const struct pmu_event_info *info, double *factor);
 
 /* Validation of a table directory tree (or a flat directory of .json files).
  * @fn gets one call per problem; returns the number of problems, or a

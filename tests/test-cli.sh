@@ -998,6 +998,19 @@ want=$($PY -c "import json, sys; e = json.load(open(sys.argv[1]))['events'][0]; 
 check "report of it: the value times the factor, in its unit ($want)" has "$tmp/o" "^ *$want  *fakepwr/energy/"
 PMU_SYSFS_ROOT=$sc/sys run 0 "$tmp/o" "$tmp/e" stat -e fakepwr/energy/ -- true
 check "stat: the text row in Joules, two decimals" grep -q "^ *[0-9]*\.[0-9][0-9] Joules  *fakepwr/energy/" "$tmp/e"
+# ... and a table event's ScaleUnit (perf's uncore tables: "64Bytes"), here a quarter of a "Joule" per count
+mkdir -p "$tmp/scaled-table"
+cat > "$tmp/scaled-table/fake.json" <<'JSON'
+[ { "EventName": "FAKE.ENERGY", "EventCode": "0x0", "Unit": "fakepwr", "ScaleUnit": "0.25Joules",
+    "BriefDescription": "cpu-clock in quarters of a Joule" } ]
+JSON
+PMU_SYSFS_ROOT=$sc/sys PMU_EVENTS_PATH=$tmp/scaled-table run 0 "$tmp/o" "$tmp/e" stat -x, -e FAKE.ENERGY,cpu-clock \
+	-- $PY -c "sum(range(2000000))"
+check "table event with ScaleUnit 0.25Joules: a quarter of cpu-clock's ns in Joules (within 1%)" $PY -c "
+import csv, sys
+rows = {r[2]: (float(r[0]), r[1]) for r in csv.reader(open(sys.argv[1])) if len(r) > 2}
+(j, unit), (ms, _) = rows['FAKE.ENERGY'], rows['cpu-clock']
+sys.exit(0 if unit == 'Joules' and ms > 0 and abs(j / (ms * 1e6 * 0.25) - 1) < 0.01 else 1)" "$tmp/e"
 
 # pmu killed (SIGKILL: nothing of it runs) before it lets its command start: the command, forked and
 # waiting for pmu's go byte, sees the pipe close and exits 127 instead of waiting forever with the
