@@ -803,12 +803,15 @@ struct pmu_topdown {
 
 #define PMU_TOPDOWN_RESET 1u /* the counters were reset between the samples: the
                                 values cover the time since that reset only */
-#define PMU_TOPDOWN_AMD_L2 2u /* level 2 by AMD's method (the Zen 4/5 tables' formulas):
-                                 heavy_ops holds the retired ops from microcode and
-                                 light_ops the fast-path ops, machine_clears the pipeline
-                                 restarts (resyncs) other than mispredictions, core_bound
-                                 the backend stalls not caused by memory ("backend bound
-                                 CPU"); AMD's names, which tools print for these rows */
+#define PMU_TOPDOWN_AMD 2u /* AMD's method (an AMD CPU's table formulas). Level 1 has a
+                              fifth category, the slots given to the other SMT thread
+                              (smt_contention), that none of the four holds: they add up
+                              to less than 1 by it when SMT shares the core. At level 2
+                              heavy_ops holds the retired ops from microcode and light_ops
+                              the fast-path ops, machine_clears the pipeline restarts
+                              (resyncs) other than mispredictions, core_bound the backend
+                              stalls not caused by memory ("backend bound CPU"): AMD's
+                              names, which tools print for these rows */
 
 /**
  * A raw user-space topdown reading: the SLOTS fixed counter and the

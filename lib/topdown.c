@@ -129,17 +129,16 @@ static int formula(struct pmu_ctx *ctx, const struct formula_vals *fv, size_t r,
 	return e;
 }
 
-static bool level2_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, struct pmu_topdown_counts *c);
+static void level2_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, struct pmu_topdown_counts *c);
 
-/* The fractions of @c, marked when level 2 came from an AMD table's formulas (@l2_formulas): its rows are
- * AMD's quantities under the tree's names (PMU_TOPDOWN_AMD_L2) */
-static int fractions(struct pmu_ctx *ctx, const struct pmu_topdown_counts *c, bool l2_formulas,
-		     struct pmu_topdown *out)
+/* The fractions of @c, marked on an AMD CPU, whose tables give AMD's method (PMU_TOPDOWN_AMD: level 1
+ * leaves out the slots of SMT contention, level 2's rows are AMD's quantities under the tree's names) */
+static int fractions(struct pmu_ctx *ctx, const struct pmu_topdown_counts *c, struct pmu_topdown *out)
 {
 	int e = pmu_topdown_from_counts(c, out);
 
-	if (e == 0 && l2_formulas && !strcmp(ctx->cpu.vendor, "AuthenticAMD"))
-		out->flags |= PMU_TOPDOWN_AMD_L2;
+	if (e == 0 && !strcmp(ctx->cpu.vendor, "AuthenticAMD"))
+		out->flags |= PMU_TOPDOWN_AMD;
 	return e;
 }
 
@@ -164,7 +163,9 @@ static int from_roles(struct pmu_ctx *ctx, const uint64_t v[9], const bool have[
 	c.br_mispredict = v[6];
 	c.fetch_lat = v[7];
 	c.mem_bound = v[8];
-	return fractions(ctx, &c, c.level == 1 && level2_formulas(ctx, fv, &c), out);
+	if (c.level == 1)
+		level2_formulas(ctx, fv, &c);
+	return fractions(ctx, &c, out);
 }
 
 /* Level 1 from the table's formulas of the five slot counts (CPUs without a slots counter), and level 2
@@ -188,13 +189,14 @@ static int from_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, str
 					"over its events (%s); count their events with the TOPDOWN keyword", why);
 		*dst[r] = d > 0 ? (uint64_t)(d + 0.5) : 0;
 	}
-	return fractions(ctx, &c, level2_formulas(ctx, fv, &c), out);
+	level2_formulas(ctx, fv, &c);
+	return fractions(ctx, &c, out);
 }
 
 /* Level 2 of @c (level 1 filled) from the table's formulas, where it has them and they evaluate over the
- * caller's values (true; else @c stays level 1, no error: false). A count above its level-1 parent
- * (multiplexed counts) is the parent's. */
-static bool level2_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, struct pmu_topdown_counts *c)
+ * caller's values (else @c stays level 1, no error). A count above its level-1 parent (multiplexed
+ * counts) is the parent's. */
+static void level2_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, struct pmu_topdown_counts *c)
 {
 	const uint64_t parent[] = { c->retiring, c->bad_spec, c->fe_bound, c->be_bound };
 	uint64_t l2[PMU_TD_ROLES - PMU_TD_LEVEL1];
@@ -203,20 +205,19 @@ static bool level2_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, 
 	size_t r;
 
 	if (!fv || !pmu__topdown_formulas_l2(ctx))
-		return false;
+		return;
 	for (r = PMU_TD_LEVEL1; r < PMU_TD_ROLES && formula(ctx, fv, r, &d, why, sizeof(why)) == 0; r++) {
 		uint64_t p = parent[r - PMU_TD_LEVEL1];
 		l2[r - PMU_TD_LEVEL1] = d <= 0 ? 0 : d + 0.5 >= (double)p ? p : (uint64_t)(d + 0.5);
 	}
 	pmu__err_clear(); /* level 2's events not counted: level 1 */
 	if (r < PMU_TD_ROLES)
-		return false;
+		return;
 	c->heavy_ops = l2[0];
 	c->br_mispredict = l2[1];
 	c->fetch_lat = l2[2];
 	c->mem_bound = l2[3];
 	c->level = 2;
-	return true;
 }
 
 PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out)

@@ -474,6 +474,17 @@ check "report, Zen 4: retiring 3000/12000 = 25.0%" has "$tmp/o" "^ *Retiring  *2
 check "report, Zen 4: bad speculation 1200/12000 = 10.0%" has "$tmp/o" "^ *Bad speculation  *10.0%  █"
 check "report, Zen 4: frontend 1800/12000 = 15.0%" has "$tmp/o" "^ *Frontend bound  *15.0%  █"
 check "report, Zen 4: backend 6000/12000 = 50.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *50.0%  █.*<== bottleneck"
+check "report, Zen 4: the four add up to 100%: no SMT contention row" not_has "$tmp/o" "SMT contention"
+# ... with backend stalls 4800 (40.0 %) the four leave 1 - 10800/12000 = 10.0 %: AMD's fifth category, the
+# slots the other SMT thread took, shown as the rest (a hand-made file: not a name the schema loop below takes)
+$PY -c "import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d['events']:
+    if e['name'] == 'de_no_dispatch_per_slot.backend_stalls': e['value'] = 4800
+json.dump(d, open(sys.argv[2], 'w'))" "$SRC/tests/reports/zen4-topdown.json" "$tmp/hand-zen4-smt"
+run 0 "$tmp/o" "$tmp/e" report --topdown "$tmp/hand-zen4-smt"
+check "report, Zen 4 under SMT: backend 40.0%" has "$tmp/o" "^ *Backend bound  *40.0%"
+check "report, Zen 4 under SMT: the rest 10.0% is SMT contention" has "$tmp/o" "^ *SMT contention  *10.0%.*the rest of the slots"
 # Zen 4 level 2 (zen4-topdown-l2.json: the counts above and the TopdownL2Slots formulas' events), hand
 # values: microcode ops ("heavy") 3000 x ex_ret_ucode_ops 600 / ex_ret_ops 3000 = 600, /12000 = 5.0 %
 # (light 20.0 %); mispredicts 1200 x 30 / (30 + resyncs 10) = 900, /12000 = 7.5 % (restarts, "machine

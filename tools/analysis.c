@@ -271,7 +271,7 @@ static void print_topdown(FILE *f, const struct pmu_topdown *t)
 	const char *names[4] = { "Retiring", "Bad speculation", "Frontend bound", "Backend bound" };
 	double l1[4] = { t->retiring, t->bad_spec, t->fe_bound, t->be_bound };
 	/* level 2's parts as counted: Intel's names, or AMD's where its method gave them */
-	bool amd = t->flags & PMU_TOPDOWN_AMD_L2;
+	bool amd = t->flags & PMU_TOPDOWN_AMD;
 	int worst = 1;
 	/* the bottleneck: the largest of the three non-retiring categories */
 	for (int i = 2; i < 4; i++)
@@ -291,6 +291,9 @@ static void print_topdown(FILE *f, const struct pmu_topdown *t)
 	topdown_line(f, 1, names[3], t->be_bound, worst == 3 ? "  <== bottleneck" : "");
 	topdown_line(f, 2, "Memory bound", t->mem_bound, "");
 	topdown_line(f, 2, amd ? "CPU bound" : "Core bound", t->core_bound, "");
+	/* AMD's fifth level-1 category, the slots the other SMT thread took: what the four leave (pmu.h) */
+	if (amd && 1 - (l1[0] + l1[1] + l1[2] + l1[3]) >= 0.0005)
+		topdown_line(f, 1, "SMT contention", 1 - (l1[0] + l1[1] + l1[2] + l1[3]), "  (the rest of the slots)");
 	fprintf(f, "\n");
 }
 

@@ -20,10 +20,10 @@ def _topdown_dict(t):
     d["slots"] = t.slots
     d["level"] = t.level
     d["reset"] = bool(t.flags & 1)
-    # PMU_TOPDOWN_AMD_L2: level 2 by AMD's method, its quantities under the tree's keys
-    # (heavy_ops = microcode ops, light_ops = fast-path ops, machine_clears = pipeline
-    # restarts, core_bound = backend bound CPU)
-    d["amd_l2"] = bool(t.flags & 2)
+    # PMU_TOPDOWN_AMD: AMD's method; level 1 leaves out SMT contention, level 2's
+    # quantities are AMD's under the tree's keys (heavy_ops = microcode ops, light_ops =
+    # fast-path ops, machine_clears = pipeline restarts, core_bound = backend bound CPU)
+    d["amd"] = bool(t.flags & 2)
     return d
 
 

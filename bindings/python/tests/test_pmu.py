@@ -464,7 +464,7 @@ def test_topdown_level2_method(report, amd, l2):
     cpuid, counts = _report_counts(report)
     with pmu.Context(cpuid=cpuid) as c:
         t = c.topdown(counts)
-    assert t["level"] == 2 and t["amd_l2"] is amd
+    assert t["level"] == 2 and t["amd"] is amd
     assert (t["heavy_ops"], t["light_ops"], t["br_mispredict"], t["machine_clears"], t["fetch_lat"],
             t["fetch_bw"], t["mem_bound"], t["core_bound"]) == pytest.approx(l2)
 
