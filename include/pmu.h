@@ -306,9 +306,9 @@ int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_in
  * Such an event has PMU_EVF_SCALED, and its count (pmu_scale()) times *@scale
  * is in @e->unit; perf stat prints it so. For every other event *@scale is 1.
  * Returns 0, -EINVAL (NULL argument), or -ENOENT when @e has PMU_EVF_SCALED but
- * is none of @ctx's PMU's scaled events (an @e resolved by another context, or
- * written with terms that change its encoding): print the count without the
- * unit then. Thread-safe for a shared context.
+ * is none of @ctx's scaled sysfs or table events (an @e resolved by another
+ * context, or a sysfs event written with terms that change its encoding):
+ * print the count without the unit then. Thread-safe for a shared context.
  */
 int pmu_event_scale(struct pmu_ctx *ctx, const struct pmu_event_info *e, double *scale);
 
