@@ -86,16 +86,18 @@ static void refused(const char *name, const char *pattern, const char *limit)
 static const char *perf_tree(void)
 {
 	static char root[1100];
-	const char *bd = getenv("PMU_TEST_BUILDDIR");
+	/* the build directory (meson test sets it); run by hand, /tmp: never the working directory, which
+	 * may be the source tree (perf's files once got committed that way) */
+	const char *bd = getenv("PMU_TEST_BUILDDIR") ? getenv("PMU_TEST_BUILDDIR") : "/tmp";
 	char done[1200], cmd[2048];
 	struct stat st;
 
-	snprintf(done, sizeof(done), "%s/perf-corpus/.extracted", bd ? bd : ".");
-	snprintf(root, sizeof(root), "%s/perf-corpus/" PE, bd ? bd : ".");
+	snprintf(done, sizeof(done), "%s/perf-corpus/.extracted", bd);
+	snprintf(root, sizeof(root), "%s/perf-corpus/" PE, bd);
 	if (stat(done, &st) == 0)
 		return root;
-	snprintf(done, sizeof(done), "%s/test-mapfile/.extracted", bd ? bd : ".");
-	snprintf(root, sizeof(root), "%s/test-mapfile/" PE, bd ? bd : ".");
+	snprintf(done, sizeof(done), "%s/test-mapfile/.extracted", bd);
+	snprintf(root, sizeof(root), "%s/test-mapfile/" PE, bd);
 	if (stat(done, &st) == 0)
 		return root;
 	if (stat("/usr/src/linux-source-6.12.tar.xz", &st) < 0) {
@@ -105,7 +107,8 @@ static const char *perf_tree(void)
 	}
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/test-mapfile' && tar xJf /usr/src/linux-source-6.12.tar.xz -C "
 		 "'%s/test-mapfile' " PE "/arch/x86/mapfile.csv " PE "/arch/arm64/mapfile.csv " PE
-		 "/arch/riscv/mapfile.csv " PE "/arch/powerpc/mapfile.csv " PE "/arch/s390/mapfile.csv && touch '%s'", bd ? bd : ".", bd ? bd : ".", done);
+		 "/arch/riscv/mapfile.csv " PE "/arch/powerpc/mapfile.csv " PE "/arch/s390/mapfile.csv && touch '%s'",
+		 bd, bd, done);
 	if (system(cmd) != 0) {
 		printf("FAIL (setup): %s\n", cmd);
 		exit(1);
