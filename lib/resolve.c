@@ -548,10 +548,24 @@ static int name_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_
 	list[0] = 0;
 	if (e->kind == PMU_T_STANDARD) {
 		const struct pmu_tentry *v[16];
+		size_t on = 0;
 		n = pmu__tables_natives_for(ctx, e->name, v, 16);
-		for (size_t i = 0; i < ctx->n_pmus; i++)
-			if (ctx->pmus[i].is_core && std_native_on(ctx, &ctx->pmus[i], e->name))
+		for (size_t i = 0; i < ctx->n_pmus; i++) {
+			/* the spellings that resolve: a core type's own event, or the kernel's generic one */
+			char spelled[2 * PMU_NAME_MAX + 4];
+			struct pmu_event_info info;
+			if (!ctx->pmus[i].is_core)
+				continue;
+			snprintf(spelled, sizeof(spelled), "%s/%s/", ctx->pmus[i].name, e->name);
+			if (pmu__resolve_quiet(ctx, spelled, &info) == 0) {
 				spelling_add(list, sizeof(list), &o, ctx->pmus[i].name, e->name);
+				on++;
+			}
+		}
+		if (on && on < pmu__n_core_pmus(ctx)) /* the other core types have no event for it */
+			return pmu__err(ctx, -EINVAL, "standard event '%s' can be counted on only %zu of the %zu core "
+					"PMUs of this hybrid CPU (table %s), a part of the work: to count that part, "
+					"name the PMU: %s", name, on, pmu__n_core_pmus(ctx), v[0]->dir, list);
 		return pmu__err(ctx, -EINVAL, "standard event '%s' is counted by another event on each core PMU of "
 				"this hybrid CPU (%zu core PMUs, table %s): name the PMU: %s", name,
 				pmu__n_core_pmus(ctx), v[0]->dir, o ? list : "(none counts it)");

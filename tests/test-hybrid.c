@@ -173,6 +173,18 @@ int main(void)
 	r = pmu_event_resolve(ctx, "INST.RET", &info);
 	CHECK(r == -EINVAL && strstr(pmu_strerror(r), "name the PMU: cpu_core/INST.RET/ or cpu_atom/INST.RET/"),
 	      "bare INST.RET resolved alone on the hybrid CPU: %d %s", r, pmu_strerror(r));
+	/* ... and lists every spelling that resolves: a core type's generic event too (CACHE.L1D.RD on
+	 * cpu_atom: L1-dcache-loads; the message named cpu_core alone before) ... */
+	r = pmu_event_resolve(ctx, "CACHE.L1D.RD", &info);
+	CHECK(r == -EINVAL && strstr(pmu_strerror(r), "name the PMU: cpu_core/CACHE.L1D.RD/ or cpu_atom/CACHE.L1D.RD/"),
+	      "bare CACHE.L1D.RD resolved alone: %d %s", r, pmu_strerror(r));
+	/* ... and a name only one core type counts is said to be a part (INST.LDST.RET: no E-core event,
+	 * no generic one; the message said each core PMU counts it before) */
+	r = pmu_event_resolve(ctx, "INST.LDST.RET", &info);
+	CHECK(r == -EINVAL && strstr(pmu_strerror(r), "only 1 of the 2 core PMUs") &&
+	      strstr(pmu_strerror(r), "name the PMU: cpu_core/INST.LDST.RET/") &&
+	      !strstr(pmu_strerror(r), "cpu_atom/INST.LDST.RET/"), "bare INST.LDST.RET resolved alone: %d %s", r,
+	      pmu_strerror(r));
 	/* an event that names its PMU is not split */
 	plan(ctx, "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", -1,
 	     "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", "0,1",
