@@ -35,7 +35,7 @@ static int foreach_generic(const struct pmu_generic *g, void *data)
 /* A metric can be evaluated here when every event it needs can be counted here. */
 static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
 {
-	bool was = pmu__err_is_quiet(), ok;
+	bool ok;
 	char *buf = NULL, *save = NULL;
 	int n;
 
@@ -43,7 +43,7 @@ static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
 	n = pmu_metric_events(ctx, metric, NULL, 0);
 	/* + 2: pmu_metric_events() wants room for a ',' after the first name too */
 	ok = n >= 0 && (buf = malloc((size_t)n + 2)) && pmu_metric_events(ctx, metric, buf, (size_t)n + 2) >= 0;
-	pmu__err_quiet(was);
+	pmu__err_quiet(false);
 	for (char *ev = ok ? strtok_r(buf, ",", &save) : NULL; ev && ok; ev = strtok_r(NULL, ",", &save))
 		ok = pmu__name_countable(ctx, ev);
 	free(buf);

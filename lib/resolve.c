@@ -779,12 +779,11 @@ int pmu__resolve(struct pmu_ctx *ctx, const char *name, const char *mods_extra,
 
 int pmu__resolve_quiet(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out)
 {
-	bool was = pmu__err_is_quiet();
 	int r;
 
-	pmu__err_quiet(true);
+	pmu__err_quiet(true); /* nests: a probe inside a probe (a hybrid name's spellings) stays quiet */
 	r = pmu__resolve(ctx, name, NULL, out);
-	pmu__err_quiet(was);
+	pmu__err_quiet(false);
 	return r;
 }
 

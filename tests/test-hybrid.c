@@ -185,6 +185,14 @@ int main(void)
 	      strstr(pmu_strerror(r), "name the PMU: cpu_core/INST.LDST.RET/") &&
 	      !strstr(pmu_strerror(r), "cpu_atom/INST.LDST.RET/"), "bare INST.LDST.RET resolved alone: %d %s", r,
 	      pmu_strerror(r));
+	/* that message probes the spellings quietly, also inside a quiet probe (pmu list asks whether the
+	 * bare name counts): the thread's later messages are whole (the nested probe's undo added a level
+	 * of quiet, and every later message of the thread was the short one, without suggestions) */
+	CHECK(!pmu__name_countable(ctx, "INST.LDST.RET"), "bare INST.LDST.RET countable as one event");
+	CHECK(!pmu__err_is_quiet(), "messages quiet after probing bare INST.LDST.RET");
+	r = pmu_event_resolve(ctx, "cyclez", &info);
+	CHECK(r == -ENOENT && strstr(pmu_strerror(r), "did you mean"), "after the spellings' probes: %d %s", r,
+	      pmu_strerror(r));
 	/* an event that names its PMU is not split */
 	plan(ctx, "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", -1,
 	     "cpu_core/cycles/,cpu_atom/L1-icache-load-misses/", "0,1",
