@@ -18,8 +18,7 @@
 /* mapfile and CPU selection                                         */
 /* ---------------------------------------------------------------- */
 
-/* The identifiers a mapfile regex is matched against, most specific first. */
-static int cpu_keys(const struct pmu_cpu *c, char keys[2][64])
+int pmu__tables_cpu_keys(const struct pmu_cpu *c, char keys[2][64])
 {
 	switch (c->arch) {
 	case PMU_ARCH_X86:
@@ -309,18 +308,156 @@ static int match_keys(regex_t *re, const char keys[][64], int nk)
 	return r;
 }
 
+/*
+ * Plain patterns, matched without regcomp. A mapfile line's pattern is usually literals, bracket
+ * expressions of characters and ranges ("[01234]", "[5-9A-F]") and groups of literal alternatives
+ * ("(97|9A|B7)"), nothing repeated; compiling and running one through glibc's regex costs ~170,000
+ * instructions, a seventh of a first context. Such a pattern is a sequence of items each matching a
+ * string of known length, so a match is the set of key positions reachable after each item (one
+ * pass, no backtracking), as regexec with "^(pattern)$" and REG_ICASE decides it. Anything else
+ * (classes like [:xdigit:], '^' in brackets, escapes, '.', repetitions, empty alternatives, bytes
+ * outside printable ASCII) is left to regex. test-mapfile compares the decisions with
+ * regcomp/regexec's over perf's mapfiles, fuzz-mapfile over every input it makes.
+ */
+#define PLAIN_SPECIAL ".[]()*+?{}|^$\\"
+
+static bool plain_char(char c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
+
+/* c == k ignoring the case of ASCII letters (no locale: what REG_ICASE does to the ASCII keys) */
+static bool plain_eq(char c, char k)
+{
+	char l = (char)(c | 0x20);
+	return c == k || (l == (k | 0x20) && l >= 'a' && l <= 'z');
+}
+
+/* Whether @k is in the bracket expression [@b...] (@b after '['), its length up to ']' in *len; -1:
+ * not a plain one (empty, '^' first, anything but letters and digits, a range that is not of digits
+ * or of letters of one case, ascending). Ranges ignore case, as glibc's REG_ICASE does. */
+static int plain_bracket(const char *b, char k, size_t *len)
+{
+	size_t i = 0;
+	int in = 0;
+
+	if (*b == ']')
+		return -1;
+	for (; b[i] && b[i] != ']'; i++) {
+		char lo = b[i], hi = b[i];
+		if (!isalnum((unsigned char)lo) || !plain_char(lo))
+			return -1;
+		if (b[i + 1] == '-' && b[i + 2] && b[i + 2] != ']') {
+			hi = b[i + 2];
+			if (!((isdigit((unsigned char)lo) && isdigit((unsigned char)hi)) ||
+			      (isupper((unsigned char)lo) && isupper((unsigned char)hi)) ||
+			      (islower((unsigned char)lo) && islower((unsigned char)hi))) || hi < lo)
+				return -1;
+			i += 2;
+		}
+		for (char c = lo; c <= hi && !in; c++)
+			in = k && plain_eq(c, k);
+	}
+	if (b[i] != ']')
+		return -1;
+	*len = i + 1;
+	return in;
+}
+
+/* Whether plain pattern @p matches all of key @s: 1, 0, -1 (not plain). Bit j of `at`: the items so
+ * far can match s[0..j); each item is tried at those positions only (usually one). */
+static int plain_match(const char *p, const char *s)
+{
+	size_t n = strlen(s);
+	uint64_t at = 1;
+
+	if (n > 62)
+		return -1;
+	for (size_t j = 0; j < n; j++)
+		if (!plain_char(s[j]))
+			return -1;
+	while (*p) {
+		uint64_t next = 0;
+		size_t len = 1;
+		if (*p == '[') {
+			if (plain_bracket(p + 1, 0, &len) < 0)
+				return -1;
+			for (uint64_t m = at; m; m &= m - 1) {
+				size_t j = (size_t)__builtin_ctzll(m), l;
+				if (plain_bracket(p + 1, s[j], &l) == 1)
+					next |= (uint64_t)1 << (j + 1);
+			}
+			len++; /* the '[' */
+		} else if (*p == '(') {
+			const char *a = p + 1;
+			for (;;) {
+				size_t al = strcspn(a, PLAIN_SPECIAL);
+				for (size_t k = 0; k < al; k++)
+					if (!plain_char(a[k]))
+						return -1;
+				if (!al || (a[al] != '|' && a[al] != ')'))
+					return -1;
+				for (uint64_t m = at; m; m &= m - 1) {
+					size_t j = (size_t)__builtin_ctzll(m), k = 0;
+					while (k < al && j + k < n && plain_eq(a[k], s[j + k]))
+						k++;
+					if (k == al)
+						next |= (uint64_t)1 << (j + al);
+				}
+				a += al + 1;
+				if (a[-1] == ')')
+					break;
+			}
+			len = (size_t)(a - p);
+		} else {
+			if (!plain_char(*p) || strchr(PLAIN_SPECIAL, *p))
+				return -1;
+			for (uint64_t m = at; m; m &= m - 1) {
+				size_t j = (size_t)__builtin_ctzll(m);
+				if (j < n && plain_eq(*p, s[j]))
+					next |= (uint64_t)1 << (j + 1);
+			}
+		}
+		p += len;
+		if (*p && strchr("*+?{", *p))
+			return -1; /* the item is repeated */
+		at = next;
+	}
+	return (int)(at >> n & 1);
+}
+
+int pmu__tables_map_plain(const char *pat, const char keys[][64], int nk)
+{
+	int r = 0;
+
+	if (strlen(pat) > PMU_MAP_PATTERN_MAX)
+		return -1;
+	for (int k = 0; k < nk; k++) {
+		int m = plain_match(pat, keys[k]);
+		if (m < 0)
+			return -1;
+		r |= m;
+	}
+	return r;
+}
+
 /* Find the directory for @cpu in a mapfile's text: 1 and *dir (to free), 0 if no line matches,
  * -ENOMEM. Refused lines are warnings naming @mapname and the line. */
 int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
 			  char **dir)
 {
 	char keys[2][64];
-	int nk = cpu_keys(cpu, keys), lineno = 0, r;
+	int nk = pmu__tables_cpu_keys(cpu, keys), lineno = 0, r;
 	struct map_row row;
 
 	while (pmu__tables_map_next(&text, &lineno, &row)) {
 		char why[PMU_MAP_PATTERN_MAX + 160];
 		regex_t re;
+		if ((r = pmu__tables_map_plain(row.cpuid, keys, nk)) >= 0) {
+			if (r)
+				return (*dir = strdup(row.dir)) ? 1 : -ENOMEM;
+			continue;
+		}
 		if ((r = pmu__tables_map_pattern(row.cpuid, keys, nk, &re, why, sizeof(why))) == -EINVAL) {
 			pmu__log(ctx, PMU_LOG_WARN, "%s line %d: %s: line skipped", mapname, row.lineno, why);
 			continue;
@@ -339,8 +476,9 @@ int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const 
 	return 0;
 }
 
-/* The built-in mapfile's answers, per process (it never changes, and a context pays ~170,000
- * instructions of pattern checks and regcomp to find its CPU's line): the last few CPUs asked for. */
+/* The built-in mapfile's answers, per process (it never changes, and a context pays ~50,000
+ * instructions of pattern checks to find its CPU's line, ~170,000 more where a line needs regcomp): the
+ * last few CPUs asked for. */
 static struct builtin_answer { char keys[2][64]; int nk, r; char dir[96]; } answers[4];
 static size_t nanswers;
 static pthread_mutex_t answers_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -348,7 +486,7 @@ static pthread_mutex_t answers_lock = PTHREAD_MUTEX_INITIALIZER;
 int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, char **dir)
 {
 	char keys[2][64] = { "", "" };
-	int nk = cpu_keys(cpu, keys), r = -1;
+	int nk = pmu__tables_cpu_keys(cpu, keys), r = -1;
 
 	pthread_mutex_lock(&answers_lock);
 	for (size_t i = 0; i < nanswers && r < 0; i++)
@@ -393,7 +531,7 @@ int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id)
 			return 0;
 		return ((have >> 20 & 0xf) << 4 | (have & 0xf)) >= ((want >> 20 & 0xf) << 4 | (want & 0xf));
 	}
-	nk = cpu_keys(&ctx->cpu, keys);
+	nk = pmu__tables_cpu_keys(&ctx->cpu, keys);
 	if ((r = pmu__tables_map_pattern(id, NULL, 0, &re, why, sizeof(why))) < 0)
 		return r;
 	r = match_keys(&re, keys, nk);

@@ -90,8 +90,8 @@ struct pmu_tables {
 	size_t n, cap;
 	struct pmu_tname *names;
 	size_t nnames;
-	char **alias_store;     /* split alias strings, owned */
-	size_t nalias;
+	char **alias_store;     /* alias lists, owned, split in place: the index's alias names point into them */
+	size_t nalias, alias_cap;
 	/* entries v[first..first+n) came from a built-in directory whose index order is known (order[k]:
 	 * the k-th in that order): the index merges them instead of sorting them */
 	struct pmu_tchunk { size_t first, n; const unsigned short *order; } *chunks;
@@ -208,6 +208,13 @@ struct map_row {
 #define PMU_MAP_PATTERN_MAX 128 /* the longest CPU pattern a mapfile line may have (tables.c says why) */
 bool pmu__tables_map_next(const char **p, int *lineno, struct map_row *row);
 int pmu__tables_map_pattern(const char *pat, const char keys[][64], int nk, regex_t *re, char *why, size_t wl);
+/* A plain mapfile pattern (literals, bracket expressions of characters and ranges, groups of literal
+ * alternatives; nothing repeated) matched against the @nk keys without regex, as regexec would: 1 if
+ * one matches, 0 if none, -1 if @pat is not plain (then regcomp/regexec decide). */
+int pmu__tables_map_plain(const char *pat, const char keys[][64], int nk);
+/* The identifiers a mapfile pattern is matched against for @c, most specific first (x86: with and
+ * without the stepping, as perf spells them): how many. */
+int pmu__tables_cpu_keys(const struct pmu_cpu *c, char keys[2][64]);
 /* Append the compiled entries of a built-in directory (0 also when it has none). */
 int pmu__tables_compiled(struct pmu_tables *t, const char *dir);
 /* The built-in event @name of directory @dir (case-insensitive; the compiled data, no table
