@@ -15,38 +15,61 @@
 
 __thread struct thread_state *pmu__region_me __attribute__((tls_model("initial-exec")));
 
-/* Open one level of @s; the outermost reads the start counts. @by_handle:
- * through a handle. Returns 0, or the read's error (a child of a raw fork
- * system call: -ECHILD), with nothing opened. */
+/*
+ * The instructions around the two reads are what a region adds (issue 16; bench/region-cost.sh). The
+ * common path of pmu_region_end, _enter and _leave — the thread set up, the name the last one used or
+ * a handle of this thread, one group read from user space — is a leaf with no stack frame; anything
+ * else is a function it calls in tail position: cold for errors, not for another name (nested
+ * regions) or a set of several groups (pmu_fast_slow's read). pmu_region_begin keeps a frame: every
+ * begin's paths join before its read, so that the code after the read is the same on each without
+ * relying on the compiler's tail calls (the calibration is exact at -O0 too).
+ */
+
+/* An end that cannot close a region: the read's error, or the unmatched end's. */
+__attribute__((noinline, cold)) static int end_failed(struct thread_state *ts, int r, const char *fn,
+						      const char *name)
+{
+	ts->busy = 0;
+	if (r < 0)
+		return r;
+	return pmu__err(R.ctx, -EINVAL, "%s(\"%s\") without a matching %s in this thread; nothing recorded", fn, name,
+			!strcmp(fn, "pmu_region_end") ? "pmu_region_begin" : "enter or begin");
+}
+
+/* The outermost begin's read that user space could not do (pmu_fast_slow: read(2), another layout, a
+ * raw fork's child: -ECHILD): on an error nothing is opened. Clears busy. */
+__attribute__((noinline)) static int begin_slow(struct thread_state *ts, struct slot *s)
+{
+	int r = pmu_fast_slow(ts->fast, s->start);
+
+	if (r < 0)
+		s->depth = 0;
+	ts->busy = 0;
+	return r < 0 ? r : 0;
+}
+
+/* Open one level of @s (busy set); the outermost reads the start counts. @by_handle: through a
+ * handle, from pmu_region_enter, a leaf: a read user space cannot do is begin_slow's, a tail call;
+ * pmu_region_begin has a frame anyway and makes that call itself. Returns 0, or the read's error with
+ * nothing opened; clears busy. */
 __attribute__((always_inline)) static inline int slot_begin(struct thread_state *ts, struct slot *s, bool by_handle)
 {
 	if (s->depth++ == 0) {
-		int r;
 		s->by_handle = by_handle;
-		if (__builtin_expect((r = pmu_fast_read(ts->fast, s->start)) < 0, 0)) {
-			s->depth = 0;
-			return r;
+		if (by_handle) {
+			if (__builtin_expect(pmu__fast_try(ts->fast, s->start), 0))
+				return begin_slow(ts, s);
+		} else {
+			int r = pmu_fast_read(ts->fast, s->start);
+			if (__builtin_expect(r < 0, 0)) {
+				s->depth = 0;
+				ts->busy = 0;
+				return r;
+			}
 		}
 	}
-	return 0;
-}
-
-static int region_begin(struct thread_state *ts, const char *name)
-{
-	struct slot *s;
-	int err = 0;
-
-	if (ts->busy)
-		return -EBUSY;
-	ts->busy = 1;
-	s = find(ts, name);
-	if (!s && !(s = pmu__region_new_slot(ts, name, &err))) {
-		ts->busy = 0;
-		return err;
-	}
-	err = slot_begin(ts, s, false);
 	ts->busy = 0;
-	return err;
+	return 0;
 }
 
 /* Close one level of @s with the counts @now; @by_handle: this end came through a handle. */
@@ -54,44 +77,26 @@ __attribute__((always_inline)) static inline void slot_end(struct thread_state *
 							  const struct pmu_value *now, bool by_handle)
 {
 	const uint64_t *ov = ts->ov[2 * s->by_handle + by_handle];
+	size_t nev = ts->nev; /* once: the stores below could alias it */
 
 	if (--s->depth)
 		return;
-	for (size_t k = 0; k < ts->nev; k++) {
-		uint64_t d = now[k].value - s->start[k].value;
+	for (size_t k = 0; k < nev; k++) {
+		/* every load before the first store: @now is the thread state's, which the compiler must
+		 * otherwise assume the stores to the slot change (reloads: 3 more instructions per event) */
+		struct pmu_value n = now[k], st = s->start[k], sum = s->sum[k];
+		uint64_t lo = s->min[k], hi = s->max[k], d = n.value - st.value;
 		d = d > ov[k] ? d - ov[k] : 0; /* the pair's own cost (0 until calibrated) */
-		s->sum[k].value += d;
-		s->sum[k].enabled += now[k].enabled - s->start[k].enabled;
-		s->sum[k].running += now[k].running - s->start[k].running;
-		if (d < s->min[k])
+		sum.value += d;
+		sum.enabled += n.enabled - st.enabled;
+		sum.running += n.running - st.running;
+		s->sum[k] = sum;
+		if (d < lo)
 			s->min[k] = d;
-		if (d > s->max[k])
+		if (d > hi)
 			s->max[k] = d;
 	}
 	s->calls++;
-}
-
-static int region_end(struct thread_state *ts, const char *name)
-{
-	struct pmu_value now[REG_MAX_EV];
-	struct slot *s;
-	int r;
-
-	if (ts->busy)
-		return -EBUSY;
-	ts->busy = 1;
-	r = pmu_fast_read(ts->fast, now);
-	s = find(ts, name);
-	if (__builtin_expect(!s || s->depth == 0 || r < 0, 0)) {
-		ts->busy = 0;
-		if (r < 0)
-			return r;
-		return pmu__err(R.ctx, -EINVAL, "pmu_region_end(\"%s\") without a matching pmu_region_begin in this "
-				"thread; nothing recorded", name);
-	}
-	slot_end(ts, s, now, false);
-	ts->busy = 0;
-	return 0;
 }
 
 /* The error of a thread whose regions are off, with the sentence saved
@@ -126,7 +131,21 @@ static inline struct thread_state *thread_ready(int *err)
 	return ts;
 }
 
-PMU_EXPORT int pmu_region_begin(const char *name)
+/* The slot of @name, not the last one used in this thread: found, or made at its first use here;
+ * or the error (negative), returned as one value with it. */
+__attribute__((noinline)) static intptr_t slot_lookup(struct thread_state *ts, const char *name)
+{
+	int err = 0;
+	struct slot *s = find(ts, name);
+
+	if (!s && !(s = pmu__region_new_slot(ts, name, &err)))
+		return err < 0 ? err : -ENOMEM;
+	return (intptr_t)s;
+}
+
+/* Before any other begin (a NULL name, this thread's first, regions off, inside a signal handler's):
+ * 0 when the thread is now ready to begin, else the error. */
+__attribute__((noinline, cold)) static int begin_ready(const char *name)
 {
 	struct thread_state *ts;
 	int err = 0;
@@ -135,10 +154,62 @@ PMU_EXPORT int pmu_region_begin(const char *name)
 		return pmu__err(NULL, -EINVAL, "pmu_region_begin: NULL region name");
 	if (!(ts = thread_ready(&err)))
 		return err;
-	return region_begin(ts, name);
+	return ts->busy ? -EBUSY : 0;
 }
 
-PMU_EXPORT int pmu_region_end(const char *name)
+PMU_EXPORT int pmu_region_begin(const char *name)
+{
+	struct thread_state *ts = pmu__region_me;
+	struct slot *s;
+
+	if (__builtin_expect(!name || !ts || ts->err || ts->busy, 0)) {
+		int r = begin_ready(name);
+		if (r)
+			return r;
+		ts = pmu__region_me;
+	}
+	ts->busy = 1;
+	s = ts->last_slot;
+	if (__builtin_expect(ts->last_key != name || !name_eq(s->name, name), 0)) {
+		intptr_t r = slot_lookup(ts, name);
+		if (r < 0) {
+			ts->busy = 0;
+			return (int)r;
+		}
+		s = (struct slot *)r;
+	}
+	/* every path (the slot found at once, by lookup, made) ends here: the code after the read, part
+	 * of the region, is the same on each, whatever the optimisation level (an empty region must count
+	 * 0 once calibrated: tests/lab/guest/lab-regions.c) */
+	return slot_begin(ts, s, false);
+}
+
+/* An end after its read (@r: its result), the slot found by name and closed. */
+__attribute__((always_inline)) static inline int end_close(struct thread_state *ts, const char *name, int r)
+{
+	struct slot *s = find(ts, name);
+
+	if (!s || s->depth == 0 || r < 0)
+		return end_failed(ts, r, "pmu_region_end", name);
+	slot_end(ts, s, ts->now, false);
+	ts->busy = 0;
+	return 0;
+}
+
+/* An end whose name is not the last one used in this thread (its read done). */
+__attribute__((noinline)) static int end_lookup(struct thread_state *ts, const char *name)
+{
+	return end_close(ts, name, 0);
+}
+
+/* An end whose read user space could not do: the read, then the rest in the same frame. */
+__attribute__((noinline)) static int end_slow(struct thread_state *ts, const char *name)
+{
+	return end_close(ts, name, pmu_fast_slow(ts->fast, ts->now));
+}
+
+/* Any other end: a NULL name, no region in this thread yet, regions off, inside a signal handler's. */
+__attribute__((noinline, cold)) static int end_rare(const char *name)
 {
 	struct thread_state *ts = pmu__region_me;
 
@@ -149,7 +220,26 @@ PMU_EXPORT int pmu_region_end(const char *name)
 				name);
 	if (ts->err)
 		return regions_off(ts);
-	return region_end(ts, name);
+	return -EBUSY;
+}
+
+PMU_EXPORT int pmu_region_end(const char *name)
+{
+	struct thread_state *ts = pmu__region_me;
+	struct slot *s;
+
+	if (__builtin_expect(!name || !ts || ts->err || ts->busy, 0))
+		return end_rare(name);
+	ts->busy = 1;
+	/* the read first: the lookup is not part of the region */
+	if (__builtin_expect(pmu__fast_try(ts->fast, ts->now), 0))
+		return end_slow(ts, name);
+	s = ts->last_slot;
+	if (__builtin_expect(ts->last_key != name || !name_eq(s->name, name) || s->depth == 0, 0))
+		return end_lookup(ts, name);
+	slot_end(ts, s, ts->now, false);
+	ts->busy = 0;
+	return 0;
 }
 
 PMU_EXPORT int pmu_region_overhead(uint64_t *out, size_t n)
@@ -191,64 +281,71 @@ PMU_EXPORT int pmu_region_get(const char *name, struct pmu_region **out)
 	return 0;
 }
 
-/* The calling thread's state if @h is one of its handles, else NULL with the error in *err. */
-static inline struct thread_state *handle_owner(struct pmu_region *h, const char *fn, int *err)
+/* Why the calling thread cannot use handle @h in @fn (pmu_region_enter/leave): the error. */
+__attribute__((noinline, cold)) static int handle_refused(struct pmu_region *h, const char *fn)
 {
 	struct thread_state *ts = pmu__region_me;
 	struct slot *s = (struct slot *)h;
 
-	/* in a forked child pmu__region_me starts NULL (at_fork_child) and a new state never has the
-	 * parent's address (the parent's is kept): one comparison is the whole check */
-	if (__builtin_expect(h && ts && s->ts == ts, 1))
-		return ts;
 	if (!h)
-		*err = pmu__err(NULL, -EINVAL, "%s: NULL region handle", fn);
-	else if (!ts)
-		*err = pmu__err(R.ctx, -EINVAL, "%s: this thread has no regions: a handle is valid only in the "
+		return pmu__err(NULL, -EINVAL, "%s: NULL region handle", fn);
+	if (!ts)
+		return pmu__err(R.ctx, -EINVAL, "%s: this thread has no regions: a handle is valid only in the "
 				"thread that got it from pmu_region_get (and not in a forked child)", fn);
-	else
-		*err = pmu__err(R.ctx, -EINVAL, "%s(\"%s\"): the handle belongs to another thread (or to the parent "
+	if (s->ts != ts)
+		return pmu__err(R.ctx, -EINVAL, "%s(\"%s\"): the handle belongs to another thread (or to the parent "
 				"process); get one in this thread with pmu_region_get", fn, s->name);
+	return -EBUSY; /* a signal handler inside this thread's begin/end */
+}
+
+/* The calling thread's state if handle @h is its own and the thread is not inside a region call
+ * already (a signal handler's), else NULL. In a forked child pmu__region_me starts NULL
+ * (at_fork_child) and a new state never has the parent's address (the parent's is kept): one
+ * comparison is the whole ownership check. */
+static inline struct thread_state *handle_usable(struct pmu_region *h)
+{
+	struct thread_state *ts = pmu__region_me;
+
+	if (__builtin_expect(h && ts && ((struct slot *)h)->ts == ts && !ts->busy, 1))
+		return ts;
 	return NULL;
 }
 
 PMU_EXPORT int pmu_region_enter(struct pmu_region *h)
 {
-	struct slot *s = (struct slot *)h;
-	int err = 0;
-	struct thread_state *ts = handle_owner(h, "pmu_region_enter", &err);
+	struct thread_state *ts = handle_usable(h);
 
 	if (!ts)
-		return err;
-	if (ts->busy)
-		return -EBUSY;
+		return handle_refused(h, "pmu_region_enter");
 	ts->busy = 1;
-	err = slot_begin(ts, s, true);
+	return slot_begin(ts, (struct slot *)h, true);
+}
+
+/* A leave whose read user space could not do. */
+__attribute__((noinline)) static int leave_slow(struct thread_state *ts, struct slot *s)
+{
+	int r = pmu_fast_slow(ts->fast, ts->now);
+
+	if (s->depth == 0 || r < 0)
+		return end_failed(ts, r, "pmu_region_leave", s->name);
+	slot_end(ts, s, ts->now, true);
 	ts->busy = 0;
-	return err;
+	return 0;
 }
 
 PMU_EXPORT int pmu_region_leave(struct pmu_region *h)
 {
-	struct pmu_value now[REG_MAX_EV];
 	struct slot *s = (struct slot *)h;
-	int err = 0;
-	struct thread_state *ts = handle_owner(h, "pmu_region_leave", &err);
+	struct thread_state *ts = handle_usable(h);
 
 	if (!ts)
-		return err;
-	if (ts->busy)
-		return -EBUSY;
+		return handle_refused(h, "pmu_region_leave");
 	ts->busy = 1;
-	err = pmu_fast_read(ts->fast, now);
-	if (__builtin_expect(s->depth == 0 || err < 0, 0)) {
-		ts->busy = 0;
-		if (err < 0)
-			return err;
-		return pmu__err(R.ctx, -EINVAL, "pmu_region_leave(\"%s\") without a matching enter or begin in this "
-				"thread; nothing recorded", s->name);
-	}
-	slot_end(ts, s, now, true);
+	if (__builtin_expect(pmu__fast_try(ts->fast, ts->now), 0))
+		return leave_slow(ts, s);
+	if (__builtin_expect(s->depth == 0, 0))
+		return end_failed(ts, 0, "pmu_region_leave", s->name);
+	slot_end(ts, s, ts->now, true);
 	ts->busy = 0;
 	return 0;
 }

@@ -67,6 +67,8 @@ struct thread_state {
 	struct slot **slots;
 	size_t nslots, slots_cap;
 	volatile sig_atomic_t busy;     /* inside begin/end: a signal handler must not re-enter */
+	struct pmu_value now[REG_MAX_EV]; /* an end's read (under busy): not on the stack, whose frame of
+					 * 400 bytes the common path would set up */
 	struct thread_state *next;
 };
 

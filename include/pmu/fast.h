@@ -185,6 +185,33 @@ struct pmu_fast {
 	struct perf_event_mmap_page *const *pages; /* per value; NULL if unmapped */
 };
 
+/* The inline part of pmu_fast_read(): 0 when @out was filled from user space, 1 when the read must be
+ * pmu_fast_slow()'s (another thread, a fork, a plan of another layout, several groups, an event not
+ * readable from user space now). A caller with nothing else to do on 1 than that call can then make
+ * it in tail position (libpmu's regions), so that its common path needs no stack frame. */
+PMU_HOT int pmu__fast_try(const struct pmu_fast *f, struct pmu_value *out)
+{
+	struct perf_event_mmap_page *const *pg = f->pages;
+	struct pmu_value *o = out, *last;
+	uint64_t enabled, running;
+
+	/* one load and compare: the owner thread, not forked, a one-group plan of this layout */
+	if (__builtin_expect(*f->guard != pmu_arch_thread(), 0))
+		return 1;
+	if (__builtin_expect(pmu__page_read(*pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1, o, (uint64_t *)0), 0))
+		return 1;
+	enabled = o->enabled;
+	running = o->running;
+	for (last = out + f->count; ++o < last;) {
+		if (__builtin_expect(pmu__page_read(*++pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o,
+						    (uint64_t *)0), 0))
+			return 1;
+		o->enabled = enabled;
+		o->running = running;
+	}
+	return 0;
+}
+
 /**
  * pmu_fast_read - read every value of a set: user space where possible, one
  * read(2) per group otherwise. Same result and return values as
@@ -197,24 +224,8 @@ struct pmu_fast {
  */
 PMU_HOT int pmu_fast_read(const struct pmu_fast *f, struct pmu_value *out)
 {
-	struct perf_event_mmap_page *const *pg = f->pages;
-	struct pmu_value *o = out, *last;
-	uint64_t enabled, running;
-
-	/* one load and compare: the owner thread, not forked, a one-group plan of this layout */
-	if (__builtin_expect(*f->guard != pmu_arch_thread(), 0))
+	if (__builtin_expect(pmu__fast_try(f, out), 0))
 		return pmu_fast_slow(f, out);
-	if (__builtin_expect(pmu__page_read(*pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 1, o, (uint64_t *)0), 0))
-		return pmu_fast_slow(f, out);
-	enabled = o->enabled;
-	running = o->running;
-	for (last = out + f->count; ++o < last;) {
-		if (__builtin_expect(pmu__page_read(*++pg, (pmu_counter_fn)0, (pmu_time_fn)0, (void *)0, 0, o,
-						    (uint64_t *)0), 0))
-			return pmu_fast_slow(f, out);
-		o->enabled = enabled;
-		o->running = running;
-	}
 	return 0;
 }
 
