@@ -25,15 +25,17 @@ __thread struct thread_state *pmu__region_me __attribute__((tls_model("initial-e
  * relying on the compiler's tail calls (the calibration is exact at -O0 too).
  */
 
-/* An end that cannot close a region: the read's error, or the unmatched end's. */
-__attribute__((noinline, cold)) static int end_failed(struct thread_state *ts, int r, const char *fn,
+/* An end that cannot close a region: the read's error, or the unmatched end's. @by_handle: the end
+ * was pmu_region_leave (else pmu_region_end). */
+__attribute__((noinline, cold)) static int end_failed(struct thread_state *ts, int r, bool by_handle,
 						      const char *name)
 {
 	ts->busy = 0;
 	if (r < 0)
 		return r;
-	return pmu__err(R.ctx, -EINVAL, "%s(\"%s\") without a matching %s in this thread; nothing recorded", fn, name,
-			!strcmp(fn, "pmu_region_end") ? "pmu_region_begin" : "enter or begin");
+	return pmu__err(R.ctx, -EINVAL, "%s(\"%s\") without a matching %s in this thread; nothing recorded",
+			by_handle ? "pmu_region_leave" : "pmu_region_end", name,
+			by_handle ? "enter or begin" : "pmu_region_begin");
 }
 
 /* The outermost begin's read that user space could not do (pmu_fast_slow: read(2), another layout, a
@@ -190,7 +192,7 @@ __attribute__((always_inline)) static inline int end_close(struct thread_state *
 	struct slot *s = find(ts, name);
 
 	if (!s || s->depth == 0 || r < 0)
-		return end_failed(ts, r, "pmu_region_end", name);
+		return end_failed(ts, r, false, name);
 	slot_end(ts, s, ts->now, false);
 	ts->busy = 0;
 	return 0;
@@ -327,7 +329,7 @@ __attribute__((noinline)) static int leave_slow(struct thread_state *ts, struct 
 	int r = pmu_fast_slow(ts->fast, ts->now);
 
 	if (s->depth == 0 || r < 0)
-		return end_failed(ts, r, "pmu_region_leave", s->name);
+		return end_failed(ts, r, true, s->name);
 	slot_end(ts, s, ts->now, true);
 	ts->busy = 0;
 	return 0;
@@ -344,7 +346,7 @@ PMU_EXPORT int pmu_region_leave(struct pmu_region *h)
 	if (__builtin_expect(pmu__fast_try(ts->fast, ts->now), 0))
 		return leave_slow(ts, s);
 	if (__builtin_expect(s->depth == 0, 0))
-		return end_failed(ts, 0, "pmu_region_leave", s->name);
+		return end_failed(ts, 0, true, s->name);
 	slot_end(ts, s, ts->now, true);
 	ts->busy = 0;
 	return 0;
