@@ -10,29 +10,28 @@
  * "First in a process" runs each variant in a freshly forked child (before
  * the parent has created any context, so nothing is cached); the others
  * repeat in one process, where libpmu keeps the parsed built-in tables.
+ * "Whole program" spawns the programs of startup-exec.c (linked with libpmu.so,
+ * with libpfm4, with neither) and times exec to exit: what a short-lived tool
+ * pays, the dynamic loader's work for the library included.
  * Each variant runs ROUNDS times interleaved; medians and the ratio of
- * medians are printed. usage: startup LARGE_TABLE_DIR
+ * medians are printed.
+ * usage: startup LARGE_TABLE_DIR [EXEC_LIBPMU EXEC_LIBPFM4 EXEC_NEITHER]
  */
 #include <pmu.h> /* before libpfm4's header: it defers to <linux/perf_event.h> only in this order */
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char **environ;
+
 #define ROUNDS 201
 
-static const char *names[10] = {
-	"INST.RET", "GEN.CYCLES", "INST.MISPRED.RET", "CACHE.L1D.RD.MISS", "MEM_LOAD_RETIRED.L3_MISS",
-	"MEM_LOAD_RETIRED.L1_HIT", "INST.LOAD.DSRC.L2.RET", "task-clock", "cycles", "L1-dcache-load-misses",
-};
-static const char *pfm_names[10] = {
-	"skx::INST_RETIRED:ANY_P", "skx::UNHALTED_CORE_CYCLES", "skx::BR_MISP_RETIRED:ALL_BRANCHES",
-	"skx::L1D:REPLACEMENT", "skx::MEM_LOAD_RETIRED:L3_MISS", "skx::MEM_LOAD_RETIRED:L1_HIT",
-	"skx::MEM_LOAD_RETIRED:L2_HIT", "perf::TASK-CLOCK", "perf::CYCLES", "perf::L1-DCACHE-LOAD-MISSES",
-};
+#include "startup-names.h"
 
 static double now(void)
 {
@@ -118,6 +117,40 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* exec to exit of @prog, in us */
+static double spawned(const char *prog)
+{
+	char *argv[] = { (char *)prog, NULL };
+	double t0 = now();
+	int status;
+	pid_t pid;
+
+	if (posix_spawn(&pid, prog, NULL, NULL, argv, environ) != 0 || waitpid(pid, &status, 0) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "startup: %s failed\n", prog);
+		exit(1);
+	}
+	return now() - t0;
+}
+
+static void whole_programs(char **progs)
+{
+	static double t[3][ROUNDS];
+	static const char *what[3] = {
+		"libpmu.so: ctx + 10 resolutions", "libpfm4: init + 10 encodings", "neither (an empty main)",
+	};
+	for (int i = 0; i < ROUNDS; i++)
+		for (int k = 0; k < 3; k++)
+			t[k][i] = spawned(progs[k]);
+	for (int k = 0; k < 3; k++)
+		qsort(t[k], ROUNDS, sizeof(double), cmp);
+	printf("\n| whole program, exec to exit | median (us) | p10 | p90 | over the empty program (us) |\n"
+	       "|---|---|---|---|---|\n");
+	for (int k = 0; k < 3; k++)
+		printf("| %s | %.0f | %.0f | %.0f | %.0f |\n", what[k], t[k][ROUNDS / 2], t[k][ROUNDS / 10],
+		       t[k][ROUNDS * 9 / 10], t[k][ROUNDS / 2] - t[2][ROUNDS / 2]);
+}
+
 int main(int argc, char **argv)
 {
 	static double a[ROUNDS], b[ROUNDS], c[ROUNDS], ca[ROUNDS], cc[ROUNDS];
@@ -187,5 +220,7 @@ int main(int argc, char **argv)
 		pfm_terminate();
 		pmu_ctx_free(ctx);
 	}
+	if (argc >= 5)
+		whole_programs(argv + 2);
 	return 0;
 }

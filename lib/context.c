@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Context: CPU identity, PMUs, access settings, and what to tell the user. */
+#include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "set.h"
 #include "modifiers.h"
 
@@ -19,11 +22,33 @@ static const char *env_or(const char *opt, const char *env, const char *dflt)
 	return e && *e ? e : dflt;
 }
 
+/* The effective capability set: capget(2) for this process, one system call; /proc/self/status's CapEff
+ * line under another procfs root (a test's). False if neither says. */
+static bool effective_caps(const struct pmu_ctx *ctx, unsigned long long *eff)
+{
+	char path[512], buf[4096], *p;
+
+	if (!strcmp(ctx->procfs_root, "/proc")) {
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+		if (syscall(SYS_capget, &h, d) == 0) {
+			*eff = (unsigned long long)d[1].effective << 32 | d[0].effective;
+			return true;
+		}
+	}
+	if (pmu__path(path, sizeof(path), "%s/self/status", ctx->procfs_root) < 0 ||
+	    pmu__read_file(path, buf, sizeof(buf)) <= 0 || !(p = strstr(buf, "CapEff:")))
+		return false;
+	*eff = strtoull(p + 7, NULL, 16);
+	return true;
+}
+
 static void read_caps(struct pmu_ctx *ctx)
 {
 	struct pmu_caps *c = &ctx->caps;
-	char path[512], buf[4096];
+	char path[512];
 	long long v;
+	unsigned long long eff;
 	const struct pmu_dev *core = pmu__core_pmu(ctx);
 
 	c->arch = ctx->cpu.arch;
@@ -38,20 +63,16 @@ static void read_caps(struct pmu_ctx *ctx)
 	if (pmu__path(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", ctx->procfs_root) == 0 &&
 	    pmu__read_int(path, &v) == 0)
 		c->paranoid = (int)v;
-	c->user_access = PMU_UNKNOWN;
-	if (pmu__path(path, sizeof(path), "%s/sys/kernel/perf_user_access", ctx->procfs_root) == 0 &&
+	c->user_access = PMU_UNKNOWN; /* arm64's and riscv's sysctl: x86 has none */
+	if (c->arch != PMU_ARCH_X86 &&
+	    pmu__path(path, sizeof(path), "%s/sys/kernel/perf_user_access", ctx->procfs_root) == 0 &&
 	    pmu__read_int(path, &v) == 0)
 		c->user_access = (int)v;
 	c->rdpmc_mode = core ? core->rdpmc : PMU_UNKNOWN;
 	c->cap_perfmon = c->cap_sys_admin = 0;
-	if (pmu__path(path, sizeof(path), "%s/self/status", ctx->procfs_root) == 0 &&
-	    pmu__read_file(path, buf, sizeof(buf)) > 0) {
-		char *p = strstr(buf, "CapEff:");
-		if (p) {
-			unsigned long long eff = strtoull(p + 7, NULL, 16);
-			c->cap_perfmon = (eff >> CAP_PERFMON_BIT) & 1;
-			c->cap_sys_admin = (eff >> CAP_SYS_ADMIN_BIT) & 1;
-		}
+	if (effective_caps(ctx, &eff)) {
+		c->cap_perfmon = (eff >> CAP_PERFMON_BIT) & 1;
+		c->cap_sys_admin = (eff >> CAP_SYS_ADMIN_BIT) & 1;
 	}
 	c->can_count_kernel = c->cap_perfmon || c->cap_sys_admin ||
 			      (c->paranoid != PMU_UNKNOWN && c->paranoid <= 1);

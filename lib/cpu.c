@@ -239,6 +239,17 @@ static int from_cpuid_insn(struct pmu_cpu *c)
 }
 #endif
 
+/* This machine's CPU: on x86 from the cpuid instruction, unless a test gives another procfs root (a read
+ * of /proc/cpuinfo costs a system call and, on x86, a frequency sample of every CPU); else cpuinfo. */
+static int this_cpu(struct pmu_ctx *ctx, struct pmu_cpu *c)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (strcmp(ctx->procfs_root, "/proc") == 0 && from_cpuid_insn(c) == 0)
+		return 0;
+#endif
+	return from_cpuinfo(ctx, c);
+}
+
 int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override)
 {
 	struct pmu_cpu found;
@@ -254,17 +265,13 @@ int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override)
 					override);
 		ctx->cpu.overridden = true;
 		/* keep the model name from this machine only if it is the same CPU */
-		if ((r = from_cpuinfo(ctx, &found)) == -ENOMEM)
+		if ((r = this_cpu(ctx, &found)) == -ENOMEM)
 			return pmu__err(ctx, r, "out of memory reading %s/cpuinfo", ctx->procfs_root);
 		if (r == 0 && strcmp(found.cpuid, ctx->cpu.cpuid) == 0)
 			pmu__strlcpy(ctx->cpu.name, found.name, sizeof(ctx->cpu.name));
 		return 0;
 	}
-#if defined(__x86_64__) || defined(__i386__)
-	if (strcmp(ctx->procfs_root, "/proc") == 0 && from_cpuid_insn(&ctx->cpu) == 0)
-		return 0;
-#endif
-	r = from_cpuinfo(ctx, &ctx->cpu);
+	r = this_cpu(ctx, &ctx->cpu);
 	if (r == -ENOMEM)
 		return pmu__err(ctx, r, "out of memory reading %s/cpuinfo to identify the CPU", ctx->procfs_root);
 	if (r < 0) {

@@ -207,9 +207,11 @@ int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, s
 const char *pmu__pfm_model(const char *dir);
 /* The table directory of libpfm4 PMU @model ("skx" -> "x86/skylakex"), or NULL. */
 const char *pmu__pfm_dir(const char *model);
-/* libpfm4 set up (once, thread-safe): 0; -ENODEV where it is no encoder (not built in, or it cannot
- * initialise here); -ENOMEM. */
+/* libpfm4 loaded (dlopen: libpfm.so.4, or $PMU_LIBPFM) and set up, once, thread-safe: 0; -ENODEV where
+ * it is no encoder (not built in, cannot be loaded, or cannot initialise here); -ENOMEM. */
 int pmu__pfm_ready(void);
+/* Why libpfm4 could not be loaded (dlerror's words) once pmu__pfm_ready() has tried, else NULL. */
+const char *pmu__pfm_missing(void);
 /* "PMU::EVENT:UMASK..." encoded by libpfm4 into @attr (user and kernel counted), after
  * pmu__pfm_ready() said 0: 0; -ENOENT when libpfm4 cannot encode it; -ENOMEM; -ENODEV without
  * libpfm4. */

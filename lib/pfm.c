@@ -37,12 +37,65 @@ const char *pmu__pfm_dir(const char *model)
 }
 
 #if HAVE_LIBPFM
+#include <dlfcn.h>
 #include <perfmon/pfmlib_perf_event.h>
 
 /* libpfm4 set up once: 0 ready, -ENODEV unusable here, -ENOMEM libpfm4 ran out of memory initialising
  * (it keeps that result); 1 not yet, or the last try could not copy the environment (tried again). */
 static pthread_mutex_t pfm_lock = PTHREAD_MUTEX_INITIALIZER;
 static int pfm_status = 1;
+
+/*
+ * libpfm4 is loaded with dlopen() when a name first needs it, not linked: loading it costs every
+ * program about 0.8 ms and 290 page faults at start (its tables are relocated), while most never
+ * resolve a name only libpfm4 knows. Its functions, typed from its header.
+ */
+static struct {
+	__typeof__(&pfm_initialize) initialize;
+	__typeof__(&pfm_get_pmu_info) get_pmu_info;
+	__typeof__(&pfm_get_os_event_encoding) get_os_event_encoding;
+	__typeof__(&pfm_strerror) strerror;
+} pfm;
+static char pfm_missing[256]; /* why it could not be loaded, "" if it was (or was not tried) */
+
+/* 0, or -ELIBACC with pfm_missing said. $PMU_LIBPFM names another file (tests: one that is absent).
+ * A failure is tried again at once, and at the next need (not kept): dlopen() fails alike when an
+ * allocation of its own failed, and dlerror() does not tell that apart from a missing file. */
+static int pfm_load(void)
+{
+	const char *file = pmu__getenv("PMU_LIBPFM");
+	void *h;
+
+	file = file && *file ? file : "libpfm.so.4";
+	if (!(h = dlopen(file, RTLD_NOW | RTLD_LOCAL)) && !(h = dlopen(file, RTLD_NOW | RTLD_LOCAL))) {
+		const char *why = dlerror();
+		snprintf(pfm_missing, sizeof(pfm_missing), "%s", why ? why : file);
+		return -ELIBACC;
+	}
+	pfm.initialize = (__typeof__(pfm.initialize))dlsym(h, "pfm_initialize");
+	pfm.get_pmu_info = (__typeof__(pfm.get_pmu_info))dlsym(h, "pfm_get_pmu_info");
+	pfm.get_os_event_encoding = (__typeof__(pfm.get_os_event_encoding))dlsym(h, "pfm_get_os_event_encoding");
+	pfm.strerror = (__typeof__(pfm.strerror))dlsym(h, "pfm_strerror");
+	if (!pfm.initialize || !pfm.get_pmu_info || !pfm.get_os_event_encoding || !pfm.strerror) {
+		snprintf(pfm_missing, sizeof(pfm_missing), "%s lacks libpfm4's functions", file);
+		pfm.initialize = NULL;
+		dlclose(h);
+		return -ELIBACC;
+	}
+	pfm_missing[0] = 0;
+	return 0; /* kept loaded: its encodings are used until the process ends */
+}
+
+const char *pmu__pfm_missing(void)
+{
+	const char *why = NULL;
+
+	pthread_mutex_lock(&pfm_lock);
+	if (pfm_status != 0 && pfm_missing[0])
+		why = pfm_missing;
+	pthread_mutex_unlock(&pfm_lock);
+	return why;
+}
 
 extern char **environ;
 
@@ -71,6 +124,8 @@ static int pfm_setup(void)
 	size_t n = 0;
 	int r;
 
+	if (!pfm.initialize && pfm_load() < 0)
+		return -ELIBACC;
 	while (old && old[n])
 		n++;
 	mine = malloc((n + 2) * sizeof(*mine));
@@ -82,7 +137,7 @@ static int pfm_setup(void)
 	mine[n + 1] = NULL;
 	pfm_environ = mine;
 	__atomic_store_n(&environ, mine, __ATOMIC_RELEASE);
-	r = pfm_initialize();
+	r = pfm.initialize();
 	expect = mine;
 	__atomic_compare_exchange_n(&environ, &expect, old, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 	return r == PFM_SUCCESS ? 0 : r == PFM_ERR_NOMEM ? -ENOMEM : -ENODEV;
@@ -99,6 +154,8 @@ int pmu__pfm_ready(void)
 		r = pfm_setup();
 		if (r == -EAGAIN)
 			r = -ENOMEM;
+		else if (r == -ELIBACC)
+			r = -ENODEV; /* not kept: tried again at the next need */
 		else
 			__atomic_store_n(&pfm_status, r, __ATOMIC_RELEASE);
 	}
@@ -115,7 +172,7 @@ static const char *pfm_host_core(void)
 	for (p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
 		memset(&pi, 0, sizeof(pi));
 		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.is_present && pi.type == PFM_PMU_TYPE_CORE)
+		if (pfm.get_pmu_info(p, &pi) == PFM_SUCCESS && pi.is_present && pi.type == PFM_PMU_TYPE_CORE)
 			return pi.name;
 	}
 	return NULL;
@@ -130,7 +187,7 @@ static int pfm_encode(const char *str, struct perf_event_attr *attr, char **fstr
 	arg.attr = attr;
 	arg.fstr = fstr;
 	arg.size = sizeof(arg);
-	return pfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	return pfm.get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 }
 
 int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out)
@@ -157,7 +214,7 @@ int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, s
 			return -ENOENT;
 		if (r == PFM_ERR_NOMEM)
 			return pmu__err(ctx, -ENOMEM, "event '%s': out of memory in libpfm4 encoding it", out->name);
-		return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 cannot encode it: %s", out->name, pfm_strerror(r));
+		return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 cannot encode it: %s", out->name, pfm.strerror(r));
 	}
 	out->type = attr.type;
 	out->config = attr.config;
@@ -190,6 +247,11 @@ int pmu__pfm_attr(const char *name, struct perf_event_attr *attr)
 int pmu__pfm_ready(void)
 {
 	return -ENODEV;
+}
+
+const char *pmu__pfm_missing(void)
+{
+	return NULL;
 }
 
 int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out)

@@ -119,7 +119,7 @@ static int suggest_generic(const struct pmu_generic *g, void *data)
 static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 {
 	struct suggest s;
-	char list[512], near[PMU_NAME_MAX + 160] = "";
+	char list[512], near[PMU_NAME_MAX + 160] = "", pfm[384] = "";
 	size_t o = 0;
 	unsigned limit = (unsigned)strlen(base) / 3 + 2;
 	const struct pmu_dev *core = pmu__core_pmu(ctx);
@@ -159,12 +159,15 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 			snprintf(near, sizeof(near), "; did you mean '%s'? It cannot be counted here (%s)", s.near,
 				 why ? why : "?");
 	}
+	if (pmu__pfm_missing())
+		snprintf(pfm, sizeof(pfm), "; libpfm4, which knows more vendor names, cannot be loaded (%s): "
+			 "install libpfm4", pmu__pfm_missing());
 	if (o)
-		return pmu__err(ctx, -ENOENT, "unknown event '%s'; did you mean: %s?%s ('pmu list' shows all)",
-				name, list, near);
+		return pmu__err(ctx, -ENOENT, "unknown event '%s'; did you mean: %s?%s ('pmu list' shows all)%s",
+				name, list, near, pfm);
 	return pmu__err(ctx, -ENOENT,
-			"unknown event '%s'%s; 'pmu list' shows the events known here%s", name, near,
-			core ? "" : " (no hardware PMU: only software events can be counted)");
+			"unknown event '%s'%s; 'pmu list' shows the events known here%s%s", name, near,
+			core ? "" : " (no hardware PMU: only software events can be counted)", pfm);
 }
 
 /* Is @term a format term or a named event of @d (which then win over generic names)? 1, 0, or -ENOMEM
@@ -734,11 +737,12 @@ static int pfm_declared_wrong(struct pmu_ctx *ctx, const struct pmu_event_info *
 	for (char *c = name; (c = strchr(c, ':')); )
 		*c = '.'; /* the tables' spelling of libpfm4's EVENT:UMASK */
 	b = pmu__tables_builtin_event(pmu__pfm_dir(model), name);
-	if (!n || !b || !b->pfm_name || strcmp(b->pfm_name, "-"))
+	if (!n || !b || !b->pfm_name || strcmp(pmu__builtin_str(b->pfm_name), "-"))
 		return 0;
 	return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 encodes %s::%s as config %#llx, and this library's %s "
 			"table declares that encoding wrong: %s Count it as '%s' instead", out->name, model, pfm,
-			(unsigned long long)out->config, b->dir, b->notes ? b->notes : "", b->name);
+			(unsigned long long)out->config, pmu__builtin_str(b->dir),
+			b->notes ? pmu__builtin_str(b->notes) : "", pmu__builtin_str(b->name));
 }
 
 /* libpfm4's encoding of @spec: PMU::EVENT as written, another name for the core PMU of the CPU named by
@@ -898,13 +902,16 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 		if (r != -ENOENT)
 			return r;
 	}
+	/* a tool event (duration_time) before libpfm4, which knows none and need not be loaded for them */
+	if (!strchr(spec, ':') && pmu__tool_resolve(ctx, spec, out) == 0)
+		goto done;
 	r = resolve_pfm(ctx, spec, out);
 	if (r == 0)
 		goto done;
 	if (r != -ENOENT)
 		return r;
-	/* a tracepoint SYS:NAME (and what an unknown X:Y means), or a tool event (duration_time): 1 if neither */
-	if ((r = strchr(spec, ':') ? pmu__tracepoint_resolve(ctx, name, spec, out, is_event) : pmu__tool_resolve(ctx, spec, out)) <= 0) {
+	/* a tracepoint SYS:NAME (and what an unknown X:Y means): 1 if not */
+	if (strchr(spec, ':') && (r = pmu__tracepoint_resolve(ctx, name, spec, out, is_event)) <= 0) {
 		if (r == 0)
 			goto done;
 		return r;

@@ -696,27 +696,27 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 			struct pmu_tentry *e = &blk[i];
 			e->borrowed = true;
 			e->kind = b->kind;
-			e->name = (char *)b->name;
-			e->file = (char *)b->file;
-			e->dir = (char *)b->dir;
-			e->desc = (char *)b->desc;
-			e->pdesc = (char *)b->pdesc;
-			e->notes = (char *)b->notes;
-			e->stdnames = (char *)b->stdnames;
-			e->approx_note = (char *)b->approx_note;
-			e->topdown = (char *)b->topdown;
-			e->aliases = (char *)b->aliases;
-			e->generic = (char *)b->generic;
-			e->source = (char *)b->source;
-			e->unit = (char *)b->unit;
-			e->expr = (char *)b->expr;
-			e->group = (char *)b->group;
-			e->scale_unit = (char *)b->scale_unit;
-			e->threshold = (char *)b->threshold;
-			e->params = (char *)b->params;
-			e->counter_csr = (char *)b->counter_csr;
-			e->pfm_name = (char *)b->pfm_name;
-			e->approx_names = (char *)b->approx_names;
+			e->name = (char *)pmu__builtin_str(b->name);
+			e->file = (char *)pmu__builtin_str(b->file);
+			e->dir = (char *)pmu__builtin_str(b->dir);
+			e->desc = (char *)pmu__builtin_str(b->desc);
+			e->pdesc = (char *)pmu__builtin_str(b->pdesc);
+			e->notes = (char *)pmu__builtin_str(b->notes);
+			e->stdnames = (char *)pmu__builtin_str(b->stdnames);
+			e->approx_note = (char *)pmu__builtin_str(b->approx_note);
+			e->topdown = (char *)pmu__builtin_str(b->topdown);
+			e->aliases = (char *)pmu__builtin_str(b->aliases);
+			e->generic = (char *)pmu__builtin_str(b->generic);
+			e->source = (char *)pmu__builtin_str(b->source);
+			e->unit = (char *)pmu__builtin_str(b->unit);
+			e->expr = (char *)pmu__builtin_str(b->expr);
+			e->group = (char *)pmu__builtin_str(b->group);
+			e->scale_unit = (char *)pmu__builtin_str(b->scale_unit);
+			e->threshold = (char *)pmu__builtin_str(b->threshold);
+			e->params = (char *)pmu__builtin_str(b->params);
+			e->counter_csr = (char *)pmu__builtin_str(b->counter_csr);
+			e->pfm_name = (char *)pmu__builtin_str(b->pfm_name);
+			e->approx_names = (char *)pmu__builtin_str(b->approx_names);
 			e->approx = b->approx;
 			e->have = b->have;
 			e->event = b->event;
@@ -750,7 +750,7 @@ const struct pmu_builtin_entry *pmu__tables_builtin_event(const char *dir, const
 		if (!dir || strcmp(bd->dir, dir))
 			continue;
 		for (size_t i = 0; i < bd->n; i++)
-			if (bd->entries[i].kind == PMU_T_NATIVE && !strcasecmp(bd->entries[i].name, name))
+			if (bd->entries[i].kind == PMU_T_NATIVE && !strcasecmp(pmu__builtin_str(bd->entries[i].name), name))
 				return &bd->entries[i];
 	}
 	return NULL;

@@ -24,12 +24,13 @@ extern const struct pmu_builtin_file pmu__builtin_files[];
 extern const size_t pmu__builtin_nfiles;
 
 /* A built-in table entry compiled at build time (lib/gen-tables.py): the
- * fields of struct pmu_tentry, no JSON parsing at run time. */
+ * fields of struct pmu_tentry, no JSON parsing at run time. Its strings are
+ * offsets into pmu__builtin_pool (read them with pmu__builtin_str), so the
+ * entries need no relocation when the library is loaded. */
 struct pmu_builtin_entry {
 	int kind;
-	const char *name, *file, *dir, *desc, *pdesc, *notes, *stdnames, *approx_note, *topdown, *aliases,
-		*generic, *source, *unit, *expr, *group, *scale_unit, *threshold, *params, *counter_csr, *pfm_name,
-		*approx_names;
+	uint32_t name, file, dir, desc, pdesc, notes, stdnames, approx_note, topdown, aliases, generic, source,
+		unit, expr, group, scale_unit, threshold, params, counter_csr, pfm_name, approx_names;
 	int approx;
 	unsigned have;
 	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
@@ -44,6 +45,13 @@ struct pmu_builtin_dir {
 };
 extern const struct pmu_builtin_dir pmu__builtin_dirs[];
 extern const size_t pmu__builtin_ndirs;
+extern const char pmu__builtin_pool[];
+
+/* A compiled entry's string: NULL for offset 0 (no such field). */
+static inline const char *pmu__builtin_str(uint32_t off)
+{
+	return off ? pmu__builtin_pool + off : NULL;
+}
 
 enum pmu_tkind { PMU_T_NATIVE = 1, PMU_T_STANDARD, PMU_T_METRIC };
 

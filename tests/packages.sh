@@ -75,9 +75,11 @@ mkdir -p "$IROOT/tmp/debs"
 debs=$(cd "$ROOT/root" && ls libpmu0_*.deb libpmu-dev_*.deb pmu_*.deb python3-pmu_*.deb 2>/dev/null)
 [ -n "$debs" ] && (cd "$ROOT/root" && cp $debs "$IROOT/tmp/debs/")
 step "$IROOT" install "apt-get update -q && $APT install $(printf '/tmp/debs/%s ' $debs) ${PMU_PACKAGE_TEST_DEPS[*]} &&
-	dpkg-query -W libpmu0 libpmu-dev pmu python3-pmu"
+	dpkg-query -W libpmu0 libpmu-dev pmu python3-pmu &&
+	dpkg-query -W -f='\${Depends}\n' libpmu0 | grep -w libpfm4"
 step "$IROOT" count "cc -o /tmp/count examples/count.c \$(pkg-config --cflags --libs libpmu) && /tmp/count &&
-	ldd /tmp/count | grep libpmu"
+	ldd /tmp/count | grep libpmu && ! ldd /tmp/count | grep libpfm &&
+	python3 -c 'import pmu; c = pmu.Context(cpuid=\"GenuineIntel-6-55-4\"); print(c.resolve(\"skx::L1D:REPLACEMENT\"))'"
 step "$IROOT" info "pmu info"
 step "$IROOT" man "man -P cat pmu-stat | head -n 8 && man -P cat pmu | head -n 5 &&
 	man -P cat pmu_set_read | head -n 8 && man -P cat pmu_region_end | head -n 5 && man -P cat libpmu | head -n 5"

@@ -36,8 +36,8 @@ static void index_order(void)
 		int problems = 0;
 		for (size_t k = 0; k + 1 < bd->n; k++) {
 			struct pmu_tentry a, b;
-			struct pmu_tname x = { bd->entries[bd->order[k]].name, &a, bd->order[k] },
-					 y = { bd->entries[bd->order[k + 1]].name, &b, bd->order[k + 1] };
+			struct pmu_tname x = { pmu__builtin_str(bd->entries[bd->order[k]].name), &a, bd->order[k] },
+					 y = { pmu__builtin_str(bd->entries[bd->order[k + 1]].name), &b, bd->order[k + 1] };
 			a.kind = bd->entries[bd->order[k]].kind;
 			b.kind = bd->entries[bd->order[k + 1]].kind;
 			CHECK(pmu__tables_cmp_order(&x, &y) < 0, "%s: order %zu: '%s' before '%s'", bd->dir, k, x.name, y.name);
