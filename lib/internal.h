@@ -210,8 +210,8 @@ const char *pmu__pfm_dir(const char *model);
 /* libpfm4 loaded (dlopen: libpfm.so.4, or $PMU_LIBPFM) and set up, once, thread-safe: 0; -ENODEV where
  * it is no encoder (not built in, cannot be loaded, or cannot initialise here); -ENOMEM. */
 int pmu__pfm_ready(void);
-/* Why libpfm4 could not be loaded (dlerror's words) once pmu__pfm_ready() has tried, else NULL. */
-const char *pmu__pfm_missing(void);
+/* True, with why into @why (dlerror's words), when pmu__pfm_ready() could not load libpfm4 at its last try. */
+bool pmu__pfm_missing(char *why, size_t len);
 /* "PMU::EVENT:UMASK..." encoded by libpfm4 into @attr (user and kernel counted), after
  * pmu__pfm_ready() said 0: 0; -ENOENT when libpfm4 cannot encode it; -ENOMEM; -ENODEV without
  * libpfm4. */

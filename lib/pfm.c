@@ -86,15 +86,16 @@ static int pfm_load(void)
 	return 0; /* kept loaded: its encodings are used until the process ends */
 }
 
-const char *pmu__pfm_missing(void)
+bool pmu__pfm_missing(char *why, size_t len)
 {
-	const char *why = NULL;
+	bool missing;
 
 	pthread_mutex_lock(&pfm_lock);
-	if (pfm_status != 0 && pfm_missing[0])
-		why = pfm_missing;
+	missing = pfm_status != 0 && pfm_missing[0];
+	if (missing)
+		pmu__strlcpy(why, pfm_missing, len);
 	pthread_mutex_unlock(&pfm_lock);
-	return why;
+	return missing;
 }
 
 extern char **environ;
@@ -249,9 +250,10 @@ int pmu__pfm_ready(void)
 	return -ENODEV;
 }
 
-const char *pmu__pfm_missing(void)
+bool pmu__pfm_missing(char *why, size_t len)
 {
-	return NULL;
+	(void)why; (void)len;
+	return false;
 }
 
 int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out)

@@ -119,7 +119,7 @@ static int suggest_generic(const struct pmu_generic *g, void *data)
 static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 {
 	struct suggest s;
-	char list[512], near[PMU_NAME_MAX + 160] = "", pfm[384] = "";
+	char list[512], near[PMU_NAME_MAX + 160] = "", pfm[384] = "", pfm_why[256];
 	size_t o = 0;
 	unsigned limit = (unsigned)strlen(base) / 3 + 2;
 	const struct pmu_dev *core = pmu__core_pmu(ctx);
@@ -159,9 +159,9 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 			snprintf(near, sizeof(near), "; did you mean '%s'? It cannot be counted here (%s)", s.near,
 				 why ? why : "?");
 	}
-	if (pmu__pfm_missing())
+	if (pmu__pfm_missing(pfm_why, sizeof(pfm_why)))
 		snprintf(pfm, sizeof(pfm), "; libpfm4, which knows more vendor names, cannot be loaded (%s): "
-			 "install libpfm4", pmu__pfm_missing());
+			 "install libpfm4", pfm_why);
 	if (o)
 		return pmu__err(ctx, -ENOENT, "unknown event '%s'; did you mean: %s?%s ('pmu list' shows all)%s",
 				name, list, near, pfm);

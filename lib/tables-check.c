@@ -545,8 +545,13 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 		return 0;
 	if ((r = pmu__pfm_ready()) == -ENOMEM)
 		return pmu__err(ctx, r, "%s: out of memory setting up libpfm4 to compare the encodings with", dir);
-	if (r < 0)
+	if (r < 0) {
+		char why[256];
+		if (pmu__pfm_missing(why, sizeof(why)))
+			pmu__log(ctx, PMU_LOG_WARN, "%s: encodings not compared with libpfm4, which cannot be loaded "
+				 "(%s): install libpfm4", dir, why);
 		return 0;
+	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct pmu_tentry *e = t->v[i];
 		char name[PMU_NAME_MAX * 2], *dot, msg[256];
