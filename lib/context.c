@@ -31,6 +31,7 @@ static bool effective_caps(const struct pmu_ctx *ctx, unsigned long long *eff)
 	if (!strcmp(ctx->procfs_root, "/proc")) {
 		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 		struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+		memset(d, 0, sizeof(d)); /* valgrind marks only the first as written */
 		if (syscall(SYS_capget, &h, d) == 0) {
 			*eff = (unsigned long long)d[1].effective << 32 | d[0].effective;
 			return true;
