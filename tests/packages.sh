@@ -17,9 +17,12 @@
 #            with pkg-config and run; import pmu from where meson installed
 #            it; man pmu_set_read
 # Install root (a second copy of the fresh root, with a clone for examples/):
-#   install  apt-get install of the four .deb files and PMU_PACKAGE_TEST_DEPS
+#   install  apt-get install of the four .deb files and PMU_PACKAGE_TEST_DEPS;
+#            libpmu0 depends on libpfm4 (which it loads with dlopen)
 #   count    examples/count.c compiled with `pkg-config --cflags --libs
-#            libpmu` against the installed libpmu-dev, and run
+#            libpmu` against the installed libpmu-dev, and run (not linked
+#            with libpfm4); the installed binding encodes a name only
+#            libpfm4 knows
 #   info     pmu info
 #   man      man pmu-stat, man pmu (section 1, package pmu),
 #            man pmu_set_read, man pmu_region_end (a group's page), man libpmu
