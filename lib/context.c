@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 #include "set.h"
 #include "modifiers.h"
 
@@ -22,6 +20,10 @@ static const char *env_or(const char *opt, const char *env, const char *dflt)
 	return e && *e ? e : dflt;
 }
 
+/* The C library's wrapper of capget(2) (glibc and musl have it; no header of theirs declares it). Not
+ * syscall(): a program that defines its own syscall() (test-faults) reads six arguments from it. */
+int capget(cap_user_header_t header, cap_user_data_t data);
+
 /* The effective capability set: capget(2) for this process, one system call; /proc/self/status's CapEff
  * line under another procfs root (a test's). False if neither says. */
 static bool effective_caps(const struct pmu_ctx *ctx, unsigned long long *eff)
@@ -32,7 +34,7 @@ static bool effective_caps(const struct pmu_ctx *ctx, unsigned long long *eff)
 		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 		struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
 		memset(d, 0, sizeof(d)); /* valgrind marks only the first as written */
-		if (syscall(SYS_capget, &h, d) == 0) {
+		if (capget(&h, d) == 0) {
 			*eff = (unsigned long long)d[1].effective << 32 | d[0].effective;
 			return true;
 		}
