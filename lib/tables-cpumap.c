@@ -441,6 +441,25 @@ int pmu__tables_map_plain(const char *pat, const char keys[][64], int nk)
 	return r;
 }
 
+/* Whether CPU pattern @pat matches one of the @nk keys: plain patterns without regex, others checked
+ * and compiled by pmu__tables_map_pattern. 1, 0, -EINVAL (@why says why the pattern is refused),
+ * -ENOMEM. */
+static int pattern_matches(const char *pat, const char keys[][64], int nk, char *why, size_t wl)
+{
+	regex_t re;
+	int r;
+
+	if ((r = pmu__tables_map_plain(pat, keys, nk)) >= 0)
+		return r;
+	if ((r = pmu__tables_map_pattern(pat, keys, nk, &re, why, wl)) < 0)
+		return r;
+	if (r == 1) /* cannot match: not compiled */
+		return 0;
+	r = match_keys(&re, keys, nk);
+	regfree(&re);
+	return r;
+}
+
 /* Find the directory for @cpu in a mapfile's text: 1 and *dir (to free), 0 if no line matches,
  * -ENOMEM. Refused lines are warnings naming @mapname and the line. */
 int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
@@ -452,26 +471,14 @@ int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const 
 
 	while (pmu__tables_map_next(&text, &lineno, &row)) {
 		char why[PMU_MAP_PATTERN_MAX + 160];
-		regex_t re;
-		if ((r = pmu__tables_map_plain(row.cpuid, keys, nk)) >= 0) {
-			if (r)
-				return (*dir = strdup(row.dir)) ? 1 : -ENOMEM;
-			continue;
-		}
-		if ((r = pmu__tables_map_pattern(row.cpuid, keys, nk, &re, why, sizeof(why))) == -EINVAL) {
+		if ((r = pattern_matches(row.cpuid, keys, nk, why, sizeof(why))) == -EINVAL) {
 			pmu__log(ctx, PMU_LOG_WARN, "%s line %d: %s: line skipped", mapname, row.lineno, why);
 			continue;
 		}
 		if (r < 0)
 			return r;
-		if (r == 1) /* cannot match: not compiled */
-			continue;
-		r = match_keys(&re, keys, nk);
-		regfree(&re);
-		if (r > 0)
+		if (r)
 			return (*dir = strdup(row.dir)) ? 1 : -ENOMEM;
-		if (r < 0)
-			return r;
 	}
 	return 0;
 }
@@ -518,8 +525,7 @@ int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu
 int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id)
 {
 	char keys[2][64], why[PMU_MAP_PATTERN_MAX + 160];
-	int nk, r = 0;
-	regex_t re;
+	int nk;
 
 	if (ctx->cpu.arch == PMU_ARCH_ARM64) {
 		/* MIDR: revision bits 0-3, part 4-15, architecture 16-19, variant 20-23, implementer 24-31 */
@@ -532,9 +538,5 @@ int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id)
 		return ((have >> 20 & 0xf) << 4 | (have & 0xf)) >= ((want >> 20 & 0xf) << 4 | (want & 0xf));
 	}
 	nk = pmu__tables_cpu_keys(&ctx->cpu, keys);
-	if ((r = pmu__tables_map_pattern(id, NULL, 0, &re, why, sizeof(why))) < 0)
-		return r;
-	r = match_keys(&re, keys, nk);
-	regfree(&re);
-	return r;
+	return pattern_matches(id, keys, nk, why, sizeof(why));
 }
