@@ -197,19 +197,49 @@ static int from_cpuinfo(struct pmu_ctx *ctx, struct pmu_cpu *c)
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-static int from_cpuid_insn(struct pmu_cpu *c)
+/* The processor brand string (cpuid 0x80000002-4) into @name, leading blanks dropped; "" if absent. */
+static void x86_brand(char *name, size_t len)
 {
-	unsigned a, b, cc, d, i;
-	char name[49];
+	unsigned a, b, c, d, w[12];
+	char s[49], *p = s;
+
+	*name = 0;
+	__cpuid(0x80000000, a, b, c, d);
+	if (a < 0x80000004)
+		return;
+	for (unsigned i = 0; i < 3; i++)
+		__cpuid(0x80000002 + i, w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]);
+	memcpy(s, w, 48);
+	s[48] = 0;
+	while (*p == ' ')
+		p++;
+	pmu__strlcpy(name, p, len);
+}
+
+/*
+ * Vendor, family, model, stepping from the cpuid instruction; the model name only if @with_name.
+ * Each cpuid is counted: in a virtual machine every one exits to the hypervisor (8 us each on the
+ * development VM, where the previous code's 12 — __get_cpuid asks for the highest leaf before each
+ * leaf — were a quarter of pmu_ctx_new). Here: 2, and 4 more for the name.
+ */
+static int from_cpuid_insn(struct pmu_cpu *c, bool with_name)
+{
+	unsigned max, a, b, cc, d;
 
 	memset(c, 0, sizeof(*c));
-	if (!__get_cpuid(0, &a, &b, &cc, &d))
+#ifdef __x86_64__
+	__cpuid(0, max, b, cc, d); /* every x86-64 processor has the instruction */
+#else
+	if (!__get_cpuid(0, &max, &b, &cc, &d)) /* checks that it exists first */
+		return -ENOENT;
+#endif
+	if (max < 1)
 		return -ENOENT;
 	memcpy(c->vendor, &b, 4);
 	memcpy(c->vendor + 4, &d, 4);
 	memcpy(c->vendor + 8, &cc, 4);
 	c->vendor[12] = 0;
-	__get_cpuid(1, &a, &b, &cc, &d);
+	__cpuid(1, a, b, cc, d);
 	c->family = (a >> 8) & 0xf;
 	c->model = (a >> 4) & 0xf;
 	c->stepping = a & 0xf;
@@ -217,22 +247,8 @@ static int from_cpuid_insn(struct pmu_cpu *c)
 		c->family += (a >> 20) & 0xff;
 	if (c->family == 6 || c->family >= 0xf)
 		c->model += ((a >> 16) & 0xf) << 4;
-	if (__get_cpuid(0x80000000, &a, &b, &cc, &d) && a >= 0x80000004) {
-		for (i = 0; i < 3; i++) {
-			__get_cpuid(0x80000002 + i, &a, &b, &cc, &d);
-			memcpy(name + 16 * i, &a, 4);
-			memcpy(name + 16 * i + 4, &b, 4);
-			memcpy(name + 16 * i + 8, &cc, 4);
-			memcpy(name + 16 * i + 12, &d, 4);
-		}
-		name[48] = 0;
-		{
-			char *s = name;
-			while (*s == ' ')
-				s++;
-			pmu__strlcpy(c->name, s, sizeof(c->name));
-		}
-	}
+	if (with_name)
+		x86_brand(c->name, sizeof(c->name));
 	c->arch = PMU_ARCH_X86;
 	x86_format(c);
 	return 0;
@@ -241,12 +257,14 @@ static int from_cpuid_insn(struct pmu_cpu *c)
 
 /* This machine's CPU: on x86 from the cpuid instruction, unless a test gives another procfs root (the
  * kernel formats /proc/cpuinfo for every CPU at each read: 50 us on a 2-CPU VM, more with more CPUs);
- * else cpuinfo. */
-static int this_cpu(struct pmu_ctx *ctx, struct pmu_cpu *c)
+ * else cpuinfo. @with_name: the model name too (cpuinfo has it either way). */
+static int this_cpu(struct pmu_ctx *ctx, struct pmu_cpu *c, bool with_name)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	if (strcmp(ctx->procfs_root, "/proc") == 0 && from_cpuid_insn(c) == 0)
+	if (strcmp(ctx->procfs_root, "/proc") == 0 && from_cpuid_insn(c, with_name) == 0)
 		return 0;
+#else
+	(void)with_name;
 #endif
 	return from_cpuinfo(ctx, c);
 }
@@ -265,14 +283,19 @@ int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override)
 					"mvendorid-marchid-mimpid (0x489-0x8000000000000007-0x4210427)",
 					override);
 		ctx->cpu.overridden = true;
-		/* keep the model name from this machine only if it is the same CPU */
-		if ((r = this_cpu(ctx, &found)) == -ENOMEM)
+		/* keep the model name from this machine only if it is the same CPU (asked for then only) */
+		if ((r = this_cpu(ctx, &found, false)) == -ENOMEM)
 			return pmu__err(ctx, r, "out of memory reading %s/cpuinfo", ctx->procfs_root);
-		if (r == 0 && strcmp(found.cpuid, ctx->cpu.cpuid) == 0)
+		if (r == 0 && strcmp(found.cpuid, ctx->cpu.cpuid) == 0) {
+#if defined(__x86_64__) || defined(__i386__)
+			if (!found.name[0] && strcmp(ctx->procfs_root, "/proc") == 0)
+				x86_brand(found.name, sizeof(found.name));
+#endif
 			pmu__strlcpy(ctx->cpu.name, found.name, sizeof(ctx->cpu.name));
+		}
 		return 0;
 	}
-	r = this_cpu(ctx, &ctx->cpu);
+	r = this_cpu(ctx, &ctx->cpu, true);
 	if (r == -ENOMEM)
 		return pmu__err(ctx, r, "out of memory reading %s/cpuinfo to identify the CPU", ctx->procfs_root);
 	if (r < 0) {
