@@ -249,6 +249,7 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 		n = w;
 	}
 	t->names = v;
+	t->names_shared = false;
 	t->nnames = n;
 	return 0;
 }

@@ -57,7 +57,8 @@ void pmu__tables_free(struct pmu_tables *t)
 	for (size_t i = 0; i < nhead; i++)
 		entry_free(t->v[i]);
 	free(t->v);
-	free(t->names);
+	if (!t->names_shared)
+		free(t->names);
 	for (size_t i = 0; i < t->nalias; i++)
 		free(t->alias_store[i]);
 	free(t->alias_store);

@@ -33,7 +33,7 @@ static pthread_mutex_t bcache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The name index of a context whose tables are the built-in ones alone (its CPU's directory, if any,
  * then the standard names) is the same in every such context of the process: built once per CPU
- * directory (its entries the shared built-in ones), copied after. */
+ * directory (its entries the shared built-in ones), shared after (struct pmu_tables' names_shared). */
 struct index_cache {
 	char dir[96];           /* the CPU's directory, "" for none */
 	struct pmu_tables t;    /* the entries (shared) and their index; aliases owned here */
@@ -132,13 +132,10 @@ static int builtin_index(struct pmu_tables *t, const char *dir)
 	r = c->status;
 	if (r == 0 && (c->t.n != t->n || memcmp(c->t.v, t->v, t->n * sizeof(*t->v))))
 		r = 1; /* other entries (cannot happen: the same directories in the same order) */
-	if (r == 0) {
-		t->names = malloc((c->t.nnames ? c->t.nnames : 1) * sizeof(*t->names));
-		if (!t->names)
-			r = -ENOMEM;
-		else
-			memcpy(t->names, c->t.names, c->t.nnames * sizeof(*t->names));
-		t->nnames = t->names ? c->t.nnames : 0;
+	if (r == 0) { /* shared, read-only like the entries it points to (a copy was 7 new pages of a first load) */
+		t->names = c->t.names;
+		t->nnames = c->t.nnames;
+		t->names_shared = true;
 	}
 	pthread_mutex_unlock(&icache_lock);
 	return r;

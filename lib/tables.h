@@ -98,6 +98,7 @@ struct pmu_tables {
 	size_t n, cap;
 	struct pmu_tname *names;
 	size_t nnames;
+	bool names_shared;      /* names is the process's index of these built-in directories (tables.c): not freed */
 	char **alias_store;     /* alias lists, owned, split in place: the index's alias names point into them */
 	size_t nalias, alias_cap;
 	/* entries v[first..first+n) came from a built-in directory whose index order is known (order[k]:
