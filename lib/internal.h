@@ -30,16 +30,19 @@ struct pmu_named_event {
 	double factor;          /* its value: 1 without one (or without a usable one: then no unit either) */
 };
 
+#define PMU_NO_TYPE UINT32_MAX /* struct pmu_dev's type before it is read: no PMU has it */
 struct pmu_dev {
 	char name[64];
-	uint32_t type;
+	uint32_t type;          /* valid when typed: read at the first need for a PMU the scan may skip
+	                           (sysfs.c: type_can_wait), PMU_NO_TYPE until then */
+	bool typed;
 	bool is_core;
 	struct pmu_format *formats;
 	size_t n_formats;
 	struct pmu_named_event *events;
 	size_t n_events;
 	int rdpmc;              /* x86 rdpmc file (core PMUs), PMU_UNKNOWN if absent */
-	bool loaded;            /* formats and events read: a core PMU's at the scan, another's by
+	bool loaded;            /* type, formats and events read: a core PMU's at the scan, another's by
 	                           pmu__pmu_load() before they are used */
 };
 

@@ -349,6 +349,8 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 		return pmu__err(ctx, -ENOENT, "event '%s': no PMU named '%s' here; PMUs present: %s", name,
 				spec, list[0] ? list : "(none)");
 	}
+	if ((r = pmu__pmu_load(ctx, d)) < 0) /* its type (perhaps unread yet), formats and events */
+		return r;
 	pmu__strlcpy(out->pmu, d->name, sizeof(out->pmu));
 	out->type = d->type;
 	out->source = PMU_SRC_SYSFS;

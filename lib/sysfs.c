@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* PMUs under <sysfs>/bus/event_source/devices: type, format/ and events/,
  * and encoding "term=value,..." through the format files. A core PMU's
- * format/ and events/ are read with the scan; another's (uncore, RAPL,
- * software...: a server has hundreds) at the first need, pmu__pmu_load(). */
+ * type, format/ and events/ are read with the scan; another's (uncore, RAPL,
+ * software...: a server has hundreds) at the first need, pmu__pmu_load(),
+ * its type too where its name says that it cannot be a core PMU. */
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
@@ -26,6 +27,35 @@ static bool name_is_core(const char *n, uint32_t type)
 	if (!strncmp(n, "armv8_", 6) || !strncmp(n, "armv9_", 6))
 		return true;
 	return !strncmp(n, "apple_", 6) && l > 10 && !strcmp(n + l - 4, "_pmu");
+}
+
+/* The type of the kernel's own PMUs, fixed by the ABI (PERF_TYPE_SOFTWARE, _TRACEPOINT, _BREAKPOINT:
+ * their drivers register these numbers); -1 for any other. */
+static long long abi_type(const char *n)
+{
+	return !strcmp(n, "software") ? PERF_TYPE_SOFTWARE : !strcmp(n, "tracepoint") ? PERF_TYPE_TRACEPOINT :
+	       !strcmp(n, "breakpoint") ? PERF_TYPE_BREAKPOINT : -1;
+}
+
+/*
+ * Whether the scan may leave PMU @n's type file unread: its driver registers a type of its own, given
+ * by the kernel at boot, never PERF_TYPE_RAW, so it is no core PMU (name_is_core's other test). Each
+ * type file costs 4 system calls, 12 us on the development VM; a server has hundreds of uncore PMUs.
+ * Read at the first need: pmu__pmu_load, or pmu__pmu_by_type for a type it does not know.
+ */
+static bool type_can_wait(const char *n)
+{
+	static const char *const exact[] = { "kprobe", "uprobe", "msr", "power", "intel_pt", "intel_bts" };
+	static const char *const prefix[] = { "uncore_", "cstate_", "power_", "amd_", "ibs_", "arm_cmn",
+					      "arm_dsu", "arm_spe", "smmuv3_pmcg", "hisi_" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(exact); i++)
+		if (!strcmp(n, exact[i]))
+			return true;
+	for (size_t i = 0; i < ARRAY_SIZE(prefix); i++)
+		if (!strncmp(n, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
 }
 
 /* "config:0-7,32-35" -> field 0, mask */
@@ -287,6 +317,23 @@ static void dev_free(struct pmu_dev *d)
 	d->n_events = d->n_formats = 0;
 }
 
+/* The type file of @d into d->type: 0, or the error (-ENOENT, -EINVAL: not a type). */
+static int read_type(const struct pmu_ctx *ctx, struct pmu_dev *d)
+{
+	char path[1024];
+	long long type;
+	int r;
+
+	if ((r = pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/type", ctx->sysfs_root, d->name)) < 0 ||
+	    (r = pmu__read_int(path, &type)) < 0)
+		return r;
+	if (type < 0 || type >= PMU_NO_TYPE)
+		return -EINVAL;
+	d->type = (uint32_t)type;
+	__atomic_store_n(&d->typed, true, __ATOMIC_RELEASE);
+	return 0;
+}
+
 /* format/ and events/ of @d: 0, or -ENOMEM with nothing kept */
 static int dev_read(struct pmu_ctx *ctx, struct pmu_dev *d)
 {
@@ -312,6 +359,12 @@ int pmu__pmu_load(const struct pmu_ctx *ctx, const struct pmu_dev *pmu)
 	if (__atomic_load_n(&d->loaded, __ATOMIC_ACQUIRE))
 		return 0;
 	pthread_mutex_lock(&load_lock);
+	if (!d->typed && (r = read_type(ctx, d)) < 0) {
+		pthread_mutex_unlock(&load_lock);
+		return pmu__err((struct pmu_ctx *)ctx, r == -ENOMEM ? r : -ENOENT,
+				"PMU %s: cannot read its type from %s/bus/event_source/devices/%s/type (%s): the PMU has "
+				"gone, or sysfs is not the kernel's", d->name, ctx->sysfs_root, d->name, strerror(-r));
+	}
 	if (!d->loaded && (r = dev_read((struct pmu_ctx *)ctx, d)) == 0)
 		__atomic_store_n(&d->loaded, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&load_lock);
@@ -351,13 +404,16 @@ int pmu__sysfs_scan(struct pmu_ctx *ctx)
 		long long type;
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(d.name))
 			continue;
-		if (pmu__path(path, sizeof(path), "%s/%s/type", base, e->d_name) < 0 ||
-		    pmu__read_int(path, &type) < 0 || type < 0 || type > UINT32_MAX)
-			continue;
 		memset(&d, 0, sizeof(d));
 		pmu__strlcpy(d.name, e->d_name, sizeof(d.name));
-		d.type = (uint32_t)type;
-		d.is_core = name_is_core(d.name, d.type);
+		d.type = PMU_NO_TYPE;
+		if ((type = abi_type(d.name)) >= 0) {
+			d.type = (uint32_t)type;
+			d.typed = true;
+		} else if (!type_can_wait(d.name) && read_type(ctx, &d) < 0) {
+			continue; /* not a PMU (no type file), as before the type was read lazily */
+		}
+		d.is_core = d.typed && name_is_core(d.name, d.type);
 		d.rdpmc = PMU_UNKNOWN; /* the core PMU's (x86) */
 		if (d.is_core && pmu__path(path, sizeof(path), "%s/%s/rdpmc", base, e->d_name) == 0 &&
 		    pmu__read_int(path, &type) == 0)
@@ -390,12 +446,28 @@ const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *na
 	return NULL;
 }
 
-const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type)
+static const struct pmu_dev *typed_with(const struct pmu_ctx *ctx, uint32_t type)
 {
 	for (size_t i = 0; i < ctx->n_pmus; i++)
-		if (ctx->pmus[i].type == type)
+		if (__atomic_load_n(&ctx->pmus[i].typed, __ATOMIC_ACQUIRE) && ctx->pmus[i].type == type)
 			return &ctx->pmus[i];
 	return NULL;
+}
+
+const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type)
+{
+	const struct pmu_dev *d = typed_with(ctx, type);
+
+	/* the fixed types (< PERF_TYPE_MAX) are known after the scan: PERF_TYPE_RAW is a core PMU's, the
+	 * kernel's own PMUs have theirs from the ABI; a type given at boot may be an unread PMU's */
+	if (d || type < PERF_TYPE_MAX || type == PMU_NO_TYPE)
+		return d;
+	pthread_mutex_lock(&load_lock);
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		if (!ctx->pmus[i].typed)
+			read_type(ctx, (struct pmu_dev *)&ctx->pmus[i]); /* one that cannot be read has no type */
+	pthread_mutex_unlock(&load_lock);
+	return typed_with(ctx, type);
 }
 
 const struct pmu_dev *pmu__core_pmu(const struct pmu_ctx *ctx)
