@@ -188,6 +188,37 @@ class Pool:
         return "const char pmu__builtin_pool[] =\n%s;\n" % "\n".join(self.parts)
 
 
+def index_key(name, kind, order):
+    """tables-index.c's pmu__tables_cmp_order as a sort key: the name as strcasecmp orders it, events
+    before metrics (kind 3), native before standard (kind 2), then load order."""
+    return (name.encode("ascii").lower(), kind == 3, kind == 2, order)
+
+
+def aliases_of(entries):
+    """(entry index, alias) for each alias of each entry, as tables-index.c's push_aliases splits an
+    Aliases list: at commas, blanks (C isspace) trimmed, empty ones dropped."""
+    return [(j, t.strip(" \t\n\v\f\r")) for j, e in enumerate(entries) if e["aliases"]
+            for t in e["aliases"].split(",") if t.strip(" \t\n\v\f\r")]
+
+
+def merge_script(cpu, std):
+    """The name index of a table holding directory @cpu's entries, then the standard names' (@cpu
+    empty: those alone), as the sequence of sorted runs its names come from: 0 the CPU directory's
+    names, 1 the standard names, 2 the CPU directory's aliases, 3 the standard aliases, each run in its
+    own index order: how many names, and the runs four to a byte, 2 bits each, first in the low bits. tables-index.c follows it
+    instead of merging (test-tables-compiled: equal to sorting, name by name, for every directory)."""
+    n = len(cpu)
+    els = [(index_key(e["name"], e["kind"], j), 0) for j, e in enumerate(cpu)]
+    els += [(index_key(e["name"], e["kind"], n + j), 1) for j, e in enumerate(std)]
+    els += [(index_key(t, cpu[j]["kind"], j), 2) for j, t in aliases_of(cpu)]
+    els += [(index_key(t, std[j]["kind"], n + j), 3) for j, t in aliases_of(std)]
+    runs = [r for _, r in sorted(els, key=lambda x: x[0])]  # stable: ties keep the runs' order
+    out = [0] * ((len(runs) + 3) // 4)
+    for k, r in enumerate(runs):
+        out[k // 4] |= r << (2 * (k % 4))
+    return len(runs), out
+
+
 def compiled(root, files):
     """C arrays of compiled entries, one per built-in table directory."""
     by_dir = {}
@@ -208,7 +239,9 @@ def compiled(root, files):
     out = []
     names = []
     pool = Pool()
-    for i, (d, entries) in enumerate(sorted(by_dir.items())):
+    dirs = sorted(by_dir.items())
+    std = by_dir.get("standard", [])
+    for i, (d, entries) in enumerate(dirs):
         out.append("static const struct pmu_builtin_entry dir_%d[] = {" % i)
         for e in entries:
             strs = ", ".join("%d" % pool.offset(e[f]) for f in FIELDS)
@@ -220,16 +253,20 @@ def compiled(root, files):
         # the entries in the index's order (tables-index.c: pmu__tables_cmp_order within one directory:
         # names as strcasecmp orders them, events before metrics, native before standard, then load
         # order), so that the index merges sorted runs instead of sorting at every start
-        def key(j, e=entries):
-            return (e[j]["name"].encode("ascii").lower(), e[j]["kind"] == 3, e[j]["kind"] == 2, j)
-        order = sorted(range(len(entries)), key=key)
+        order = sorted(range(len(entries)), key=lambda j: index_key(entries[j]["name"], entries[j]["kind"], j))
         if len(entries) > 0xffff:
             raise SystemExit("%s: more than 65535 entries in one directory" % d)
         out.append("static const unsigned short dir_%d_order[] = { %s };" % (i, ", ".join(map(str, order)) or "0"))
-        names.append((d, i, len(entries)))
+        als = sorted(aliases_of(entries), key=lambda a: index_key(a[1], entries[a[0]]["kind"], a[0]))
+        out.append("static const struct pmu_builtin_alias dir_%d_aliases[] = { %s };" %
+                   (i, ", ".join("{ %d, %d }" % (pool.offset(t), j) for j, t in als) or "{ 0, 0 }"))
+        nm, script = merge_script(entries if d != "standard" else [], std)
+        out.append("static const unsigned char dir_%d_merge[] = { %s };" % (i, ", ".join(map(str, script)) or "0"))
+        names.append((d, i, len(entries), len(als), nm))
     out.append("const struct pmu_builtin_dir pmu__builtin_dirs[] = {")
-    for d, i, n in names:
-        out.append('\t{ "%s", dir_%d, %d, dir_%d_order },' % (d, i, n, i))
+    for d, i, n, na, nm in names:
+        out.append('\t{ "%s", dir_%d, %d, dir_%d_order, dir_%d_aliases, %d, dir_%d_merge, %d },' %
+                   (d, i, n, i, i, na, i, nm))
     out.append("};")
     out.append("const size_t pmu__builtin_ndirs = %d;" % len(names))
     return pool.c() + "\n" + "\n".join(out) + "\n"

@@ -113,12 +113,12 @@ int pmu__tables_add(struct pmu_tables *t, struct pmu_tentry *e)
 	return 0;
 }
 
-/* Record that @t's entries [first, first + n) come in the index order @order (a built-in directory). */
-static int add_chunk(struct pmu_tables *t, size_t first, size_t n, const unsigned short *order)
+/* Record that @t's entries [first, first + n) are built-in directory @bd's, in its order. */
+static int add_chunk(struct pmu_tables *t, size_t first, size_t n, const struct pmu_builtin_dir *bd)
 {
 	if (t->nchunks == t->chunkcap && pmu__grow(&t->chunks, &t->chunkcap, 8, sizeof(*t->chunks)) < 0)
 		return -ENOMEM;
-	t->chunks[t->nchunks++] = (struct pmu_tchunk){ first, n, order };
+	t->chunks[t->nchunks++] = (struct pmu_tchunk){ first, n, bd };
 	return 0;
 }
 
@@ -130,7 +130,7 @@ int pmu__tables_add_all(struct pmu_tables *t, const struct pmu_tables *from)
 		if (pmu__tables_add(t, from->v[k]) < 0)
 			return -ENOMEM;
 	for (size_t c = 0; c < from->nchunks; c++)
-		if (add_chunk(t, first + from->chunks[c].first, from->chunks[c].n, from->chunks[c].order) < 0)
+		if (add_chunk(t, first + from->chunks[c].first, from->chunks[c].n, from->chunks[c].bd) < 0)
 			return -ENOMEM;
 	return 0;
 }
@@ -739,7 +739,7 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 				return -ENOMEM;
 			}
 		}
-		return add_chunk(t, first, bd->n, bd->order);
+		return add_chunk(t, first, bd->n, bd);
 	}
 	return 0;
 }

@@ -37,11 +37,23 @@ struct pmu_builtin_entry {
 	int counter_width, mhpmevent_bit;
 };
 
+/* An alias of a compiled entry: its own string in the pool, and the entry's index in its directory. */
+struct pmu_builtin_alias {
+	uint32_t name;
+	unsigned short entry;
+};
+
 struct pmu_builtin_dir {
 	const char *dir;
 	const struct pmu_builtin_entry *entries;
 	size_t n;
 	const unsigned short *order; /* the entries' indexes in the name index's order (gen-tables.py) */
+	const struct pmu_builtin_alias *aliases; /* the entries' aliases, in the index's order */
+	size_t naliases;
+	/* the name index of this directory then the standard names (of the standard names alone, for
+	 * "standard"), nmerge names: the run each comes from, 2 bits each (gen-tables.py merge_script) */
+	const unsigned char *merge;
+	size_t nmerge;
 };
 extern const struct pmu_builtin_dir pmu__builtin_dirs[];
 extern const size_t pmu__builtin_ndirs;
@@ -98,12 +110,13 @@ struct pmu_tables {
 	size_t n, cap;
 	struct pmu_tname *names;
 	size_t nnames;
+	bool scripted;          /* the index was built from the built-in merge script (tables-index.c) */
 	bool names_shared;      /* names is the process's index of these built-in directories (tables.c): not freed */
 	char **alias_store;     /* alias lists, owned, split in place: the index's alias names point into them */
 	size_t nalias, alias_cap;
 	/* entries v[first..first+n) came from a built-in directory whose index order is known (order[k]:
 	 * the k-th in that order): the index merges them instead of sorting them */
-	struct pmu_tchunk { size_t first, n; const unsigned short *order; } *chunks;
+	struct pmu_tchunk { size_t first, n; const struct pmu_builtin_dir *bd; } *chunks;
 	size_t nchunks, chunkcap;
 };
 

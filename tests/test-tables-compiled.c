@@ -23,12 +23,14 @@ static int same_file(const char *disk, const char *builtin)
 /*
  * The index order gen-tables.py writes for each directory (by Python's sort) is the order of the
  * library's comparator (pmu__tables_cmp_order); and the name index of the standard names plus one
- * directory, built by merging those presorted runs, equals the index built by sorting all names
- * (the same entries with no order known): name, entry and load order, element by element.
+ * directory, built by merging those presorted runs (standard names first) or by following the
+ * generator's merge script (the directory first, as every context loads them; the standard names
+ * alone), equals the index built by sorting all names and aliases (the same entries with no order
+ * known): name, entry and load order, element by element.
  */
 static void index_order(void)
 {
-	size_t compared = 0;
+	size_t compared = 0, scripted = 0;
 
 	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
 		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
@@ -42,31 +44,40 @@ static void index_order(void)
 			b.kind = bd->entries[bd->order[k + 1]].kind;
 			CHECK(pmu__tables_cmp_order(&x, &y) < 0, "%s: order %zu: '%s' before '%s'", bd->dir, k, x.name, y.name);
 		}
-		memset(&merged, 0, sizeof(merged));
-		memset(&sorted, 0, sizeof(sorted));
-		CHECK(pmu__tables_compiled(&merged, "standard") == 0 &&
-		      (!strcmp(bd->dir, "standard") || pmu__tables_compiled(&merged, bd->dir) == 0), "%s: load", bd->dir);
-		CHECK(merged.nchunks == (strcmp(bd->dir, "standard") ? 2u : 1u), "%s: %zu presorted runs", bd->dir,
-		      merged.nchunks);
-		for (size_t i = 0; i < merged.n; i++)
-			CHECK(pmu__tables_add(&sorted, merged.v[i]) == 0, "add");
-		CHECK(pmu__tables_build_index(&merged, NULL, NULL, &problems) == 0 &&
-		      pmu__tables_build_index(&sorted, NULL, NULL, &problems) == 0, "%s: index", bd->dir);
-		CHECK(merged.nnames == sorted.nnames && merged.nnames >= merged.n / 2, "%s: %zu names merged, %zu sorted",
-		      bd->dir, merged.nnames, sorted.nnames);
-		for (size_t i = 0; i < merged.nnames && i < sorted.nnames; i++) {
-			const struct pmu_tname *a = &merged.names[i], *b = &sorted.names[i];
-			CHECK(!strcmp(a->name, b->name) && a->e == b->e && a->order == b->order,
-			      "%s: name %zu: '%s' (entry %zu) merged, '%s' (entry %zu) sorted", bd->dir, i, a->name,
-			      a->order, b->name, b->order);
-			compared++;
+		/* the standard names first, then the directory: runs merged; the directory first, then the
+		 * standard names (every context's table), or the standard names alone: gen-tables.py's merge
+		 * script followed, no comparison made */
+		for (int cpu_first = 0; cpu_first < 2; cpu_first++) {
+			bool std_only = !strcmp(bd->dir, "standard"), script = cpu_first || std_only;
+			memset(&merged, 0, sizeof(merged));
+			memset(&sorted, 0, sizeof(sorted));
+			CHECK((cpu_first || pmu__tables_compiled(&merged, "standard") == 0) &&
+			      (std_only || pmu__tables_compiled(&merged, bd->dir) == 0) &&
+			      (!cpu_first || pmu__tables_compiled(&merged, "standard") == 0), "%s: load", bd->dir);
+			CHECK(merged.nchunks == (std_only ? 1u : 2u), "%s: %zu presorted runs", bd->dir, merged.nchunks);
+			for (size_t i = 0; i < merged.n; i++)
+				CHECK(pmu__tables_add(&sorted, merged.v[i]) == 0, "add");
+			CHECK(pmu__tables_build_index(&merged, NULL, NULL, &problems) == 0 &&
+			      pmu__tables_build_index(&sorted, NULL, NULL, &problems) == 0, "%s: index", bd->dir);
+			CHECK(merged.scripted == script && !sorted.scripted, "%s%s: the merge script %s", bd->dir,
+			      cpu_first ? " first" : "", script ? "followed" : "not used");
+			CHECK(merged.nnames == sorted.nnames && merged.nnames >= merged.n / 2,
+			      "%s: %zu names merged, %zu sorted", bd->dir, merged.nnames, sorted.nnames);
+			for (size_t i = 0; i < merged.nnames && i < sorted.nnames; i++) {
+				const struct pmu_tname *a = &merged.names[i], *b = &sorted.names[i];
+				CHECK(!strcmp(a->name, b->name) && a->e == b->e && a->order == b->order,
+				      "%s%s: name %zu: '%s' (entry %zu) merged, '%s' (entry %zu) sorted", bd->dir,
+				      cpu_first ? " first" : "", i, a->name, a->order, b->name, b->order);
+				compared++;
+				scripted += script;
+			}
+			sorted.n = 0; /* the entries are merged's */
+			pmu__tables_free(&sorted);
+			pmu__tables_free(&merged);
 		}
-		sorted.n = 0; /* the entries are merged's */
-		pmu__tables_free(&sorted);
-		pmu__tables_free(&merged);
 	}
-	CHECK(compared > 10000, "%zu index names compared", compared);
-	printf("%zu index names compared: merged == sorted\n", compared);
+	CHECK(compared > 20000 && scripted > 10000, "%zu index names compared, %zu by script", compared, scripted);
+	printf("%zu index names compared (%zu of them from the merge script): merged == sorted\n", compared, scripted);
 }
 
 /*
