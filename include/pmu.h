@@ -151,7 +151,11 @@ struct pmu_pmu_info {
 /** Number of PMUs found; 0 with no sysfs. */
 size_t pmu_pmu_count(struct pmu_ctx *ctx);
 
-/** Describe PMU @i (0 <= i < pmu_pmu_count()). Returns 0 or -EINVAL. */
+/**
+ * Describe PMU @i (0 <= i < pmu_pmu_count()); its type, formats and events are read now if the scan
+ * left them for their first use. Returns 0, -EINVAL (no such index), -ENOENT (its sysfs type file
+ * cannot be read: the PMU has gone; the message names the file), or -ENOMEM.
+ */
 int pmu_pmu_get(struct pmu_ctx *ctx, size_t i, struct pmu_pmu_info *out);
 
 /**

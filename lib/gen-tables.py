@@ -205,8 +205,9 @@ def merge_script(cpu, std):
     """The name index of a table holding directory @cpu's entries, then the standard names' (@cpu
     empty: those alone), as the sequence of sorted runs its names come from: 0 the CPU directory's
     names, 1 the standard names, 2 the CPU directory's aliases, 3 the standard aliases, each run in its
-    own index order: how many names, and the runs four to a byte, 2 bits each, first in the low bits. tables-index.c follows it
-    instead of merging (test-tables-compiled: equal to sorting, name by name, for every directory)."""
+    own index order. Returns how many names, and the runs four to a byte, 2 bits each, first in the
+    low bits. tables-index.c follows it instead of merging (test-tables-compiled: equal to sorting,
+    name by name, for every directory)."""
     n = len(cpu)
     els = [(index_key(e["name"], e["kind"], j), 0) for j, e in enumerate(cpu)]
     els += [(index_key(e["name"], e["kind"], n + j), 1) for j, e in enumerate(std)]

@@ -85,8 +85,10 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 		return r;
 	for (size_t p = 0; p < ctx->n_pmus; p++) {
 		const struct pmu_dev *d = &ctx->pmus[p];
-		if ((r = pmu__pmu_load(ctx, d)) < 0)
+		if ((r = pmu__pmu_load(ctx, d)) == -ENOMEM)
 			return r;
+		if (r < 0) /* its type file cannot be read (gone since the scan): not listed, as not found */
+			continue;
 		for (size_t i = 0; i < d->n_events; i++) {
 			struct pmu_event_entry e;
 			snprintf(name, sizeof(name), "%s/%s/", d->name, d->events[i].name);

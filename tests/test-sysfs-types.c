@@ -6,7 +6,8 @@
  * theirs read at the first need. Seen from outside: type files rewritten after the context was made
  * give the new number for a deferred PMU and the old one for a PMU read at the scan; a lookup by a
  * type nobody has read yet finds its PMU (pmu__pmu_by_type reads the rest); a deferred PMU without a
- * type file is refused with the file named. Every type is written here by hand.
+ * type file is refused with the file named, and pmu_pmu_get and the event listing go on without it.
+ * Every type is written here by hand.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +47,13 @@ static long long type_of(struct pmu_ctx *ctx, const char *name)
 	struct pmu_event_info e;
 
 	return pmu_event_resolve(ctx, name, &e) == 0 ? (long long)e.type : -1;
+}
+
+static int count_entry(const struct pmu_event_entry *e, void *data)
+{
+	(void)e;
+	(*(size_t *)data)++;
+	return 0;
 }
 
 int main(void)
@@ -98,6 +106,26 @@ int main(void)
 		const char *msg = pmu_strerror(r);
 		CHECK(r == -ENOENT && strstr(msg, "uncore_gone/type") && strstr(msg, "cannot read its type"),
 		      "uncore_gone/event=0x1/: %d %s", r, msg);
+	}
+	/* the PMU list and the event listing go on without it */
+	{
+		struct pmu_pmu_info pi;
+		size_t listed = 0;
+		for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
+			int r = pmu_pmu_get(ctx, i, &pi);
+			if (r == 0)
+				listed++;
+			else
+				CHECK(r == -ENOENT && strstr(pmu_strerror(r), "uncore_gone"), "PMU %zu refused: %d %s", i,
+				      r, pmu_strerror(r));
+		}
+		CHECK(listed == 5, "pmu_pmu_get describes the 5 PMUs with a type: %zu", listed);
+		{
+			size_t seen = 0;
+			int r = pmu_event_foreach(ctx, "uncore_imc_0/", count_entry, &seen);
+			CHECK(r >= 0 && (size_t)r == seen, "pmu_event_foreach goes past uncore_gone: %d %s", r,
+			      r < 0 ? pmu_strerror(r) : "");
+		}
 	}
 	pmu_ctx_free(ctx);
 out:

@@ -58,8 +58,10 @@ static void info_json(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 	json_object_object_add(o, "events_table", json_object_new_string(c.events_table));
 	for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
 		struct pmu_pmu_info p;
-		json_object *e = json_object_new_object();
-		pmu_pmu_get(ctx, i, &p);
+		json_object *e;
+		if (pmu_pmu_get(ctx, i, &p) < 0) /* gone since the scan (its type unreadable), or no memory */
+			continue;
+		e = json_object_new_object();
 		json_object_object_add(e, "name", json_object_new_string(p.name));
 		json_object_object_add(e, "type", json_object_new_int64(p.type));
 		json_object_object_add(e, "core", json_object_new_boolean(p.is_core));
@@ -85,7 +87,8 @@ static void info_text(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 	printf("PMUs:        ");
 	for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
 		struct pmu_pmu_info p;
-		pmu_pmu_get(ctx, i, &p);
+		if (pmu_pmu_get(ctx, i, &p) < 0)
+			continue;
 		printf(" %s(type %u%s%s)", p.name, p.type, p.is_core ? ", core" : "",
 		       p.n_events ? ", events" : "");
 	}
