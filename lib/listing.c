@@ -64,7 +64,7 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 	{
 		const struct pmu_tables *t = &ctx->tables;
 		for (size_t i = 0; i < t->n; i++) {
-			const struct pmu_tentry *te = t->v[i];
+			const struct pmu_tentry *te = pmu__tables_entry(t, i);
 			struct pmu_event_entry e;
 			if (!pmu__prefix(te->name, st.prefix) || !pmu__tables_indexed(ctx, te))
 				continue; /* not in the subtree, or shadowed by an earlier table */

@@ -853,11 +853,11 @@ static int metric_defs(struct pmu_ctx *ctx, const char *what, const struct pmu_t
 				(int)(what + l - 2 - s1), s1 + 1, (int)(s1 - what), what);
 	}
 	*defs = pmu__tables_find_all(ctx, what, PMU_TC_METRIC, nd);
-	if (!*defs || (*defs)->e->kind != PMU_T_METRIC) {
+	if (!*defs || (*defs)->ent->kind != PMU_T_METRIC) {
 		*defs = NULL;
 		*nd = 0;
 	} else if (*nd == 1) {
-		*one = (*defs)->e;
+		*one = (*defs)->ent;
 	}
 	return 0;
 }
@@ -870,7 +870,7 @@ static const char *spellings(const struct pmu_tname *defs, size_t nd, char *buf,
 	buf[0] = 0;
 	for (size_t i = 0; i < nd && o < len; i++)
 		o += (size_t)snprintf(buf + o, len - o, "%s%s/%s/", i ? " or " : "",
-				      defs[i].e->unit ? defs[i].e->unit : "cpu", defs[i].e->name);
+				      defs[i].ent->unit ? defs[i].ent->unit : "cpu", defs[i].ent->name);
 	return buf;
 }
 
@@ -975,14 +975,14 @@ static int eval_common(struct pmu_ctx *ctx, const char *what, bool threshold, co
 	list[0] = 0;
 	for (size_t i = 0; i < nd; i++) {
 		size_t o = strlen(list);
-		if (threshold && !defs[i].e->threshold)
+		if (threshold && !defs[i].ent->threshold)
 			continue;
-		r = eval_run(ctx, what, defs[i].e, threshold, vals, infos, n, &v, why, sizeof(why));
+		r = eval_run(ctx, what, defs[i].ent, threshold, vals, infos, n, &v, why, sizeof(why));
 		if (r == 0 && nfit++ == 0)
 			got = v;
 		if (r < 0 && o + 2 < sizeof(list))
-			snprintf(list + o, sizeof(list) - o, "%s%s/%s/: %s", o ? "; " : "", defs[i].e->unit ? defs[i].e->unit : "cpu",
-				 defs[i].e->name, why);
+			snprintf(list + o, sizeof(list) - o, "%s%s/%s/: %s", o ? "; " : "", defs[i].ent->unit ? defs[i].ent->unit : "cpu",
+				 defs[i].ent->name, why);
 	}
 	if (nfit == 1) {
 		*out = got;

@@ -136,7 +136,7 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 	s.dist[0] = s.dist[1] = s.dist[2] = s.near_dist = 64;
 	pmu__generic_foreach(suggest_generic, &s);
 	for (size_t i = 0; i < ctx->tables.nnames; i++)
-		if (ctx->tables.names[i].e->kind != PMU_T_METRIC)
+		if (pmu__tables_kind(&ctx->tables, ctx->tables.names[i].order) != PMU_T_METRIC)
 			suggest_add(&s, ctx->tables.names[i].name);
 	for (size_t p = 0; p < ctx->n_pmus; p++)
 		if (ctx->pmus[p].is_core)
@@ -208,7 +208,7 @@ static const struct pmu_tentry *table_event_on(struct pmu_ctx *ctx, const struct
 	if (!(defs = pmu__tables_find_all(ctx, ename, PMU_TC_EVENT, &n)))
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		const struct pmu_tentry *e = defs[i].e;
+		const struct pmu_tentry *e = defs[i].ent; /* made: pmu__tables_find_all */
 		int on = e->kind == PMU_T_NATIVE ? entry_on(ctx, d, e) : 0;
 		if (on == 2)
 			return e;
@@ -477,7 +477,7 @@ static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu
 		if (dot)
 			*dot = 0;
 		for (size_t i = 0; i < t->n && shown < 8; i++) {
-			const struct pmu_tentry *s = t->v[i];
+			const struct pmu_tentry *s = pmu__tables_entry(t, i);
 			struct pmu_generic g;
 			if (s->kind != PMU_T_STANDARD || (dot && !pmu__prefix(s->name, prefix)))
 				continue;
@@ -578,7 +578,7 @@ static int name_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_
 	hit = pmu__tables_find_all(ctx, e->name, PMU_TC_EVENT, &n);
 	if (n > 1) {
 		for (size_t i = 0; i < n; i++)
-			spelling_add(list, sizeof(list), &o, hit[i].e->unit ? hit[i].e->unit : "cpu", e->name);
+			spelling_add(list, sizeof(list), &o, hit[i].ent->unit ? hit[i].ent->unit : "cpu", e->name);
 		return pmu__err(ctx, -EINVAL,
 				"event '%s' is defined once per PMU in %s (perf counts it on each): libpmu counts a "
 				"table event on one PMU, name it: %s", name, e->file, list);

@@ -301,9 +301,9 @@ static void chain_problem(struct check *c, const struct pmu_tentry *at, const si
 	char *text = NULL;
 
 	for (size_t i = 0; v && i < n; i++)
-		v[i] = c->t->v[idx[i]];
+		v[i] = pmu__tables_entry(c->t, idx[i]);
 	if (v && last != SIZE_MAX)
-		v[n++] = c->t->v[last];
+		v[n++] = pmu__tables_entry(c->t, last);
 	if (v)
 		text = pmu__chain_text(v, n);
 	problem(c, at, "%s: %s", what, text ? text : "(out of memory naming them)");
@@ -353,7 +353,7 @@ static void check_metric_graph(struct check *c, struct mgraph *g)
 		indeg[g->edge[k]]++;
 	for (size_t r = 0; r < n; r++) {
 		size_t sp = 0;
-		if (c->t->v[r]->kind != PMU_T_METRIC || state[r])
+		if (pmu__tables_entry(c->t, r)->kind != PMU_T_METRIC || state[r])
 			continue;
 		state[r] = 1;
 		pos[r] = sp;
@@ -364,7 +364,7 @@ static void check_metric_graph(struct check *c, struct mgraph *g)
 			if (next[u] < g->first[u + 1]) {
 				size_t v = g->edge[next[u]++];
 				if (state[v] == 1) {
-					chain_problem(c, c->t->v[v], stack + pos[v], sp - pos[v], v,
+					chain_problem(c, pmu__tables_entry(c->t, v), stack + pos[v], sp - pos[v], v,
 						      "metrics refer to each other in a cycle");
 				} else if (state[v] == 0) {
 					state[v] = 1;
@@ -390,7 +390,7 @@ static void check_metric_graph(struct check *c, struct mgraph *g)
 	for (size_t r = 0; r < n; r++) {
 		char what[200];
 		size_t len;
-		if (c->t->v[r]->kind != PMU_T_METRIC || indeg[r])
+		if (pmu__tables_entry(c->t, r)->kind != PMU_T_METRIC || indeg[r])
 			continue;
 		if (height[r] > PMU_METRIC_MAX_DEPTH) {
 			len = deepest_chain(g, state, height, NULL, r, stack, n);
@@ -403,7 +403,7 @@ static void check_metric_graph(struct check *c, struct mgraph *g)
 		} else {
 			continue;
 		}
-		chain_problem(c, c->t->v[r], stack, len, SIZE_MAX, what);
+		chain_problem(c, pmu__tables_entry(c->t, r), stack, len, SIZE_MAX, what);
 	}
 out:
 	free(state);
@@ -458,10 +458,10 @@ static void check_namespace(struct check *c)
 	if (!g.first || !g.last_from || !g.eh)
 		g.err = -ENOMEM;
 	for (size_t i = 0; i < t->n && !g.err; i++)
-		if (t->v[i]->kind == PMU_T_METRIC)
-			g.err = pmu__pmap_put(&g.node, t->v[i], (double)i);
+		if (pmu__tables_entry(t, i)->kind == PMU_T_METRIC)
+			g.err = pmu__pmap_put(&g.node, pmu__tables_entry(t, i), (double)i);
 	for (size_t i = 0; i < t->n; i++) {
-		const struct pmu_tentry *e = t->v[i];
+		const struct pmu_tentry *e = pmu__tables_entry(t, i);
 		struct pmu_generic gen;
 		char err[256];
 
@@ -553,7 +553,7 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 		return 0;
 	}
 	for (size_t i = 0; i < t->n; i++) {
-		const struct pmu_tentry *e = t->v[i];
+		const struct pmu_tentry *e = pmu__tables_entry(t, i);
 		char name[PMU_NAME_MAX * 2], *dot, msg[256];
 		struct perf_event_attr attr;
 		uint64_t ours, ours1 = 0;
@@ -739,8 +739,8 @@ static void fuzz_check_encode(struct pmu_ctx *ctx, struct pmu_tables *t)
 	for (size_t i = 0; i < t->n; i++) {
 		struct pmu_event_info info;
 		memset(&info, 0, sizeof(info));
-		if (t->v[i]->kind == PMU_T_NATIVE)
-			pmu__tables_encode(ctx, t->v[i], t->v[i]->name, &info);
+		if (pmu__tables_entry(t, i)->kind == PMU_T_NATIVE)
+			pmu__tables_encode(ctx, pmu__tables_entry(t, i), pmu__tables_entry(t, i)->name, &info);
 	}
 }
 

@@ -193,7 +193,7 @@ int pmu__tables_scale(const struct pmu_ctx *ctx, const struct pmu_event_info *in
 {
 	for (size_t i = 0; info->unit && i < ctx->tables.n; i++) {
 		const char *unit = NULL;
-		double v = event_factor(ctx->tables.v[i], &unit);
+		double v = event_factor(pmu__tables_entry(&ctx->tables, i), &unit);
 		if (v > 0 && unit == info->unit) {
 			*factor = v;
 			return 0;

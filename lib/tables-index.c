@@ -27,9 +27,9 @@ int pmu__tables_cmp_name(const void *a, const void *b)
  * comes first */
 int pmu__tables_cmp_order(const void *a, const void *b)
 {
-	const struct pmu_tname *x = a, *y = b;
-	int c = strcasecmp(x->name, y->name), mx = x->e->kind == PMU_T_METRIC, my = y->e->kind == PMU_T_METRIC;
-	int sx = x->e->kind == PMU_T_STANDARD, sy = y->e->kind == PMU_T_STANDARD;
+	const struct pmu_tname *x = a, *y = b; /* their entries made (sorted_names makes them all) */
+	int c = strcasecmp(x->name, y->name), mx = x->ent->kind == PMU_T_METRIC, my = y->ent->kind == PMU_T_METRIC;
+	int sx = x->ent->kind == PMU_T_STANDARD, sy = y->ent->kind == PMU_T_STANDARD;
 
 	if (c || mx != my)  /* the events of a name, then its metrics */
 		return c ? c : mx - my;
@@ -83,7 +83,7 @@ static int push_name(struct pmu_tname **v, size_t *n, size_t *cap, const char *n
 		return -ENOMEM;
 	(*v)[*n].name = name;
 	(*v)[*n].order = i;
-	(*v)[(*n)++].e = e;
+	(*v)[(*n)++].ent = e;
 	return 0;
 }
 
@@ -92,7 +92,7 @@ static int push_name(struct pmu_tname **v, size_t *n, size_t *cap, const char *n
  * context). 0 or -ENOMEM. */
 static int push_aliases(struct pmu_tables *t, struct pmu_tname **v, size_t *n, size_t *cap, size_t i)
 {
-	struct pmu_tentry *e = t->v[i];
+	struct pmu_tentry *e = pmu__tables_entry(t, i);
 	char *save = NULL, *copy, *tok;
 
 	if (!e->aliases)
@@ -179,16 +179,16 @@ static int scripted_names(struct pmu_tables *t, struct pmu_tname **out, size_t *
 		const char *name;
 		if (!ch || pos[r] >= (r < 2 ? ch->n : ch->bd->naliases))
 			break; /* not this table's script: the general way below */
-		if (r < 2) {
+		if (r < 2) { /* the compiled entry's name: the entry itself is made at its first use */
 			i = ch->first + ch->bd->order[pos[r]++];
-			name = t->v[i]->name;
+			name = pmu__builtin_str(ch->bd->entries[i - ch->first].name);
 		} else {
 			const struct pmu_builtin_alias *a = &ch->bd->aliases[pos[r]++];
 			i = ch->first + a->entry;
 			name = pmu__builtin_str(a->name);
 		}
 		v[n].name = name;
-		v[n].e = t->v[i];
+		v[n].ent = t->ent[i];
 		v[n++].order = i;
 	}
 	if (n != script->nmerge || pos[0] + pos[1] != t->n || pos[2] != (cpu ? cpu->bd->naliases : 0) ||
@@ -218,6 +218,8 @@ static int sorted_names(struct pmu_tables *t, struct pmu_tname **out, size_t *no
 
 	if (!v || !bound || !in_chunk)
 		goto out;
+	for (size_t i = 0; i < t->n; i++)
+		pmu__tables_entry(t, i); /* the general way reads every entry: made first */
 	for (size_t c = 0; c < t->nchunks; c++) {
 		const struct pmu_tchunk *ch = &t->chunks[c];
 		if (ch->first + ch->n > t->n)
@@ -226,13 +228,13 @@ static int sorted_names(struct pmu_tables *t, struct pmu_tname **out, size_t *no
 		for (size_t k = 0; k < ch->n; k++) {
 			size_t i = ch->first + ch->bd->order[k];
 			in_chunk[i] = 1;
-			if (push_name(&v, &n, &cap, t->v[i]->name, t->v[i], i) < 0)
+			if (push_name(&v, &n, &cap, t->ent[i]->name, t->ent[i], i) < 0)
 				goto out;
 		}
 	}
 	bound[nr++] = n;
 	for (size_t i = 0; i < t->n; i++)
-		if (!in_chunk[i] && push_name(&v, &n, &cap, t->v[i]->name, t->v[i], i) < 0)
+		if (!in_chunk[i] && push_name(&v, &n, &cap, t->ent[i]->name, t->ent[i], i) < 0)
 			goto out;
 	qsort(v + bound[nr - 1], n - bound[nr - 1], sizeof(*v), pmu__tables_cmp_order);
 	bound[nr++] = n;
@@ -254,6 +256,9 @@ out:
 	return r;
 }
 
+/* The entry of index name @nm of the table being indexed (made if it was not yet). */
+#define NE(nm) pmu__tables_name_entry(t, (nm))
+
 int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, int *problems)
 {
 	struct pmu_tname *v;
@@ -269,37 +274,37 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 		size_t w = 0, run = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct pmu_tentry *first, *dup = NULL;
-			if (!w || strcasecmp(v[w - 1].name, v[i].name) || tclass(v[w - 1].e) != tclass(v[i].e)) {
+			if (!w || strcasecmp(v[w - 1].name, v[i].name) || tclass(NE(&v[w - 1])) != tclass(NE(&v[i]))) {
 				run = w;
 				v[w++] = v[i];
 				continue;
 			}
-			first = v[run].e;
+			first = NE(&v[run]);
 			for (size_t k = run; k < w && !dup; k++)
-				if (v[k].e == v[i].e || same_unit(v[k].e, v[i].e))
-					dup = v[k].e;
-			if (!dup && !strcmp(first->dir, v[i].e->dir) && first->kind == v[i].e->kind) {
+				if (v[k].ent == v[i].ent || same_unit(NE(&v[k]), NE(&v[i])))
+					dup = NE(&v[k]);
+			if (!dup && !strcmp(first->dir, NE(&v[i])->dir) && first->kind == NE(&v[i])->kind) {
 				v[w++] = v[i]; /* the same directory's definition for another PMU */
 				continue;
 			}
 			/* a CPU table's native event under a standard name is the CPU's own event for it */
-			if (first->kind == PMU_T_NATIVE && v[i].e->kind == PMU_T_STANDARD && strcmp(first->dir, v[i].e->dir))
+			if (first->kind == PMU_T_NATIVE && NE(&v[i])->kind == PMU_T_STANDARD && strcmp(first->dir, NE(&v[i])->dir))
 				continue;
-			if (dup && dup != v[i].e && same_definition(dup, v[i].e)) {
+			if (dup && dup != v[i].ent && same_definition(dup, NE(&v[i]))) {
 				/* the same definition twice (perf's amdzen4 metrics): harmless, said when checking */
 				char msg[PMU_NAME_MAX + 160];
 				snprintf(msg, sizeof(msg), "note: name '%s' is defined again with the same definition as in %s; "
 					 "the first is used", v[i].name, first->file);
 				if (pf)
-					pf(pd, v[i].e->file, v[i].name, msg);
+					pf(pd, NE(&v[i])->file, v[i].name, msg);
 				continue;
 			}
-			if (dup != v[i].e && (pf || !strcmp(first->dir, v[i].e->dir))) {
+			if (dup != v[i].ent && (pf || !strcmp(first->dir, NE(&v[i])->dir))) {
 				char msg[PMU_NAME_MAX + 160];
 				snprintf(msg, sizeof(msg), "name '%s' is also defined in %s", v[i].name, first->file);
 				(*problems)++;
 				if (pf)
-					pf(pd, v[i].e->file, v[i].name, msg);
+					pf(pd, NE(&v[i])->file, v[i].name, msg);
 			}
 		}
 		n = w;
@@ -309,6 +314,7 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 	t->nnames = n;
 	return 0;
 }
+#undef NE
 
 /* The index entries of @name of class @cls (PMU_TC_ANY: events, then metrics): the first, and in *n how
  * many (PMU definitions). */
@@ -322,11 +328,14 @@ static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *
 		return NULL;
 	while (hit > t->names && !strcasecmp(hit[-1].name, name))
 		hit--;
-	while (cls != PMU_TC_ANY && hit < t->names + t->nnames && !strcasecmp(hit->name, name) && tclass(hit->e) != cls)
+	while (cls != PMU_TC_ANY && hit < t->names + t->nnames && !strcasecmp(hit->name, name) &&
+	       tclass(pmu__tables_name_entry(t, hit)) != cls)
 		hit++;
 	for (end = hit; end < t->names + t->nnames && !strcasecmp(end->name, name) &&
-			(cls == PMU_TC_ANY || tclass(end->e) == cls); end++)
+			(cls == PMU_TC_ANY || tclass(pmu__tables_name_entry(t, end)) == cls); end++)
 		(*n)++;
+	for (size_t i = 0; i < *n; i++)
+		pmu__tables_name_entry(t, &hit[i]); /* what it returns is made: callers read .ent */
 	return *n ? hit : NULL;
 }
 
@@ -335,7 +344,7 @@ const struct pmu_tentry *pmu__tables_find_in(const struct pmu_tables *t, const c
 	size_t n;
 	const struct pmu_tname *hit = find_all(t, name, PMU_TC_ANY, &n);
 
-	return hit ? hit->e : NULL;
+	return hit ? hit->ent : NULL;
 }
 
 /* The definition of @name of class @cls for PMU @pmu (see pmu__tables_find_pmu). */
@@ -346,12 +355,12 @@ const struct pmu_tentry *pmu__tables_find_pmu_in(const struct pmu_tables *t, con
 	const struct pmu_tentry *any = NULL;
 
 	if (!pmu || !*pmu)
-		return n == 1 ? hit->e : NULL;
+		return n == 1 ? hit->ent : NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (hit[i].e->unit && !strcasecmp(hit[i].e->unit, pmu))
-			return hit[i].e;
-		if (!hit[i].e->unit)
-			any = hit[i].e;
+		if (hit[i].ent->unit && !strcasecmp(hit[i].ent->unit, pmu))
+			return hit[i].ent;
+		if (!hit[i].ent->unit)
+			any = hit[i].ent;
 	}
 	return any;
 }
@@ -377,7 +386,7 @@ bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
 	const struct pmu_tname *hit = find_all(&ctx->tables, e->name, tclass(e), &n);
 
 	for (size_t i = 0; i < n; i++)
-		if (hit[i].e == e)
+		if (hit[i].ent == e)
 			return true;
 	return false;
 }
@@ -402,19 +411,28 @@ static bool names_std(const char *list, const struct pmu_tentry *std)
 	return hit;
 }
 
+/* Whether entry @i of @t is a native event whose StdNames name @stdname, as asked or as the standard
+ * entry @std it finds (the table may name an alias of it). A built-in entry is judged by its compiled
+ * entry: only one that matches is made (by the caller). */
+static bool implements(const struct pmu_tables *t, size_t i, const char *stdname, const struct pmu_tentry *std)
+{
+	const struct pmu_builtin_entry *b = pmu__tables_builtin_of(t, i);
+	const char *list;
+
+	if (b ? b->kind != PMU_T_NATIVE : t->ent[i]->kind != PMU_T_NATIVE)
+		return false;
+	list = b ? pmu__builtin_str(b->stdnames) : t->ent[i]->stdnames;
+	return list && (pmu__names_has(list, stdname) || (std && names_std(list, std)));
+}
+
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname)
 {
 	const struct pmu_tables *t = &ctx->tables;
 	const struct pmu_tentry *std = pmu__tables_find_in(t, stdname);
 
-	for (size_t i = 0; i < t->n; i++) {
-		const struct pmu_tentry *e = t->v[i];
-		if (e->kind != PMU_T_NATIVE || !e->stdnames)
-			continue;
-		/* the name as asked, or the standard entry it finds (the table may name an alias of it) */
-		if (pmu__names_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std)))
-			return e;
-	}
+	for (size_t i = 0; i < t->n; i++)
+		if (implements(t, i, stdname, std))
+			return pmu__tables_entry(t, i);
 	return NULL;
 }
 
@@ -425,16 +443,12 @@ size_t pmu__tables_natives_for(const struct pmu_ctx *ctx, const char *stdname, c
 	const struct pmu_tentry *std = pmu__tables_find_in(t, stdname);
 	size_t n = 0;
 
-	for (size_t i = 0; i < t->n; i++) {
-		const struct pmu_tentry *e = t->v[i];
-		if (e->kind != PMU_T_NATIVE || !e->stdnames)
-			continue;
-		if (pmu__names_has(e->stdnames, stdname) || (std && names_std(e->stdnames, std))) {
+	for (size_t i = 0; i < t->n; i++)
+		if (implements(t, i, stdname, std)) {
 			if (n < max)
-				out[n] = e;
+				out[n] = pmu__tables_entry(t, i);
 			n++;
 		}
-	}
 	return n;
 }
 

@@ -28,11 +28,6 @@ static void entry_free(struct pmu_tentry *e)
 {
 	if (!e)
 		return;
-	if (e->borrowed) { /* strings are the library's compiled data; the entry is its block's */
-		if (e->block_head)
-			free(e);
-		return;
-	}
 	free(e->name); free(e->file); free(e->dir); free(e->desc); free(e->pdesc); free(e->notes);
 	free(e->stdnames); free(e->approx_note); free(e->approx_names); free(e->topdown); free(e->aliases); free(e->generic);
 	free(e->source); free(e->unit); free(e->expr); free(e->group); free(e->scale_unit);
@@ -40,23 +35,36 @@ static void entry_free(struct pmu_tentry *e)
 	free(e);
 }
 
+static void tblock_free(struct pmu_tblock *b)
+{
+	if (!b)
+		return;
+	if (b->e) /* made with it (pmu__tables_compiled) */
+		pthread_mutex_destroy(&b->lock);
+	free(b->e);
+	free(b->made);
+	free(b);
+}
+
+/* Whether entry @i of @t is a built-in directory's (in a chunk: freed with its block, if at all). */
+static bool in_chunk(const struct pmu_tables *t, size_t i)
+{
+	for (size_t c = 0; c < t->nchunks; c++)
+		if (i - t->chunks[c].first < t->chunks[c].n)
+			return true;
+	return false;
+}
+
 void pmu__tables_free(struct pmu_tables *t)
 {
-	size_t nhead = 0;
-
-	/* block heads last (freeing one frees its block's other entries), kept at the front of v meanwhile */
-	for (size_t i = 0; i < t->n; i++) {
-		struct pmu_tentry *e = t->v[i];
-		if (e->shared)
-			continue;
-		if (e->block_head)
-			t->v[nhead++] = e;
-		else
-			entry_free(e);
-	}
-	for (size_t i = 0; i < nhead; i++)
-		entry_free(t->v[i]);
-	free(t->v);
+	/* a built-in directory's entries are not read here: the ones never made stay untouched */
+	for (size_t i = 0; i < t->n; i++)
+		if (!in_chunk(t, i))
+			entry_free(t->ent[i]);
+	for (size_t c = 0; c < t->nchunks; c++)
+		if (t->chunks[c].owned)
+			tblock_free(t->chunks[c].blk);
+	free(t->ent);
 	if (!t->names_shared)
 		free(t->names);
 	for (size_t i = 0; i < t->nalias; i++)
@@ -107,32 +115,39 @@ static int num_field(json_object *o, const char *key, uint64_t *out, bool *prese
 
 int pmu__tables_add(struct pmu_tables *t, struct pmu_tentry *e)
 {
-	if (t->n == t->cap && pmu__grow(&t->v, &t->cap, 256, sizeof(*t->v)) < 0)
+	if (t->n == t->cap && pmu__grow(&t->ent, &t->cap, 256, sizeof(*t->ent)) < 0)
 		return -ENOMEM;
-	t->v[t->n++] = e;
+	t->ent[t->n++] = e;
 	return 0;
 }
 
-/* Record that @t's entries [first, first + n) are built-in directory @bd's, in its order. */
-static int add_chunk(struct pmu_tables *t, size_t first, size_t n, const struct pmu_builtin_dir *bd)
+/* Record that @t's entries [first, first + n) are built-in directory @bd's, made in @blk (@owned: by
+ * this table, which frees it). */
+static int add_chunk(struct pmu_tables *t, size_t first, size_t n, const struct pmu_builtin_dir *bd,
+		     struct pmu_tblock *blk, bool owned)
 {
 	if (t->nchunks == t->chunkcap && pmu__grow(&t->chunks, &t->chunkcap, 8, sizeof(*t->chunks)) < 0)
 		return -ENOMEM;
-	t->chunks[t->nchunks++] = (struct pmu_tchunk){ first, n, bd };
+	t->chunks[t->nchunks++] = (struct pmu_tchunk){ first, n, bd, blk, owned };
 	return 0;
 }
 
 int pmu__tables_add_all(struct pmu_tables *t, const struct pmu_tables *from)
 {
-	size_t first = t->n;
+	size_t first = t->n, nchunks = t->nchunks;
 
 	for (size_t k = 0; k < from->n; k++)
-		if (pmu__tables_add(t, from->v[k]) < 0)
-			return -ENOMEM;
+		if (pmu__tables_add(t, from->ent[k]) < 0)
+			goto fail;
 	for (size_t c = 0; c < from->nchunks; c++)
-		if (add_chunk(t, first + from->chunks[c].first, from->chunks[c].n, from->chunks[c].bd) < 0)
-			return -ENOMEM;
+		if (add_chunk(t, first + from->chunks[c].first, from->chunks[c].n, from->chunks[c].bd,
+			      from->chunks[c].blk, false) < 0)
+			goto fail;
 	return 0;
+fail: /* none of them: a borrowed entry without its chunk would be freed as the table's own */
+	t->n = first;
+	t->nchunks = nchunks;
+	return -ENOMEM;
 }
 
 /*
@@ -575,14 +590,15 @@ void pmu__tables_fill_archstd(struct pmu_tables *t, size_t first, const struct p
 	if (!idx) {
 		(*problems)++;
 		if (pf)
-			pf(pd, t->n > first ? t->v[first]->file : "", NULL, "out of memory reading ArchStdEvent references");
+			pf(pd, t->n > first ? pmu__tables_entry(t, first)->file : "", NULL,
+			   "out of memory reading ArchStdEvent references");
 		return;
 	}
 	for (size_t k = 0; k < arch->n; k++)
-		idx[k] = (struct pmu_tname){ arch->v[k]->name, arch->v[k], k };
+		idx[k] = (struct pmu_tname){ pmu__tables_entry(arch, k)->name, arch->ent[k], k };
 	qsort(idx, arch->n, sizeof(*idx), pmu__tables_cmp_order);
 	for (size_t i = first; i < t->n; i++) {
-		struct pmu_tentry *e = t->v[i];
+		struct pmu_tentry *e = pmu__tables_entry(t, i);
 		const struct pmu_tentry *a = NULL;
 		struct pmu_tname key = { e->name, NULL, 0 };
 		const struct pmu_tname *hit;
@@ -593,8 +609,8 @@ void pmu__tables_fill_archstd(struct pmu_tables *t, size_t first, const struct p
 			hit--;
 		/* the first loaded that defines an encoding or is a metric */
 		for (; hit && hit < idx + arch->n && !a && !strcasecmp(hit->name, e->name); hit++)
-			if ((hit->e->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) || hit->e->kind == PMU_T_METRIC)
-				a = hit->e;
+			if ((hit->ent->have & (PMU_TF_EVENT | PMU_TF_CONFIG)) || hit->ent->kind == PMU_T_METRIC)
+				a = hit->ent; /* made above */
 		if (!a) {
 			(*problems)++;
 			if (pf)
@@ -677,69 +693,84 @@ void pmu__tables_load_ancestors_flat(struct pmu_tables *arch, const char *path)
 	}
 }
 
-/* The compiled entries of built-in directory @dir (no JSON parsing). */
+void pmu__tblock_make(struct pmu_tblock *blk, size_t k)
+{
+	const struct pmu_builtin_entry *b = &blk->bd->entries[k];
+	struct pmu_tentry *e = &blk->e[k];
+
+	pthread_mutex_lock(&blk->lock);
+	if (!blk->made[k]) {
+		e->kind = b->kind;
+		e->name = (char *)pmu__builtin_str(b->name);
+		e->file = (char *)pmu__builtin_str(b->file);
+		e->dir = (char *)pmu__builtin_str(b->dir);
+		e->desc = (char *)pmu__builtin_str(b->desc);
+		e->pdesc = (char *)pmu__builtin_str(b->pdesc);
+		e->notes = (char *)pmu__builtin_str(b->notes);
+		e->stdnames = (char *)pmu__builtin_str(b->stdnames);
+		e->approx_note = (char *)pmu__builtin_str(b->approx_note);
+		e->topdown = (char *)pmu__builtin_str(b->topdown);
+		e->aliases = (char *)pmu__builtin_str(b->aliases);
+		e->generic = (char *)pmu__builtin_str(b->generic);
+		e->source = (char *)pmu__builtin_str(b->source);
+		e->unit = (char *)pmu__builtin_str(b->unit);
+		e->expr = (char *)pmu__builtin_str(b->expr);
+		e->group = (char *)pmu__builtin_str(b->group);
+		e->scale_unit = (char *)pmu__builtin_str(b->scale_unit);
+		e->threshold = (char *)pmu__builtin_str(b->threshold);
+		e->params = (char *)pmu__builtin_str(b->params);
+		e->counter_csr = (char *)pmu__builtin_str(b->counter_csr);
+		e->pfm_name = (char *)pmu__builtin_str(b->pfm_name);
+		e->approx_names = (char *)pmu__builtin_str(b->approx_names);
+		e->approx = b->approx;
+		e->have = b->have;
+		e->event = b->event;
+		e->umask = b->umask;
+		e->cmask = b->cmask;
+		e->inv = b->inv;
+		e->edge = b->edge;
+		e->any = b->any;
+		e->msr_index = b->msr_index;
+		e->msr_value = b->msr_value;
+		e->config_code = b->config_code;
+		e->counter_width = b->counter_width;
+		e->mhpmevent_bit = b->mhpmevent_bit;
+		if (e->kind == PMU_T_NATIVE)
+			perf_event_rules(e);
+		__atomic_store_n(&blk->made[k], 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&blk->lock);
+}
+
+/* The compiled entries of built-in directory @dir (no JSON parsing): one allocation for the directory
+ * (a thousand callocs were a fifth of a first load), each entry made at its first use
+ * (pmu__tables_entry). */
 int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 {
 	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
 		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
 		size_t first = t->n;
-		struct pmu_tentry *blk;
+		struct pmu_tblock *blk;
 		if (strcmp(bd->dir, dir))
 			continue;
-		/* one allocation for the directory (a thousand callocs were a fifth of a first load) */
 		if (!bd->n)
 			return 0;
-		if (!(blk = calloc(bd->n, sizeof(*blk))))
+		if (!(blk = calloc(1, sizeof(*blk))) || !(blk->made = calloc(bd->n, 1)) ||
+		    !(blk->e = calloc(bd->n, sizeof(*blk->e)))) {
+			tblock_free(blk);
 			return -ENOMEM;
-		blk[0].block_head = true;
-		for (size_t i = 0; i < bd->n; i++) {
-			const struct pmu_builtin_entry *b = &bd->entries[i];
-			struct pmu_tentry *e = &blk[i];
-			e->borrowed = true;
-			e->kind = b->kind;
-			e->name = (char *)pmu__builtin_str(b->name);
-			e->file = (char *)pmu__builtin_str(b->file);
-			e->dir = (char *)pmu__builtin_str(b->dir);
-			e->desc = (char *)pmu__builtin_str(b->desc);
-			e->pdesc = (char *)pmu__builtin_str(b->pdesc);
-			e->notes = (char *)pmu__builtin_str(b->notes);
-			e->stdnames = (char *)pmu__builtin_str(b->stdnames);
-			e->approx_note = (char *)pmu__builtin_str(b->approx_note);
-			e->topdown = (char *)pmu__builtin_str(b->topdown);
-			e->aliases = (char *)pmu__builtin_str(b->aliases);
-			e->generic = (char *)pmu__builtin_str(b->generic);
-			e->source = (char *)pmu__builtin_str(b->source);
-			e->unit = (char *)pmu__builtin_str(b->unit);
-			e->expr = (char *)pmu__builtin_str(b->expr);
-			e->group = (char *)pmu__builtin_str(b->group);
-			e->scale_unit = (char *)pmu__builtin_str(b->scale_unit);
-			e->threshold = (char *)pmu__builtin_str(b->threshold);
-			e->params = (char *)pmu__builtin_str(b->params);
-			e->counter_csr = (char *)pmu__builtin_str(b->counter_csr);
-			e->pfm_name = (char *)pmu__builtin_str(b->pfm_name);
-			e->approx_names = (char *)pmu__builtin_str(b->approx_names);
-			e->approx = b->approx;
-			e->have = b->have;
-			e->event = b->event;
-			e->umask = b->umask;
-			e->cmask = b->cmask;
-			e->inv = b->inv;
-			e->edge = b->edge;
-			e->any = b->any;
-			e->msr_index = b->msr_index;
-			e->msr_value = b->msr_value;
-			e->config_code = b->config_code;
-			e->counter_width = b->counter_width;
-			e->mhpmevent_bit = b->mhpmevent_bit;
-			if (e->kind == PMU_T_NATIVE)
-				perf_event_rules(e);
-			if (pmu__tables_add(t, e) < 0) {
-				if (!i)
-					free(blk); /* else blk[0] is in the table, which frees it */
-				return -ENOMEM;
-			}
 		}
-		return add_chunk(t, first, bd->n, bd);
+		blk->bd = bd;
+		pthread_mutex_init(&blk->lock, NULL);
+		for (size_t i = 0; i < bd->n; i++)
+			if (pmu__tables_add(t, &blk->e[i]) < 0)
+				break;
+		if (t->n != first + bd->n || add_chunk(t, first, bd->n, bd, blk, true) < 0) {
+			t->n = first;
+			tblock_free(blk);
+			return -ENOMEM;
+		}
+		return 0;
 	}
 	return 0;
 }

@@ -20,8 +20,8 @@ static const struct pmu_builtin_file *builtin(const char *path)
 }
 
 /* Built-in directories are loaded once per process and shared by every
- * context (they never change); entries are marked shared and never freed
- * by a context. */
+ * context (an entry, once made, never changes); a context's table borrows
+ * them (its copies of the cache's chunks are not owned) and never frees them. */
 struct builtin_cache {
 	char dir[96];
 	struct pmu_tables t;
@@ -52,11 +52,8 @@ __attribute__((destructor)) static void bcache_free(void)
 	free(icache);
 	icache = NULL;
 	icache_n = 0;
-	for (size_t i = 0; i < bcache_n; i++) {
-		for (size_t k = 0; k < bcache[i].t.n; k++)
-			bcache[i].t.v[k]->shared = false;
-		pmu__tables_free(&bcache[i].t);
-	}
+	for (size_t i = 0; i < bcache_n; i++)
+		pmu__tables_free(&bcache[i].t); /* its chunks are its own: their blocks go with it */
 	free(bcache);
 	bcache = NULL;
 	bcache_n = 0;
@@ -83,8 +80,6 @@ static int add_builtin_dir(struct pmu_tables *t, const char *dir)
 		memset(c, 0, sizeof(*c));
 		pmu__strlcpy(c->dir, dir, sizeof(c->dir));
 		c->status = pmu__tables_compiled(&c->t, dir);
-		for (size_t k = 0; k < c->t.n; k++)
-			c->t.v[k]->shared = true;
 	}
 	r = c->status ? c->status : pmu__tables_add_all(t, &c->t);
 	pthread_mutex_unlock(&bcache_lock);
@@ -130,7 +125,7 @@ static int builtin_index(struct pmu_tables *t, const char *dir)
 		}
 	}
 	r = c->status;
-	if (r == 0 && (c->t.n != t->n || memcmp(c->t.v, t->v, t->n * sizeof(*t->v))))
+	if (r == 0 && (c->t.n != t->n || memcmp(c->t.ent, t->ent, t->n * sizeof(*t->ent))))
 		r = 1; /* other entries (cannot happen: the same directories in the same order) */
 	if (r == 0) { /* shared, read-only like the entries it points to (a copy was 7 new pages of a first load) */
 		t->names = c->t.names;

@@ -5,6 +5,7 @@
  * validation (tables-check.c). See events/README.md for the format. */
 #ifndef PMU_TABLES_H
 #define PMU_TABLES_H
+#include <pthread.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -86,10 +87,6 @@ struct pmu_tentry {
 	char *approx_names;     /* ApproxNames: the StdNames this native event counts only nearly */
 	bool approx;            /* Approximate: a standard event, or every StdNames of a native one */
 	bool archstd;           /* ArchStdEvent reference (fields from the arch-level files) */
-	bool shared;            /* owned by the process-wide cache of built-in tables */
-	bool borrowed;          /* strings point into the compiled built-in data: not freed */
-	bool block_head;        /* borrowed: the first entry of its directory's one allocation, which
-				 * freeing this entry frees (the others are not freed one by one) */
 	unsigned have;          /* PMU_TF_* */
 	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
 	int counter_width, mhpmevent_bit;
@@ -97,8 +94,22 @@ struct pmu_tentry {
 
 struct pmu_tname {
 	const char *name;       /* points into an entry (name or one of its aliases) */
-	struct pmu_tentry *e;
-	size_t order;           /* the entry's place in load order */
+	struct pmu_tentry *ent; /* the entry, perhaps not made yet (its address, to compare): read it with
+				 * pmu__tables_name_entry() */
+	size_t order;           /* the entry's place in load order: its index in the table's ent */
+};
+
+/*
+ * A built-in directory's entries, one allocation, each made (filled from its compiled entry) at its
+ * first use, not when the directory is loaded: the standard names' 912 entries are 248 KB, 61 new
+ * pages, most of a first context's time when all were copied, and a program uses a few. Made under
+ * the lock, published by made[k] (release; read with acquire), never changed after.
+ */
+struct pmu_tblock {
+	const struct pmu_builtin_dir *bd;
+	struct pmu_tentry *e;   /* bd->n entries, zero until made */
+	unsigned char *made;    /* bd->n flags */
+	pthread_mutex_t lock;
 };
 
 struct pmu_tables {
@@ -106,7 +117,8 @@ struct pmu_tables {
 	int status;             /* 0, or the error the load hit */
 	char *cpu_dir;          /* the CPU's table directory, NULL if none matched */
 	char *cpu_dir_root;     /* "built-in" or the PMU_EVENTS_PATH directory it came from */
-	struct pmu_tentry **v;
+	struct pmu_tentry **ent; /* the entries, a built-in directory's perhaps not made yet: read them with
+				  * pmu__tables_entry() (the address alone may be compared or stored) */
 	size_t n, cap;
 	struct pmu_tname *names;
 	size_t nnames;
@@ -114,11 +126,65 @@ struct pmu_tables {
 	bool names_shared;      /* names is the process's index of these built-in directories (tables.c): not freed */
 	char **alias_store;     /* alias lists, owned, split in place: the index's alias names point into them */
 	size_t nalias, alias_cap;
-	/* entries v[first..first+n) came from a built-in directory whose index order is known (order[k]:
-	 * the k-th in that order): the index merges them instead of sorting them */
-	struct pmu_tchunk { size_t first, n; const struct pmu_builtin_dir *bd; } *chunks;
+	/* entries ent[first..first+n) are built-in directory bd's, made in blk (which this table frees if
+	 * owned: it loaded them; a table copied from another borrows them). Their index order is known
+	 * (bd->order): the index merges them instead of sorting them */
+	struct pmu_tchunk {
+		size_t first, n;
+		const struct pmu_builtin_dir *bd;
+		struct pmu_tblock *blk;
+		bool owned;
+	} *chunks;
 	size_t nchunks, chunkcap;
 };
+
+/* Make entry @k of @b (tables-load.c; the gate below calls it once per entry). */
+void pmu__tblock_make(struct pmu_tblock *b, size_t k);
+
+/* The chunk holding entry @i of @t, NULL if it is not a built-in directory's. */
+static inline const struct pmu_tchunk *pmu__tables_chunk_of(const struct pmu_tables *t, size_t i)
+{
+	for (size_t c = 0; c < t->nchunks; c++) {
+		const struct pmu_tchunk *ch = &t->chunks[c];
+		if (i - ch->first < ch->n && t->ent[i] == &ch->blk->e[i - ch->first])
+			return ch;
+	}
+	return NULL;
+}
+
+/* Entry @i of @t, made if it was not yet: every read of an entry's fields goes through here (or
+ * through a function that says its entries are made). */
+static inline struct pmu_tentry *pmu__tables_entry(const struct pmu_tables *t, size_t i)
+{
+	const struct pmu_tchunk *ch = pmu__tables_chunk_of(t, i);
+
+	if (ch && !__atomic_load_n(&ch->blk->made[i - ch->first], __ATOMIC_ACQUIRE))
+		pmu__tblock_make(ch->blk, i - ch->first);
+	return t->ent[i];
+}
+
+/* The compiled entry behind entry @i of @t (read it to filter without making the entry), NULL if it
+ * is not a built-in directory's. */
+static inline const struct pmu_builtin_entry *pmu__tables_builtin_of(const struct pmu_tables *t, size_t i)
+{
+	const struct pmu_tchunk *ch = pmu__tables_chunk_of(t, i);
+
+	return ch ? &ch->bd->entries[i - ch->first] : NULL;
+}
+
+/* The kind of entry @i of @t (enum pmu_tkind), without making it. */
+static inline int pmu__tables_kind(const struct pmu_tables *t, size_t i)
+{
+	const struct pmu_builtin_entry *b = pmu__tables_builtin_of(t, i);
+
+	return b ? b->kind : t->ent[i]->kind;
+}
+
+/* The entry of index name @nm of @t's index, made if it was not yet. */
+static inline struct pmu_tentry *pmu__tables_name_entry(const struct pmu_tables *t, const struct pmu_tname *nm)
+{
+	return pmu__tables_entry(t, nm->order);
+}
 
 /* What a name of the index is looked up as: an event (native or standard) and a metric may share a
  * name (perf's tables define some names as both). */
@@ -210,7 +276,7 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 /* Append entry @e to @t (which owns it unless it is shared). 0 or -ENOMEM (tables-load.c). */
 int pmu__tables_add(struct pmu_tables *t, struct pmu_tentry *e);
 /* Append every entry of @from to @t (borrowed: @from keeps them), with what @from knows of their
- * index order. 0 or -ENOMEM. */
+ * index order and their blocks. 0, or -ENOMEM with none appended. */
 int pmu__tables_add_all(struct pmu_tables *t, const struct pmu_tables *from);
 /* qsort/bsearch orders of struct pmu_tname (tables-index.c): by name (case-insensitive); by name, then
  * events before metrics, a CPU's definitions before standard names, then load order. */

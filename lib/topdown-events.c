@@ -77,9 +77,12 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 		const struct pmu_tables *t = &ctx->tables;
 		for (size_t r = 0; r < PMU_TD_ROLES; r++)
 			for (size_t i = 0; i < t->n && !found[r]; i++) {
-				const struct pmu_tentry *e = t->v[i];
+				const struct pmu_tentry *e;
+				if (pmu__tables_kind(t, i) != PMU_T_NATIVE)
+					continue; /* not made for this (the standard names' entries are made at their use) */
+				e = pmu__tables_entry(t, i);
 				/* prefer perf's spellings (slots, topdown-*) when a role has several */
-				if (e->kind == PMU_T_NATIVE && e->topdown && !strcmp(e->topdown, pmu__td_roles[r].role) &&
+				if (e->topdown && !strcmp(e->topdown, pmu__td_roles[r].role) &&
 				    (r == 0 || !strncmp(e->name, "topdown-", 8)))
 					found[r] = e->name;
 			}

@@ -104,7 +104,7 @@ if { [ -f build-tsan/build.ninja ] || CC=clang meson setup build-tsan -Db_saniti
 	-Dbuildtype=debug >/dev/null; } && ninja -C build-tsan >/dev/null; then
 	TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs \
 		test-region test-region-nocal test-region-handle test-region-names test-region-misconfig test-fast-sim \
-		test-sw-events test-stress test-sysfs-lazy \
+		test-sw-events test-stress test-sysfs-lazy test-tables-lazy \
 		example-threads 2>&1 | tee "$LOGS/tsan"
 	meson_suite "tsan" "$LOGS/tsan" "${PIPESTATUS[0]}"
 else

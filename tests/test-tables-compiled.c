@@ -56,7 +56,7 @@ static void index_order(void)
 			      (!cpu_first || pmu__tables_compiled(&merged, "standard") == 0), "%s: load", bd->dir);
 			CHECK(merged.nchunks == (std_only ? 1u : 2u), "%s: %zu presorted runs", bd->dir, merged.nchunks);
 			for (size_t i = 0; i < merged.n; i++)
-				CHECK(pmu__tables_add(&sorted, merged.v[i]) == 0, "add");
+				CHECK(pmu__tables_add(&sorted, pmu__tables_entry(&merged, i)) == 0, "add");
 			CHECK(pmu__tables_build_index(&merged, NULL, NULL, &problems) == 0 &&
 			      pmu__tables_build_index(&sorted, NULL, NULL, &problems) == 0, "%s: index", bd->dir);
 			CHECK(merged.scripted == script && !sorted.scripted, "%s%s: the merge script %s", bd->dir,
@@ -65,7 +65,7 @@ static void index_order(void)
 			      "%s: %zu names merged, %zu sorted", bd->dir, merged.nnames, sorted.nnames);
 			for (size_t i = 0; i < merged.nnames && i < sorted.nnames; i++) {
 				const struct pmu_tname *a = &merged.names[i], *b = &sorted.names[i];
-				CHECK(!strcmp(a->name, b->name) && a->e == b->e && a->order == b->order,
+				CHECK(!strcmp(a->name, b->name) && a->ent == b->ent && a->order == b->order,
 				      "%s%s: name %zu: '%s' (entry %zu) merged, '%s' (entry %zu) sorted", bd->dir,
 				      cpu_first ? " first" : "", i, a->name, a->order, b->name, b->order);
 				compared++;
@@ -116,7 +116,7 @@ static void index_copies(const char *src)
 			      ids[i], round, ctx->tables.nnames, own.nnames);
 			for (size_t k = 0; k < own.nnames && k < ctx->tables.nnames; k++) {
 				const struct pmu_tname *a = &ctx->tables.names[k], *b = &own.names[k];
-				CHECK(!strcasecmp(a->name, b->name) && a->e == b->e && a->order == b->order,
+				CHECK(!strcasecmp(a->name, b->name) && a->ent == b->ent && a->order == b->order,
 				      "%s round %d: name %zu: '%s' (entry %zu), built here '%s' (entry %zu)", ids[i], round, k,
 				      a->name, a->order, b->name, b->order);
 				compared++;
@@ -150,7 +150,7 @@ int main(void)
 		CHECK(pmu__tables_compiled(&c, dir) == 0, "%s: compiled entries", dir);
 		CHECK(j.n == c.n && j.n > 0, "%s: %zu JSON entries, %zu compiled", dir, j.n, c.n);
 		for (size_t i = 0; i < j.n && i < c.n; i++) {
-			const struct pmu_tentry *a = j.v[i], *b = c.v[i];
+			const struct pmu_tentry *a = pmu__tables_entry(&j, i), *b = pmu__tables_entry(&c, i);
 #define S(f) CHECK(same(a->f, b->f), "%s %s: " #f " '%s' vs '%s'", dir, a->name, a->f ? a->f : "(null)", b->f ? b->f : "(null)")
 #define N(f) CHECK(a->f == b->f, "%s %s: " #f " %llu vs %llu", dir, a->name, (unsigned long long)a->f, (unsigned long long)b->f)
 			CHECK(same_file(a->file, b->file), "%s %s: file '%s' vs '%s'", dir, a->name, a->file, b->file);

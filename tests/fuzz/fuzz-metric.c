@@ -264,8 +264,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_trace("machine %d, table: %d problems, %zu entries, %zu counts\n", in.hybrid, problems, ctx->tables.n,
 		   in.nvals);
 	for (size_t i = 0; problems >= 0 && i < ctx->tables.n && done < MAX_METRICS; i++)
-		if (ctx->tables.v[i]->kind == PMU_T_METRIC) {
-			check_metric(ctx, &in, ctx->tables.v[i]);
+		if (pmu__tables_entry(&ctx->tables, i)->kind == PMU_T_METRIC) {
+			check_metric(ctx, &in, pmu__tables_entry(&ctx->tables, i));
 			done++;
 		}
 	for (size_t i = 0; problems >= 0 && i < in.nexprs; i++) {
