@@ -2,6 +2,7 @@
 """The context: a CPU, its PMUs, tables and access settings; the library's log collected."""
 
 import ctypes
+import errno
 import os
 import weakref
 
@@ -134,12 +135,15 @@ class Context:
 
     def pmus(self):
         """The PMUs under <sysfs>/bus/event_source/devices: list of dicts
-        (name, type, is_core, n_formats, n_events)."""
+        (name, type, is_core, n_formats, n_events); one whose type file can no
+        longer be read is left out."""
         h = self._handle
         out = []
         for i in range(_pmu_count(h)):
             p = _PmuInfo()
             rc = _pmu_get(h, i, ctypes.byref(p))
+            if rc == -errno.ENOENT:
+                continue  # its sysfs type file is gone since the scan: not a PMU any more
             if rc < 0:
                 raise _fail(rc, "pmu_pmu_get")
             out.append({"name": _dec(p.name), "type": p.type, "is_core": bool(p.is_core),

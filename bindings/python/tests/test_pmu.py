@@ -107,6 +107,20 @@ def test_fixture_machine():
         assert (e["type"], e["config"], e["config1"]) == (4, 0x1c6, 0x11)
 
 
+def test_pmu_gone_since_the_scan(tmp_path):
+    # uncore_gone's type file is read at its first use (lib/sysfs.c: type_can_wait); it has none, so
+    # pmus() leaves it out instead of failing, and the PMUs with a type are all there
+    dev = tmp_path / "sys" / "bus" / "event_source" / "devices"
+    for name, typ in (("cpu", "4"), ("uncore_imc_0", "20"), ("uncore_gone", None)):
+        (dev / name / "format").mkdir(parents=True)
+        (dev / name / "format" / "event").write_text("config:0-7\n")
+        if typ:
+            (dev / name / "type").write_text(typ + "\n")
+    with pmu.Context(sysfs_root=str(tmp_path / "sys"), cpuid="GenuineIntel-6-55-4") as c:
+        pmus = {p["name"]: p["type"] for p in c.pmus()}
+    assert pmus == {"cpu": 4, "uncore_imc_0": 20}
+
+
 def test_bad_cpuid():
     with pytest.raises(pmu.PmuError) as ei:
         pmu.Context(cpuid="garbage")
