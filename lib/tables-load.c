@@ -46,20 +46,12 @@ static void tblock_free(struct pmu_tblock *b)
 	free(b);
 }
 
-/* Whether entry @i of @t is a built-in directory's (in a chunk: freed with its block, if at all). */
-static bool in_chunk(const struct pmu_tables *t, size_t i)
-{
-	for (size_t c = 0; c < t->nchunks; c++)
-		if (i - t->chunks[c].first < t->chunks[c].n)
-			return true;
-	return false;
-}
-
 void pmu__tables_free(struct pmu_tables *t)
 {
-	/* a built-in directory's entries are not read here: the ones never made stay untouched */
+	/* a built-in directory's entries (in a chunk: freed with its block, if this table owns it) are not
+	 * read here: the ones never made stay untouched */
 	for (size_t i = 0; i < t->n; i++)
-		if (!in_chunk(t, i))
+		if (!pmu__tables_chunk_of(t, i))
 			entry_free(t->ent[i]);
 	for (size_t c = 0; c < t->nchunks; c++)
 		if (t->chunks[c].owned)
