@@ -273,38 +273,39 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 		 * metric's expression uses the metric, an event list the event. */
 		size_t w = 0, run = 0;
 		for (size_t i = 0; i < n; i++) {
-			const struct pmu_tentry *first, *dup = NULL;
+			const struct pmu_tentry *first, *e, *dup = NULL;
 			if (!w || strcasecmp(v[w - 1].name, v[i].name) || tclass(NE(&v[w - 1])) != tclass(NE(&v[i]))) {
 				run = w;
 				v[w++] = v[i];
 				continue;
 			}
 			first = NE(&v[run]);
+			e = NE(&v[i]);
 			for (size_t k = run; k < w && !dup; k++)
-				if (v[k].ent == v[i].ent || same_unit(NE(&v[k]), NE(&v[i])))
+				if (v[k].ent == v[i].ent || same_unit(NE(&v[k]), e))
 					dup = NE(&v[k]);
-			if (!dup && !strcmp(first->dir, NE(&v[i])->dir) && first->kind == NE(&v[i])->kind) {
+			if (!dup && !strcmp(first->dir, e->dir) && first->kind == e->kind) {
 				v[w++] = v[i]; /* the same directory's definition for another PMU */
 				continue;
 			}
 			/* a CPU table's native event under a standard name is the CPU's own event for it */
-			if (first->kind == PMU_T_NATIVE && NE(&v[i])->kind == PMU_T_STANDARD && strcmp(first->dir, NE(&v[i])->dir))
+			if (first->kind == PMU_T_NATIVE && e->kind == PMU_T_STANDARD && strcmp(first->dir, e->dir))
 				continue;
-			if (dup && dup != v[i].ent && same_definition(dup, NE(&v[i]))) {
+			if (dup && dup != v[i].ent && same_definition(dup, e)) {
 				/* the same definition twice (perf's amdzen4 metrics): harmless, said when checking */
 				char msg[PMU_NAME_MAX + 160];
 				snprintf(msg, sizeof(msg), "note: name '%s' is defined again with the same definition as in %s; "
 					 "the first is used", v[i].name, first->file);
 				if (pf)
-					pf(pd, NE(&v[i])->file, v[i].name, msg);
+					pf(pd, e->file, v[i].name, msg);
 				continue;
 			}
-			if (dup != v[i].ent && (pf || !strcmp(first->dir, NE(&v[i])->dir))) {
+			if (dup != v[i].ent && (pf || !strcmp(first->dir, e->dir))) {
 				char msg[PMU_NAME_MAX + 160];
 				snprintf(msg, sizeof(msg), "name '%s' is also defined in %s", v[i].name, first->file);
 				(*problems)++;
 				if (pf)
-					pf(pd, NE(&v[i])->file, v[i].name, msg);
+					pf(pd, e->file, v[i].name, msg);
 			}
 		}
 		n = w;
