@@ -186,8 +186,7 @@ both v1 stat -x, -e page-faults "$W" 16;                             same_csv v1
 check "v1: page-faults of a 16 MiB workload: 4096 pages or more, under 8192" cmp_ value "$tmp/v1.pmu.err" page-faults 4096 8192
 # (task-clock also holds time the hypervisor stole while the loop was on a CPU, which the kernel's
 # user+sys leaves out: the machine's steal during the run, every CPU's, bounds it from above)
-steal() { awk '/^cpu / { print $9 }' /proc/stat 2>/dev/null || echo 0; }
-steal0=$(steal)
+steal_mark
 "$PMU" stat -x, -e task-clock $PY -c '
 import os, resource
 x = 0
@@ -196,7 +195,7 @@ r = resource.getrusage(resource.RUSAGE_SELF)
 open("'"$tmp"'/ru", "w").write(str((r.ru_utime + r.ru_stime) * 1e9))
 os._exit(0)' 2> "$tmp/v2.pmu.err"
 cases=$((cases + 1))
-steal_ns=$(( ($(steal) - steal0) * 1000000000 / $(getconf CLK_TCK) ))
+steal_ns=$(steal_bound_ns)
 check "v2: task-clock of a Python loop = its own getrusage user+sys (within 10% and 20 ms, + steal)" cmp_ rusage "$tmp/v2.pmu.err" "$tmp/ru" "$steal_ns"
 
 # ---- perf stat -j: JSON lines with perf's keys
