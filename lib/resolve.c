@@ -499,7 +499,7 @@ static int not_countable(struct pmu_ctx *ctx, const char *name, const struct pmu
 		const struct pmu_tentry *m = pmu__tables_find_pmu(ctx, e->name, NULL, PMU_TC_METRIC);
 		char formula[PMU_NAME_MAX + 200] = "";
 		if (m && m->kind == PMU_T_METRIC)
-			snprintf(formula, sizeof(formula), " This CPU's table offers it as a formula over its events "
+			snprintf(formula, sizeof(formula), ". This CPU's table offers it as a formula over its events "
 				 "instead: 'pmu stat -M %s'%s.", m->name,
 				 !pmu__prefix(m->name, "TOPDOWN") ? "" : m->group && strstr(m->group, "TopdownL2Slots") ?
 				 ", or 'pmu stat --topdown -M TopdownL2Slots' for level 2 of the topdown tree" :

@@ -541,6 +541,7 @@ check "report, Sapphire Rapids: frontend 2000/10000 = 20.0%" has "$tmp/o" "^ *Fr
 # a standard name that is a formula here is refused as an event, pointing to how it is offered
 PMU_CPUID=GenuineIntel-6-5E-3 run 1 "$tmp/o" "$tmp/e" resolve TOPDOWN.SLOTS
 check "resolve TOPDOWN.SLOTS on Skylake: refused, offered as a formula" has "$tmp/e" "pmu stat -M TOPDOWN.SLOTS"
+check "the formula is a sentence of its own after the countable names" has "$tmp/e" "Countable here: .*[^ ]\. This CPU's table offers it"
 PMU_EVENTS_PATH="$SRC/tests/tables/metrics-engine" run 0 "$tmp/o" "$tmp/e" report -M m_ratio,m_params --param a=3 "$SRC/tests/reports/engine.json"
 check "report: threshold marker (30/40 > 0.5)" has "$tmp/o" "m_ratio  *75.000 % *<== over threshold"
 check "report: --param a=3 gives 3*40+1" has "$tmp/o" "m_params  *121.000"
