@@ -322,6 +322,7 @@ enum pmu_entry_kind {
 	PMU_ENTRY_STANDARD = 3, /* standard hierarchical name (INST.RET, ...) */
 	PMU_ENTRY_NATIVE = 4,   /* event of this CPU's table */
 	PMU_ENTRY_METRIC = 5,   /* metric of a table */
+	PMU_ENTRY_LIBPFM = 6,   /* event of libpfm4 (pmu_libpfm_event_foreach) */
 };
 
 /** One entry passed to a pmu_event_foreach() callback. */
@@ -349,6 +350,25 @@ typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);
 int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data);
 
 /**
+ * pmu_libpfm_event_foreach - call @cb for every event libpfm4 knows for this
+ * context's CPU, named "PMU::EVENT" with libpfm4's names (skx::L1D), whose
+ * name starts with @prefix (case-insensitive; NULL or "" lists all): source
+ * PMU_SRC_LIBPFM, kind PMU_ENTRY_LIBPFM, @pmu libpfm4's PMU name, @desc its
+ * description, @usable as pmu_event_foreach() says it. The PMUs are those
+ * libpfm4 detects on this machine (core, uncore; not its "perf" PMUs, whose
+ * events are the kernel's), or, where PMU_CPUID names another CPU, libpfm4's
+ * core PMU of that CPU (the one a bare vendor name is encoded for), and none
+ * where libpfm4 has no PMU for it. Apart from pmu_event_foreach() because it
+ * loads and initialises libpfm4 (dlopen of libpfm.so.4, or $PMU_LIBPFM),
+ * which nothing else does until a name only libpfm4 knows is resolved. Returns
+ * the number of entries visited, the callback's non-zero value, or
+ * -ELIBACC (libpfm4 cannot be loaded: the message says why and to install
+ * Debian's libpfm4 package), -ENOTSUP (libpmu built without libpfm4),
+ * -ENOMEM, -EINVAL (NULL context or callback). Thread-safe for a shared context.
+ */
+int pmu_libpfm_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data);
+
+/**
  * pmu_arch_name, pmu_source_name, pmu_kind_name, pmu_constant_source_name -
  * the name of an enum value, as the pmu command and the Python binding print it.
  * @v: an enum pmu_arch, pmu_source, pmu_entry_kind or pmu_constant_source value.
@@ -356,7 +376,7 @@ int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, 
  * pmu_arch_name: "x86", "arm64", "riscv", else "unknown".
  * pmu_source_name: "sysfs", "generic", "raw", "table", "libpfm4",
  * "tracepoint", "tool", else "unknown". pmu_kind_name: "kernel", "sysfs",
- * "standard", "native", "metric", else "unknown". pmu_constant_source_name:
+ * "standard", "native", "metric", "libpfm4", else "unknown". pmu_constant_source_name:
  * "param", "machine", else "unknown". Static strings.
  */
 const char *pmu_arch_name(int v);

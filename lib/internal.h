@@ -196,6 +196,10 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_info *e);
 /* 1 if @name resolves to an encoding pmu__uncountable() accepts, else 0. Quiet: logs nothing. */
 bool pmu__name_countable(struct pmu_ctx *ctx, const char *name);
+/* The libpfm4 PMU whose event a vendor name without "PMU::" is, into *@model: where PMU_CPUID names
+ * a CPU, libpfm4's core PMU for its table directory ("skx"); else NULL, this machine's core PMU as
+ * libpfm4 detects it. 0; -ENOENT when libpfm4 has no PMU for the named CPU; -ENOMEM. */
+int pmu__pfm_model_of(struct pmu_ctx *ctx, const char **model);
 /* Is @name (perf's :u/:k/... allowed) a table name that must say its PMU on this hybrid CPU, each
  * core PMU counting it with its own event (the refusal of pmu_event_resolve())? A set counts it
  * on each core PMU instead, as "cpu_core/NAME/", "cpu_atom/NAME/" (hybrid.c). Quiet. */
@@ -219,6 +223,14 @@ bool pmu__pfm_missing(char *why, size_t len);
  * pmu__pfm_ready() said 0: 0; -ENOENT when libpfm4 cannot encode it; -ENOMEM; -ENODEV without
  * libpfm4. */
 int pmu__pfm_attr(const char *name, struct perf_event_attr *attr);
+/* One name of libpfm4's: its PMU's name, the event's ("EVENT" or "EVENT:UMASK"), its description.
+ * Non-zero stops the walk. */
+typedef int (*pmu__pfm_event_fn)(const char *pmu, const char *event, const char *desc, void *data);
+/* The names libpfm4 encodes here as written (each event bare, and with each of its unit masks) of
+ * libpfm4 PMU @model ("skx"), or with @model NULL of every PMU libpfm4 detects here
+ * but its two "perf" PMUs (the kernel's events), loading libpfm4 first: 0 or @fn's value; -ELIBACC
+ * (libpfm4 cannot be loaded: pmu__pfm_missing() says why), -ENOTSUP (built without libpfm4), -ENOMEM. */
+int pmu__pfm_foreach(const char *model, pmu__pfm_event_fn fn, void *data);
 
 /* ---- event lists (eventlist.c) ---- */
 struct pmu_spec {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The listing: every event name known here (generic events, the PMUs' sysfs events, the tables'
- * entries), each with whether it can be counted here (pmu_event_foreach, behind `pmu list`). */
+ * entries), each with whether it can be counted here (pmu_event_foreach, behind `pmu list`); and
+ * libpfm4's events of this CPU (pmu_libpfm_event_foreach), which cost loading libpfm4. */
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -11,6 +12,7 @@ struct foreach_state {
 	pmu_event_cb cb;
 	void *data;
 	int count;
+	int stopped;            /* the callback's non-zero value that stopped a walk */
 };
 
 static int foreach_generic(const struct pmu_generic *g, void *data)
@@ -105,6 +107,57 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 				return r;
 		}
 	}
+	pmu__err_clear(); /* the quiet look-ups above recorded messages nobody asked for */
+	return st.count;
+}
+
+/* One of libpfm4's events, as the caller of pmu_libpfm_event_foreach() sees it. */
+static int foreach_pfm(const char *pmu, const char *event, const char *desc, void *data)
+{
+	struct foreach_state *st = data;
+	struct pmu_event_entry e;
+	char name[PMU_NAME_MAX];
+
+	if ((size_t)snprintf(name, sizeof(name), "%s::%s", pmu, event) >= sizeof(name) ||
+	    !pmu__prefix(name, st->prefix))
+		return 0; /* a name too long to resolve is not listed */
+	e.name = name;
+	e.pmu = pmu;
+	e.desc = desc;
+	e.source = PMU_SRC_LIBPFM;
+	e.kind = PMU_ENTRY_LIBPFM;
+	e.usable = pmu__name_countable(st->ctx, name);
+	st->count++;
+	return st->stopped = st->cb(&e, st->data);
+}
+
+PMU_EXPORT int pmu_libpfm_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data)
+{
+	struct foreach_state st = { ctx, prefix ? prefix : "", cb, data, 0 };
+	const char *model;
+	char why[256];
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !cb)
+		return pmu__err(ctx, -EINVAL, "pmu_libpfm_event_foreach: NULL context or callback");
+	if ((r = pmu__pfm_model_of(ctx, &model)) == -ENOMEM)
+		return pmu__err(ctx, r, "out of memory loading the event tables to find the libpfm4 PMU of CPU %s",
+				ctx->cpu.cpuid);
+	if (r < 0)
+		return 0; /* PMU_CPUID names a CPU libpfm4 has no PMU for */
+	r = pmu__pfm_foreach(model, foreach_pfm, &st);
+	if (st.stopped)
+		return st.stopped;
+	if (r == -ELIBACC)
+		return pmu__err(ctx, r, "libpfm4's events cannot be listed: libpfm4 cannot be loaded (%s); install "
+				"Debian's libpfm4 package", pmu__pfm_missing(why, sizeof(why)) ? why : "libpfm.so.4");
+	if (r == -ENOTSUP)
+		return pmu__err(ctx, r, "libpfm4's events cannot be listed: this libpmu was built without libpfm4");
+	if (r == -ENOMEM)
+		return pmu__err(ctx, r, "out of memory setting up libpfm4 to list its events");
+	if (r)
+		return r;
 	pmu__err_clear(); /* the quiet look-ups above recorded messages nobody asked for */
 	return st.count;
 }

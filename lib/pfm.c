@@ -55,6 +55,9 @@ static struct {
 	__typeof__(&pfm_get_pmu_info) get_pmu_info;
 	__typeof__(&pfm_get_os_event_encoding) get_os_event_encoding;
 	__typeof__(&pfm_strerror) strerror;
+	__typeof__(&pfm_get_event_next) get_event_next;
+	__typeof__(&pfm_get_event_info) get_event_info;
+	__typeof__(&pfm_get_event_attr_info) get_event_attr_info;
 } pfm;
 static char pfm_missing[256]; /* why it could not be loaded, "" if it was (or was not tried) */
 
@@ -76,7 +79,11 @@ static int pfm_load(void)
 	pfm.get_pmu_info = (__typeof__(pfm.get_pmu_info))dlsym(h, "pfm_get_pmu_info");
 	pfm.get_os_event_encoding = (__typeof__(pfm.get_os_event_encoding))dlsym(h, "pfm_get_os_event_encoding");
 	pfm.strerror = (__typeof__(pfm.strerror))dlsym(h, "pfm_strerror");
-	if (!pfm.initialize || !pfm.get_pmu_info || !pfm.get_os_event_encoding || !pfm.strerror) {
+	pfm.get_event_next = (__typeof__(pfm.get_event_next))dlsym(h, "pfm_get_event_next");
+	pfm.get_event_info = (__typeof__(pfm.get_event_info))dlsym(h, "pfm_get_event_info");
+	pfm.get_event_attr_info = (__typeof__(pfm.get_event_attr_info))dlsym(h, "pfm_get_event_attr_info");
+	if (!pfm.initialize || !pfm.get_pmu_info || !pfm.get_os_event_encoding || !pfm.strerror ||
+	    !pfm.get_event_next || !pfm.get_event_info || !pfm.get_event_attr_info) {
 		snprintf(pfm_missing, sizeof(pfm_missing), "%s lacks libpfm4's functions", file);
 		pfm.initialize = NULL;
 		dlclose(h);
@@ -244,6 +251,64 @@ int pmu__pfm_attr(const char *name, struct perf_event_attr *attr)
 
 	return r == PFM_SUCCESS ? 0 : r == PFM_ERR_NOMEM ? -ENOMEM : -ENOENT;
 }
+
+/* The names of libpfm4's event @e (PMU @pmu) that libpfm4 encodes here as written: "EVENT" (refused
+ * where the event has unit masks and none is its default) and "EVENT:UMASK" for each unit mask (a PMU
+ * that is not the core PMU is encoded only where its perf PMU is in sysfs). Description: the unit
+ * mask's, else the event's. */
+static int event_names(const char *pmu, int e, pmu__pfm_event_fn fn, void *data)
+{
+	pfm_event_info_t ei;
+	char name[PMU_NAME_MAX];
+	int r;
+
+	memset(&ei, 0, sizeof(ei));
+	ei.size = sizeof(ei);
+	if (pfm.get_event_info(e, PFM_OS_NONE, &ei) != PFM_SUCCESS || !ei.name)
+		return 0;
+	for (int a = -1; a < ei.nattrs; a++) {
+		pfm_event_attr_info_t ai;
+		struct perf_event_attr attr;
+		const char *desc = ei.desc ? ei.desc : "";
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		if (a >= 0 && (pfm.get_event_attr_info(e, a, PFM_OS_NONE, &ai) != PFM_SUCCESS ||
+			       ai.type != PFM_ATTR_UMASK || !ai.name))
+			continue;
+		if ((size_t)snprintf(name, sizeof(name), "%s::%s%s%s", pmu, ei.name, a >= 0 ? ":" : "",
+				     a >= 0 ? ai.name : "") >= sizeof(name) || pfm_encode(name, &attr, NULL) != PFM_SUCCESS)
+			continue;
+		if (a >= 0 && ai.desc && *ai.desc)
+			desc = ai.desc;
+		if ((r = fn(pmu, name + strlen(pmu) + 2, desc, data)))
+			return r;
+	}
+	return 0;
+}
+
+int pmu__pfm_foreach(const char *model, pmu__pfm_event_fn fn, void *data)
+{
+	int r = pmu__pfm_ready();
+
+	if (r == -ENODEV)
+		return pmu__pfm_missing(NULL, 0) ? -ELIBACC : 0; /* loaded, but it knows no PMU here */
+	if (r < 0)
+		return r;
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm.get_pmu_info((pfm_pmu_t)p, &pi) != PFM_SUCCESS || !pi.name)
+			continue;
+		if (model ? strcmp(pi.name, model) != 0
+			  : !pi.is_present || p == PFM_PMU_PERF_EVENT || p == PFM_PMU_PERF_EVENT_RAW)
+			continue;
+		for (int e = pi.first_event; e != -1; e = pfm.get_event_next(e))
+			if ((r = event_names(pi.name, e, fn, data)))
+				return r;
+	}
+	return 0;
+}
 #else
 int pmu__pfm_ready(void)
 {
@@ -266,5 +331,11 @@ int pmu__pfm_attr(const char *name, struct perf_event_attr *attr)
 {
 	(void)name; (void)attr;
 	return -ENODEV;
+}
+
+int pmu__pfm_foreach(const char *model, pmu__pfm_event_fn fn, void *data)
+{
+	(void)model; (void)fn; (void)data;
+	return -ENOTSUP;
 }
 #endif

@@ -747,23 +747,30 @@ static int pfm_declared_wrong(struct pmu_ctx *ctx, const struct pmu_event_info *
 			b->notes ? pmu__builtin_str(b->notes) : "", pmu__builtin_str(b->name));
 }
 
-/* libpfm4's encoding of @spec: PMU::EVENT as written, another name for the core PMU of the CPU named by
- * PMU_CPUID (libpfm4's name for the table directory chosen for it) or else of this machine. -ENOENT
- * when libpfm4 does not know the name or the named CPU; -EINVAL where libpfm4's encoding of it is
- * declared wrong (pfm_declared_wrong). */
+int pmu__pfm_model_of(struct pmu_ctx *ctx, const char **model)
+{
+	int r;
+
+	*model = NULL;
+	if (!ctx->cpu.overridden)
+		return 0;
+	/* the CPU PMU_CPUID names, not this one */
+	if ((r = pmu__tables_load(ctx)) == -ENOMEM)
+		return r;
+	return r < 0 || !(*model = pmu__pfm_model(ctx->tables.cpu_dir)) ? -ENOENT : 0;
+}
+
+/* libpfm4's encoding of @spec: PMU::EVENT as written, another name for the core PMU of the CPU
+ * (pmu__pfm_model_of). -ENOENT when libpfm4 does not know the name or the named CPU; -EINVAL where
+ * libpfm4's encoding of it is declared wrong (pfm_declared_wrong). */
 static int resolve_pfm(struct pmu_ctx *ctx, const char *spec, struct pmu_event_info *out)
 {
 	const char *model = NULL;
 	int r;
 
-	if (!strstr(spec, "::") && ctx->cpu.overridden) {
-		/* encode for the named CPU, not this one */
-		if ((r = pmu__tables_load(ctx)) == -ENOMEM)
-			return pmu__err(ctx, r, "event '%s': out of memory loading the event tables to find the "
-					"libpfm4 PMU of CPU %s", out->name, ctx->cpu.cpuid);
-		if (r < 0 || !(model = pmu__pfm_model(ctx->tables.cpu_dir)))
-			return -ENOENT;
-	}
+	if (!strstr(spec, "::") && (r = pmu__pfm_model_of(ctx, &model)) < 0)
+		return r == -ENOMEM ? pmu__err(ctx, r, "event '%s': out of memory loading the event tables to find the "
+					       "libpfm4 PMU of CPU %s", out->name, ctx->cpu.cpuid) : r;
 	if ((r = pmu__pfm_resolve(ctx, spec, model, out)) < 0)
 		return r;
 	return pfm_declared_wrong(ctx, out);

@@ -305,6 +305,10 @@ enc = [e for e in pfm if 'origin' in e]
 print(len(pfm), "libpfm4 events,", len(enc), "encoded here, e.g.", [e['name'] for e in enc[:3]])
 sys.exit(0 if all('::' in e['name'] and e['source'] == 'libpfm4' for e in pfm) and all(e['origin'].startswith('libpfm4') for e in enc) else 1)
 PYEOF
+# without libpfm4 the rest is listed, and a warning says why libpfm4's names are not
+PMU_LIBPFM=/nonexistent/libpfm.so.4 run 0 "$tmp/o" "$tmp/e" list task-clock
+check "list, libpfm4 missing: the other names listed" has "$tmp/o" "^  task-clock "
+check "list, libpfm4 missing: warned, with the file and the fix" has "$tmp/e" "^pmu: warning: libpfm4's events cannot be listed: .*/nonexistent/libpfm.so.4.*install Debian's libpfm4 package"
 if [ -r /sys/kernel/tracing/events ] && command -v perf > /dev/null && perf list tracepoint > "$tmp/perf-tp" 2>/dev/null && [ -s "$tmp/perf-tp" ]; then
 	run 0 "$tmp/o" "$tmp/e" list --json tracepoint
 	check "list tracepoint: perf list tracepoint's names" $PY - "$tmp/perf-tp" "$tmp/o" <<'PYEOF'

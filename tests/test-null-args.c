@@ -50,6 +50,8 @@ static long c_resolve_name(void) { struct pmu_event_info e; return pmu_event_res
 static long c_resolve_out(void) { return pmu_event_resolve(ctx, "cycles", NULL); }
 static long c_foreach_ctx(void) { return pmu_event_foreach(NULL, "", cb_event, NULL); }
 static long c_foreach_cb(void) { return pmu_event_foreach(ctx, "", NULL, NULL); }
+static long c_pfm_foreach_ctx(void) { return pmu_libpfm_event_foreach(NULL, "", cb_event, NULL); }
+static long c_pfm_foreach_cb(void) { return pmu_libpfm_event_foreach(ctx, "", NULL, NULL); }
 static long c_check_ctx(void) { return pmu_tables_check(NULL, "/nonexistent", cb_problem, NULL); }
 static long c_check_dir(void) { return pmu_tables_check(ctx, NULL, cb_problem, NULL); }
 static long c_check_cb(void) { return pmu_tables_check(ctx, "/nonexistent", NULL, NULL); }
@@ -149,6 +151,8 @@ static const struct call calls[] = {
 	{ "pmu_event_resolve(ctx, name, NULL)", NEG, c_resolve_out },
 	{ "pmu_event_foreach(NULL, ...)", NEG, c_foreach_ctx },
 	{ "pmu_event_foreach(ctx, \"\", NULL, NULL)", NEG, c_foreach_cb },
+	{ "pmu_libpfm_event_foreach(NULL, ...)", NEG, c_pfm_foreach_ctx },
+	{ "pmu_libpfm_event_foreach(ctx, \"\", NULL, NULL)", NEG, c_pfm_foreach_cb },
 	{ "pmu_tables_check(NULL, dir, cb, NULL)", NEG, c_check_ctx },
 	{ "pmu_tables_check(ctx, NULL, cb, NULL)", NEG, c_check_dir },
 	{ "pmu_tables_check(ctx, dir, NULL, NULL)", NEG, c_check_cb },

@@ -19,9 +19,6 @@
 #include "cli.h"
 #include "opts.h"
 #include "util.h"
-#if HAVE_LIBPFM
-#include <perfmon/pfmlib.h>
-#endif
 
 static int cmd_list(int argc, char **argv, struct cli *cli);
 
@@ -110,6 +107,7 @@ static unsigned cat_of(struct pmu_ctx *ctx, const struct pmu_event_entry *e)
 	case PMU_ENTRY_STANDARD: return CAT_STANDARD;
 	case PMU_ENTRY_NATIVE: return CAT_NATIVE;
 	case PMU_ENTRY_METRIC: return CAT_METRIC;
+	case PMU_ENTRY_LIBPFM: return CAT_PFM;
 	}
 	if (pmu_event_resolve(ctx, e->name, &info) == 0)
 		return info.type == 1 ? CAT_SW : info.type == 3 ? CAT_CACHE : CAT_HW; /* PERF_TYPE_SOFTWARE, _HW_CACHE */
@@ -165,41 +163,17 @@ static int tracepoints(struct items *it, const struct pmu_caps *caps)
 	return r;
 }
 
-/* libpfm4's events of the PMUs it finds on this CPU, "pmu::EVENT" (those of its perf PMUs are the kernel's). */
-static int pfm_events(struct items *it, const struct pmu_caps *caps)
+/* libpfm4's events of this CPU, "pmu::EVENT" (the library's listing, which loads libpfm4). Without
+ * libpfm4 the rest is listed, and a warning says why these are not. */
+static int pfm_events(struct items *it)
 {
-#if HAVE_LIBPFM
-	int r = 0;
+	int r = pmu_libpfm_event_foreach(it->ctx, NULL, from_library, it);
 
-	/* as the library initialises it (lib/pfm.c): encoding for PMUs not present too */
-	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
-	if (pfm_initialize() != PFM_SUCCESS)
+	if (r == -ELIBACC || r == -ENOTSUP) {
+		fprintf(stderr, "pmu: warning: %s\n", pmu_strerror(r));
 		return 0;
-	for (int p = PFM_PMU_NONE; r == 0 && p < PFM_PMU_MAX; p++) {
-		pfm_pmu_info_t pi;
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present || p == PFM_PMU_PERF_EVENT ||
-		    p == PFM_PMU_PERF_EVENT_RAW)
-			continue;
-		for (int e = pi.first_event; r == 0 && e != -1; e = pfm_get_event_next(e)) {
-			pfm_event_info_t ei;
-			struct pmu_event_info info;
-			char name[PMU_NAME_MAX];
-			memset(&ei, 0, sizeof(ei));
-			ei.size = sizeof(ei);
-			if (pfm_get_event_info(e, PFM_OS_NONE, &ei) != PFM_SUCCESS)
-				continue;
-			snprintf(name, sizeof(name), "%s::%s", pi.name, ei.name);
-			r = item_add(it, name, pi.name, ei.desc, "libpfm4", PMU_SRC_LIBPFM, CAT_PFM,
-				     caps->hw_pmu && pmu_event_resolve(it->ctx, name, &info) == 0);
-		}
 	}
-	return r;
-#else
-	(void)it, (void)caps;
-	return 0;
-#endif
+	return r < 0 ? r : 0;
 }
 
 static bool is_pattern(const char *a)
@@ -397,7 +371,7 @@ static int gather(struct pmu_ctx *ctx, int argc, char **argv, int first, struct 
 		tp |= !strcasecmp(argv[i], "tracepoint") || (is_pattern(argv[i]) && strchr(argv[i], ':')) ||
 		      (!is_pattern(argv[i]) && strchr(argv[i], ':') && !strstr(argv[i], "::"));
 	it->ctx = ctx;
-	if ((r = pmu_event_foreach(ctx, NULL, from_library, it)) < 0 || (r = pfm_events(it, &caps)) < 0 ||
+	if ((r = pmu_event_foreach(ctx, NULL, from_library, it)) < 0 || (r = pfm_events(it)) < 0 ||
 	    (tp && (r = tracepoints(it, &caps)) < 0))
 		return r;
 	return 0;

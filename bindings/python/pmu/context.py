@@ -181,6 +181,14 @@ class Context:
         ("kernel", "sysfs", "standard", "native", "metric"), usable)."""
         return _events._list(self, prefix)
 
+    def list_libpfm(self, prefix=""):
+        """libpfm4's names for this CPU starting with ``prefix``
+        (case-insensitive), "PMU::EVENT" and "PMU::EVENT:UMASK" as libpfm4
+        encodes them (pmu_libpfm_event_foreach): dicts as list() gives, source
+        and kind "libpfm4". Loads libpfm4. Raises PmuError (ELIBACC where
+        libpfm4 cannot be loaded, ENOTSUP in a libpmu built without it)."""
+        return _events._list(self, prefix, libpfm=True)
+
     def check_tables(self, directory, notes=False):
         """Validate event tables in ``directory`` (pmu_tables_check): a list of
         problems, each a dict (file, entry or None, message); [] when clean.

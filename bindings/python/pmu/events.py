@@ -4,7 +4,7 @@
 import ctypes
 
 from .errors import _fail
-from ._libpmu import _event_foreach, _event_resolve, _event_scale, _tables_check
+from ._libpmu import _event_foreach, _event_resolve, _event_scale, _libpfm_event_foreach, _tables_check
 from .names import _flag_names, _kind, _source
 from ._types import _dec, _enc, _EventCb, _EventInfo, _ProblemCb
 
@@ -45,8 +45,8 @@ def _resolve(ctx, name):
     return d
 
 
-def _list(ctx, prefix=""):
-    """Context.list (pmu_event_foreach)."""
+def _list(ctx, prefix="", libpfm=False):
+    """Context.list (pmu_event_foreach), Context.list_libpfm (pmu_libpfm_event_foreach)."""
     out = []
     err = []
 
@@ -62,9 +62,10 @@ def _list(ctx, prefix=""):
             return 1
 
     c_cb = _EventCb(cb)
-    rc = _event_foreach(ctx._handle, _enc(prefix or ""), c_cb, None)
+    fn, fname = (_libpfm_event_foreach, "pmu_libpfm_event_foreach") if libpfm else (_event_foreach, "pmu_event_foreach")
+    rc = fn(ctx._handle, _enc(prefix or ""), c_cb, None)
     if rc < 0:
-        raise _fail(rc, "pmu_event_foreach")
+        raise _fail(rc, fname)
     if err:
         raise err[0]
     return out

@@ -206,6 +206,25 @@ def test_list_prefix(ctx):
     assert len(ctx.list()) > len(names)
 
 
+def test_list_libpfm_for_a_named_cpu():
+    # libpfm4's names for the CPU PMU_CPUID names (its core PMU "skx"), as libpfm4 encodes them;
+    # L1D.REPLACEMENT is event 0x51, unit mask 0x01 in Intel's manual
+    with pmu.Context(cpuid="GenuineIntel-6-55-4") as c:
+        try:
+            got = c.list_libpfm("SKX::l1d")
+        except pmu.PmuError as e:
+            if e.errno != errno.ENOTSUP:
+                raise
+            pytest.skip("libpmu built without libpfm4: %s" % e)
+        names = [e["name"] for e in got]
+        assert "skx::L1D:REPLACEMENT" in names, names
+        assert all(n.startswith("skx::L1D") for n in names), names
+        assert {(e["source"], e["kind"]) for e in got} == {("libpfm4", "libpfm4")}
+        r = c.resolve("skx::L1D:REPLACEMENT")
+        assert (r["source"], r["config"] & 0xffff) == ("libpfm4", 0x151)
+        assert len(c.list_libpfm()) > len(names)
+
+
 def test_list_metrics_of_extra_tables():
     with pmu.Context(events_path=ENGINE) as c:
         m = {e["name"]: e for e in c.list("m_")}
