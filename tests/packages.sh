@@ -23,7 +23,8 @@
 #            libpmu` against the installed libpmu-dev, and run (not linked
 #            with libpfm4); the installed binding encodes a name only
 #            libpfm4 knows
-#   info     pmu info
+#   info     pmu info; the installed pmu is not linked with libpfm4, and
+#            pmu list libpfm4 lists libpfm4's names through the library
 #   man      man pmu-stat, man pmu (section 1, package pmu),
 #            man pmu_set_read, man pmu_region_end (a group's page), man libpmu
 #   python   examples/python-loop.py with python3-pmu
@@ -83,7 +84,8 @@ step "$IROOT" install "apt-get update -q && $APT install $(printf '/tmp/debs/%s 
 step "$IROOT" count "cc -o /tmp/count examples/count.c \$(pkg-config --cflags --libs libpmu) && /tmp/count &&
 	ldd /tmp/count | grep libpmu && ! ldd /tmp/count | grep libpfm &&
 	python3 -c 'import pmu; c = pmu.Context(cpuid=\"GenuineIntel-6-55-4\"); print(c.resolve(\"skx::L1D:REPLACEMENT\"))'"
-step "$IROOT" info "pmu info"
+step "$IROOT" info "pmu info && ! ldd \$(command -v pmu) | grep libpfm &&
+	PMU_CPUID=GenuineIntel-6-55-4 pmu list libpfm4 | grep -F 'skx::L1D:REPLACEMENT'"
 step "$IROOT" man "man -P cat pmu-stat | head -n 8 && man -P cat pmu | head -n 5 &&
 	man -P cat pmu_set_read | head -n 8 && man -P cat pmu_region_end | head -n 5 && man -P cat libpmu | head -n 5"
 step "$IROOT" python "python3 examples/python-loop.py && python3 -c 'import pmu; print(\"pmu\", pmu.__version__, pmu.__file__, pmu.library_path)'"
