@@ -18,6 +18,8 @@ static const struct { const char *dir; const char *pfm; } pfm_models[] = {
 	{ "x86/haswellx", "hsw_ep" }, { "x86/broadwell", "bdw" }, { "x86/broadwellx", "bdx" },
 	{ "x86/skylake", "skl" }, { "x86/skylakex", "skx" }, { "x86/cascadelakex", "clx" },
 	{ "x86/icelake", "icl" }, { "x86/icelakex", "icx" }, { "x86/sapphirerapids", "spr" },
+	{ "x86/amdzen2", "amd64_fam17h_zen2" }, { "x86/amdzen3", "amd64_fam19h_zen3" },
+	{ "x86/amdzen4", "amd64_fam19h_zen4" },
 };
 
 const char *pmu__pfm_model(const char *dir)

@@ -531,14 +531,15 @@ static void forward_problem(void *data, const char *file, const char *entry, con
 		c->pf(c->pd, file, entry, msg);
 }
 
-/* Compare the Intel encodings of @t (table directory @dir) with libpfm4's for the same name: PfmName
- * where the names differ, else EVENT.UMASK as EVENT:UMASK. Each difference a problem to @fn. */
+/* Compare the x86 encodings of @t (table directory @dir, a CPU libpfm4 knows: pmu__pfm_model) with
+ * libpfm4's for the same name: PfmName where the names differ, else EVENT.UMASK as EVENT:UMASK. Each
+ * difference a problem to @fn. */
 static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir, pmu_problem_fn fn,
 			       void *data)
 {
 	const char *model = pmu__pfm_model(dir);
-	/* event, umask, edge, any, inv, cmask: the fields both sides define */
-	const uint64_t mask = 0xffa4ffffull;
+	/* event (bits 32-35: AMD's high event bits), umask, edge, any, inv, cmask: the fields both sides define */
+	const uint64_t mask = 0xfffa4ffffull;
 	int unknown = 0, compared = 0, r;
 
 	if (!model)

@@ -177,6 +177,20 @@ if grep -q "HAVE_LIBPFM 1" "$BUILD/config.h" 2>/dev/null; then
 		run "$want" "$tmp/o" "$tmp/e" check-tables "$tmp/pfmdash"
 		check "check-tables, libpfm4's wrong TOPDOWN:BACKEND_BOUND_SLOTS: code $code, PfmName '$pfm'" grep -qF "$text" "$tmp/o"
 	done
+	# AMD Zen 3 is compared with libpfm4 too, the event's high bits (config 32-35) included: the PPR's
+	# PMCx1C7 (perf's ex_ret_msprd_brnch_instr_dir_msmtch, libpfm4's
+	# RETIRED_BRANCH_MISPREDICTED_DIRECTION_MISMATCH) written without its high bit is a difference
+	mkdir -p "$tmp/pfmamd/x86/amdzen3"
+	printf 'CPUID,Version,Directory,Type
+AuthenticAMD-25-[0-4][[:xdigit:]],v1,x86/amdzen3,core
+' > "$tmp/pfmamd/mapfile.csv"
+	for case in "0x1c7|0|no problems found" "0xc7|1|differs from libpfm4's amd64_fam19h_zen3::RETIRED_BRANCH_MISPREDICTED_DIRECTION_MISMATCH: config=0x1000000c7"; do
+		IFS='|' read -r code want text <<< "$case"
+		printf '[{"EventName": "ex_ret_msprd_brnch_instr_dir_msmtch", "EventCode": "%s", "BriefDescription": "x", "PfmName": "RETIRED_BRANCH_MISPREDICTED_DIRECTION_MISMATCH"}]\n' \
+			"$code" > "$tmp/pfmamd/x86/amdzen3/t.json"
+		run "$want" "$tmp/o" "$tmp/e" check-tables "$tmp/pfmamd"
+		check "check-tables, Zen 3 compared with libpfm4: code $code" grep -qF "$text" "$tmp/o"
+	done
 	# ... and a name libpmu encodes through libpfm4 is refused where the model's built-in table declares
 	# libpfm4's encoding wrong (else 0x200 would count nothing Intel defines, and spr::TOPDOWN:BAD_SPEC_SLOTS,
 	# 0x400, would count the SLOTS fixed counter as bad speculation), also for another model than PMU_CPUID's

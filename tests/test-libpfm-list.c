@@ -10,6 +10,8 @@
  *   where the model's table declares libpfm4's encoding wrong, the message saying so);
  * - on a written Ice Lake-X machine (tests/fixtures/intel-icx, which has a core PMU) with its id, each
  *   event of "icx" that resolves is countable there (usable), and the others are not;
+ * - PMU_CPUID naming an AMD Zen 4 (AuthenticAMD-25-17-0): libpfm4's amd64_fam19h_zen4, compared the same
+ *   way, and its bare RETIRED_INSTRUCTIONS is AMD's PMCx0C0;
  * - a CPU libpfm4 has no PMU for (an Arm Neoverse N1 id on this x86 build of libpfm4): none;
  * - a prefix: the names that start with it, case-insensitive; a callback's non-zero value stops the walk;
  * - libpfm4 missing ($PMU_LIBPFM naming a file that is not there): -ELIBACC, the file and the fix said.
@@ -266,6 +268,22 @@ int main(void)
 			printf("written Ice Lake-X: %zu of %zu usable\n", usable, lib.n);
 			pmu_ctx_free(ctx);
 		}
+	}
+
+	/* an AMD Zen 4 named by its id: libpfm4's amd64_fam19h_zen4, whose bare names resolve too; AMD's PPR
+	 * for family 19h: Retired Instructions is PMCx0C0 */
+	if ((ctx = ctx_for("AuthenticAMD-25-17-0", NULL))) {
+		struct pmu_event_info e;
+		memset(&lib, 0, sizeof(lib));
+		r = pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
+		oracle("amd64_fam19h_zen4", &ref);
+		CHECK(ref.n > 100, "libpfm4 encodes %zu amd64_fam19h_zen4 names", ref.n);
+		same("PMU_CPUID Zen 4", &lib, &ref);
+		resolves_as_libpfm4(ctx, "PMU_CPUID Zen 4");
+		r = pmu_event_resolve(ctx, "RETIRED_INSTRUCTIONS", &e);
+		CHECK(r == 0 && e.config == 0xc0 && e.source == PMU_SRC_LIBPFM, "Zen 4 RETIRED_INSTRUCTIONS: %d config %#llx (%s)",
+		      r, (unsigned long long)e.config, r < 0 ? pmu_strerror(r) : e.origin);
+		pmu_ctx_free(ctx);
 	}
 
 	/* a CPU libpfm4 has no PMU for in this build */
