@@ -185,6 +185,23 @@ static void resolves_as_libpfm4(struct pmu_ctx *ctx, const char *what)
 	       "wrong\n", what, ok, declared);
 }
 
+/* A context for the CPU @cpuid names: its listing equals libpfm4's walk of @model (more than @min
+ * names), and each name resolves to libpfm4's own encoding. The context, or NULL. */
+static struct pmu_ctx *named_cpu(const char *cpuid, const char *model, size_t min, const char *what)
+{
+	struct pmu_ctx *ctx = ctx_for(cpuid, NULL);
+
+	if (!ctx)
+		return NULL;
+	memset(&lib, 0, sizeof(lib));
+	pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
+	oracle(model, &ref);
+	CHECK(ref.n > min, "%s: libpfm4 encodes %zu %s names (events, events with a unit mask)", what, ref.n, model);
+	same(what, &lib, &ref);
+	resolves_as_libpfm4(ctx, what);
+	return ctx;
+}
+
 int main(void)
 {
 	struct pmu_ctx *ctx;
@@ -217,13 +234,7 @@ int main(void)
 	}
 
 	/* a Skylake-X named by its id: libpfm4's skx */
-	if ((ctx = ctx_for("GenuineIntel-6-55-4", NULL))) {
-		memset(&lib, 0, sizeof(lib));
-		r = pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
-		oracle("skx", &ref);
-		CHECK(ref.n > 400, "libpfm4 encodes %zu skx names (events, events with a unit mask)", ref.n);
-		same("PMU_CPUID Skylake-X", &lib, &ref);
-		resolves_as_libpfm4(ctx, "PMU_CPUID Skylake-X");
+	if ((ctx = named_cpu("GenuineIntel-6-55-4", "skx", 400, "PMU_CPUID Skylake-X"))) {
 
 		/* a prefix, any case: the subset */
 		{
@@ -272,14 +283,8 @@ int main(void)
 
 	/* an AMD Zen 4 named by its id: libpfm4's amd64_fam19h_zen4, whose bare names resolve too; AMD's PPR
 	 * for family 19h: Retired Instructions is PMCx0C0 */
-	if ((ctx = ctx_for("AuthenticAMD-25-17-0", NULL))) {
+	if ((ctx = named_cpu("AuthenticAMD-25-17-0", "amd64_fam19h_zen4", 100, "PMU_CPUID Zen 4"))) {
 		struct pmu_event_info e;
-		memset(&lib, 0, sizeof(lib));
-		r = pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
-		oracle("amd64_fam19h_zen4", &ref);
-		CHECK(ref.n > 100, "libpfm4 encodes %zu amd64_fam19h_zen4 names", ref.n);
-		same("PMU_CPUID Zen 4", &lib, &ref);
-		resolves_as_libpfm4(ctx, "PMU_CPUID Zen 4");
 		r = pmu_event_resolve(ctx, "RETIRED_INSTRUCTIONS", &e);
 		CHECK(r == 0 && e.config == 0xc0 && e.source == PMU_SRC_LIBPFM, "Zen 4 RETIRED_INSTRUCTIONS: %d config %#llx (%s)",
 		      r, (unsigned long long)e.config, r < 0 ? pmu_strerror(r) : e.origin);
