@@ -163,8 +163,8 @@ static int tracepoints(struct items *it, const struct pmu_caps *caps)
 	return r;
 }
 
-/* libpfm4's events of this CPU, "pmu::EVENT" (the library's listing, which loads libpfm4). Without
- * libpfm4 the rest is listed, and a warning says why these are not. */
+/* libpfm4's names for this CPU, "pmu::EVENT" and "pmu::EVENT:UMASK" (the library's listing, which
+ * loads libpfm4). Without libpfm4 the rest is listed, and a warning says why these are not. */
 static int pfm_events(struct items *it)
 {
 	int r = pmu_libpfm_event_foreach(it->ctx, NULL, from_library, it);
