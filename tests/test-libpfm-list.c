@@ -24,6 +24,7 @@
 #include <string.h>
 #include <strings.h>
 #include <pmu.h>
+#include "fixture.h"
 #include "harness.h"
 #if HAVE_LIBPFM
 #include <perfmon/pfmlib_perf_event.h>
@@ -144,7 +145,8 @@ static void same(const char *what, struct list *lib, struct list *ref)
 	printf("%s: %zu names listed, %zu in libpfm4's own walk, %zu differ\n", what, lib->n, ref->n, diff);
 }
 
-static struct pmu_ctx *ctx_for(const char *cpuid, const char *sysfs)
+/* A context on this machine, as CPU @cpuid (NULL: this one). */
+static struct pmu_ctx *ctx_for(const char *cpuid)
 {
 	struct pmu_ctx_opts o;
 	struct pmu_ctx *ctx = NULL;
@@ -153,7 +155,6 @@ static struct pmu_ctx *ctx_for(const char *cpuid, const char *sysfs)
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);
 	o.cpuid = cpuid;
-	o.sysfs_root = sysfs;
 	r = pmu_ctx_new(&ctx, &o);
 	CHECK(r == 0, "context for %s: %s", cpuid ? cpuid : "this machine", pmu_strerror(r));
 	return r == 0 ? ctx : NULL;
@@ -189,12 +190,14 @@ static void resolves_as_libpfm4(struct pmu_ctx *ctx, const char *what)
  * names), and each name resolves to libpfm4's own encoding. The context, or NULL. */
 static struct pmu_ctx *named_cpu(const char *cpuid, const char *model, size_t min, const char *what)
 {
-	struct pmu_ctx *ctx = ctx_for(cpuid, NULL);
+	struct pmu_ctx *ctx = ctx_for(cpuid);
+	int r;
 
 	if (!ctx)
 		return NULL;
 	memset(&lib, 0, sizeof(lib));
-	pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
+	r = pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
+	CHECK(r >= 0 && (size_t)r == lib.n, "%s: returned %d for %zu entries", what, r, lib.n);
 	oracle(model, &ref);
 	CHECK(ref.n > min, "%s: libpfm4 encodes %zu %s names (events, events with a unit mask)", what, ref.n, model);
 	same(what, &lib, &ref);
@@ -209,7 +212,7 @@ int main(void)
 
 	/* first, before anything loads libpfm4 into the library: a file that is not there */
 	setenv("PMU_LIBPFM", "/nonexistent/libpfm.so.4", 1);
-	if ((ctx = ctx_for(NULL, NULL))) {
+	if ((ctx = ctx_for(NULL))) {
 		memset(&lib, 0, sizeof(lib));
 		r = pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
 		CHECK(r == -ELIBACC && lib.calls == 0, "libpfm4 missing: %d (%s), want -ELIBACC", r, pmu_strerror(r));
@@ -224,7 +227,7 @@ int main(void)
 		SKIP("libpfm4 does not initialise here");
 
 	/* this machine */
-	if ((ctx = ctx_for(NULL, NULL))) {
+	if ((ctx = ctx_for(NULL))) {
 		memset(&lib, 0, sizeof(lib));
 		r = pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
 		CHECK(r >= 0 && (size_t)r == lib.n, "this machine: returned %d for %zu entries", r, lib.n);
@@ -256,29 +259,27 @@ int main(void)
 	}
 
 	/* a written Ice Lake-X with a core PMU: what resolves is countable there */
-	{
-		const char *src = getenv("PMU_TEST_SRCDIR");
-		char sys[4096];
-		snprintf(sys, sizeof(sys), "%s/tests/fixtures/intel-icx/sys", src ? src : ".");
-		if ((ctx = ctx_for("GenuineIntel-6-6A-6", sys))) {
-			size_t usable = 0, wrong = 0;
-			memset(&lib, 0, sizeof(lib));
-			r = pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
-			oracle("icx", &ref);
-			same("written Ice Lake-X", &lib, &ref);
-			resolves_as_libpfm4(ctx, "written Ice Lake-X");
-			for (size_t i = 0; i < lib.n; i++) {
-				struct pmu_event_info e;
-				bool resolves = pmu_event_resolve(ctx, lib.v[i].name, &e) == 0;
-				usable += lib.v[i].usable;
-				if (resolves != (bool)lib.v[i].usable && wrong++ < 3)
-					printf("  %s: resolves %d, listed usable %d\n", lib.v[i].name, resolves, lib.v[i].usable);
-			}
-			CHECK(wrong == 0 && usable > 0, "written Ice Lake-X: %zu entries' usable differs from whether they resolve "
-			      "(%zu usable)", wrong, usable);
-			printf("written Ice Lake-X: %zu of %zu usable\n", usable, lib.n);
-			pmu_ctx_free(ctx);
+	ctx = fixture_ctx("intel-icx", "GenuineIntel-6-6A-6");
+	CHECK(ctx != NULL, "no context on the fixture intel-icx");
+	if (ctx) {
+		size_t usable = 0, wrong = 0;
+		memset(&lib, 0, sizeof(lib));
+		r = pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
+		CHECK(r >= 0 && (size_t)r == lib.n, "written Ice Lake-X: returned %d for %zu entries", r, lib.n);
+		oracle("icx", &ref);
+		same("written Ice Lake-X", &lib, &ref);
+		resolves_as_libpfm4(ctx, "written Ice Lake-X");
+		for (size_t i = 0; i < lib.n; i++) {
+			struct pmu_event_info e;
+			bool resolves = pmu_event_resolve(ctx, lib.v[i].name, &e) == 0;
+			usable += lib.v[i].usable;
+			if (resolves != (bool)lib.v[i].usable && wrong++ < 3)
+				printf("  %s: resolves %d, listed usable %d\n", lib.v[i].name, resolves, lib.v[i].usable);
 		}
+		CHECK(wrong == 0 && usable > 0, "written Ice Lake-X: %zu entries' usable differs from whether they resolve "
+		      "(%zu usable)", wrong, usable);
+		printf("written Ice Lake-X: %zu of %zu usable\n", usable, lib.n);
+		pmu_ctx_free(ctx);
 	}
 
 	/* an AMD Zen 4 named by its id: libpfm4's amd64_fam19h_zen4, whose bare names resolve too; AMD's PPR
@@ -292,7 +293,7 @@ int main(void)
 	}
 
 	/* a CPU libpfm4 has no PMU for in this build */
-	if ((ctx = ctx_for("0x00000000410fd0c0", NULL))) {
+	if ((ctx = ctx_for("0x00000000410fd0c0"))) {
 		memset(&lib, 0, sizeof(lib));
 		r = pmu_libpfm_event_foreach(ctx, NULL, collect, &lib);
 		CHECK(r == 0 && lib.n == 0, "Neoverse N1 id: %d, %zu listed (libpfm4 has no PMU for it here)", r, lib.n);
