@@ -410,8 +410,10 @@ typedef void (*pmu_problem_cb)(void *data, const char *file, const char *entry, 
  * StdNames and Generic references, MetricExpr syntax, names and constants a
  * metric uses, cycles between metrics and chains deeper than pmu_metric_eval()
  * follows (in time linear in the number of metrics), and (with libpfm4) that the
- * encodings of x86/ directories of CPUs libpfm4 knows (Intel Ivy Bridge to Sapphire
- * Rapids, AMD Zen 2 to 4) equal libpfm4's for the same name (or PfmName). A name a metric uses that only a machine can
+ * encodings of the x86 directories of CPUs libpfm4 knows (Intel Bonnell and Nehalem to
+ * Sapphire Rapids, AMD Zen 1 to 4; named x86/skylakex as in events/, or skylakex in a
+ * tree of x86 alone such as perf's arch/x86) equal libpfm4's for the same name (or
+ * PfmName). A name a metric uses that only a machine can
  * tell (a PMU this machine does not have, a kernel sysfs event it lacks, as
  * in perf's own tables: cstate_core@c6\-residency@, TSC) and a definition
  * repeated alike are notes: @cb gets them with a message starting "note: ",

@@ -210,9 +210,11 @@ bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name);
  * ("skx"; NULL: the core PMU libpfm4 finds on this machine). -ENOENT if libpfm4 does not know it
  * (or is not built in). */
 int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out);
-/* libpfm4 PMU name for a table directory ("x86/skylakex" -> "skx"), or NULL. */
+/* libpfm4 PMU name for a table directory ("x86/skylakex" -> "skx"; "skylakex" in a tree of x86
+ * alone, perf's arch/x86), or NULL. */
 const char *pmu__pfm_model(const char *dir);
-/* The table directory of libpfm4 PMU @model ("skx" -> "x86/skylakex"), or NULL. */
+/* The table directory of libpfm4 PMU @model ("skx" -> "x86/skylakex"; the built-in one where several
+ * share it: "icl" -> "x86/icelake"), or NULL. */
 const char *pmu__pfm_dir(const char *model);
 /* libpfm4 loaded (dlopen: libpfm.so.4, or $PMU_LIBPFM) and set up, once, thread-safe: 0; -ENODEV where
  * it is no encoder (not built in, cannot be loaded, or cannot initialise here); -ENOMEM. */

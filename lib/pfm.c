@@ -12,20 +12,32 @@
 #include <strings.h>
 #include "internal.h"
 
-/* table directory (perf's model name) -> libpfm4 PMU name */
+/* table directory (perf's model name) -> libpfm4 PMU name. Each libpfm4 PMU's CPU models (its
+ * cpu_models list, libpfm4 4.13) are those of perf's mapfile rows for the directory, or some of them:
+ * silvermont, knightslanding, elkhartlake and icelakex have models libpfm4 gives no PMU or another one
+ * (0x4A/0x5A; 0x85 knm; 0x9C; 0x6C icl). Where directories share a PMU, the first is the built-in one,
+ * which pmu__pfm_dir() gives. */
 static const struct { const char *dir; const char *pfm; } pfm_models[] = {
+	{ "x86/bonnell", "atom" }, { "x86/nehalemep", "nhm" }, { "x86/nehalemex", "nhm_ex" },
+	{ "x86/westmereep-sp", "wsm" }, { "x86/westmereep-dp", "wsm_dp" }, { "x86/westmereex", "wsm_dp" },
+	{ "x86/sandybridge", "snb" }, { "x86/jaketown", "snb_ep" },
 	{ "x86/ivybridge", "ivb" }, { "x86/ivytown", "ivb_ep" }, { "x86/haswell", "hsw" },
-	{ "x86/haswellx", "hsw_ep" }, { "x86/broadwell", "bdw" }, { "x86/broadwellx", "bdx" },
+	{ "x86/haswellx", "hsw_ep" }, { "x86/broadwell", "bdw" }, { "x86/broadwellx", "bdw_ep" },
+	{ "x86/broadwellde", "bdw_ep" }, { "x86/silvermont", "slm" }, { "x86/goldmont", "glm" },
+	{ "x86/knightslanding", "knl" }, { "x86/snowridgex", "tmt" }, { "x86/elkhartlake", "tmt" },
 	{ "x86/skylake", "skl" }, { "x86/skylakex", "skx" }, { "x86/cascadelakex", "clx" },
-	{ "x86/icelake", "icl" }, { "x86/icelakex", "icx" }, { "x86/sapphirerapids", "spr" },
-	{ "x86/amdzen2", "amd64_fam17h_zen2" }, { "x86/amdzen3", "amd64_fam19h_zen3" },
-	{ "x86/amdzen4", "amd64_fam19h_zen4" },
+	{ "x86/icelake", "icl" }, { "x86/tigerlake", "icl" }, { "x86/rocketlake", "icl" },
+	{ "x86/icelakex", "icx" }, { "x86/sapphirerapids", "spr" },
+	{ "x86/amdzen1", "amd64_fam17h_zen1" }, { "x86/amdzen2", "amd64_fam17h_zen2" },
+	{ "x86/amdzen3", "amd64_fam19h_zen3" }, { "x86/amdzen4", "amd64_fam19h_zen4" },
 };
 
+/* @dir names the table directory as the built-in tree does ("x86/skylakex"), or as a tree of one
+ * architecture does (perf's arch/x86: "skylakex") */
 const char *pmu__pfm_model(const char *dir)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(pfm_models); i++)
-		if (dir && !strcmp(pfm_models[i].dir, dir))
+	for (size_t i = 0; dir && i < ARRAY_SIZE(pfm_models); i++)
+		if (!strcmp(pfm_models[i].dir, dir) || !strcmp(strchr(pfm_models[i].dir, '/') + 1, dir))
 			return pfm_models[i].pfm;
 	return NULL;
 }

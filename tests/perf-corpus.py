@@ -38,6 +38,15 @@ and riscv trees that has core PMU events:
   spellings (perf counts it on each; one encoding cannot), a metric given one
   PMU's counts must equal that PMU's formula.
 
+* libpfm4 (x86). pmu_tables_check compares the encodings of each directory
+  of perf's x86 tree that libpfm4 knows with libpfm4's for the same name.
+  Every directory it compares must compare some, and the differences must
+  be those tests/perf-corpus-libpfm4.txt lists, with the same two encodings.
+  That file also gives Intel's perfmon encoding of each, a third source:
+  with the entry's own fields in perf's file (read here) it sorts each
+  difference into a kind (libpfm4 differs from Intel's and perf's file;
+  perf's jevents encodes the name by its fixed-counter rule).
+
 Each event is "same encoding", "DIFFERENT encoding", "not resolved by
 libpmu (reason)" or "skipped (why)"; each metric "equal", "DIFFERENT",
 "libpmu cannot evaluate (reason)" or "oracle cannot evaluate (why)". One line
@@ -59,6 +68,7 @@ import argparse
 import errno
 import hashlib
 import itertools
+import json
 import math
 import os
 import re
@@ -988,13 +998,64 @@ class Corpus:
         fx = os.path.join(self.src, "tests", "fixtures")
         sysfs_dir = self.intel_machine(False) if arch == "x86" else os.path.join(
             fx, "arm64-neoverse-n1" if arch == "arm64" else "riscv-jh7110")
-        ctx = self.pmu.Context(sysfs_root=os.path.join(sysfs_dir, "sys"), procfs_root=os.path.join(sysfs_dir, "proc"))
+        ctx = self.pmu.Context(sysfs_root=os.path.join(sysfs_dir, "sys"), procfs_root=os.path.join(sysfs_dir, "proc"),
+                               log_level=self.pmu.LOG_INFO)
         found = ctx.check_tables(os.path.join(self.root, "arch", arch), notes=True)
         ctx.close()
         problems = [p for p in found if not p["note"]]
+        if arch == "x86":
+            problems = [p for p in problems if not PFM_DIFF.search(p["message"])]
+            self.libpfm4_differences(found, ctx.log)
         self.checked[arch] = (problems, sum(1 for p in found if p["note"]))
         for p in problems[:20]:
             self.failures.append("check-tables %s: %s: %s: %s" % (arch, p["file"], p["entry"], p["message"]))
+
+    def libpfm4_differences(self, found, log):
+        """check-tables' comparison of perf's x86 encodings with libpfm4's: each directory it compared
+        (its info line), and each difference against tests/perf-corpus-libpfm4.txt, sorted into a kind by
+        the entry's own fields in perf's file (read here, not by libpmu)."""
+        t = self.pfm = {"dirs": {}, "kinds": Counter(), "failures": [], "differ": 0}
+        for _, msg in log:
+            m = re.match(r"(\S+): (\d+) encodings compared with libpfm4 \((\S+)\), (\d+) events unknown", msg)
+            if m:
+                t["dirs"][m.group(1)] = (int(m.group(2)), m.group(3), int(m.group(4)))
+        expected = {}
+        with open(os.path.join(self.src, "tests", "perf-corpus-libpfm4.txt")) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    d, name, ours, pfm, intel = line.split()
+                    expected[(d, name)] = (int(ours, 16), int(pfm, 16), int(intel, 16))
+        seen = set()
+        for p in found:
+            m = PFM_DIFF.search(p["message"])
+            if not m:
+                continue
+            d = os.path.basename(os.path.dirname(p["file"]))
+            key, ours, pfm = (d, p["entry"]), int(m.group(1), 16), int(m.group(4), 16)
+            seen.add(key)
+            t["differ"] += 1
+            if key not in expected:
+                t["failures"].append("%s %s: libpmu 0x%x, libpfm4 0x%x, not listed" % (d, p["entry"], ours, pfm))
+                continue
+            e_ours, e_pfm, intel = expected[key]
+            if (e_ours, e_pfm) != (ours, pfm):
+                t["failures"].append("%s %s: libpmu 0x%x, libpfm4 0x%x, listed as 0x%x, 0x%x" %
+                                     (d, p["entry"], ours, pfm, e_ours, e_pfm))
+                continue
+            own = file_config(p["file"], p["entry"])
+            if ours == own == intel != pfm:
+                kind = "where libpfm4 differs from perf's file and Intel's data"
+            elif ours != own and pfm == own:
+                kind = "perf's fixed-counter rule for the name (jevents), libpfm4 as perf's file"
+            elif ours != own and pfm != own and own == intel:
+                kind = "perf's fixed-counter rule, and libpfm4 differs from perf's file and Intel's data"
+            else:
+                kind = "of no kind this test knows"
+                t["failures"].append("%s %s: libpmu 0x%x, libpfm4 0x%x, perf's file 0x%x, Intel 0x%x: not a kind "
+                                     "this test knows" % (d, p["entry"], ours, pfm, own, intel))
+            t["kinds"][kind] += 1
+        for key in sorted(set(expected) - seen):
+            t["failures"].append("%s %s: listed, but check-tables no longer reports it" % key)
 
     def report(self, label, fixture, cpuid, t):
         self.per_dir.append((label, Counter(t.ev), Counter(t.mt)))
@@ -1009,6 +1070,24 @@ class Corpus:
         for k, v in t.reasons.items():
             self.total.reasons[k].extend("%s:%s" % (label.split()[0], n) for n in v)
         self.total.diffs.extend("%s: %s" % (label, s) for s in t.diffs)
+
+
+PFM_DIFF = re.compile(r"encoding config=(0x[0-9a-f]+) config1=(0x[0-9a-f]+) differs from libpfm4's (\S+): "
+                      r"config=(0x[0-9a-f]+) config1=(0x[0-9a-f]+)$")
+
+
+def file_config(path, name):
+    """The compared bits (event, umask, edge, any, inv, cmask) of event @name as its JSON file writes them,
+    no rule applied (the first code where a file gives two)."""
+    with open(path) as f:
+        for o in json.load(f):
+            if o.get("EventName") == name:
+                def num(k):
+                    v = str(o.get(k, "0")).split(",")[0].strip()
+                    return int(v, 0) if v else 0
+                return (num("EventCode") | num("UMask") << 8 | (num("EdgeDetect") & 1) << 18 |
+                        (num("AnyThread") & 1) << 21 | (num("Invert") & 1) << 23 | (num("CounterMask") & 0xff) << 24)
+    return -1
 
 
 def required(c):
@@ -1045,6 +1124,16 @@ def required(c):
     for arch, (problems, notes) in sorted(c.checked.items()):
         out.append(("check-tables of perf's unmodified %s tree: %d problems (%d notes: what the fixture machine "
                     "cannot tell)" % (arch, len(problems), notes), not problems, problems[:5]))
+    pf = getattr(c, "pfm", None)
+    if pf is not None:
+        dirs = pf["dirs"]
+        empty = sorted(d for d, (n, _, _) in dirs.items() if n == 0)
+        out.append(("check-tables of perf's x86 tree against libpfm4: %d encodings compared in %d directories "
+                    "(with no encoding compared: %s), %d differ; %d mismatches with tests/perf-corpus-libpfm4.txt; "
+                    "by kind: %s" %
+                    (sum(n for n, _, _ in dirs.values()), len(dirs), ", ".join(empty) or "none", pf["differ"],
+                     len(pf["failures"]), "; ".join("%d %s" % (n, k) for k, n in pf["kinds"].most_common())),
+                    len(dirs) > 0 and not empty and not pf["failures"], pf["failures"][:10]))
     res = c.results.get(("x86/alderlake", "cpu_core"))
     if res is not None:
         st = res.get("metric tma_fetch_bandwidth", ("absent",))
