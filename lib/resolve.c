@@ -708,36 +708,103 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 	return pmu__tables_encode(ctx, &m, name, out);
 }
 
+/* The libpfm4 PMU that encoded @out (origin "libpfm4: MODEL::EVENT...") into @model; returns what follows
+ * "MODEL::", NULL if @out is not libpfm4's. */
+static const char *pfm_origin_model(const struct pmu_event_info *out, char *model, size_t size)
+{
+	const char *fstr = strstr(out->origin, "libpfm4: "), *sep;
+
+	if (!fstr || !(sep = strstr(fstr += 9, "::")) || (size_t)(sep - fstr) >= size)
+		return NULL;
+	memcpy(model, fstr, (size_t)(sep - fstr));
+	model[sep - fstr] = 0;
+	return sep + 2;
+}
+
+/* The components of libpfm4 name @s that are not attributes (x=...), joined by @sep into @out: EVENT:UMASK
+ * of "EVENT:UMASK:c=1" (@sep ':'), the tables' EVENT.UMASK (@sep '.'). Returns the length, 0 if none or
+ * if they do not fit. */
+static size_t pfm_components(const char *s, char sep, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *c = s, *next; *c; c = next) {
+		size_t len = strcspn(c, ":");
+		next = c + len + (c[len] == ':');
+		if (memchr(c, '=', len))
+			continue;
+		if (n + len + 2 > size) {
+			out[0] = 0;
+			return 0;
+		}
+		if (n)
+			out[n++] = sep;
+		memcpy(out + n, c, len);
+		n += len;
+	}
+	out[n] = 0;
+	return n;
+}
+
+/* Refuse libpfm4's encoding @out of @spec (EVENT:UMASK as the user wrote it, perhaps with MODEL:: and
+ * attributes x=v) where the context's own table is the table of that libpfm4 PMU's CPU and encodes
+ * EVENT.UMASK so that it counts otherwise (pmu__pfm_same_count, the validator's comparison, with
+ * libpfm4's encoding of MODEL::EVENT:UMASK without the attributes): the user meant the CPU's event and
+ * would get another count without a word. perf's x86 tree has 118 such names against libpfm4 4.13, most
+ * of them libpfm4's older encodings. */
+static int pfm_table_differs(struct pmu_ctx *ctx, const struct pmu_event_info *out, const char *spec)
+{
+	char model[32], bare[PMU_NAME_MAX + 40], name[PMU_NAME_MAX];
+	const char *sep, *mine;
+	struct perf_event_attr attr;
+	const struct pmu_tentry *e;
+	uint64_t ours, ours1;
+	size_t n;
+	int r;
+
+	if (!pfm_origin_model(out, model, sizeof(model)))
+		return 0;
+	if ((sep = strstr(spec, "::")))
+		spec = sep + 2;
+	n = pfm_components(spec, '.', name, sizeof(name));
+	if ((r = pmu__tables_load(ctx)) == -ENOMEM)
+		return pmu__err(ctx, r, "event '%s': out of memory loading the event tables", out->name);
+	if (!n || r < 0 || !(mine = pmu__pfm_model(ctx->tables.cpu_dir)) || strcmp(mine, model) ||
+	    !(e = pmu__tables_find(ctx, name)) || e->kind != PMU_T_NATIVE || !(e->have & PMU_TF_EVENT) ||
+	    (e->have & PMU_TF_CONFIG) || e->unit)
+		return 0;
+	snprintf(bare, sizeof(bare), "%s::", model);
+	pfm_components(spec, ':', bare + strlen(bare), sizeof(bare) - strlen(bare));
+	if ((r = pmu__pfm_attr(bare, &attr)) == -ENOMEM)
+		return pmu__err(ctx, r, "event '%s': out of memory encoding %s with libpfm4", out->name, bare);
+	ours = pmu__tables_x86_config(e);
+	ours1 = (e->have & PMU_TF_MSR) ? e->msr_value : 0;
+	if (r < 0 || pmu__pfm_same_count(ours, ours1, attr.config, attr.config1))
+		return 0;
+	return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 encodes %s as config %#llx, and this CPU's table "
+			"(%s, %s) encodes %s as %#llx: they differ, so one of them counts something else than the "
+			"name says (pmu check-tables lists such differences). Count '%s' for the table's encoding, "
+			"or write the encoding you mean as cpu/event=...,umask=.../", out->name, bare,
+			(unsigned long long)(attr.config & PMU_PFM_COMPARED), ctx->tables.cpu_dir,
+			ctx->tables.cpu_dir_root ? ctx->tables.cpu_dir_root : "built-in", e->name,
+			(unsigned long long)ours, e->name);
+}
+
 /* Refuse libpfm4's encoding @out (origin "libpfm4: MODEL::EVENT:UMASK:attrs...") where the built-in
  * table of that model declares libpfm4's event of that name wrongly encoded (PfmName "-": libpfm4
  * 4.13's TOPDOWN:BACKEND_BOUND_SLOTS lacks its event code, and TOPDOWN:BAD_SPEC_SLOTS is the SLOTS
  * counter's encoding): the count would be another event's, without a word. 0 if not declared. */
 static int pfm_declared_wrong(struct pmu_ctx *ctx, const struct pmu_event_info *out)
 {
-	const char *fstr = strstr(out->origin, "libpfm4: "), *sep;
 	const struct pmu_builtin_entry *b;
 	char model[32], pfm[PMU_NAME_MAX], name[PMU_NAME_MAX];
-	size_t n = 0;
+	const char *ev = pfm_origin_model(out, model, sizeof(model));
+	size_t n;
 
-	if (!fstr || !(sep = strstr(fstr += 9, "::")) || (size_t)(sep - fstr) >= sizeof(model))
+	if (!ev)
 		return 0;
-	memcpy(model, fstr, (size_t)(sep - fstr));
-	model[sep - fstr] = 0;
-	/* EVENT:UMASK...: the components before the first attribute (x=...) */
-	for (const char *c = sep + 2; *c && n + 1 < sizeof(pfm); ) {
-		size_t len = strcspn(c, ":");
-		if (memchr(c, '=', len) || n + len + 2 > sizeof(pfm))
-			break;
-		if (n)
-			pfm[n++] = ':';
-		memcpy(pfm + n, c, len);
-		n += len;
-		c += len + (c[len] == ':');
-	}
-	pfm[n] = 0;
-	memcpy(name, pfm, n + 1);
-	for (char *c = name; (c = strchr(c, ':')); )
-		*c = '.'; /* the tables' spelling of libpfm4's EVENT:UMASK */
+	n = pfm_components(ev, ':', pfm, sizeof(pfm));
+	pfm_components(ev, '.', name, sizeof(name));
 	b = pmu__tables_builtin_event(pmu__pfm_dir(model), name);
 	if (!n || !b || !b->pfm_name || strcmp(pmu__builtin_str(b->pfm_name), "-"))
 		return 0;
@@ -762,7 +829,8 @@ int pmu__pfm_model_of(struct pmu_ctx *ctx, const char **model)
 
 /* libpfm4's encoding of @spec: PMU::EVENT as written, another name for the core PMU of the CPU
  * (pmu__pfm_model_of). -ENOENT when libpfm4 does not know the name or the named CPU; -EINVAL where
- * libpfm4's encoding of it is declared wrong (pfm_declared_wrong). */
+ * libpfm4's encoding of it is declared wrong (pfm_declared_wrong) or differs from the CPU table's of the
+ * same name (pfm_table_differs). */
 static int resolve_pfm(struct pmu_ctx *ctx, const char *spec, struct pmu_event_info *out)
 {
 	const char *model = NULL;
@@ -771,9 +839,9 @@ static int resolve_pfm(struct pmu_ctx *ctx, const char *spec, struct pmu_event_i
 	if (!strstr(spec, "::") && (r = pmu__pfm_model_of(ctx, &model)) < 0)
 		return r == -ENOMEM ? pmu__err(ctx, r, "event '%s': out of memory loading the event tables to find the "
 					       "libpfm4 PMU of CPU %s", out->name, ctx->cpu.cpuid) : r;
-	if ((r = pmu__pfm_resolve(ctx, spec, model, out)) < 0)
+	if ((r = pmu__pfm_resolve(ctx, spec, model, out)) < 0 || (r = pfm_declared_wrong(ctx, out)) < 0)
 		return r;
-	return pfm_declared_wrong(ctx, out);
+	return pfm_table_differs(ctx, out, spec);
 }
 
 /* Does @x resolve as an event on its own (so that X:Y is an event with a bad modifier)? Quiet. */

@@ -205,6 +205,30 @@ AuthenticAMD-25-[0-4][[:xdigit:]],v1,x86/amdzen3,core
 	PMU_SYSFS_ROOT=$fx/sys PMU_CPUID=GenuineIntel-6-7E run 0 "$tmp/o" "$tmp/e" resolve icl::TOPDOWN:SLOTS TOPDOWN.BACKEND_BOUND_SLOTS
 	check "resolve icl::TOPDOWN:SLOTS through libpfm4 (config 0x400), TOPDOWN.BACKEND_BOUND_SLOTS from the table (0xa4 | 0x02 << 8)" \
 		$PY -c "import sys; t = open(sys.argv[1]).read(); sys.exit(0 if 'config 0x400' in t.split('TOPDOWN.BACKEND_BOUND_SLOTS')[0] and 'config 0x2a4' in t.split('TOPDOWN.BACKEND_BOUND_SLOTS')[1] else 1)" "$tmp/o"
+	# A libpfm4 name whose encoding differs from the CPU table's event of the same name is refused,
+	# naming the table's event: a tree of x86 alone as perf's arch/x86 is (directory broadwellx, libpfm4's
+	# bdw_ep) with Intel's L2_RQSTS.RFO_HIT (perfmon BDX: event 0x24, umask 0xC2; libpfm4 4.13: umask
+	# 0x42) and L2_RQSTS.RFO_MISS (umask 0x22 in both). check-tables reports the same one.
+	mkdir -p "$tmp/pfmbdx/broadwellx"
+	printf 'CPUID,Version,Directory,Type\nGenuineIntel-6-4F,v1,broadwellx,core\n' > "$tmp/pfmbdx/mapfile.csv"
+	printf '[{"EventName": "L2_RQSTS.RFO_HIT", "EventCode": "0x24", "UMask": "0xc2", "BriefDescription": "x"},
+ {"EventName": "L2_RQSTS.RFO_MISS", "EventCode": "0x24", "UMask": "0x22", "BriefDescription": "x"}]\n' \
+		> "$tmp/pfmbdx/broadwellx/cache.json"
+	for n in L2_RQSTS:RFO_HIT bdw_ep::L2_RQSTS:RFO_HIT:u L2_RQSTS:RFO_HIT:c=1; do
+		PMU_CPUID=GenuineIntel-6-4F-1 PMU_EVENTS_PATH=$tmp/pfmbdx run 1 "$tmp/o" "$tmp/e" resolve "$n"
+		check "resolve $n: libpfm4's 0x4224 refused against the table's L2_RQSTS.RFO_HIT 0xc224" \
+			grep -qF "libpfm4 encodes bdw_ep::L2_RQSTS:RFO_HIT as config 0x4224, and this CPU's table (broadwellx, $tmp/pfmbdx) encodes L2_RQSTS.RFO_HIT as 0xc224: they differ" "$tmp/e"
+		check "... and says what to count instead" grep -qF "Count 'L2_RQSTS.RFO_HIT' for the table's encoding" "$tmp/e"
+	done
+	PMU_CPUID=GenuineIntel-6-4F-1 PMU_EVENTS_PATH=$tmp/pfmbdx run 0 "$tmp/o" "$tmp/e" resolve --json L2_RQSTS:RFO_MISS L2_RQSTS.RFO_HIT
+	check "resolve L2_RQSTS:RFO_MISS through libpfm4 (0x2224, as the table), L2_RQSTS.RFO_HIT from the table (0xc224)" \
+		json "$tmp/o" "d[0]['config'] == '0x2224' and d[0]['source'] == 'libpfm4' and d[1]['config'] == '0xc224' and d[1]['source'] == 'table'"
+	PMU_CPUID=GenuineIntel-6-55-4 PMU_EVENTS_PATH=$tmp/pfmbdx run 0 "$tmp/o" "$tmp/e" resolve bdw_ep::L2_RQSTS:RFO_HIT
+	check "resolve bdw_ep::L2_RQSTS:RFO_HIT on Skylake-X, whose table is not Broadwell-X's: libpfm4's" has "$tmp/o" "config 0x4224"
+	run 1 "$tmp/o" "$tmp/e" check-tables "$tmp/pfmbdx"
+	check "check-tables of the broadwellx tree: the same difference" \
+		grep -qF "L2_RQSTS.RFO_HIT: encoding config=0xc224 config1=0x0 differs from libpfm4's bdw_ep::L2_RQSTS:RFO_HIT: config=0x4224" "$tmp/o"
+	check "... and only that one" test "$(grep -c differs "$tmp/o")" = 1
 else
 	echo "note: built without libpfm4: PfmName \"-\" not checked (check-tables compares nothing with libpfm4)"
 fi
