@@ -222,10 +222,10 @@ int pmu__pfm_ready(void);
 /* The x86 config bits a table and libpfm4 both define: event (bits 32-35: AMD's high event bits), umask,
  * edge, any, inv, cmask. */
 #define PMU_PFM_COMPARED 0xfffa4ffffull
-/* Do a table's x86 encoding @ours (@ours1: its MSR value, 0 if none) and libpfm4's @pfm/@pfm1 count the
- * same: equal in PMU_PFM_COMPARED (and config1 where the table sets it), or Intel's two encodings of
- * fixed counter 0. The validator and the resolver compare with it. */
-bool pmu__pfm_same_count(uint64_t ours, uint64_t ours1, uint64_t pfm, uint64_t pfm1);
+/* Do a table's x86 encoding @ours (@ours1: its MSR value, 0 if none) and libpfm4 PMU @model's @pfm/@pfm1
+ * count the same: equal in PMU_PFM_COMPARED (and config1 where the table sets it), or Intel's two
+ * encodings of fixed counter 0. The validator and the resolver compare with it. */
+bool pmu__pfm_same_count(const char *model, uint64_t ours, uint64_t ours1, uint64_t pfm, uint64_t pfm1);
 /* True, with why into @why (dlerror's words), when pmu__pfm_ready() could not load libpfm4 at its last try. */
 bool pmu__pfm_missing(char *why, size_t len);
 /* "PMU::EVENT:UMASK..." encoded by libpfm4 into @attr (user and kernel counted), after

@@ -50,15 +50,17 @@ const char *pmu__pfm_dir(const char *model)
 	return NULL;
 }
 
-bool pmu__pfm_same_count(uint64_t ours, uint64_t ours1, uint64_t pfm, uint64_t pfm1)
+bool pmu__pfm_same_count(const char *model, uint64_t ours, uint64_t ours1, uint64_t pfm, uint64_t pfm1)
 {
 	ours &= PMU_PFM_COMPARED;
 	pfm &= PMU_PFM_COMPARED;
 	if (ours1 && ours1 != pfm1)
 		return false;
-	/* instructions retired on fixed counter 0: perf's 0xc0 and Intel's pseudo-encoding event 0 umask 1,
-	 * which Linux counts there from Ice Lake on */
-	return ours == pfm || (ours == 0xc0 && pfm == 0x100) || (ours == 0x100 && pfm == 0xc0);
+	if (ours == pfm)
+		return true;
+	/* Intel's instructions retired on fixed counter 0: perf's 0xc0 and Intel's pseudo-encoding event 0
+	 * umask 1, which Linux counts there from Ice Lake on (AMD's event 0 umask 1 is another event) */
+	return strncmp(model, "amd64", 5) && ((ours == 0xc0 && pfm == 0x100) || (ours == 0x100 && pfm == 0xc0));
 }
 
 #if HAVE_LIBPFM

@@ -779,7 +779,7 @@ static int pfm_table_differs(struct pmu_ctx *ctx, const struct pmu_event_info *o
 		return pmu__err(ctx, r, "event '%s': out of memory encoding %s with libpfm4", out->name, bare);
 	ours = pmu__tables_x86_config(e);
 	ours1 = (e->have & PMU_TF_MSR) ? e->msr_value : 0;
-	if (r < 0 || pmu__pfm_same_count(ours, ours1, attr.config, attr.config1))
+	if (r < 0 || pmu__pfm_same_count(model, ours, ours1, attr.config, attr.config1))
 		return 0;
 	return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 encodes %s as config %#llx, and this CPU's table "
 			"(%s, %s) encodes %s as %#llx: they differ, so one of them counts something else than the "

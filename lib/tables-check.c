@@ -579,12 +579,12 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 			ours1 = e->msr_value;
 		if (known_wrong) {
 			/* declared, and checked: a libpfm4 that has been corrected makes the declaration a problem */
-			if (pmu__pfm_same_count(ours, ours1, attr.config, attr.config1) && fn)
+			if (pmu__pfm_same_count(model, ours, ours1, attr.config, attr.config1) && fn)
 				fn(data, e->file, e->name, "PfmName \"-\" says libpfm4 encodes this event otherwise, but "
 				   "its encoding now equals this table's: remove the PfmName (and the Notes about it)");
 			continue;
 		}
-		if (!pmu__pfm_same_count(ours, ours1, attr.config, attr.config1)) {
+		if (!pmu__pfm_same_count(model, ours, ours1, attr.config, attr.config1)) {
 			snprintf(msg, sizeof(msg), "encoding config=0x%llx config1=0x%llx differs from libpfm4's %s: "
 				 "config=0x%llx config1=0x%llx", (unsigned long long)ours, (unsigned long long)ours1, name,
 				 (unsigned long long)(attr.config & PMU_PFM_COMPARED), (unsigned long long)attr.config1);

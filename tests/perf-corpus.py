@@ -1125,7 +1125,12 @@ def required(c):
         out.append(("check-tables of perf's unmodified %s tree: %d problems (%d notes: what the fixture machine "
                     "cannot tell)" % (arch, len(problems), notes), not problems, problems[:5]))
     pf = getattr(c, "pfm", None)
-    if pf is not None:
+    with open(os.path.join(c.build, "config.h")) as f:
+        with_pfm = "HAVE_LIBPFM 1" in f.read()
+    if pf is not None and not with_pfm:
+        out.append(("check-tables of perf's x86 tree against libpfm4: not compared, this build has no libpfm4 "
+                    "(-Dlibpfm=disabled)", not pf["dirs"], sorted(pf["dirs"])))
+    elif pf is not None:
         dirs = pf["dirs"]
         empty = sorted(d for d, (n, _, _) in dirs.items() if n == 0)
         out.append(("check-tables of perf's x86 tree against libpfm4: %d encodings compared in %d directories "
