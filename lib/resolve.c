@@ -747,14 +747,15 @@ static size_t pfm_components(const char *s, char sep, char *out, size_t size)
 }
 
 /* Refuse libpfm4's encoding @out of @spec (EVENT:UMASK as the user wrote it, perhaps with MODEL:: and
- * attributes x=v) where the context's own table is the table of that libpfm4 PMU's CPU and encodes
- * EVENT.UMASK so that it counts otherwise (pmu__pfm_same_count, the validator's comparison, with
- * libpfm4's encoding of MODEL::EVENT:UMASK without the attributes): the user meant the CPU's event and
- * would get another count without a word. perf's x86 tree has 118 such names against libpfm4 4.13, most
- * of them libpfm4's older encodings. */
-static int pfm_table_differs(struct pmu_ctx *ctx, const struct pmu_event_info *out, const char *spec)
+ * attributes x=v), made by libpfm4 PMU @model, where the context's own table is the table of that PMU's
+ * CPU and encodes EVENT.UMASK so that it counts otherwise (pmu__pfm_same_count, the validator's
+ * comparison, with libpfm4's encoding of MODEL::EVENT:UMASK without the attributes): the user meant the
+ * CPU's event and would get another count without a word. perf's x86 tree has 118 such names against
+ * libpfm4 4.13, most of them libpfm4's older encodings. */
+static int pfm_table_differs(struct pmu_ctx *ctx, const struct pmu_event_info *out, const char *model,
+			     const char *spec)
 {
-	char model[32], bare[PMU_NAME_MAX + 40], name[PMU_NAME_MAX];
+	char bare[PMU_NAME_MAX + 40], name[PMU_NAME_MAX];
 	const char *sep, *mine;
 	struct perf_event_attr attr;
 	const struct pmu_tentry *e;
@@ -762,8 +763,6 @@ static int pfm_table_differs(struct pmu_ctx *ctx, const struct pmu_event_info *o
 	size_t n;
 	int r;
 
-	if (!pfm_origin_model(out, model, sizeof(model)))
-		return 0;
 	if ((sep = strstr(spec, "::")))
 		spec = sep + 2;
 	n = pfm_components(spec, '.', name, sizeof(name));
@@ -790,19 +789,18 @@ static int pfm_table_differs(struct pmu_ctx *ctx, const struct pmu_event_info *o
 			(unsigned long long)ours, e->name);
 }
 
-/* Refuse libpfm4's encoding @out (origin "libpfm4: MODEL::EVENT:UMASK:attrs...") where the built-in
- * table of that model declares libpfm4's event of that name wrongly encoded (PfmName "-": libpfm4
- * 4.13's TOPDOWN:BACKEND_BOUND_SLOTS lacks its event code, and TOPDOWN:BAD_SPEC_SLOTS is the SLOTS
- * counter's encoding): the count would be another event's, without a word. 0 if not declared. */
-static int pfm_declared_wrong(struct pmu_ctx *ctx, const struct pmu_event_info *out)
+/* Refuse libpfm4's encoding @out of @ev (its origin after "MODEL::": EVENT:UMASK:attrs...), made by
+ * libpfm4 PMU @model, where the built-in table of that model declares libpfm4's event of that name
+ * wrongly encoded (PfmName "-": libpfm4 4.13's TOPDOWN:BACKEND_BOUND_SLOTS lacks its event code, and
+ * TOPDOWN:BAD_SPEC_SLOTS is the SLOTS counter's encoding): the count would be another event's, without
+ * a word. 0 if not declared. */
+static int pfm_declared_wrong(struct pmu_ctx *ctx, const struct pmu_event_info *out, const char *model,
+			      const char *ev)
 {
 	const struct pmu_builtin_entry *b;
-	char model[32], pfm[PMU_NAME_MAX], name[PMU_NAME_MAX];
-	const char *ev = pfm_origin_model(out, model, sizeof(model));
+	char pfm[PMU_NAME_MAX], name[PMU_NAME_MAX];
 	size_t n;
 
-	if (!ev)
-		return 0;
 	n = pfm_components(ev, ':', pfm, sizeof(pfm));
 	pfm_components(ev, '.', name, sizeof(name));
 	b = pmu__tables_builtin_event(pmu__pfm_dir(model), name);
@@ -833,15 +831,21 @@ int pmu__pfm_model_of(struct pmu_ctx *ctx, const char **model)
  * same name (pfm_table_differs). */
 static int resolve_pfm(struct pmu_ctx *ctx, const char *spec, struct pmu_event_info *out)
 {
-	const char *model = NULL;
+	const char *model = NULL, *ev;
+	char pmu[32];
 	int r;
 
 	if (!strstr(spec, "::") && (r = pmu__pfm_model_of(ctx, &model)) < 0)
 		return r == -ENOMEM ? pmu__err(ctx, r, "event '%s': out of memory loading the event tables to find the "
 					       "libpfm4 PMU of CPU %s", out->name, ctx->cpu.cpuid) : r;
-	if ((r = pmu__pfm_resolve(ctx, spec, model, out)) < 0 || (r = pfm_declared_wrong(ctx, out)) < 0)
+	if ((r = pmu__pfm_resolve(ctx, spec, model, out)) < 0)
 		return r;
-	return pfm_table_differs(ctx, out, spec);
+	/* the libpfm4 PMU that encoded it (@model, or the one libpfm4 found here), for both checks */
+	if (!(ev = pfm_origin_model(out, pmu, sizeof(pmu))))
+		return 0;
+	if ((r = pfm_declared_wrong(ctx, out, pmu, ev)) < 0)
+		return r;
+	return pfm_table_differs(ctx, out, pmu, spec);
 }
 
 /* Does @x resolve as an event on its own (so that X:Y is an event with a bad modifier)? Quiet. */
