@@ -410,10 +410,13 @@ typedef void (*pmu_problem_cb)(void *data, const char *file, const char *entry, 
  * StdNames and Generic references, MetricExpr syntax, names and constants a
  * metric uses, cycles between metrics and chains deeper than pmu_metric_eval()
  * follows (in time linear in the number of metrics), and (with libpfm4) that the
- * encodings of the x86 directories of CPUs libpfm4 knows (Intel Bonnell and Nehalem to
- * Sapphire Rapids, AMD Zen 1 to 4; named x86/skylakex as in events/, or skylakex in a
- * tree of x86 alone such as perf's arch/x86) equal libpfm4's for the same name (or
- * PfmName). A name a metric uses that only a machine can
+ * encodings of the x86 and arm64 directories of CPUs libpfm4 knows (Intel Bonnell and
+ * Nehalem to Sapphire Rapids, AMD Zen 1 to 4; Arm Cortex-A53, A57, Neoverse N1, N2, V1,
+ * V2, X-Gene/eMAG, ThunderX2, A64FX, Kunpeng 920; named x86/skylakex as in events/, or
+ * skylakex, arm/neoverse-n1 in a tree of one architecture such as perf's arch/x86)
+ * equal libpfm4's for the same name (or PfmName). libpfm4 is built with its own
+ * architecture's PMUs only: an arm64 directory is compared on an arm64 machine, an x86
+ * one on x86 (elsewhere an info message says it was not). A name a metric uses that only a machine can
  * tell (a PMU this machine does not have, a kernel sysfs event it lacks, as
  * in perf's own tables: cstate_core@c6\-residency@, TSC) and a definition
  * repeated alike are notes: @cb gets them with a message starting "note: ",

@@ -211,7 +211,7 @@ bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name);
  * (or is not built in). */
 int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out);
 /* libpfm4 PMU name for a table directory ("x86/skylakex" -> "skx"; "skylakex" in a tree of x86
- * alone, perf's arch/x86), or NULL. */
+ * alone, perf's arch/x86; "arm64/neoverse-n1", "arm/neoverse-n1" in arch/arm64 -> "arm_n1"), or NULL. */
 const char *pmu__pfm_model(const char *dir);
 /* The table directory of libpfm4 PMU @model ("skx" -> "x86/skylakex"; the built-in one where several
  * share it: "icl" -> "x86/icelake"), or NULL. */
@@ -219,12 +219,14 @@ const char *pmu__pfm_dir(const char *model);
 /* libpfm4 loaded (dlopen: libpfm.so.4, or $PMU_LIBPFM) and set up, once, thread-safe: 0; -ENODEV where
  * it is no encoder (not built in, cannot be loaded, or cannot initialise here); -ENOMEM. */
 int pmu__pfm_ready(void);
-/* The x86 config bits a table and libpfm4 both define: event (bits 32-35: AMD's high event bits), umask,
- * edge, any, inv, cmask. */
+/* Whether libpfm4 PMU @model (one pmu__pfm_model gives) is an x86 one; else arm64. */
+bool pmu__pfm_x86(const char *model);
+/* The config bits a table and libpfm4 both define: x86 event (bits 32-35: AMD's high event bits), umask,
+ * edge, any, inv, cmask; arm64's event number (bits 0-15) is within them. */
 #define PMU_PFM_COMPARED 0xfffa4ffffull
-/* Do a table's x86 encoding @ours (@ours1: its MSR value, 0 if none) and libpfm4 PMU @model's @pfm/@pfm1
- * count the same: equal in PMU_PFM_COMPARED (and config1 where the table sets it), or Intel's two
- * encodings of fixed counter 0. The validator and the resolver compare with it. */
+/* Do a table's encoding @ours (pmu__tables_raw_config; @ours1: its MSR value, 0 if none) and libpfm4 PMU
+ * @model's @pfm/@pfm1 count the same: equal in PMU_PFM_COMPARED (and config1 where the table sets it), or
+ * Intel's two encodings of fixed counter 0. The validator and the resolver compare with it. */
 bool pmu__pfm_same_count(const char *model, uint64_t ours, uint64_t ours1, uint64_t pfm, uint64_t pfm1);
 /* True, with why into @why (dlerror's words), when pmu__pfm_ready() could not load libpfm4 at its last try. */
 bool pmu__pfm_missing(char *why, size_t len);
@@ -235,6 +237,9 @@ int pmu__pfm_attr(const char *name, struct perf_event_attr *attr);
 /* One name of libpfm4's: its PMU's name, the event's ("EVENT" or "EVENT:UMASK"), its description.
  * Non-zero stops the walk. */
 typedef int (*pmu__pfm_event_fn)(const char *pmu, const char *event, const char *desc, void *data);
+/* Whether the libpfm4 loaded here has PMU @model ("arm_n1"): each libpfm4 is built with the PMUs of its
+ * own architecture only. false where it cannot be loaded. */
+bool pmu__pfm_knows(const char *model);
 /* The names libpfm4 encodes here as written (each event bare, and with each of its unit masks) of
  * libpfm4 PMU @model ("skx"), or with @model NULL of every PMU libpfm4 detects here
  * but its two "perf" PMUs (the kernel's events), loading libpfm4 first: 0 or @fn's value; -ELIBACC

@@ -2,7 +2,7 @@
 /*
  * libpfm4: the encoder of last resort for vendor event names
  * ("MEM_LOAD_RETIRED:L3_MISS", "skx::MEM_LOAD_RETIRED:L3_MISS"), and the
- * independent reference the table validator compares Intel encodings with.
+ * independent reference the table validator compares x86 and arm64 encodings with.
  * A leaf: it encodes the names it is handed, for the libpfm4 PMU its caller
  * names (resolve.c finds it from the event tables, tables-check.c from the
  * directory it checks).
@@ -15,8 +15,12 @@
 /* table directory (perf's model name) -> libpfm4 PMU name. Each libpfm4 PMU's CPU models (its
  * cpu_models list, libpfm4 4.13) are those of perf's mapfile rows for the directory, or some of them:
  * silvermont, knightslanding, elkhartlake and icelakex have models libpfm4 gives no PMU or another one
- * (0x4A/0x5A; 0x85 knm; 0x9C; 0x6C icl). Where directories share a PMU, the first is the built-in one,
- * which pmu__pfm_dir() gives. */
+ * (0x4A/0x5A; 0x85 knm; 0x9C; 0x6C icl). arm64 (libpfm4 4.13 detects these by the MIDR's implementer
+ * and part, as perf's mapfile rows for the directory): Cortex-A53 0xd03, A57 0xd07 (not A72, 0xd08,
+ * which perf's cortex-a57-a72 also serves), Neoverse N1 0xd0c, N2 0xd49, V1 0xd40, V2 0xd4f, X-Gene
+ * (implementer 0x50: Ampere's eMAG), ThunderX2, A64FX, Kunpeng 920 (hip08); libpfm4 4.13 has no PMU
+ * for Cortex-A55, A72 or A76. Where directories share a PMU, the first is the built-in one, which
+ * pmu__pfm_dir() gives. */
 static const struct { const char *dir; const char *pfm; } pfm_models[] = {
 	{ "x86/bonnell", "atom" }, { "x86/nehalemep", "nhm" }, { "x86/nehalemex", "nhm_ex" },
 	{ "x86/westmereep-sp", "wsm" }, { "x86/westmereep-dp", "wsm_dp" }, { "x86/westmereex", "wsm_dp" },
@@ -30,10 +34,16 @@ static const struct { const char *dir; const char *pfm; } pfm_models[] = {
 	{ "x86/icelakex", "icx" }, { "x86/sapphirerapids", "spr" },
 	{ "x86/amdzen1", "amd64_fam17h_zen1" }, { "x86/amdzen2", "amd64_fam17h_zen2" },
 	{ "x86/amdzen3", "amd64_fam19h_zen3" }, { "x86/amdzen4", "amd64_fam19h_zen4" },
+	{ "arm64/neoverse-n1", "arm_n1" }, { "arm64/neoverse-n2", "arm_n2" }, { "arm64/neoverse-v1", "arm_v1" },
+	{ "arm64/neoverse-v2", "arm_v2" }, { "arm64/arm/neoverse-n1", "arm_n1" },
+	{ "arm64/arm/neoverse-n2-v2", "arm_n2" }, { "arm64/arm/neoverse-v1", "arm_v1" },
+	{ "arm64/arm/cortex-a53", "arm_ac53" }, { "arm64/arm/cortex-a57-a72", "arm_ac57" },
+	{ "arm64/ampere/emag", "arm_xgene" }, { "arm64/cavium/thunderx2", "arm_thunderx2" },
+	{ "arm64/fujitsu/a64fx", "arm_a64fx" }, { "arm64/hisilicon/hip08", "arm_kunpeng" },
 };
 
 /* @dir names the table directory as the built-in tree does ("x86/skylakex"), or as a tree of one
- * architecture does (perf's arch/x86: "skylakex") */
+ * architecture does (perf's arch/x86: "skylakex"; arch/arm64: "arm/neoverse-n1") */
 const char *pmu__pfm_model(const char *dir)
 {
 	for (size_t i = 0; dir && i < ARRAY_SIZE(pfm_models); i++)
@@ -60,7 +70,13 @@ bool pmu__pfm_same_count(const char *model, uint64_t ours, uint64_t ours1, uint6
 		return true;
 	/* Intel's instructions retired on fixed counter 0: perf's 0xc0 and Intel's pseudo-encoding event 0
 	 * umask 1, which Linux counts there from Ice Lake on (AMD's event 0 umask 1 is another event) */
-	return strncmp(model, "amd64", 5) && ((ours == 0xc0 && pfm == 0x100) || (ours == 0x100 && pfm == 0xc0));
+	return pmu__pfm_x86(model) && strncmp(model, "amd64", 5) &&
+	       ((ours == 0xc0 && pfm == 0x100) || (ours == 0x100 && pfm == 0xc0));
+}
+
+bool pmu__pfm_x86(const char *model)
+{
+	return strncmp(model, "arm_", 4) != 0;
 }
 
 #if HAVE_LIBPFM
@@ -263,7 +279,10 @@ int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, s
 	if (attr.exclude_hv)
 		out->flags |= PMU_EVF_EXCL_HV;
 	{
+		/* PERF_TYPE_RAW is the core PMU's: "cpu" on x86 (whose type it is), armv8_pmuv3_0 on arm64 */
 		const struct pmu_dev *d = pmu__pmu_by_type(ctx, attr.type);
+		if (!d && attr.type == PERF_TYPE_RAW)
+			d = pmu__core_pmu(ctx);
 		pmu__strlcpy(out->pmu, d ? d->name : attr.type == PERF_TYPE_RAW ? "cpu" : "?", sizeof(out->pmu));
 	}
 	snprintf(out->origin, sizeof(out->origin), "libpfm4: %s", fstr ? fstr : name);
@@ -313,6 +332,20 @@ static int event_names(const char *pmu, int e, pmu__pfm_event_fn fn, void *data)
 	return 0;
 }
 
+bool pmu__pfm_knows(const char *model)
+{
+	if (pmu__pfm_ready() < 0)
+		return false;
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm.get_pmu_info((pfm_pmu_t)p, &pi) == PFM_SUCCESS && pi.name && !strcmp(pi.name, model))
+			return true;
+	}
+	return false;
+}
+
 int pmu__pfm_foreach(const char *model, pmu__pfm_event_fn fn, void *data)
 {
 	int r = pmu__pfm_ready();
@@ -358,6 +391,12 @@ int pmu__pfm_attr(const char *name, struct perf_event_attr *attr)
 {
 	(void)name; (void)attr;
 	return -ENODEV;
+}
+
+bool pmu__pfm_knows(const char *model)
+{
+	(void)model;
+	return false;
 }
 
 int pmu__pfm_foreach(const char *model, pmu__pfm_event_fn fn, void *data)

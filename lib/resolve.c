@@ -776,17 +776,18 @@ static int pfm_table_differs(struct pmu_ctx *ctx, const struct pmu_event_info *o
 	pfm_components(spec, ':', bare + strlen(bare), sizeof(bare) - strlen(bare));
 	if ((r = pmu__pfm_attr(bare, &attr)) == -ENOMEM)
 		return pmu__err(ctx, r, "event '%s': out of memory encoding %s with libpfm4", out->name, bare);
-	ours = pmu__tables_x86_config(e);
+	ours = pmu__tables_raw_config(e, pmu__pfm_x86(model));
 	ours1 = (e->have & PMU_TF_MSR) ? e->msr_value : 0;
 	if (r < 0 || pmu__pfm_same_count(model, ours, ours1, attr.config, attr.config1))
 		return 0;
 	return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 encodes %s as config %#llx, and this CPU's table "
 			"(%s, %s) encodes %s as %#llx: they differ, so one of them counts something else than the "
 			"name says (pmu check-tables lists such differences). Count '%s' for the table's encoding, "
-			"or write the encoding you mean as cpu/event=...,umask=.../", out->name, bare,
+			"or write the encoding you mean as %s", out->name, bare,
 			(unsigned long long)(attr.config & PMU_PFM_COMPARED), ctx->tables.cpu_dir,
 			ctx->tables.cpu_dir_root ? ctx->tables.cpu_dir_root : "built-in", e->name,
-			(unsigned long long)ours, e->name);
+			(unsigned long long)ours, e->name,
+			pmu__pfm_x86(model) ? "cpu/event=...,umask=.../" : "a raw event (rNNNN: the event number)");
 }
 
 /* Refuse libpfm4's encoding @out of @ev (its origin after "MODEL::": EVENT:UMASK:attrs...), made by

@@ -531,9 +531,10 @@ static void forward_problem(void *data, const char *file, const char *entry, con
 		c->pf(c->pd, file, entry, msg);
 }
 
-/* Compare the x86 encodings of @t (table directory @dir, a CPU libpfm4 knows: pmu__pfm_model) with
- * libpfm4's for the same name: PfmName where the names differ, else EVENT.UMASK as EVENT:UMASK. Each
- * difference a problem to @fn. */
+/* Compare the x86 or arm64 encodings of @t (table directory @dir, a CPU libpfm4 knows: pmu__pfm_model)
+ * with libpfm4's for the same name: PfmName where the names differ, else EVENT.UMASK as EVENT:UMASK. Each
+ * difference a problem to @fn. A libpfm4 built for another architecture has no such PMU: not compared,
+ * which an info line says. */
 static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const char *dir, pmu_problem_fn fn,
 			       void *data)
 {
@@ -549,6 +550,11 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 		if (pmu__pfm_missing(why, sizeof(why)))
 			pmu__log(ctx, PMU_LOG_WARN, "%s: encodings not compared with libpfm4, which cannot be loaded "
 				 "(%s): install libpfm4", dir, why);
+		return 0;
+	}
+	if (!pmu__pfm_knows(model)) {
+		pmu__log(ctx, PMU_LOG_INFO, "%s: encodings not compared with libpfm4: the libpfm4 loaded here has no "
+			 "PMU %s (each is built with its own architecture's PMUs only)", dir, model);
 		return 0;
 	}
 	for (size_t i = 0; i < t->n; i++) {
@@ -574,7 +580,7 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 			continue;
 		}
 		compared++;
-		ours = pmu__tables_x86_config(e);
+		ours = pmu__tables_raw_config(e, pmu__pfm_x86(model));
 		if ((e->have & PMU_TF_MSR) && e->msr_value)
 			ours1 = e->msr_value;
 		if (known_wrong) {

@@ -156,6 +156,12 @@ uint64_t pmu__tables_x86_config(const struct pmu_tentry *e)
 	       (e->any & 1) << 21 | (e->inv & 1) << 23 | (e->cmask & 0xff) << 24;
 }
 
+uint64_t pmu__tables_raw_config(const struct pmu_tentry *e, bool x86)
+{
+	/* arm64 and RISC-V: the event number is the raw config */
+	return x86 ? pmu__tables_x86_config(e) : e->event;
+}
+
 /* The PMU that counts @e: its Unit's PMU (the one of that name, else the one PMU perf's name for the
  * Unit names here), else the core PMU. NULL when the Unit names no PMU here, or several (*boxes). */
 static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct pmu_tentry *e, size_t *boxes)
@@ -253,13 +259,10 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 		for (size_t i = 0; i < ARRAY_SIZE(f); i++)
 			if (f[i].on && (r = pmu__sysfs_place(ctx, d, f[i].term, f[i].v, name, info)) < 0)
 				return r;
-	} else if (x86) {
-		info->config = pmu__tables_x86_config(e);
-		if ((e->have & PMU_TF_MSR) && e->msr_value)
-			info->config1 = e->msr_value;
 	} else {
-		/* arm64 and RISC-V: the event number is the raw config */
-		info->config = e->event;
+		info->config = pmu__tables_raw_config(e, x86);
+		if (x86 && (e->have & PMU_TF_MSR) && e->msr_value)
+			info->config1 = e->msr_value;
 	}
 	info->source = PMU_SRC_TABLE;
 	snprintf(info->origin, sizeof(info->origin), "table %s: %s", e->file, e->name);

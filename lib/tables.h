@@ -233,6 +233,9 @@ int pmu__tables_cpuid_matches(struct pmu_ctx *ctx, const char *id);
 /* The x86 PERF_CTL layout (Intel SDM / AMD APM), written once: EventCode bits 0-7 at config 0-7 and
  * bits 8-11 at 32-35, UMask at 8, EdgeDetect 18, AnyThread 21, Invert 23, CounterMask at 24. */
 uint64_t pmu__tables_x86_config(const struct pmu_tentry *e);
+/* The raw config of @e where no format files place its fields: the x86 layout above (@x86), else the
+ * event number (arm64, RISC-V). */
+uint64_t pmu__tables_raw_config(const struct pmu_tentry *e, bool x86);
 /* Encode a native entry into @info (type, config*, pmu, origin, desc, note, flags; unit and
  * PMU_EVF_SCALED from an event's ScaleUnit). */
 int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const char *name,

@@ -12,6 +12,12 @@ pmu_install() {
 	local sudo=""
 	[ "$(id -u)" = 0 ] || sudo=sudo
 	echo "installing: ${missing[*]}" >&2
+	# another architecture's packages (multiarch, "PKG:arm64") need that architecture in dpkg first
+	for p in "${missing[@]}"; do
+		case $p in *:*) dpkg --print-foreign-architectures | grep -qx "${p#*:}" ||
+			$sudo dpkg --add-architecture "${p#*:}" || return 1 ;;
+		esac
+	done
 	$sudo apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 # building libpmu and the pmu command
@@ -29,11 +35,14 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # with its helpers too), python3-venv (test-python-package pip-installs the
 # binding into a venv); OpenMPI (openmpi-bin's mpirun, libopenmpi-dev for meson's
 # dependency('mpi'): examples/mpi-imbalance is built where it is found, and
-# test-mpi runs it as a 4-rank job)
+# test-mpi runs it as a 4-rank job); qemu-user and Debian's arm64 json-c and libpfm4 (multiarch:
+# the arm64 architecture is added to dpkg for them), with which test-arm64-libpfm4 builds libpmu for
+# arm64 and runs its check-tables against libpfm4:arm64 under qemu-aarch64
 PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
 	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross
-	groff-base man-db bash-completion python3-venv openmpi-bin libopenmpi-dev)
+	groff-base man-db bash-completion python3-venv openmpi-bin libopenmpi-dev
+	qemu-user libjson-c-dev:arm64 libpfm4-dev:arm64)
 # tests/packages.sh (tests/fresh-debian.sh --packages) installs in its fresh
 # roots: for building the Debian packages, debian/control's Build-Depends
 # (apt-get build-dep; test-debian checks each is named in PMU_BUILD_DEPS or
