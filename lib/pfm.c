@@ -214,18 +214,22 @@ int pmu__pfm_ready(void)
 	return r;
 }
 
+/* libpfm4's description of its PMU @p into *@pi: true when libpfm4 has that PMU (and a name for it) */
+static bool pfm_pmu(int p, pfm_pmu_info_t *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	pi->size = sizeof(*pi);
+	return pfm.get_pmu_info((pfm_pmu_t)p, pi) == PFM_SUCCESS && pi->name;
+}
+
 /* the core PMU libpfm4 detected on this machine, or NULL */
 static const char *pfm_host_core(void)
 {
 	pfm_pmu_info_t pi;
-	pfm_pmu_t p;
 
-	for (p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm.get_pmu_info(p, &pi) == PFM_SUCCESS && pi.is_present && pi.type == PFM_PMU_TYPE_CORE)
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++)
+		if (pfm_pmu(p, &pi) && pi.is_present && pi.type == PFM_PMU_TYPE_CORE)
 			return pi.name;
-	}
 	return NULL;
 }
 
@@ -334,15 +338,13 @@ static int event_names(const char *pmu, int e, pmu__pfm_event_fn fn, void *data)
 
 bool pmu__pfm_knows(const char *model)
 {
+	pfm_pmu_info_t pi;
+
 	if (pmu__pfm_ready() < 0)
 		return false;
-	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
-		pfm_pmu_info_t pi;
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm.get_pmu_info((pfm_pmu_t)p, &pi) == PFM_SUCCESS && pi.name && !strcmp(pi.name, model))
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++)
+		if (pfm_pmu(p, &pi) && !strcmp(pi.name, model))
 			return true;
-	}
 	return false;
 }
 
@@ -356,9 +358,7 @@ int pmu__pfm_foreach(const char *model, pmu__pfm_event_fn fn, void *data)
 		return r;
 	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
 		pfm_pmu_info_t pi;
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm.get_pmu_info((pfm_pmu_t)p, &pi) != PFM_SUCCESS || !pi.name)
+		if (!pfm_pmu(p, &pi))
 			continue;
 		if (model ? strcmp(pi.name, model) != 0
 			  : !pi.is_present || p == PFM_PMU_PERF_EVENT || p == PFM_PMU_PERF_EVENT_RAW)
