@@ -23,6 +23,15 @@ jevents.py encoding of the event of the same name (with the formula's
 modifier, e.g. cmask=0x6), as tests/perf-stdnames.py does for the
 standard names.
 
+Arm Neoverse N2 (r0p0 and r0p3), V2 and V1: libpmu's TOPDOWN.*.SLOTS
+metrics against perf's retiring, bad_speculation, frontend_bound and
+backend_bound of arch/arm64 (the CPU directory's metrics.json over the
+sbsa.json entries it names; percentages of #slots x CPU_CYCLES), with
+perf's strcmp_cpuid_str() computed here as perf's arm64 header.c does (the
+same part, variant.revision at least the one written), and each event's
+code compared with perf's for that CPU (test-coverage.py's reading of
+perf's arm64 tables).
+
 Prints one line per CPU (draws, metrics compared, largest relative
 difference, events compared); any difference above 1e-9, and any event
 perf's directory lacks or encodes otherwise, fails.
@@ -75,6 +84,11 @@ PERF_METRICS_DRAW = ("INT_MISC.UOP_DROPPING", "INT_MISC.CLEARS_COUNT")
 PERF_EVENT = {"slots": "TOPDOWN.SLOTS"}
 SDM_METRICS = {"topdown-retiring": 0x80, "topdown-bad-spec": 0x81, "topdown-fe-bound": 0x82, "topdown-be-bound": 0x83}
 DRAWS = 200
+# Arm: MIDR (perf's mapfile picks the directory), the slots per cycle as the kernel's caps/slots gives them
+ARM_CPUS = [("0x00000000410fd490", 5), ("0x00000000410fd493", 5), ("0x00000000410fd4f0", 8),
+            ("0x00000000410fd400", 8)]
+ARM_PERF = dict(zip(LEVEL1, AMD_L1))  # perf's sbsa.json names: percentages of #slots x CPU_CYCLES
+STRCMP_CPUID = re.compile(r"strcmp_cpuid_str\((0x[0-9a-fA-F]+)\)")
 
 
 def perf_metrics(root, d):
@@ -176,6 +190,105 @@ def check_encodings(jevents, root, src, cpuid, d, names, failures):
     return n
 
 
+def arm_cpuid_matches(want, have):
+    """perf's arm64 strcmp_cpuid_str() == 0: the same MIDR without variant and revision, and the CPU's
+    variant.revision at least @want's (tools/perf/arch/arm64/util/header.c)."""
+    version = (0xf << 20) | 0xf
+    w, h = int(want, 16), int(have, 16)
+    if (w & ~version) != (h & ~version):
+        return 0
+    return int(((h >> 20) & 0xf, h & 0xf) >= ((w >> 20) & 0xf, w & 0xf))
+
+
+def arm_perf_metrics(root, d):
+    """perf's metrics for arm64 directory @d: its metrics.json, an ArchStdEvent entry taking sbsa.json's
+    entry of that name with the keys it writes itself over it."""
+    a = os.path.join(root, "arch", "arm64")
+    std = {m["MetricName"].lower(): m for m in json.load(open(os.path.join(a, "sbsa.json"))) if "MetricName" in m}
+    out = {}
+    for e in json.load(open(os.path.join(a, d, "metrics.json"))):
+        if "ArchStdEvent" in e:
+            m = dict(std.get(e["ArchStdEvent"].lower(), {}))
+            m.update(e)
+            name = e["ArchStdEvent"].lower()
+        else:
+            m, name = e, e.get("MetricName")
+        if name and "MetricExpr" in m:
+            out[name] = m["MetricExpr"]
+    return out
+
+
+def arm(root, src, rnd, failures):
+    """The Neoverse topdown formulas against perf's; returns the largest relative difference."""
+    _spec = importlib.util.spec_from_file_location("test_coverage", os.path.join(HERE, "test-coverage.py"))
+    tc = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(tc)
+    codes = tc.PerfArch(root, "arm64")
+    import pmu
+    worst_all = 0.0
+    for cpuid, nslots in ARM_CPUS:
+        # perf picks the directory by the MIDR without variant and revision
+        d, theirs_codes = codes.events("0x%016x" % (int(cpuid, 16) & ~((0xf << 20) | 0xf)))
+        if d is None:
+            failures.append("%s: perf's arm64 mapfile has no directory for this CPU" % cpuid)
+            continue
+        ctx = pmu.Context(cpuid=cpuid)
+        ctx.set_param("slots", nslots)
+        # perf's text with each strcmp_cpuid_str() replaced by its value on this CPU; event names upper case
+        perf = {}
+        for name, expr in arm_perf_metrics(root, d).items():
+            expr = STRCMP_CPUID.sub(lambda m: str(arm_cpuid_matches(m.group(1), cpuid)), expr)
+            perf[name] = NAME.sub(lambda m: m.group(0) if m.group(0) in ("if", "else") or m.group(0).startswith("#")
+                                  else m.group(0).upper(), expr)
+        CONSTANTS["#slots"] = nslots
+        needed = set()
+        for ours in list(ARM_PERF) + ["TOPDOWN.SLOTS"]:
+            needed.update(ctx.metric_events(ours))
+        compared, worst = 0, 0.0
+        for draw in range(DRAWS):
+            cyc = rnd.randint(10**5, 10**9)
+            counts = {n: float(rnd.randint(0, 4 * cyc)) for n in sorted(needed)}
+            counts["CPU_CYCLES"] = float(cyc)
+            counts["STALL_SLOT_FRONTEND"] = float(rnd.randint(0, nslots * cyc // 2))
+            counts["STALL_SLOT_BACKEND"] = float(rnd.randint(0, nslots * cyc // 2))
+            counts["STALL_SLOT"] = counts["STALL_SLOT_FRONTEND"] + counts["STALL_SLOT_BACKEND"]
+            counts["BR_MIS_PRED"] = float(rnd.randint(0, cyc // 20))
+            counts["OP_SPEC"] = float(rnd.randint(1, 4 * cyc))
+            counts["OP_RETIRED"] = float(rnd.randint(0, int(counts["OP_SPEC"])))
+            ev = Evaluator({k.upper(): v for k, v in perf.items()}, counts)
+            slots = nslots * cyc
+            if abs(ctx.metric("TOPDOWN.SLOTS", counts) - slots) > 1e-9 * slots:
+                failures.append("%s %s draw %d: TOPDOWN.SLOTS %r, perf's #slots x CPU_CYCLES %r" %
+                                (d, cpuid, draw, ctx.metric("TOPDOWN.SLOTS", counts), slots))
+            for ours, theirs in sorted(ARM_PERF.items()):
+                a = ctx.metric(ours, counts)
+                b = ev.value(theirs.upper()) / 100 * slots
+                rel = abs(a - b) / max(abs(b), 1.0)
+                worst = max(worst, rel)
+                compared += 1
+                if rel > 1e-9:
+                    failures.append("%s %s draw %d: %s = %r, perf's %s%% x %d x CPU_CYCLES = %r" %
+                                    (d, cpuid, draw, ours, a, theirs, nslots, b))
+        # the events' codes: perf's for this CPU (raw events of arm64: config = the code)
+        nenc = 0
+        for name in sorted(needed):
+            r = ctx.resolve(name)
+            want = theirs_codes.get(name.upper())
+            nenc += 1
+            if want is None:
+                failures.append("%s: event %s: perf's tables for %s have no such event" % (d, name, cpuid))
+            elif (r["type"], r["config"]) != (4, want):
+                failures.append("%s: %s: libpmu type %d config %#x, perf's code %#x" % (d, name, r["type"],
+                                                                                       r["config"], want))
+        ctx.close()
+        worst_all = max(worst_all, worst)
+        print("%-9s %s: %d draws, %d values compared with perf's %s, largest relative difference %.3g; "
+              "the %d events' codes compared with perf's" % (d, cpuid, DRAWS, compared,
+                                                             ", ".join(sorted(ARM_PERF.values())), worst, nenc))
+    CONSTANTS.pop("#slots", None)
+    return worst_all
+
+
 def main():
     build = os.environ.get("PMU_TEST_BUILDDIR")
     if not os.environ.get("PMU_TEST_SRCDIR") or not build:
@@ -235,6 +348,7 @@ def main():
         print("%-9s %s: %d draws, %d values compared with perf's %s, largest relative difference %.3g; "
               "the %d events' encodings compared with perf's" % (d, cpuid, DRAWS, compared,
                                                                  ", ".join(sorted(set(pairs.values()))), worst, nenc))
+    worst_all = max(worst_all, arm(root, src, rnd, failures))
     for f in failures[:20]:
         print("FAIL: " + f)
     if failures:
