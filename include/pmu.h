@@ -897,7 +897,9 @@ int pmu_topdown_from_counts(const struct pmu_topdown_counts *c, struct pmu_topdo
  * (@out->level 2) where the table has level-2 formulas (Skylake, Skylake-X,
  * Zen 4/5; Ice Lake and Ice Lake-X over PERF_METRICS' level 1: metric group
  * TopdownL2Slots) and the set counted their events. Returns 0,
- * -ENOENT (the set has no topdown events), -ENODATA (no slots elapsed).
+ * -ENOENT (the set has no topdown events; on a CPU without topdown, such as
+ * Neoverse N1, Zen 2/3 or the RISC-V cores, pmu_strerror() says why, as the
+ * TOPDOWN keyword does), -ENODATA (no slots elapsed).
  */
 int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out);
 

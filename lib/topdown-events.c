@@ -60,6 +60,51 @@ static int formula_events(struct pmu_ctx *ctx, char *buf, size_t len, size_t *o)
 	return n;
 }
 
+/* Does this CPU's table define event @name? */
+static bool has_event(struct pmu_ctx *ctx, const char *name)
+{
+	return pmu__tables_find_pmu(ctx, name, NULL, PMU_TC_EVENT) != NULL;
+}
+
+/* -ENOENT with why this CPU has no topdown tree: what each family's method counts and this core lacks. */
+static int unavailable(struct pmu_ctx *ctx)
+{
+	const char *id = ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified";
+
+	if (ctx->cpu.arch == PMU_ARCH_ARM64 && has_event(ctx, "STALL_FRONTEND") && has_event(ctx, "STALL_BACKEND"))
+		return pmu__err(ctx, -ENOENT,
+				"topdown analysis is not available on this CPU (%s): Arm's top-down method counts "
+				"operation slots (STALL_SLOT, STALL_SLOT_FRONTEND, STALL_SLOT_BACKEND: Neoverse N2, V1, V2 "
+				"and later), and this core's stall events count cycles; what it offers instead is cycle "
+				"accounting, the stalled cycles over all cycles: pmu stat -e "
+				"CPU_CYCLES,STALL_FRONTEND,STALL_BACKEND",
+				id);
+	if (ctx->cpu.arch == PMU_ARCH_ARM64)
+		return pmu__err(ctx, -ENOENT,
+				"topdown analysis is not available on this CPU (%s): Arm's top-down method counts "
+				"operation slots (STALL_SLOT, STALL_SLOT_FRONTEND, STALL_SLOT_BACKEND: Neoverse N2, V1, V2 "
+				"and later), and this core's PMU has neither slot nor stall events (STALL_FRONTEND, "
+				"STALL_BACKEND)",
+				id);
+	if (ctx->cpu.arch == PMU_ARCH_X86 && !strcmp(ctx->cpu.vendor, "AuthenticAMD"))
+		return pmu__err(ctx, -ENOENT,
+				"topdown analysis is not available on this CPU (%s): AMD's top-down method counts "
+				"dispatch slots (PMCx1A0, de_no_dispatch_per_slot, and the ops dispatched and retired: "
+				"Zen 4 and later), and this CPU has no dispatch-slot event",
+				id);
+	if (ctx->cpu.arch == PMU_ARCH_RISCV)
+		return pmu__err(ctx, -ENOENT,
+				"topdown analysis is not available on this CPU (%s): its table implements no standard "
+				"TOPDOWN.*SLOTS event and gives no formula for them (the stall events of the RISC-V cores "
+				"libpmu knows count cycles or occurrences, not issue slots)",
+				id);
+	return pmu__err(ctx, -ENOENT,
+			"topdown analysis is not available on this CPU (%s): it has no SLOTS/PERF_METRICS events "
+			"(Intel Ice Lake and later) and its table neither implements the standard TOPDOWN events "
+			"nor gives them as formulas",
+			id);
+}
+
 /* Level-1 (and level-2 where present) topdown events for the TOPDOWN keyword:
  * the CPU table's events with a topdown role, else the core PMU's sysfs
  * events of the same names, else the standard TOPDOWN.*.SLOTS events the
@@ -120,11 +165,7 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 		}
 	}
 	if (!n)
-		return pmu__err(ctx, -ENOENT,
-				"topdown analysis is not available on this CPU (%s): it has no SLOTS/PERF_METRICS events "
-				"(Intel Ice Lake and later) and its table neither implements the standard TOPDOWN events "
-				"nor gives them as formulas",
-				ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified");
+		return unavailable(ctx);
 	if (o >= len)
 		return pmu__err(ctx, -ENOSPC, "topdown event list too long");
 	return n;

@@ -148,7 +148,12 @@ static int from_roles(struct pmu_ctx *ctx, const uint64_t v[9], const bool have[
 		      struct pmu_topdown *out)
 {
 	struct pmu_topdown_counts c;
+	char events[1024];
 
+	/* a CPU without topdown: why (the TOPDOWN keyword's sentence), not how to count what it cannot */
+	if ((!have[0] || !have[1] || !have[2] || !have[3] || !have[4]) &&
+	    pmu__topdown_events(ctx, events, sizeof(events)) == -ENOENT)
+		return -ENOENT;
 	if (!have[0] || !have[1] || !have[2] || !have[3] || !have[4])
 		return pmu__err(ctx, -ENOENT, "no complete level-1 topdown group (slots and the retiring, bad-spec, "
 				"fe-bound and be-bound events) was counted; count it with the TOPDOWN keyword");

@@ -599,6 +599,11 @@ check "report, Neoverse V1: retiring 3000/8000 = 37.5%" has "$tmp/o" "^ *Retirin
 check "report, Neoverse V1: bad speculation (1000 + 800)/8000 = 22.5%" has "$tmp/o" "^ *Bad speculation  *22.5%  █"
 check "report, Neoverse V1: frontend (1600 - 800)/8000 = 10.0%" has "$tmp/o" "^ *Frontend bound  *10.0%  █"
 check "report, Neoverse V1: backend 2400/8000 = 30.0%, the bottleneck" has "$tmp/o" "^ *Backend bound  *30.0%  █.*<== bottleneck"
+# Neoverse N1 (n1-cycles.json): no slot events, so no tree; the report says why, as --topdown does, and
+# not "count it with the TOPDOWN keyword", which N1 cannot
+run 1 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/n1-cycles.json"
+check "report, Neoverse N1: topdown refused, saying why" has "$tmp/o" "Topdown: not available: .*this core's stall events count cycles"
+check "report, Neoverse N1: not told to count the TOPDOWN keyword" not_has "$tmp/o" "TOPDOWN keyword"
 # the Ice Lake+ path prints the same lines (spr-topdown.json, PERF_METRICS roles): 1000/10000 = 10.0 %
 run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/spr-topdown.json"
 check "report, Sapphire Rapids: bad speculation 1000/10000 = 10.0%" has "$tmp/o" "^ *Bad speculation  *10.0%  █"
