@@ -197,11 +197,12 @@ static int from_cpuinfo(struct pmu_ctx *ctx, struct pmu_cpu *c)
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-/* The processor brand string (cpuid 0x80000002-4) into @name, leading blanks dropped; "" if absent. */
+/* The processor brand string (cpuid 0x80000002-4) into @name, leading blanks and trailing white space
+ * dropped, as the kernel's /proc/cpuinfo shows it (CPUs pad it to 48 bytes); "" if absent. */
 static void x86_brand(char *name, size_t len)
 {
 	unsigned a, b, c, d, w[12];
-	char s[49], *p = s;
+	char s[49], *p = s, *e;
 
 	*name = 0;
 	__cpuid(0x80000000, a, b, c, d);
@@ -213,6 +214,8 @@ static void x86_brand(char *name, size_t len)
 	s[48] = 0;
 	while (*p == ' ')
 		p++;
+	for (e = p + strlen(p); e > p && isspace((unsigned char)e[-1]); e--)
+		e[-1] = 0;
 	pmu__strlcpy(name, p, len);
 }
 
