@@ -66,43 +66,32 @@ static bool has_event(struct pmu_ctx *ctx, const char *name)
 	return pmu__tables_find_pmu(ctx, name, NULL, PMU_TC_EVENT) != NULL;
 }
 
-/* -ENOENT with why this CPU has no topdown tree: what each family's method counts and this core lacks. */
+/* -ENOENT with why this CPU has no topdown tree: what the family's method counts and what this core lacks. */
 static int unavailable(struct pmu_ctx *ctx)
 {
-	const char *id = ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified";
+	const char *method, *lacks;
 
-	if (ctx->cpu.arch == PMU_ARCH_ARM64 && has_event(ctx, "STALL_FRONTEND") && has_event(ctx, "STALL_BACKEND"))
-		return pmu__err(ctx, -ENOENT,
-				"topdown analysis is not available on this CPU (%s): Arm's top-down method counts "
-				"operation slots (STALL_SLOT, STALL_SLOT_FRONTEND, STALL_SLOT_BACKEND: Neoverse N2, V1, V2 "
-				"and later), and this core's stall events count cycles; what it offers instead is cycle "
-				"accounting, the stalled cycles over all cycles: pmu stat -e "
-				"CPU_CYCLES,STALL_FRONTEND,STALL_BACKEND",
-				id);
-	if (ctx->cpu.arch == PMU_ARCH_ARM64)
-		return pmu__err(ctx, -ENOENT,
-				"topdown analysis is not available on this CPU (%s): Arm's top-down method counts "
-				"operation slots (STALL_SLOT, STALL_SLOT_FRONTEND, STALL_SLOT_BACKEND: Neoverse N2, V1, V2 "
-				"and later), and this core's PMU has neither slot nor stall events (STALL_FRONTEND, "
-				"STALL_BACKEND)",
-				id);
-	if (ctx->cpu.arch == PMU_ARCH_X86 && !strcmp(ctx->cpu.vendor, "AuthenticAMD"))
-		return pmu__err(ctx, -ENOENT,
-				"topdown analysis is not available on this CPU (%s): AMD's top-down method counts "
-				"dispatch slots (PMCx1A0, de_no_dispatch_per_slot, and the ops dispatched and retired: "
-				"Zen 4 and later), and this CPU has no dispatch-slot event",
-				id);
-	if (ctx->cpu.arch == PMU_ARCH_RISCV)
-		return pmu__err(ctx, -ENOENT,
-				"topdown analysis is not available on this CPU (%s): its table implements no standard "
-				"TOPDOWN.*SLOTS event and gives no formula for them (the stall events of the RISC-V cores "
-				"libpmu knows count cycles or occurrences, not issue slots)",
-				id);
-	return pmu__err(ctx, -ENOENT,
-			"topdown analysis is not available on this CPU (%s): it has no SLOTS/PERF_METRICS events "
-			"(Intel Ice Lake and later) and its table neither implements the standard TOPDOWN events "
-			"nor gives them as formulas",
-			id);
+	if (ctx->cpu.arch == PMU_ARCH_ARM64) {
+		method = "Arm's top-down method counts operation slots (STALL_SLOT, STALL_SLOT_FRONTEND, "
+			 "STALL_SLOT_BACKEND: Neoverse N2, V1, V2 and later)";
+		lacks = has_event(ctx, "STALL_FRONTEND") && has_event(ctx, "STALL_BACKEND")
+				? "this core's stall events count cycles; what it offers instead is cycle accounting, "
+				  "the stalled cycles over all cycles: pmu stat -e CPU_CYCLES,STALL_FRONTEND,STALL_BACKEND"
+				: "this core's PMU has neither slot nor stall events (STALL_FRONTEND, STALL_BACKEND)";
+	} else if (ctx->cpu.arch == PMU_ARCH_X86 && !strcmp(ctx->cpu.vendor, "AuthenticAMD")) {
+		method = "AMD's top-down method counts dispatch slots (PMCx1A0, de_no_dispatch_per_slot, and the ops "
+			 "dispatched and retired: Zen 4 and later)";
+		lacks = "this CPU has no dispatch-slot event";
+	} else if (ctx->cpu.arch == PMU_ARCH_RISCV) {
+		method = "topdown needs issue-slot counts, the standard TOPDOWN.*SLOTS events or formulas for them";
+		lacks = "this core's table has neither (the stall events of the RISC-V cores libpmu knows count "
+			"cycles or occurrences, not issue slots)";
+	} else {
+		method = "it has no SLOTS/PERF_METRICS events (Intel Ice Lake and later)";
+		lacks = "its table neither implements the standard TOPDOWN events nor gives them as formulas";
+	}
+	return pmu__err(ctx, -ENOENT, "topdown analysis is not available on this CPU (%s): %s, and %s",
+			ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified", method, lacks);
 }
 
 /* Level-1 (and level-2 where present) topdown events for the TOPDOWN keyword:
