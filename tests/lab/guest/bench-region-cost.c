@@ -27,8 +27,14 @@
  *   bare_reads:  two pmu_fast_read() calls on a set opened from the same
  *                event list with the same options (each event on its own,
  *                as regions open them) — the reads a region cannot avoid.
+ *   floor_pair:  bench/region-floor.h's enter + leave on that set: the two
+ *                calls, the two reads and the accumulation of what a region
+ *                reports (sums, enabled/running, min/max, calls), without
+ *                the checks that keep regions right across threads, signal
+ *                handlers and recursion — what any region pair must add.
  *
- * added = libpmu_pair - bare_reads is what the region bookkeeping costs.
+ * added = libpmu_pair - bare_reads is what the region bookkeeping costs;
+ * floor_pair - bare_reads the least it could cost.
  *
  * PMU_EVENTS is read once per process (at the first pmu_region_begin), so
  * each event count runs in its own child process. Inside it the bare set is
@@ -37,7 +43,8 @@
  * multiplexing would push reads onto read(2).
  *
  * Output: "BENCH region-cost arch=... events=N libpmu_pair=X bare_reads=Y
- * added=Z ratio=R pair_min=A pair_max=B calibrated=C", parsed by
+ * added=Z ratio=R pair_min=A pair_max=B calibrated=C handle_pair=H
+ * floor_pair=F floor_added=F-Y handle_added=H-Y", parsed by
  * bench/region-cost.sh. calibrated is libpmu's own calibration
  * (instructions:u between the two reads of an empty pair, user mode only).
  *
@@ -51,6 +58,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "labutil.h"
+#include "../../../bench/region-floor.h"
 
 #define K 1000
 #define REPS 7
@@ -59,7 +67,9 @@
 
 static const char *const names[NNAMES] = { "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7" };
 
-enum op { OP_EMPTY, OP_BARE, OP_REGION, OP_HANDLE };
+enum op { OP_EMPTY, OP_BARE, OP_REGION, OP_HANDLE, OP_FLOOR };
+
+static struct bench_region_floor floor_region;
 
 static double cost(const struct pmu_fast *f, enum op op, const char *name, struct pmu_region *h)
 {
@@ -94,6 +104,14 @@ static double cost(const struct pmu_fast *f, enum op op, const char *name, struc
 				pmu_region_enter(h);
 				__asm__ __volatile__("" ::: "memory");
 				pmu_region_leave(h);
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
+		case OP_FLOOR:
+			for (int i = 0; i < K; i++) {
+				bench_floor_enter(&floor_region);
+				__asm__ __volatile__("" ::: "memory");
+				bench_floor_leave(&floor_region);
 				__asm__ __volatile__("" ::: "memory");
 			}
 			break;
@@ -139,7 +157,7 @@ static int run(unsigned n)
 	struct pmu_set *s;
 	struct pmu_value v[MAXEV];
 	char list[256] = "";
-	double e, bare, pair, pairs[NNAMES], hpair, pmin, pmax;
+	double e, bare, floor_pair, pair, pairs[NNAMES], hpair, pmin, pmax;
 	struct pmu_region *h[NNAMES];
 	uint64_t ov[MAXEV] = { 0 };
 	char cal[32];
@@ -184,6 +202,16 @@ static int run(unsigned n)
 		}
 	e = cost(pmu_set_fast(s), OP_EMPTY, NULL, NULL);
 	bare = (cost(pmu_set_fast(s), OP_BARE, NULL, NULL) - e) / K;
+	memset(&floor_region, 0, sizeof(floor_region));
+	floor_region.f = pmu_set_fast(s);
+	floor_region.nev = n;
+	for (unsigned c = 0; c < n; c++)
+		floor_region.min[c] = UINT64_MAX;
+	floor_pair = (cost(NULL, OP_FLOOR, NULL, NULL) - e) / K;
+	if (floor_region.calls != (uint64_t)REPS * K) {
+		printf("FAIL: the floor pair ran %llu times, not %d\n", (unsigned long long)floor_region.calls, REPS * K);
+		return 1;
+	}
 	pmu_set_close(s);
 	pmu_ctx_free(ctx);
 
@@ -239,8 +267,10 @@ static int run(unsigned n)
 	else
 		snprintf(cal, sizeof(cal), "%llu", (unsigned long long)ov[0]);
 	printf("BENCH region-cost arch=%s events=%u libpmu_pair=%.1f bare_reads=%.1f added=%.1f ratio=%.2f "
-	       "pair_min=%.1f pair_max=%.1f calibrated=%s handle_pair=%.1f\n",
-	       arch, n, pair, bare, pair - bare, pair / bare, pmin, pmax, cal, hpair);
+	       "pair_min=%.1f pair_max=%.1f calibrated=%s handle_pair=%.1f floor_pair=%.1f floor_added=%.1f "
+	       "handle_added=%.1f\n",
+	       arch, n, pair, bare, pair - bare, pair / bare, pmin, pmax, cal, hpair, floor_pair, floor_pair - bare,
+	       hpair - bare);
 	pmu_region_reset();
 	close(lab_meter_fd);
 	return 0;
