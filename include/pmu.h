@@ -900,6 +900,14 @@ int pmu_topdown_from_counts(const struct pmu_topdown_counts *c, struct pmu_topdo
  * -ENOENT (the set has no topdown events; on a CPU without topdown, such as
  * Neoverse N1, Zen 2/3 or the RISC-V cores, pmu_strerror() says why, as the
  * TOPDOWN keyword does), -ENODATA (no slots elapsed).
+ *
+ * A hybrid CPU (Alder Lake, Raptor Lake) has a tree per core type: the
+ * P-cores' from SLOTS and PERF_METRICS, the E-cores' from their table's
+ * formulas (Gracemont: 5 slots per cycle; the TOPDOWN keyword counts both).
+ * The values decoded are one core type's: the P-cores' where their events
+ * are among them (never a mix of both types' counts); for the E-cores'
+ * tree give their values alone to pmu_topdown_from_named() (pmu stat and
+ * pmu report print one tree per core type, named).
  */
 int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out);
 

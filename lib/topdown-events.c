@@ -8,14 +8,15 @@
 #include "internal.h"
 #include "topdown.h"
 
-/* Does this CPU's table give roles [from, to) as metrics? */
-static bool formulas_for(struct pmu_ctx *ctx, size_t from, size_t to)
+/* Does this CPU's table give roles [from, to) as metrics (of core PMU @unit's definitions: a hybrid
+ * CPU's table defines them per core type; NULL: any)? */
+static bool formulas_for(struct pmu_ctx *ctx, const char *unit, size_t from, size_t to)
 {
 	if (pmu__tables_load(ctx) < 0)
 		return false;
 	for (size_t r = from; r < to; r++) {
-		const struct pmu_tentry *e = pmu__tables_find_pmu(ctx, pmu__td_roles[r].std, NULL, PMU_TC_METRIC);
-		if (!e || e->kind != PMU_T_METRIC)
+		const struct pmu_tentry *e = pmu__tables_find_pmu(ctx, pmu__td_roles[r].std, unit, PMU_TC_METRIC);
+		if (!e || e->kind != PMU_T_METRIC || (unit && (!e->unit || strcmp(e->unit, unit))))
 			return false;
 	}
 	return true;
@@ -23,12 +24,12 @@ static bool formulas_for(struct pmu_ctx *ctx, size_t from, size_t to)
 
 bool pmu__topdown_formulas(struct pmu_ctx *ctx)
 {
-	return formulas_for(ctx, 0, PMU_TD_LEVEL1);
+	return formulas_for(ctx, NULL, 0, PMU_TD_LEVEL1);
 }
 
 bool pmu__topdown_formulas_l2(struct pmu_ctx *ctx)
 {
-	return formulas_for(ctx, PMU_TD_LEVEL1, PMU_TD_ROLES);
+	return formulas_for(ctx, NULL, PMU_TD_LEVEL1, PMU_TD_ROLES);
 }
 
 /* Whether comma-separated @list has @name (case-insensitive). */
@@ -42,14 +43,17 @@ static bool listed(const char *list, const char *name)
 	return false;
 }
 
-/* Appends the events of the five level-1 formulas to @buf (at *o), each once; returns their number. */
-static int formula_events(struct pmu_ctx *ctx, char *buf, size_t len, size_t *o)
+/* Appends the events of the five level-1 formulas (core PMU @unit's definitions; NULL: the table's
+ * only ones) to @buf (at *o), each once; returns their number. */
+static int formula_events(struct pmu_ctx *ctx, const char *unit, char *buf, size_t len, size_t *o)
 {
-	char need[512];
+	char need[512], name[PMU_NAME_MAX];
 	int n = 0, r;
 
 	for (size_t f = 0; f < PMU_TD_LEVEL1; f++) {
-		if ((r = pmu_metric_events(ctx, pmu__td_roles[f].std, need, sizeof(need))) < 0)
+		if (unit)
+			snprintf(name, sizeof(name), "%s/%s/", unit, pmu__td_roles[f].std);
+		if ((r = pmu_metric_events(ctx, unit ? name : pmu__td_roles[f].std, need, sizeof(need))) < 0)
 			return r;
 		for (char *save = NULL, *tok = strtok_r(need, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			if (!listed(buf, tok)) {
@@ -97,10 +101,12 @@ static int unavailable(struct pmu_ctx *ctx)
 /* Level-1 (and level-2 where present) topdown events for the TOPDOWN keyword:
  * the CPU table's events with a topdown role, else the core PMU's sysfs
  * events of the same names, else the standard TOPDOWN.*.SLOTS events the
- * CPU can count, else the events the table's level-1 formulas need. */
+ * CPU can count, else the events the table's level-1 formulas need. On a
+ * hybrid CPU, after the role events of one core type, the events of the
+ * other types' level-1 formulas where the table gives them. */
 int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 {
-	const char *found[PMU_TD_ROLES] = { 0 };
+	const char *found[PMU_TD_ROLES] = { 0 }, *found_pmu = NULL;
 	size_t o = 0;
 	int n = 0;
 
@@ -117,8 +123,11 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 				e = pmu__tables_entry(t, i);
 				/* prefer perf's spellings (slots, topdown-*) when a role has several */
 				if (e->topdown && !strcmp(e->topdown, pmu__td_roles[r].role) &&
-				    (r == 0 || !strncmp(e->name, "topdown-", 8)))
+				    (r == 0 || !strncmp(e->name, "topdown-", 8))) {
 					found[r] = e->name;
+					if (r == 0)
+						found_pmu = e->unit;
+				}
 			}
 	}
 	if (!found[0]) {
@@ -127,12 +136,24 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 			for (size_t i = 0; i < core->n_events; i++)
 				if (!strcmp(core->events[i].name, pmu__td_roles[r].sysfs))
 					found[r] = pmu__td_roles[r].sysfs;
+		found_pmu = core ? core->name : NULL;
 	}
 	if (found[0] && found[1] && found[2] && found[3] && found[4]) {
-		int level2 = found[5] && found[6] && found[7] && found[8];
-		for (int r = 0; r < (level2 ? (int)PMU_TD_ROLES : PMU_TD_LEVEL1); r++)
+		int level2 = found[5] && found[6] && found[7] && found[8], r;
+		for (r = 0; r < (level2 ? (int)PMU_TD_ROLES : PMU_TD_LEVEL1); r++)
 			o += (size_t)snprintf(buf + o, len > o ? len - o : 0, "%s%s", r ? "," : "", found[r]);
 		n = level2 ? (int)PMU_TD_ROLES : PMU_TD_LEVEL1;
+		/* a hybrid CPU's other core types, where the table gives their level-1 formulas (Alder and
+		 * Raptor Lake's Gracemont E-cores have no slots counter): their events too, counted apart */
+		for (size_t i = 0; pmu__n_core_pmus(ctx) > 1 && i < ctx->n_pmus; i++) {
+			const char *unit = ctx->pmus[i].name;
+			if (!ctx->pmus[i].is_core || (found_pmu && !strcmp(unit, found_pmu)) ||
+			    !formulas_for(ctx, unit, 0, PMU_TD_LEVEL1))
+				continue;
+			if ((r = formula_events(ctx, unit, buf, len, &o)) < 0)
+				return r;
+			n += r;
+		}
 	} else {
 		/* the standard events, where this CPU's table implements them */
 		int ok = 1;
@@ -149,7 +170,7 @@ int pmu__topdown_events(struct pmu_ctx *ctx, char *buf, size_t len)
 						"level-1 slot counts as formulas over its events, but this machine shows no core "
 						"PMU to count them (a virtual machine without a virtual PMU?)",
 						ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified");
-			if ((n = formula_events(ctx, buf, len, &o)) < 0)
+			if ((n = formula_events(ctx, NULL, buf, len, &o)) < 0)
 				return n;
 		}
 	}

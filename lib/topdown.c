@@ -230,13 +230,16 @@ PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *v
 	const struct formula_vals fv = { s, vals, NULL, 0 };
 	uint64_t v[9] = { 0 };
 	bool have[9] = { false };
+	const char *pmu = NULL; /* the roles' PMU: the first topdown event's (one core type of a hybrid CPU) */
 
 	pmu__err_clear();
 	if (!s || !vals || !out)
 		return pmu__err(NULL, -EINVAL, "pmu_topdown_from_set: NULL argument");
 	for (size_t i = 0; i < s->n; i++) {
 		int role = pmu__topdown_role(&s->ev[i].info);
-		if (role >= 0 && !have[role] && !(s->ev[i].info.flags & PMU_EVF_UNSUPPORTED)) {
+		if (role >= 0 && !have[role] && !(s->ev[i].info.flags & PMU_EVF_UNSUPPORTED) &&
+		    (!pmu || !strcmp(pmu, s->ev[i].info.pmu))) {
+			pmu = s->ev[i].info.pmu;
 			v[role] = pmu_scale(&vals[i]);
 			have[role] = true;
 		}
@@ -252,6 +255,7 @@ PMU_EXPORT int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_name
 	const struct formula_vals fv = { NULL, NULL, vals, n };
 	uint64_t v[9] = { 0 };
 	bool have[9] = { false };
+	char pmu[sizeof(((struct pmu_event_info *)0)->pmu)] = ""; /* the roles' PMU, as in pmu_topdown_from_set */
 
 	pmu__err_clear();
 	if (!ctx || (n && !vals) || !out)
@@ -265,7 +269,8 @@ PMU_EXPORT int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_name
 		if (r < 0)
 			continue;
 		role = pmu__topdown_role(&e);
-		if (role >= 0 && !have[role]) {
+		if (role >= 0 && !have[role] && (!pmu[0] || !strcmp(pmu, e.pmu))) {
+			pmu__strlcpy(pmu, e.pmu, sizeof(pmu));
 			v[role] = (uint64_t)(vals[i].value + 0.5);
 			have[role] = true;
 		}

@@ -23,6 +23,11 @@ jevents.py encoding of the event of the same name (with the formula's
 modifier, e.g. cmask=0x6), as tests/perf-stdnames.py does for the
 standard names.
 
+Alder Lake's E-cores (cpu_atom; Raptor Lake shares the table): libpmu's
+cpu_atom/TOPDOWN.*.SLOTS/ over cpu_atom/TOPDOWN.SLOTS/ against perf's
+tma_* metrics of Unit cpu_atom (adl-metrics.json), on the hybrid fixture
+(the four events' encodings are compared with perf's by perf-stdnames.py).
+
 Arm Neoverse N2 (r0p0 and r0p3), V2 and V1: libpmu's TOPDOWN.*.SLOTS
 metrics against perf's retiring, bad_speculation, frontend_bound and
 backend_bound of arch/arm64 (the CPU directory's metrics.json over the
@@ -190,6 +195,43 @@ def check_encodings(jevents, root, src, cpuid, d, names, failures):
     return n
 
 
+def atom(root, src, rnd, failures):
+    """Alder Lake's E-core formulas (libpmu's cpu_atom metrics) against perf's cpu_atom tma_* fractions."""
+    import pmu
+    perf = {}
+    for e in json.load(open(os.path.join(root, "arch", "x86", "alderlake", "adl-metrics.json"))):
+        if e.get("Unit") == "cpu_atom" and "MetricExpr" in e:
+            perf[e["MetricName"]] = re.sub(r"cpu_atom@([^@]*)@", r"\1", e["MetricExpr"])
+    fx = os.path.join(src, "tests", "fixtures", "intel-adl-hybrid")
+    ctx = pmu.Context(cpuid="GenuineIntel-6-97-2", sysfs_root=os.path.join(fx, "sys"),
+                      procfs_root=os.path.join(fx, "proc"))
+    ours = ["cpu_atom/%s/" % n for n in LEVEL1]
+    needed = set()
+    for n in ours + ["cpu_atom/TOPDOWN.SLOTS/"]:
+        needed.update(ctx.metric_events(n))
+    compared, worst = 0, 0.0
+    for draw in range(DRAWS):
+        cyc = rnd.randint(10**5, 10**9)
+        counts = {n: float(rnd.randint(0, 5 * cyc // 3)) for n in sorted(needed)}
+        counts["CPU_CLK_UNHALTED.CORE"] = float(cyc)
+        ev = Evaluator(perf, counts)
+        slots = ctx.metric("cpu_atom/TOPDOWN.SLOTS/", counts)
+        for mine, theirs in zip(ours, INTEL_L1):
+            a = ctx.metric(mine, counts) / slots
+            b = ev.value(theirs)
+            rel = abs(a - b) / max(abs(b), 1e-9)
+            worst = max(worst, rel)
+            compared += 1
+            if rel > 1e-9:
+                failures.append("alderlake cpu_atom draw %d: %s / cpu_atom/TOPDOWN.SLOTS/ = %r, perf's %s = %r" %
+                                (draw, mine, a, theirs, b))
+    ctx.close()
+    print("alderlake cpu_atom GenuineIntel-6-97-2: %d draws, %d fractions compared with perf's %s (Unit cpu_atom), "
+          "largest relative difference %.3g; events %s" % (DRAWS, compared, ", ".join(INTEL_L1), worst,
+                                                           ", ".join(sorted(needed))))
+    return worst
+
+
 def arm_cpuid_matches(want, have):
     """perf's arm64 strcmp_cpuid_str() == 0: the same MIDR without variant and revision, and the CPU's
     variant.revision at least @want's (tools/perf/arch/arm64/util/header.c)."""
@@ -348,6 +390,7 @@ def main():
         print("%-9s %s: %d draws, %d values compared with perf's %s, largest relative difference %.3g; "
               "the %d events' encodings compared with perf's" % (d, cpuid, DRAWS, compared,
                                                                  ", ".join(sorted(set(pairs.values()))), worst, nenc))
+    worst_all = max(worst_all, atom(root, src, rnd, failures))
     worst_all = max(worst_all, arm(root, src, rnd, failures))
     for f in failures[:20]:
         print("FAIL: " + f)

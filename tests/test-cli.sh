@@ -604,6 +604,23 @@ check "report, Neoverse V1: backend 2400/8000 = 30.0%, the bottleneck" has "$tmp
 run 1 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/n1-cycles.json"
 check "report, Neoverse N1: topdown refused, saying why" has "$tmp/o" "Topdown: not available: .*this core's stall events count cycles"
 check "report, Neoverse N1: not told to count the TOPDOWN keyword" not_has "$tmp/o" "TOPDOWN keyword"
+# Alder Lake, both core types (adl-topdown.json, reported on the hybrid fixture): a tree per core type,
+# named. P-cores (PERF_METRICS): slots 10000; 1000, 2000, 3000, 4000 -> 10.0 / 20.0 / 30.0 / 40.0 %.
+# E-cores (Gracemont's method as perf's adl-metrics.json writes it for cpu_atom): slots 5 x
+# CPU_CLK_UNHALTED.CORE 1000 = 5000; retiring 2000/5000 = 40.0 %; frontend 1000/5000 = 20.0 %; backend
+# 1500/5000 = 30.0 %; bad speculation the rest, 5000 - 4500 = 500, 10.0 %
+adl=$SRC/tests/fixtures/intel-adl-hybrid
+PMU_SYSFS_ROOT=$adl/sys PMU_PROCFS_ROOT=$adl/proc run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/adl-topdown.json"
+check "report, Alder Lake: the P-cores' tree, named" has "$tmp/o" "Topdown of cpu_core, level 1 (10000 slots)"
+check "report, Alder Lake: P-core backend 4000/10000 = 40.0%" has "$tmp/o" "^ *Backend bound  *40.0%  █.*<== bottleneck"
+check "report, Alder Lake: the E-cores' tree, named" has "$tmp/o" "Topdown of cpu_atom, level 1 (5000 slots)"
+check "report, Alder Lake: E-core retiring 2000/5000 = 40.0%" has "$tmp/o" "^ *Retiring  *40.0%  █"
+check "report, Alder Lake: E-core bad speculation (5000 - 4500)/5000 = 10.0%" has "$tmp/o" "^ *Bad speculation  *10.0%  █"
+# reported on a machine without the P-cores' PMU (here: their events do not resolve), the E-cores' tree
+# alone, still named
+run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/adl-topdown.json"
+check "report, Alder Lake elsewhere: the E-cores' tree named as theirs" has "$tmp/o" "Topdown of cpu_atom, level 1 (5000 slots)"
+check "report, Alder Lake elsewhere: no unnamed tree" not_has "$tmp/o" "Topdown, level"
 # the Ice Lake+ path prints the same lines (spr-topdown.json, PERF_METRICS roles): 1000/10000 = 10.0 %
 run 0 "$tmp/o" "$tmp/e" report --topdown "$SRC/tests/reports/spr-topdown.json"
 check "report, Sapphire Rapids: bad speculation 1000/10000 = 10.0%" has "$tmp/o" "^ *Bad speculation  *10.0%  █"

@@ -283,6 +283,57 @@ int main(void)
 		}
 		fixture_remove(skl);
 	}
+	/* 11. Alder Lake (hybrid): the TOPDOWN keyword counts the P-cores' SLOTS + PERF_METRICS group and,
+	 *     apart from it, the events of the E-cores' level-1 formulas (Gracemont: no slots counter;
+	 *     perf's adl-metrics.json for cpu_atom: slots 5 x CPU_CLK_UNHALTED.CORE, retiring, frontend
+	 *     and backend bound their TOPDOWN_*.ALL events, bad speculation the rest). Each core type's
+	 *     values decode to its own tree. Hand values, E-cores: cycles 1000 -> 5000 slots; retiring
+	 *     2000/5000 = 0.40; frontend 1000/5000 = 0.20; backend 1500/5000 = 0.30; bad speculation
+	 *     5000 - 4500 = 500, /5000 = 0.10. P-cores: slots 10000; 1000, 2000, 3000, 4000 -> 0.1, 0.2,
+	 *     0.3, 0.4. Given both core types' values, the tree is one core type's (the P-cores', whose
+	 *     events have topdown roles), never a mix. */
+	{
+		struct pmu_ctx *ctx = fixture_ctx("intel-adl-hybrid", "GenuineIntel-6-97-2");
+		struct pmu_set_opts so;
+		struct pmu_set *s;
+		const struct pmu_named_value atom[] = { { "cpu_atom/CPU_CLK_UNHALTED.CORE/", 1000 },
+							{ "cpu_atom/TOPDOWN_RETIRING.ALL/", 2000 },
+							{ "cpu_atom/TOPDOWN_FE_BOUND.ALL/", 1000 },
+							{ "cpu_atom/TOPDOWN_BE_BOUND.ALL/", 1500 } };
+		const struct pmu_named_value both[] = { { "cpu_atom/CPU_CLK_UNHALTED.CORE/", 1000 },
+							{ "cpu_atom/TOPDOWN_RETIRING.ALL/", 2000 },
+							{ "cpu_atom/TOPDOWN_FE_BOUND.ALL/", 1000 },
+							{ "cpu_atom/TOPDOWN_BE_BOUND.ALL/", 1500 },
+							{ "cpu_core/slots/", 10000 },
+							{ "cpu_core/topdown-retiring/", 1000 },
+							{ "cpu_core/topdown-bad-spec/", 2000 },
+							{ "cpu_core/topdown-fe-bound/", 3000 },
+							{ "cpu_core/topdown-be-bound/", 4000 } };
+		memset(&so, 0, sizeof(so));
+		so.size = sizeof(so);
+		if (!ctx) {
+			CHECK(0, "Alder Lake: no context");
+		} else {
+			s = plan_check(ctx, "TOPDOWN", &so,
+				       "cpu_core/slots/,cpu_core/topdown-retiring/,cpu_core/topdown-bad-spec/,"
+				       "cpu_core/topdown-fe-bound/,cpu_core/topdown-be-bound/,cpu_core/topdown-heavy-ops/,"
+				       "cpu_core/topdown-br-mispredict/,cpu_core/topdown-fetch-lat/,cpu_core/topdown-mem-bound/,"
+				       "cpu_atom/CPU_CLK_UNHALTED.CORE/,cpu_atom/TOPDOWN_RETIRING.ALL/,"
+				       "cpu_atom/TOPDOWN_FE_BOUND.ALL/,cpu_atom/TOPDOWN_BE_BOUND.ALL/",
+				       "0,0,0,0,0,0,0,0,0,1,2,3,4");
+			if (s)
+				pmu_set_close(s);
+			r = pmu_topdown_from_named(ctx, atom, 4, &t);
+			CHECK(r == 0 && t.slots == 5000 && EQ(t.retiring, 0.40) && EQ(t.bad_spec, 0.10) && EQ(t.fe_bound, 0.20) &&
+			      EQ(t.be_bound, 0.30), "Alder Lake E-cores: %d %s: %llu slots %g %g %g %g", r, r ? pmu_strerror(r) : "",
+			      (unsigned long long)t.slots, t.retiring, t.bad_spec, t.fe_bound, t.be_bound);
+			r = pmu_topdown_from_named(ctx, both, 9, &t);
+			CHECK(r == 0 && t.slots == 10000 && EQ(t.retiring, 0.1) && EQ(t.bad_spec, 0.2) && EQ(t.fe_bound, 0.3) &&
+			      EQ(t.be_bound, 0.4), "Alder Lake, both core types: %d: %llu slots %g %g %g %g", r,
+			      (unsigned long long)t.slots, t.retiring, t.bad_spec, t.fe_bound, t.be_bound);
+			pmu_ctx_free(ctx);
+		}
+	}
 	/* 10. CPUs without topdown: the TOPDOWN keyword and the decoding of saved counts both refuse with
 	 *     the one sentence that says why for the family (the decoding used to advise counting the
 	 *     TOPDOWN keyword, which these CPUs cannot). Neoverse N1 and Cortex-A76 have cycle-counting

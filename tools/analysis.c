@@ -266,7 +266,8 @@ static void topdown_line(FILE *f, int depth, const char *name, double v, const c
 	fprintf(f, "%s\n", mark);
 }
 
-static void print_topdown(FILE *f, const struct pmu_topdown *t)
+/* @pmu: the core type the tree is of, on a hybrid CPU (NULL elsewhere) */
+static void print_topdown(FILE *f, const struct pmu_topdown *t, const char *pmu)
 {
 	const char *names[4] = { "Retiring", "Bad speculation", "Frontend bound", "Backend bound" };
 	double l1[4] = { t->retiring, t->bad_spec, t->fe_bound, t->be_bound };
@@ -277,8 +278,8 @@ static void print_topdown(FILE *f, const struct pmu_topdown *t)
 	for (int i = 2; i < 4; i++)
 		if (l1[i] > l1[worst])
 			worst = i;
-	fprintf(f, " Topdown, level %d (%llu slots%s):\n", t->level, (unsigned long long)t->slots,
-		(t->flags & PMU_TOPDOWN_RESET) ? ", since a counter reset" : "");
+	fprintf(f, " Topdown%s%s, level %d (%llu slots%s):\n", pmu ? " of " : "", pmu ? pmu : "", t->level,
+		(unsigned long long)t->slots, (t->flags & PMU_TOPDOWN_RESET) ? ", since a counter reset" : "");
 	topdown_line(f, 1, names[0], t->retiring, "");
 	topdown_line(f, 2, amd ? "Fast-path ops" : "Light operations", t->light_ops, "");
 	topdown_line(f, 2, amd ? "Microcode ops" : "Heavy operations", t->heavy_ops, "");
@@ -317,6 +318,39 @@ static json_object *topdown_json(const struct pmu_topdown *t)
 	return o;
 }
 
+/* A hybrid CPU's topdown trees, one per core type: the rows of each PMU the rows name (in their
+ * order) decoded alone; a PMU whose rows give no tree (software events, an uncore PMU) is left out.
+ * Elsewhere at most one PMU gives a tree, and the caller decodes all the rows together as before. */
+enum { CORE_TREES_MAX = 4 };
+struct core_tree {
+	const char *pmu;
+	struct pmu_topdown t;
+};
+static size_t core_trees(struct pmu_ctx *ctx, const struct counted *c, struct pmu_named_value *nv,
+			 struct core_tree *out)
+{
+	size_t nt = 0;
+
+	for (size_t i = 0; i < c->n && nt < CORE_TREES_MAX; i++) {
+		const char *pmu = c->rows[i].info.pmu;
+		bool seen = !pmu[0];
+		size_t k = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(c->rows[j].info.pmu, pmu);
+		if (seen)
+			continue;
+		for (size_t j = i; j < c->n; j++)
+			if (!strcmp(c->rows[j].info.pmu, pmu) && c->rows[j].supported &&
+			    !(c->rows[j].v.enabled && !c->rows[j].v.running)) {
+				nv[k].name = c->rows[j].info.name;
+				nv[k++].value = (double)pmu_scale(&c->rows[j].v);
+			}
+		if (pmu_topdown_from_named(ctx, nv, k, &out[nt].t) == 0)
+			out[nt++].pmu = pmu;
+	}
+	return nt;
+}
+
 /* The metrics and topdown parts of a report; returns 1 if something could not be computed. */
 int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdown, const struct counted *c,
 	     json_object *json)
@@ -330,12 +364,33 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 	}
 	if (topdown) {
 		struct pmu_named_value *nv = calloc(c->n + 1, sizeof(*nv));
+		struct core_tree trees[CORE_TREES_MAX];
+		size_t nt = nv ? core_trees(ctx, c, nv, trees) : 0;
 		struct pmu_topdown t;
-		int r = nv ? pmu_topdown_from_named(ctx, nv, named_rows(c, nv, NULL), &t) : -ENOMEM;
+		int r;
+		struct pmu_caps caps;
+		/* named by core type: a hybrid CPU's trees, or one tree of a core PMU that is not this
+		 * machine's (first) one (a hybrid CPU's counts whose other type gave no tree, or reported
+		 * on another machine) */
+		if (nt > 1 || (nt == 1 && (pmu_caps(ctx, &caps) < 0 || strcmp(trees[0].pmu, caps.core_pmu)))) {
+			json_object *by = json ? json_object_new_object() : NULL;
+			for (size_t i = 0; i < nt; i++)
+				if (by)
+					json_object_object_add(by, trees[i].pmu, topdown_json(&trees[i].t));
+				else
+					print_topdown(f, &trees[i].t, trees[i].pmu);
+			if (json) {
+				json_object_object_add(json, "topdown", topdown_json(&trees[0].t));
+				json_object_object_add(json, "topdown_by_pmu", by);
+			}
+			free(nv);
+			return bad;
+		}
+		r = nv ? pmu_topdown_from_named(ctx, nv, named_rows(c, nv, NULL), &t) : -ENOMEM;
 		if (json)
 			json_object_object_add(json, "topdown", r == 0 ? topdown_json(&t) : NULL);
 		else if (r == 0)
-			print_topdown(f, &t);
+			print_topdown(f, &t, NULL);
 		else
 			fprintf(f, " Topdown: not available: %s\n\n", pmu_strerror(r));
 		bad |= r != 0;
