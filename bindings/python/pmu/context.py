@@ -245,5 +245,7 @@ class Context:
 
     def topdown(self, values):
         """Topdown fractions from named counts (dict name -> number or Value),
-        e.g. a saved run; see :meth:`Set.topdown` for the result."""
+        e.g. a saved run; see :meth:`Set.topdown` for the result. On a hybrid
+        CPU the tree is one core type's: give the E-cores' counts alone
+        (``cpu_atom/...``) for theirs (pmu_topdown_from_named)."""
         return _topdown._from_named(self, values)
