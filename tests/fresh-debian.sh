@@ -59,7 +59,7 @@ run_in_root test "tests/run-all.sh"
 
 last=$(grep -v '^[[:space:]]*$' "$LOGS/fresh-test.log" | tail -n 1)
 echo
-echo "fresh Debian 12 root (debootstrap minbase, $(date -u +%Y-%m-%d)), commit $(git -C "$SRC" rev-parse --short HEAD):"
+echo "fresh Debian 12 root (debootstrap minbase, $(date -u +%Y-%m-%d)), commit ${FRESH_COMMIT:0:7}:"
 printf '  %-24s exit %-3s %4d s\n' "examples/run-demo.sh" "${RC[demo]}" "${TIME[demo]}"
 printf '  %-24s exit %-3s %4d s\n' "tests/run-all.sh" "${RC[test]}" "${TIME[test]}"
 echo "  run-all.sh's last line: $last"

@@ -13,6 +13,7 @@
 # DIR/../fresh-debian-logs-<date> and removes DIR.
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FRESH_COMMIT= # set by the first fresh_clone
 say() { printf '%s: %s\n' "$FRESH_NAME" "$*" >&2; }
 die() { say "$*"; exit 1; }
 
@@ -139,11 +140,14 @@ fresh_mount() {
 	mount -t tmpfs tmpfs "$r/tmp" && MOUNTS+=("$r/tmp")
 }
 
-# fresh_clone R: a clean clone of what is committed into R/root/libpmu, as a newcomer would have it
+# fresh_clone R: a clean clone of what is committed into R/root/libpmu, as a newcomer would have it;
+# FRESH_COMMIT: the commit cloned (the first clone's: HEAD may move while a long run goes on, and the
+# summary must name what was tested, not what HEAD is at its end)
 fresh_clone() {
 	local r=$1
+	FRESH_COMMIT=${FRESH_COMMIT:-$(git -C "$SRC" rev-parse HEAD)}
 	git clone -q --no-hardlinks "$SRC" "$r/root/libpmu" || die "git clone failed"
-	git -C "$r/root/libpmu" checkout -q "$(git -C "$SRC" rev-parse HEAD)" || die "git checkout failed"
+	git -C "$r/root/libpmu" checkout -q "$FRESH_COMMIT" || die "git checkout failed"
 	# CI clones with shared/ beside the checkout; the tests must not need it, so it is not copied.
 }
 

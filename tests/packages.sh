@@ -96,7 +96,7 @@ step "$IROOT" venv "python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --
 step "$IROOT" complete "bash -c '. /usr/share/bash-completion/bash_completion; _completion_loader pmu; complete -p pmu'"
 
 echo
-echo "Debian packages in fresh Debian 12 roots (debootstrap minbase, $(date -u +%Y-%m-%d)), commit $(git -C "$SRC" rev-parse --short HEAD):"
+echo "Debian packages in fresh Debian 12 roots (debootstrap minbase, $(date -u +%Y-%m-%d)), commit ${FRESH_COMMIT:0:7}:"
 all=0
 for s in "${STEPS[@]}"; do
 	printf '  %-9s exit %-3s %4d s\n' "$s" "${RC[$s]}" "${TIME[$s]}"
