@@ -142,21 +142,46 @@ static int fractions(struct pmu_ctx *ctx, const struct pmu_topdown_counts *c, st
 	return e;
 }
 
-/* The topdown events' roles counted (@v, @have); level 2 from the table's formulas where the events
- * give level 1 only (Ice Lake's PERF_METRICS) */
-static int from_roles(struct pmu_ctx *ctx, const uint64_t v[9], const bool have[9], const struct formula_vals *fv,
+/* The topdown events' counts as a set's or a saved run's values give them: each role's first value, all
+ * from one PMU, the first topdown event's (one core type of a hybrid CPU: two types' counts never mix). */
+struct roles {
+	uint64_t v[PMU_TD_ROLES];
+	bool have[PMU_TD_ROLES];
+	char pmu[sizeof(((struct pmu_event_info *)0)->pmu)];
+};
+
+static void role_take(struct roles *t, int role, const char *pmu, uint64_t value)
+{
+	if (role < 0 || t->have[role] || (t->pmu[0] && strcmp(t->pmu, pmu)))
+		return;
+	if (!t->pmu[0])
+		pmu__strlcpy(t->pmu, pmu, sizeof(t->pmu));
+	t->v[role] = value;
+	t->have[role] = true;
+}
+
+static bool roles_level1(const struct roles *t)
+{
+	return t->have[0] && t->have[1] && t->have[2] && t->have[3] && t->have[4];
+}
+
+/* The roles counted (@t); level 2 from the table's formulas where the events give level 1 only (Ice
+ * Lake's PERF_METRICS) */
+static int from_roles(struct pmu_ctx *ctx, const struct roles *t, const struct formula_vals *fv,
 		      struct pmu_topdown *out)
 {
+	const uint64_t *v = t->v;
+	const bool *have = t->have;
 	struct pmu_topdown_counts c;
 	char events[1024];
 
-	/* a CPU without topdown: why (the TOPDOWN keyword's sentence), not how to count what it cannot */
-	if ((!have[0] || !have[1] || !have[2] || !have[3] || !have[4]) &&
-	    pmu__topdown_events(ctx, events, sizeof(events)) == -ENOENT)
-		return -ENOENT;
-	if (!have[0] || !have[1] || !have[2] || !have[3] || !have[4])
+	if (!roles_level1(t)) {
+		/* a CPU without topdown: why (the TOPDOWN keyword's sentence), not how to count what it cannot */
+		if (pmu__topdown_events(ctx, events, sizeof(events)) == -ENOENT)
+			return -ENOENT;
 		return pmu__err(ctx, -ENOENT, "no complete level-1 topdown group (slots and the retiring, bad-spec, "
 				"fe-bound and be-bound events) was counted; count it with the TOPDOWN keyword");
+	}
 	memset(&c, 0, sizeof(c));
 	c.slots = v[0];
 	c.retiring = v[1];
@@ -225,60 +250,47 @@ static void level2_formulas(struct pmu_ctx *ctx, const struct formula_vals *fv, 
 	c->level = 2;
 }
 
+/* The fractions of the roles found (@t), or of the table's formulas over the caller's values where the
+ * roles give no level 1 and the table has formulas */
+static int decode(struct pmu_ctx *ctx, const struct roles *t, const struct formula_vals *fv, struct pmu_topdown *out)
+{
+	if (!roles_level1(t) && pmu__topdown_formulas(ctx))
+		return from_formulas(ctx, fv, out);
+	return from_roles(ctx, t, fv, out);
+}
+
 PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *vals, struct pmu_topdown *out)
 {
 	const struct formula_vals fv = { s, vals, NULL, 0 };
-	uint64_t v[9] = { 0 };
-	bool have[9] = { false };
-	const char *pmu = NULL; /* the roles' PMU: the first topdown event's (one core type of a hybrid CPU) */
+	struct roles t;
 
 	pmu__err_clear();
 	if (!s || !vals || !out)
 		return pmu__err(NULL, -EINVAL, "pmu_topdown_from_set: NULL argument");
-	for (size_t i = 0; i < s->n; i++) {
-		int role = pmu__topdown_role(&s->ev[i].info);
-		if (role >= 0 && !have[role] && !(s->ev[i].info.flags & PMU_EVF_UNSUPPORTED) &&
-		    (!pmu || !strcmp(pmu, s->ev[i].info.pmu))) {
-			pmu = s->ev[i].info.pmu;
-			v[role] = pmu_scale(&vals[i]);
-			have[role] = true;
-		}
-	}
-	if (!(have[0] && have[1] && have[2] && have[3] && have[4]) && pmu__topdown_formulas(s->ctx))
-		return from_formulas(s->ctx, &fv, out);
-	return from_roles(s->ctx, v, have, &fv, out);
+	memset(&t, 0, sizeof(t));
+	for (size_t i = 0; i < s->n; i++)
+		if (!(s->ev[i].info.flags & PMU_EVF_UNSUPPORTED))
+			role_take(&t, pmu__topdown_role(&s->ev[i].info), s->ev[i].info.pmu, pmu_scale(&vals[i]));
+	return decode(s->ctx, &t, &fv, out);
 }
 
 PMU_EXPORT int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *vals, size_t n,
 				      struct pmu_topdown *out)
 {
 	const struct formula_vals fv = { NULL, NULL, vals, n };
-	uint64_t v[9] = { 0 };
-	bool have[9] = { false };
-	char pmu[sizeof(((struct pmu_event_info *)0)->pmu)] = ""; /* the roles' PMU, as in pmu_topdown_from_set */
+	struct roles t;
 
 	pmu__err_clear();
 	if (!ctx || (n && !vals) || !out)
 		return pmu__err(ctx, -EINVAL, "pmu_topdown_from_named: NULL argument");
+	memset(&t, 0, sizeof(t));
 	for (size_t i = 0; i < n; i++) {
 		struct pmu_event_info e;
-		int role, r;
-		if (isnan(vals[i].value))
-			continue;
-		r = pmu__resolve_quiet(ctx, vals[i].name, &e);
-		if (r < 0)
-			continue;
-		role = pmu__topdown_role(&e);
-		if (role >= 0 && !have[role] && (!pmu[0] || !strcmp(pmu, e.pmu))) {
-			pmu__strlcpy(pmu, e.pmu, sizeof(pmu));
-			v[role] = (uint64_t)(vals[i].value + 0.5);
-			have[role] = true;
-		}
+		if (!isnan(vals[i].value) && pmu__resolve_quiet(ctx, vals[i].name, &e) == 0)
+			role_take(&t, pmu__topdown_role(&e), e.pmu, (uint64_t)(vals[i].value + 0.5));
 	}
 	pmu__err_clear();
-	if (!(have[0] && have[1] && have[2] && have[3] && have[4]) && pmu__topdown_formulas(ctx))
-		return from_formulas(ctx, &fv, out);
-	return from_roles(ctx, v, have, &fv, out);
+	return decode(ctx, &t, &fv, out);
 }
 
 PMU_EXPORT int pmu_topdown_sample(struct pmu_set *s, struct pmu_topdown_sample *out)
