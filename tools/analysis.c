@@ -112,14 +112,17 @@ void analysis_opts_free(struct analysis_opts *a)
  * events are counted in ns and used by metrics in seconds, as perf's metrics expect them
  * (Intel's DURATIONTIMEINMILLISECONDS is duration_time * 1000); without a duration_time row
  * the command's elapsed seconds stand for it. @ev (NULL: not wanted, else zeroed, room for n + 1)
- * gets each value's event where the rows are what this run counted. */
-static size_t named_rows(const struct counted *c, struct pmu_named_value *nv, struct pmu_event_info *ev)
+ * gets each value's event where the rows are what this run counted. @pmu: only that PMU's rows
+ * (and no duration_time added); NULL: all. */
+static size_t named_rows(const struct counted *c, struct pmu_named_value *nv, struct pmu_event_info *ev,
+			 const char *pmu)
 {
 	const struct stat_row *rows = c->rows;
 	bool have_duration = false;
 	size_t k = 0;
 	for (size_t i = 0; i < c->n; i++) {
-		if (!rows[i].supported || (rows[i].v.enabled && !rows[i].v.running))
+		if (!rows[i].supported || (rows[i].v.enabled && !rows[i].v.running) ||
+		    (pmu && strcmp(rows[i].info.pmu, pmu)))
 			continue;
 		nv[k].name = rows[i].info.name;
 		nv[k].value = (double)pmu_scale(&rows[i].v);
@@ -131,7 +134,7 @@ static size_t named_rows(const struct counted *c, struct pmu_named_value *nv, st
 		}
 		k++;
 	}
-	if (c->seconds > 0 && !have_duration) {
+	if (c->seconds > 0 && !have_duration && !pmu) {
 		nv[k].name = "duration_time";
 		nv[k++].value = c->seconds;
 	}
@@ -184,7 +187,7 @@ int metrics_eval(struct pmu_ctx *ctx, const struct strv *ms, const struct counte
 		free(ev);
 		return -ENOMEM;
 	}
-	k = named_rows(c, nv, ev);
+	k = named_rows(c, nv, ev, NULL);
 	for (size_t i = 0; i < ms->n; i++) {
 		metric_eval(ctx, ms->v[i], nv, ev, k, &out[i]);
 		bad += out[i].why != NULL;
@@ -334,18 +337,11 @@ static size_t core_trees(struct pmu_ctx *ctx, const struct counted *c, struct pm
 	for (size_t i = 0; i < c->n && nt < CORE_TREES_MAX; i++) {
 		const char *pmu = c->rows[i].info.pmu;
 		bool seen = !pmu[0];
-		size_t k = 0;
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(c->rows[j].info.pmu, pmu);
 		if (seen)
 			continue;
-		for (size_t j = i; j < c->n; j++)
-			if (!strcmp(c->rows[j].info.pmu, pmu) && c->rows[j].supported &&
-			    !(c->rows[j].v.enabled && !c->rows[j].v.running)) {
-				nv[k].name = c->rows[j].info.name;
-				nv[k++].value = (double)pmu_scale(&c->rows[j].v);
-			}
-		if (pmu_topdown_from_named(ctx, nv, k, &out[nt].t) == 0)
+		if (pmu_topdown_from_named(ctx, nv, named_rows(c, nv, NULL, pmu), &out[nt].t) == 0)
 			out[nt++].pmu = pmu;
 	}
 	return nt;
@@ -386,7 +382,7 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 			free(nv);
 			return bad;
 		}
-		r = nv ? pmu_topdown_from_named(ctx, nv, named_rows(c, nv, NULL), &t) : -ENOMEM;
+		r = nv ? pmu_topdown_from_named(ctx, nv, named_rows(c, nv, NULL, NULL), &t) : -ENOMEM;
 		if (json)
 			json_object_object_add(json, "topdown", r == 0 ? topdown_json(&t) : NULL);
 		else if (r == 0)
