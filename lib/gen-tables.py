@@ -201,6 +201,27 @@ def aliases_of(entries):
             for t in e["aliases"].split(",") if t.strip(" \t\n\v\f\r")]
 
 
+def merged_names(cpu, std):
+    """The names of merge_script's index, in its order."""
+    n = len(cpu)
+    els = [(index_key(e["name"], e["kind"], j), e["name"]) for j, e in enumerate(cpu)]
+    els += [(index_key(e["name"], e["kind"], n + j), e["name"]) for j, e in enumerate(std)]
+    els += [(index_key(t, cpu[j]["kind"], j), t) for j, t in aliases_of(cpu)]
+    els += [(index_key(t, std[j]["kind"], n + j), t) for j, t in aliases_of(std)]
+    return [name for _, name in sorted(els, key=lambda x: x[0])]
+
+
+def same_bits(names):
+    """Bit k (8 to a byte, first in the low bit) set when name k equals name k - 1 as strcasecmp compares
+    them: the index's duplicate check (tables-index.c) reads these bits, not the strings, for a table
+    that follows the merge script (test-tables-compiled: the index equals the one built by comparing)."""
+    out = [0] * ((len(names) + 7) // 8)
+    for k in range(1, len(names)):
+        if names[k].encode("ascii").lower() == names[k - 1].encode("ascii").lower():
+            out[k // 8] |= 1 << (k % 8)
+    return out
+
+
 def merge_script(cpu, std):
     """The name index of a table holding directory @cpu's entries, then the standard names' (@cpu
     empty: those alone), as the sequence of sorted runs its names come from: 0 the CPU directory's
@@ -242,6 +263,18 @@ def compiled(root, files):
     pool = Pool()
     dirs = sorted(by_dir.items())
     std = by_dir.get("standard", [])
+    # the names first, each directory's in its index order, then the aliases, then the StdNames lists:
+    # what a first context reads in full (its index's duplicate check, the search for a standard
+    # name's native event) lies in a few pages, not spread among the descriptions
+    for d, entries in dirs:
+        for j in sorted(range(len(entries)), key=lambda j: index_key(entries[j]["name"], entries[j]["kind"], j)):
+            pool.offset(entries[j]["name"])
+    for d, entries in dirs:
+        for _, t in aliases_of(entries):
+            pool.offset(t)
+    for d, entries in dirs:
+        for e in entries:
+            pool.offset(e["stdnames"])
     for i, (d, entries) in enumerate(dirs):
         out.append("static const struct pmu_builtin_entry dir_%d[] = {" % i)
         for e in entries:
@@ -258,16 +291,23 @@ def compiled(root, files):
         if len(entries) > 0xffff:
             raise SystemExit("%s: more than 65535 entries in one directory" % d)
         out.append("static const unsigned short dir_%d_order[] = { %s };" % (i, ", ".join(map(str, order)) or "0"))
+        out.append("static const uint32_t dir_%d_order_name[] = { %s };" %
+                   (i, ", ".join(str(pool.offset(entries[j]["name"])) for j in order) or "0"))
+        # the native entries with StdNames, in load order: the only ones a standard name's search reads
+        with_std = [j for j, e in enumerate(entries) if e["kind"] == 1 and e["stdnames"]]
+        out.append("static const unsigned short dir_%d_with_std[] = { %s };" % (i, ", ".join(map(str, with_std)) or "0"))
         als = sorted(aliases_of(entries), key=lambda a: index_key(a[1], entries[a[0]]["kind"], a[0]))
         out.append("static const struct pmu_builtin_alias dir_%d_aliases[] = { %s };" %
                    (i, ", ".join("{ %d, %d }" % (pool.offset(t), j) for j, t in als) or "{ 0, 0 }"))
         nm, script = merge_script(entries if d != "standard" else [], std)
         out.append("static const unsigned char dir_%d_merge[] = { %s };" % (i, ", ".join(map(str, script)) or "0"))
-        names.append((d, i, len(entries), len(als), nm))
+        same = same_bits(merged_names(entries if d != "standard" else [], std))
+        out.append("static const unsigned char dir_%d_same[] = { %s };" % (i, ", ".join(map(str, same)) or "0"))
+        names.append((d, i, len(entries), len(als), nm, len(with_std)))
     out.append("const struct pmu_builtin_dir pmu__builtin_dirs[] = {")
-    for d, i, n, na, nm in names:
-        out.append('\t{ "%s", dir_%d, %d, dir_%d_order, dir_%d_aliases, %d, dir_%d_merge, %d },' %
-                   (d, i, n, i, i, na, i, nm))
+    for d, i, n, na, nm, ns in names:
+        out.append('\t{ "%s", dir_%d, %d, dir_%d_order, dir_%d_order_name, dir_%d_aliases, %d, dir_%d_merge, '
+                   'dir_%d_same, %d, dir_%d_with_std, %d },' % (d, i, n, i, i, i, na, i, i, nm, i, ns))
     out.append("};")
     out.append("const size_t pmu__builtin_ndirs = %d;" % len(names))
     return pool.c() + "\n" + "\n".join(out) + "\n"

@@ -130,6 +130,10 @@ bool pmu__list_add(char *buf, size_t len, const char *item);
  * reallocated to twice as many items, or to @first when it has none, and *@cap updated. Call it when
  * the count reaches *@cap. Returns 0, or -ENOMEM with *@v and *@cap unchanged. */
 int pmu__grow(void *v, size_t *cap, size_t first, size_t size);
+/* Make room for @need items at once (one allocation where growing by doubling leaves copies behind,
+ * each a page touched for the first time): *@v reallocated to @need items of @size if *@cap is less.
+ * Returns 0, or -ENOMEM with *@v and *@cap unchanged. */
+int pmu__reserve(void *v, size_t *cap, size_t need, size_t size);
 
 /* ---- CPU identity (cpu.c): the functions ---- */
 int pmu__cpu_detect(struct pmu_ctx *ctx, const char *override);

@@ -153,7 +153,7 @@ static int merge_runs(struct pmu_tname *v, size_t *bound, size_t nr)
  * script, no comparison made (the merge and the sort of the aliases were most of a first context's
  * index, 110-215 us on the development VM). 0, 1 when @t is not such a table, -ENOMEM.
  */
-static int scripted_names(struct pmu_tables *t, struct pmu_tname **out, size_t *nout)
+static int scripted_names(struct pmu_tables *t, struct pmu_tname **out, size_t *nout, const unsigned char **same)
 {
 	const struct pmu_tchunk *cpu, *std;
 	const struct pmu_builtin_dir *sd, *script;
@@ -179,9 +179,9 @@ static int scripted_names(struct pmu_tables *t, struct pmu_tname **out, size_t *
 		const char *name;
 		if (!ch || pos[r] >= (r < 2 ? ch->n : ch->bd->naliases))
 			break; /* not this table's script: the general way below */
-		if (r < 2) { /* the compiled entry's name: the entry itself is made at its first use */
-			i = ch->first + ch->bd->order[pos[r]++];
-			name = pmu__builtin_str(ch->bd->entries[i - ch->first].name);
+		if (r < 2) { /* the compiled entry's name (not read from the entry: made at its first use) */
+			i = ch->first + ch->bd->order[pos[r]];
+			name = pmu__builtin_str(ch->bd->order_name[pos[r]++]);
 		} else {
 			const struct pmu_builtin_alias *a = &ch->bd->aliases[pos[r]++];
 			i = ch->first + a->entry;
@@ -198,6 +198,7 @@ static int scripted_names(struct pmu_tables *t, struct pmu_tname **out, size_t *
 	}
 	*out = v;
 	*nout = n;
+	*same = script->same;
 	t->scripted = true;
 	return 0;
 }
@@ -261,9 +262,10 @@ out:
 
 int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, int *problems)
 {
+	const unsigned char *same = NULL; /* following the script: which names equal the one before */
 	struct pmu_tname *v;
 	size_t n;
-	int r = scripted_names(t, &v, &n);
+	int r = scripted_names(t, &v, &n, &same);
 
 	if (r < 0 || (r > 0 && sorted_names(t, &v, &n) < 0))
 		return -ENOMEM;
@@ -274,7 +276,9 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 		size_t w = 0, run = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct pmu_tentry *first, *e, *dup = NULL;
-			if (!w || strcasecmp(v[w - 1].name, v[i].name) || tclass(NE(&v[w - 1])) != tclass(NE(&v[i]))) {
+			/* v[w - 1] is v[i - 1] or a name equal to it (dropped names equal the one kept before) */
+			bool eq = w && (same ? (same[i / 8] >> (i % 8)) & 1 : !strcasecmp(v[w - 1].name, v[i].name));
+			if (!eq || tclass(NE(&v[w - 1])) != tclass(NE(&v[i]))) {
 				run = w;
 				v[w++] = v[i];
 				continue;
@@ -311,7 +315,6 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 		n = w;
 	}
 	t->names = v;
-	t->names_shared = false;
 	t->nnames = n;
 	return 0;
 }
@@ -426,31 +429,55 @@ static bool implements(const struct pmu_tables *t, size_t i, const char *stdname
 	return list && (pmu__names_has(list, stdname) || (std && names_std(list, std)));
 }
 
+/* Entry @i of @t, if it implements @stdname: in @out[*n] while *n < @max; counted in *n. */
+static void collect(const struct pmu_tables *t, size_t i, const char *stdname, const struct pmu_tentry *std,
+		    const struct pmu_tentry **out, size_t max, size_t *n)
+{
+	if (!implements(t, i, stdname, std))
+		return;
+	if (*n < max)
+		out[*n] = pmu__tables_entry(t, i);
+	(*n)++;
+}
+
+size_t pmu__tables_natives_in(const struct pmu_tables *t, const char *stdname, const struct pmu_tentry **out,
+			      size_t max, bool all)
+{
+	const struct pmu_tentry *std = pmu__tables_find_in(t, stdname);
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n && (all || n < max); i++) {
+		const struct pmu_tchunk *ch = pmu__tables_chunk_of(t, i);
+		if (ch && i == ch->first && ch->first + ch->n <= t->n) {
+			/* a built-in directory's entries: those with StdNames alone, in order (the others cannot
+			 * implement a standard name, and their compiled entries are not read) */
+			for (size_t k = 0; k < ch->bd->nwith_std && (all || n < max); k++) {
+				size_t j = ch->first + ch->bd->with_std[k];
+				if (pmu__tables_chunk_of(t, j) == ch)
+					collect(t, j, stdname, std, out, max, &n);
+			}
+			for (i++; i < ch->first + ch->n; i++) /* any entry in its range that is not its own */
+				if (pmu__tables_chunk_of(t, i) != ch)
+					collect(t, i, stdname, std, out, max, &n);
+			i--;
+			continue;
+		}
+		collect(t, i, stdname, std, out, max, &n);
+	}
+	return n;
+}
+
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname)
 {
-	const struct pmu_tables *t = &ctx->tables;
-	const struct pmu_tentry *std = pmu__tables_find_in(t, stdname);
+	const struct pmu_tentry *e = NULL;
 
-	for (size_t i = 0; i < t->n; i++)
-		if (implements(t, i, stdname, std))
-			return pmu__tables_entry(t, i);
-	return NULL;
+	return pmu__tables_natives_in(&ctx->tables, stdname, &e, 1, false) ? e : NULL;
 }
 
 size_t pmu__tables_natives_for(const struct pmu_ctx *ctx, const char *stdname, const struct pmu_tentry **out,
 			       size_t max)
 {
-	const struct pmu_tables *t = &ctx->tables;
-	const struct pmu_tentry *std = pmu__tables_find_in(t, stdname);
-	size_t n = 0;
-
-	for (size_t i = 0; i < t->n; i++)
-		if (implements(t, i, stdname, std)) {
-			if (n < max)
-				out[n] = pmu__tables_entry(t, i);
-			n++;
-		}
-	return n;
+	return pmu__tables_natives_in(&ctx->tables, stdname, out, max, true);
 }
 
 bool pmu__tables_std_approx(const struct pmu_tentry *n, const struct pmu_tentry *std)

@@ -35,11 +35,11 @@ static void entry_free(struct pmu_tentry *e)
 	free(e);
 }
 
-static void tblock_free(struct pmu_tblock *b)
+void pmu__tblock_free(struct pmu_tblock *b)
 {
 	if (!b)
 		return;
-	if (b->e) /* made with it (pmu__tables_compiled) */
+	if (b->e) /* made with it (pmu__tblock_new) */
 		pthread_mutex_destroy(&b->lock);
 	free(b->e);
 	free(b->made);
@@ -50,15 +50,20 @@ void pmu__tables_free(struct pmu_tables *t)
 {
 	/* a built-in directory's entries (in a chunk: freed with its block, if this table owns it) are not
 	 * read here: the ones never made stay untouched */
+	if (t->shared) { /* borrowed (tables.c): its own are the CPU directory's name and root */
+		free(t->cpu_dir);
+		free(t->cpu_dir_root);
+		memset(t, 0, sizeof(*t));
+		return;
+	}
 	for (size_t i = 0; i < t->n; i++)
 		if (!pmu__tables_chunk_of(t, i))
 			entry_free(t->ent[i]);
 	for (size_t c = 0; c < t->nchunks; c++)
 		if (t->chunks[c].owned)
-			tblock_free(t->chunks[c].blk);
+			pmu__tblock_free(t->chunks[c].blk);
 	free(t->ent);
-	if (!t->names_shared)
-		free(t->names);
+	free(t->names);
 	for (size_t i = 0; i < t->nalias; i++)
 		free(t->alias_store[i]);
 	free(t->alias_store);
@@ -107,6 +112,8 @@ static int num_field(json_object *o, const char *key, uint64_t *out, bool *prese
 
 int pmu__tables_add(struct pmu_tables *t, struct pmu_tentry *e)
 {
+	if (t->shared)
+		return -EINVAL; /* the process's table: read-only (a loader's mistake, not the user's) */
 	if (t->n == t->cap && pmu__grow(&t->ent, &t->cap, 256, sizeof(*t->ent)) < 0)
 		return -ENOMEM;
 	t->ent[t->n++] = e;
@@ -128,6 +135,8 @@ int pmu__tables_add_all(struct pmu_tables *t, const struct pmu_tables *from)
 {
 	size_t first = t->n, nchunks = t->nchunks;
 
+	if (pmu__reserve(&t->ent, &t->cap, t->n + from->n, sizeof(*t->ent)) < 0)
+		return -ENOMEM;
 	for (size_t k = 0; k < from->n; k++)
 		if (pmu__tables_add(t, from->ent[k]) < 0)
 			goto fail;
@@ -692,6 +701,7 @@ void pmu__tblock_make(struct pmu_tblock *blk, size_t k)
 
 	pthread_mutex_lock(&blk->lock);
 	if (!blk->made[k]) {
+		memset(e, 0, sizeof(*e));
 		e->kind = b->kind;
 		e->name = (char *)pmu__builtin_str(b->name);
 		e->file = (char *)pmu__builtin_str(b->file);
@@ -734,37 +744,58 @@ void pmu__tblock_make(struct pmu_tblock *blk, size_t k)
 	pthread_mutex_unlock(&blk->lock);
 }
 
-/* The compiled entries of built-in directory @dir (no JSON parsing): one allocation for the directory
- * (a thousand callocs were a fifth of a first load), each entry made at its first use
- * (pmu__tables_entry). */
-int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
+/* The block of built-in directory @dir's compiled entries (no JSON parsing): one allocation for the
+ * directory (a thousand callocs were a fifth of a first load), each entry made at its first use
+ * (pmu__tables_entry), so only the pages of the entries made are touched. 0 with *@out NULL when
+ * there is no such directory or it has no entries; -ENOMEM. */
+int pmu__tblock_new(const char *dir, struct pmu_tblock **out)
 {
+	*out = NULL;
 	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
 		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
-		size_t first = t->n;
 		struct pmu_tblock *blk;
 		if (strcmp(bd->dir, dir))
 			continue;
 		if (!bd->n)
 			return 0;
 		if (!(blk = calloc(1, sizeof(*blk))) || !(blk->made = calloc(bd->n, 1)) ||
-		    !(blk->e = calloc(bd->n, sizeof(*blk->e)))) {
-			tblock_free(blk);
+		    !(blk->e = malloc(bd->n * sizeof(*blk->e)))) {
+			pmu__tblock_free(blk);
 			return -ENOMEM;
 		}
 		blk->bd = bd;
 		pthread_mutex_init(&blk->lock, NULL);
-		for (size_t i = 0; i < bd->n; i++)
-			if (pmu__tables_add(t, &blk->e[i]) < 0)
-				break;
-		if (t->n != first + bd->n || add_chunk(t, first, bd->n, bd, blk, true) < 0) {
-			t->n = first;
-			tblock_free(blk);
-			return -ENOMEM;
-		}
+		*out = blk;
 		return 0;
 	}
 	return 0;
+}
+
+int pmu__tables_add_block(struct pmu_tables *t, struct pmu_tblock *blk, bool owned)
+{
+	size_t first = t->n;
+
+	if (t->shared)
+		return -EINVAL; /* the process's table: read-only (a loader's mistake, not the user's) */
+	if (pmu__reserve(&t->ent, &t->cap, t->n + blk->bd->n, sizeof(*t->ent)) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < blk->bd->n; i++)
+		t->ent[t->n++] = &blk->e[i];
+	if (add_chunk(t, first, blk->bd->n, blk->bd, blk, owned) < 0) {
+		t->n = first;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
+{
+	struct pmu_tblock *blk;
+	int r = pmu__tblock_new(dir, &blk);
+
+	if (r == 0 && blk && (r = pmu__tables_add_block(t, blk, true)) < 0)
+		pmu__tblock_free(blk);
+	return r;
 }
 
 const struct pmu_builtin_entry *pmu__tables_builtin_event(const char *dir, const char *name)

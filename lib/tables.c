@@ -19,21 +19,21 @@ static const struct pmu_builtin_file *builtin(const char *path)
 	return NULL;
 }
 
-/* Built-in directories are loaded once per process and shared by every
- * context (an entry, once made, never changes); a context's table borrows
- * them (its copies of the cache's chunks are not owned) and never frees them. */
+/* Built-in directories' blocks of entries are made once per process and shared by every table that
+ * holds them (an entry, once made, never changes): a table borrows a block (its chunk is not owned)
+ * and never frees it. */
 struct builtin_cache {
 	char dir[96];
-	struct pmu_tables t;
+	struct pmu_tblock *blk; /* NULL: the directory has no entries */
 	int status;
 };
 static struct builtin_cache *bcache;
 static size_t bcache_n;
 static pthread_mutex_t bcache_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The name index of a context whose tables are the built-in ones alone (its CPU's directory, if any,
- * then the standard names) is the same in every such context of the process: built once per CPU
- * directory (its entries the shared built-in ones), shared after (struct pmu_tables' names_shared). */
+/* The table of a context whose tables are the built-in ones alone (its CPU's directory, if any, then
+ * the standard names) is the same in every such context of the process: built once per CPU directory
+ * (its entries the shared built-in ones) and indexed, borrowed whole after (struct pmu_tables' shared). */
 struct index_cache {
 	char dir[96];           /* the CPU's directory, "" for none */
 	struct pmu_tables t;    /* the entries (shared) and their index; aliases owned here */
@@ -45,15 +45,13 @@ static pthread_mutex_t icache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 __attribute__((destructor)) static void bcache_free(void)
 {
-	for (size_t i = 0; i < icache_n; i++) {
-		icache[i].t.n = 0; /* the entries are the built-in cache's, freed below */
-		pmu__tables_free(&icache[i].t);
-	}
+	for (size_t i = 0; i < icache_n; i++)
+		pmu__tables_free(&icache[i].t); /* its chunks are borrowed: the blocks are freed below */
 	free(icache);
 	icache = NULL;
 	icache_n = 0;
 	for (size_t i = 0; i < bcache_n; i++)
-		pmu__tables_free(&bcache[i].t); /* its chunks are its own: their blocks go with it */
+		pmu__tblock_free(bcache[i].blk);
 	free(bcache);
 	bcache = NULL;
 	bcache_n = 0;
@@ -79,16 +77,19 @@ static int add_builtin_dir(struct pmu_tables *t, const char *dir)
 		c = &bcache[bcache_n++];
 		memset(c, 0, sizeof(*c));
 		pmu__strlcpy(c->dir, dir, sizeof(c->dir));
-		c->status = pmu__tables_compiled(&c->t, dir);
+		c->status = pmu__tblock_new(dir, &c->blk);
 	}
-	r = c->status ? c->status : pmu__tables_add_all(t, &c->t);
+	r = c->status ? c->status : c->blk ? pmu__tables_add_block(t, c->blk, false) : 0;
 	pthread_mutex_unlock(&bcache_lock);
 	return r;
 }
 
-/* @t holds the built-in directories alone (@dir, if any, then the standard names): its index copied
- * from the process's (built the first time). 0; 1 when not applicable (build it); -ENOMEM. */
-static int builtin_index(struct pmu_tables *t, const char *dir)
+/* @t becomes the process's table of the built-in directories alone (@dir, if any, then the standard
+ * names), borrowed whole: its entries, chunks and index, built the first time and shared after (a copy
+ * of the entry list per context was 8 KB of pages touched for the first time). 0; 1 when not
+ * applicable (load and index @t itself: the index had problems, said by each context's own build);
+ * -ENOMEM. */
+static int builtin_table(struct pmu_tables *t, const char *dir)
 {
 	struct index_cache *c = NULL;
 	int r;
@@ -125,12 +126,15 @@ static int builtin_index(struct pmu_tables *t, const char *dir)
 		}
 	}
 	r = c->status;
-	if (r == 0 && (c->t.n != t->n || memcmp(c->t.ent, t->ent, t->n * sizeof(*t->ent))))
-		r = 1; /* other entries (cannot happen: the same directories in the same order) */
-	if (r == 0) { /* shared, read-only like the entries it points to (a copy was 7 new pages of a first load) */
+	if (r == 0) { /* read-only from here, like the entries it points to */
+		t->ent = c->t.ent;
+		t->n = c->t.n;
+		t->chunks = c->t.chunks;
+		t->nchunks = c->t.nchunks;
 		t->names = c->t.names;
 		t->nnames = c->t.nnames;
-		t->names_shared = true;
+		t->scripted = c->t.scripted;
+		t->shared = true;
 	}
 	pthread_mutex_unlock(&icache_lock);
 	return r;
@@ -212,27 +216,27 @@ static int load_tables(struct pmu_ctx *ctx)
 	}
 	free(paths);
 	user = t->n;
-	/* 2. built-in: the CPU's directory, then the standard names */
+	/* 2. built-in: the CPU's directory, then the standard names (the process's table when they are all) */
 	if (r == 0) {
 		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
 		char *dir = NULL;
-		if (mf && (r = pmu__tables_builtin_map_match(ctx, &ctx->cpu, mf->data, &dir)) > 0) {
-			r = add_builtin_dir(t, dir);
-			if (!t->cpu_dir) {
-				t->cpu_dir = dir;
-				dir = NULL;
-				if (r >= 0 && !(t->cpu_dir_root = strdup("built-in")))
-					r = -ENOMEM;
-			}
-			free(dir);
+		int m = mf ? pmu__tables_builtin_map_match(ctx, &ctx->cpu, mf->data, &dir) : 0;
+		r = m < 0 ? m : user ? 1 : builtin_table(t, m > 0 ? dir : NULL);
+		if (r == 1) {
+			r = m > 0 ? add_builtin_dir(t, dir) : 0;
+			if (r >= 0)
+				r = add_builtin_dir(t, "standard");
+			if (r >= 0)
+				r = pmu__tables_build_index(t, NULL, NULL, &problems);
 		}
-		if (r >= 0)
-			r = add_builtin_dir(t, "standard");
+		if (m > 0 && !t->cpu_dir) {
+			t->cpu_dir = dir;
+			dir = NULL;
+			if (r >= 0 && !(t->cpu_dir_root = strdup("built-in")))
+				r = -ENOMEM;
+		}
+		free(dir);
 	}
-	if (r >= 0 && !user)
-		r = builtin_index(t, t->cpu_dir);
-	if (r >= 0 && (user || r == 1))
-		r = pmu__tables_build_index(t, NULL, NULL, &problems);
 	if (problems)
 		pmu__log(ctx, PMU_LOG_WARN, "event tables: %d problems while loading (run 'pmu check-tables DIR')",
 			 problems);

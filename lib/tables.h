@@ -49,12 +49,18 @@ struct pmu_builtin_dir {
 	const struct pmu_builtin_entry *entries;
 	size_t n;
 	const unsigned short *order; /* the entries' indexes in the name index's order (gen-tables.py) */
+	const uint32_t *order_name; /* their names, same order (the index is built without reading entries) */
 	const struct pmu_builtin_alias *aliases; /* the entries' aliases, in the index's order */
 	size_t naliases;
 	/* the name index of this directory then the standard names (of the standard names alone, for
-	 * "standard"), nmerge names: the run each comes from, 2 bits each (gen-tables.py merge_script) */
-	const unsigned char *merge;
+	 * "standard"), nmerge names: the run each comes from, 2 bits each (gen-tables.py merge_script); and
+	 * for each, 1 bit: the same name as the one before it, as strcasecmp compares them (same_bits) */
+	const unsigned char *merge, *same;
 	size_t nmerge;
+	/* the native entries that have StdNames, in load order: the only ones that can implement a
+	 * standard name */
+	const unsigned short *with_std;
+	size_t nwith_std;
 };
 extern const struct pmu_builtin_dir pmu__builtin_dirs[];
 extern const size_t pmu__builtin_ndirs;
@@ -107,7 +113,7 @@ struct pmu_tname {
  */
 struct pmu_tblock {
 	const struct pmu_builtin_dir *bd;
-	struct pmu_tentry *e;   /* bd->n entries, zero until made */
+	struct pmu_tentry *e;   /* bd->n entries, each unset until made (only its pages are touched) */
 	unsigned char *made;    /* bd->n flags */
 	pthread_mutex_t lock;
 };
@@ -123,7 +129,8 @@ struct pmu_tables {
 	struct pmu_tname *names;
 	size_t nnames;
 	bool scripted;          /* the index was built from the built-in merge script (tables-index.c) */
-	bool names_shared;      /* names is the process's index of these built-in directories (tables.c): not freed */
+	bool shared;            /* ent, chunks and names are the process's table of the built-in directories
+				 * (tables.c), borrowed: read-only, not freed */
 	char **alias_store;     /* alias lists, owned, split in place: the index's alias names point into them */
 	size_t nalias, alias_cap;
 	/* entries ent[first..first+n) are built-in directory bd's, made in blk (which this table frees if
@@ -207,6 +214,11 @@ const struct pmu_tentry *pmu__tables_find_pmu(const struct pmu_ctx *ctx, const c
 					      int cls);
 /* Whether @e is a definition of its name in use (not shadowed by an earlier table). */
 bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e);
+/* The native events of @t implementing standard name @stdname (its StdNames list it, or an alias of the
+ * standard entry), in load order: the first @max in @out; returns how many there are, or with !@all
+ * stops at @max. A built-in directory's entries without StdNames are not read. */
+size_t pmu__tables_natives_in(const struct pmu_tables *t, const char *stdname, const struct pmu_tentry **out,
+			      size_t max, bool all);
 /* The CPU-table event whose StdNames lists @stdname, or NULL. */
 const struct pmu_tentry *pmu__tables_native_for(const struct pmu_ctx *ctx, const char *stdname);
 /* Every native event implementing standard name @stdname, in load order: the first @max in @out; returns
@@ -306,7 +318,14 @@ int pmu__tables_map_plain(const char *pat, const char keys[][64], int nk);
 /* The identifiers a mapfile pattern is matched against for @c, most specific first (x86: with and
  * without the stepping, as perf spells them): how many. */
 int pmu__tables_cpu_keys(const struct pmu_cpu *c, char keys[2][64]);
-/* Append the compiled entries of a built-in directory (0 also when it has none). */
+/* The block of built-in directory @dir's compiled entries, none made yet: 0 with *@out NULL when the
+ * directory has none; -ENOMEM. Freed with pmu__tblock_free (NULL is ignored). */
+int pmu__tblock_new(const char *dir, struct pmu_tblock **out);
+void pmu__tblock_free(struct pmu_tblock *b);
+/* Append block @blk's entries to @t, in one allocation (@owned: @t frees the block). 0; -ENOMEM; -EINVAL
+ * when @t is the process's shared table. */
+int pmu__tables_add_block(struct pmu_tables *t, struct pmu_tblock *blk, bool owned);
+/* Append the compiled entries of a built-in directory, a block of @t's own (0 also when it has none). */
 int pmu__tables_compiled(struct pmu_tables *t, const char *dir);
 /* The built-in event @name of directory @dir (case-insensitive; the compiled data, no table
  * loaded), or NULL. */

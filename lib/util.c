@@ -163,6 +163,19 @@ int pmu__grow(void *v, size_t *cap, size_t first, size_t size)
 	return 0;
 }
 
+int pmu__reserve(void *v, size_t *cap, size_t need, size_t size)
+{
+	void **p = v, *n;
+
+	if (need <= *cap)
+		return 0;
+	if (!(n = realloc(*p, need * size)))
+		return -ENOMEM;
+	*p = n;
+	*cap = need;
+	return 0;
+}
+
 bool pmu__list_add(char *buf, size_t len, const char *item)
 {
 	static const char more[] = ", ...";

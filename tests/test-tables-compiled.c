@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include "internal.h"
 #include "harness.h"
 
@@ -26,11 +28,13 @@ static int same_file(const char *disk, const char *builtin)
  * directory, built by merging those presorted runs (standard names first) or by following the
  * generator's merge script (the directory first, as every context loads them; the standard names
  * alone), equals the index built by sorting all names and aliases (the same entries with no order
- * known): name, entry and load order, element by element.
+ * known): name, entry and load order, element by element — the script's names and its bits of equal
+ * names (read instead of the strings) included. And a standard name's native events found from each
+ * directory's list of entries with StdNames equal those found by reading every entry.
  */
 static void index_order(void)
 {
-	size_t compared = 0, scripted = 0;
+	size_t compared = 0, scripted = 0, natives = 0, same_bits = 0;
 
 	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
 		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
@@ -43,6 +47,35 @@ static void index_order(void)
 			a.kind = bd->entries[bd->order[k]].kind;
 			b.kind = bd->entries[bd->order[k + 1]].kind;
 			CHECK(pmu__tables_cmp_order(&x, &y) < 0, "%s: order %zu: '%s' before '%s'", bd->dir, k, x.name, y.name);
+		}
+		/* the script's names, followed as tables-index.c follows it: each name's bit says whether it
+		 * equals the one before as strcasecmp compares them; the names in order are the entries' */
+		{
+			const struct pmu_builtin_dir *sd = NULL, *cd = strcmp(bd->dir, "standard") ? bd : NULL;
+			size_t pos[4] = { 0, 0, 0, 0 }, equal = 0;
+			const char *prev = NULL;
+			for (size_t k = 0; k < pmu__builtin_ndirs; k++)
+				if (!strcmp(pmu__builtin_dirs[k].dir, "standard"))
+					sd = &pmu__builtin_dirs[k];
+			for (size_t k = 0; k < bd->n; k++)
+				CHECK(bd->order_name[k] == bd->entries[bd->order[k]].name, "%s: order_name %zu", bd->dir, k);
+			for (size_t k = 0; sd && k < bd->nmerge; k++) {
+				unsigned r = (bd->merge[k / 4] >> (2 * (k % 4))) & 3;
+				const struct pmu_builtin_dir *from = r & 1 ? sd : cd;
+				const char *name;
+				int bit = (bd->same[k / 8] >> (k % 8)) & 1;
+				if (!from || pos[r] >= (r < 2 ? from->n : from->naliases)) {
+					CHECK(0, "%s: script step %zu: run %u is exhausted", bd->dir, k, r);
+					break;
+				}
+				name = pmu__builtin_str(r < 2 ? from->order_name[pos[r]] : from->aliases[pos[r]].name);
+				pos[r]++;
+				CHECK(bit == (prev && !strcasecmp(prev, name)), "%s: script step %zu: '%s' after '%s': bit %d",
+				      bd->dir, k, name, prev ? prev : "", bit);
+				equal += bit;
+				prev = name;
+			}
+			same_bits += equal;
 		}
 		/* the standard names first, then the directory: runs merged; the directory first, then the
 		 * standard names (every context's table), or the standard names alone: gen-tables.py's merge
@@ -71,17 +104,41 @@ static void index_order(void)
 				compared++;
 				scripted += script;
 			}
+			/* a standard name's native events: from the directories' lists of entries with StdNames
+			 * (merged) and from every entry (sorted: no built-in directory known) */
+			for (size_t i = 0; i < merged.n; i++) {
+				const struct pmu_tentry *s = pmu__tables_entry(&merged, i), *x[8], *y[8], *fx = NULL, *fy = NULL;
+				size_t nx, ny;
+				if (s->kind != PMU_T_STANDARD)
+					continue;
+				nx = pmu__tables_natives_in(&merged, s->name, x, 8, true);
+				ny = pmu__tables_natives_in(&sorted, s->name, y, 8, true);
+				CHECK(nx == ny, "%s: %s: %zu native events from the lists, %zu from every entry", bd->dir,
+				      s->name, nx, ny);
+				for (size_t k = 0; k < nx && k < ny && k < 8; k++)
+					CHECK(x[k] == y[k], "%s: %s: native event %zu: %s, %s", bd->dir, s->name, k, x[k]->name,
+					      y[k]->name);
+				CHECK(pmu__tables_natives_in(&merged, s->name, &fx, 1, false) == (nx > 0) &&
+				      pmu__tables_natives_in(&sorted, s->name, &fy, 1, false) == (ny > 0) && fx == fy,
+				      "%s: %s: the first native event", bd->dir, s->name);
+				natives += nx;
+			}
 			sorted.n = 0; /* the entries are merged's */
 			pmu__tables_free(&sorted);
 			pmu__tables_free(&merged);
 		}
 	}
 	CHECK(compared > 20000 && scripted > 10000, "%zu index names compared, %zu by script", compared, scripted);
+	CHECK(natives > 500, "%zu native events of standard names compared", natives);
+	CHECK(same_bits > 20, "%zu names of the scripts equal the one before", same_bits);
+	printf("%zu names of the merge scripts equal the one before them, as their bits say\n", same_bits);
 	printf("%zu index names compared (%zu of them from the merge script): merged == sorted\n", compared, scripted);
+	printf("%zu native events of standard names: from the lists of entries with StdNames == from every entry\n",
+	       natives);
 }
 
 /*
- * A context whose tables are the built-in ones alone copies the process's index (built by the first
+ * A context whose tables are the built-in ones alone borrows the process's index (built by the first
  * such context of its CPU): equal, element by element, to an index built from that context's own
  * entries; for 5 CPUs (one with no CPU table), each asked for twice, and with a user directory (not
  * copied: its own build).
@@ -129,6 +186,72 @@ static void index_copies(const char *src)
 	printf("%zu names of 15 contexts' indexes compared with indexes built from their entries\n", compared);
 }
 
+/*
+ * Contexts whose tables are the built-in ones alone borrow the process's table whole (tables.c): a
+ * history of contexts made, used, freed and made again, in a forked child too, each lookup compared
+ * with what a context made first answered (the encoding and the entry's name), and the sharing itself
+ * checked (the same entry list; one of a PMU_EVENTS_PATH context its own).
+ */
+static void shared_table(const char *src)
+{
+	static const char *names[] = { "cycles", "instructions", "branch-misses", "L1D.REPLACEMENT",
+				       "BR_MISP_RETIRED.ALL_BRANCHES", "cache-misses", "IPC" };
+	struct pmu_event_info want[7], got;
+	struct pmu_ctx *a = NULL, *b = NULL, *u = NULL;
+	struct pmu_ctx_opts o;
+	char user[1024];
+	size_t compared = 0;
+	pid_t pid;
+	int st = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.cpuid = "GenuineIntel-6-55-4";
+	snprintf(user, sizeof(user), "%s/tests/tables/metrics-engine", src);
+	CHECK(pmu_ctx_new(&a, &o) == 0, "context a");
+	for (size_t i = 0; i < 7; i++) {
+		int r = pmu_event_resolve(a, names[i], &want[i]);
+		CHECK(i == 6 ? r < 0 : r == 0, "a: %s: %d (%s)", names[i], r, pmu_strerror(r)); /* IPC is a metric */
+	}
+	CHECK(pmu_ctx_new(&b, &o) == 0 && pmu__tables_load(b) == 0, "context b");
+	CHECK(a->tables.shared && b->tables.shared && a->tables.ent == b->tables.ent &&
+	      a->tables.names == b->tables.names && a->tables.n == b->tables.n, "a and b borrow one table");
+	pmu_ctx_free(a);
+	o.events_path = user;
+	CHECK(pmu_ctx_new(&u, &o) == 0 && pmu__tables_load(u) == 0, "context with PMU_EVENTS_PATH");
+	CHECK(!u->tables.shared && u->tables.ent != b->tables.ent, "a PMU_EVENTS_PATH context has its own table");
+	pmu_ctx_free(u);
+	for (int round = 0; round < 3; round++) {
+		if (round == 1) { /* and in a forked child */
+			fflush(stdout);
+			if ((pid = fork()) == 0) {
+				for (size_t i = 0; i < 6; i++)
+					if (pmu_event_resolve(b, names[i], &got) != 0 || got.config != want[i].config ||
+					    got.type != want[i].type)
+						_exit(1);
+				pmu_ctx_free(b);
+				_exit(0);
+			}
+			CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			      "a forked child's lookups in b equal a's");
+		}
+		for (size_t i = 0; i < 6; i++) {
+			CHECK(pmu_event_resolve(b, names[i], &got) == 0 && got.type == want[i].type &&
+			      got.config == want[i].config && !strcmp(got.origin, want[i].origin),
+			      "round %d: b: %s: config %#llx from %s; a: config %#llx from %s", round, names[i],
+			      (unsigned long long)got.config, got.origin, (unsigned long long)want[i].config, want[i].origin);
+			compared++;
+		}
+		if (round == 1) { /* b freed and made again: the process's table is still whole */
+			pmu_ctx_free(b);
+			o.events_path = NULL;
+			CHECK(pmu_ctx_new(&b, &o) == 0, "context b again");
+		}
+	}
+	pmu_ctx_free(b);
+	printf("%zu lookups of contexts borrowing one table equal the first context's\n", compared);
+}
+
 int main(void)
 {
 	const char *src = getenv("PMU_TEST_SRCDIR");
@@ -169,5 +292,6 @@ int main(void)
 	printf("%zu directories, %zu entries: compiled == parsed\n", pmu__builtin_ndirs, entries);
 	index_order();
 	index_copies(src);
+	shared_table(src);
 	return test_done("test-tables-compiled");
 }
