@@ -38,10 +38,15 @@ int pmu__tables_cmp_order(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* What a name in the index is: an event (native or standard) or a metric. */
+/* What a name in the index is: an event (native or standard) or a metric, by its entry's kind. */
+static int kclass(int kind)
+{
+	return kind == PMU_T_METRIC ? PMU_TC_METRIC : PMU_TC_EVENT;
+}
+
 static int tclass(const struct pmu_tentry *e)
 {
-	return e->kind == PMU_T_METRIC ? PMU_TC_METRIC : PMU_TC_EVENT;
+	return kclass(e->kind);
 }
 
 static bool same_unit(const struct pmu_tentry *a, const struct pmu_tentry *b)
@@ -278,11 +283,16 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 			const struct pmu_tentry *first, *e, *dup = NULL;
 			/* v[w - 1] is v[i - 1] or a name equal to it (dropped names equal the one kept before) */
 			bool eq = w && (same ? (same[i / 8] >> (i % 8)) & 1 : !strcasecmp(v[w - 1].name, v[i].name));
-			if (!eq || tclass(NE(&v[w - 1])) != tclass(NE(&v[i]))) {
+			/* kinds and directories read without making the entries (a built-in one's compiled entry) */
+			if (!eq || kclass(pmu__tables_kind(t, v[w - 1].order)) != kclass(pmu__tables_kind(t, v[i].order))) {
 				run = w;
 				v[w++] = v[i];
 				continue;
 			}
+			/* a CPU table's native event under a standard name is the CPU's own event for it */
+			if (pmu__tables_kind(t, v[run].order) == PMU_T_NATIVE && pmu__tables_kind(t, v[i].order) == PMU_T_STANDARD &&
+			    strcmp(pmu__tables_dir(t, v[run].order), pmu__tables_dir(t, v[i].order)))
+				continue;
 			first = NE(&v[run]);
 			e = NE(&v[i]);
 			for (size_t k = run; k < w && !dup; k++)
@@ -292,9 +302,6 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 				v[w++] = v[i]; /* the same directory's definition for another PMU */
 				continue;
 			}
-			/* a CPU table's native event under a standard name is the CPU's own event for it */
-			if (first->kind == PMU_T_NATIVE && e->kind == PMU_T_STANDARD && strcmp(first->dir, e->dir))
-				continue;
 			if (dup && dup != v[i].ent && same_definition(dup, e)) {
 				/* the same definition twice (perf's amdzen4 metrics): harmless, said when checking */
 				char msg[PMU_NAME_MAX + 160];

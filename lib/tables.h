@@ -187,6 +187,14 @@ static inline int pmu__tables_kind(const struct pmu_tables *t, size_t i)
 	return b ? b->kind : t->ent[i]->kind;
 }
 
+/* The directory of entry @i of @t, without making it. */
+static inline const char *pmu__tables_dir(const struct pmu_tables *t, size_t i)
+{
+	const struct pmu_builtin_entry *b = pmu__tables_builtin_of(t, i);
+
+	return b ? pmu__builtin_str(b->dir) : t->ent[i]->dir;
+}
+
 /* The entry of index name @nm of @t's index, made if it was not yet. */
 static inline struct pmu_tentry *pmu__tables_name_entry(const struct pmu_tables *t, const struct pmu_tname *nm)
 {
