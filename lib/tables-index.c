@@ -463,7 +463,9 @@ size_t pmu__tables_natives_in(const struct pmu_tables *t, const char *stdname, c
 				if (pmu__tables_chunk_of(t, j) == ch)
 					collect(t, j, stdname, std, out, max, &n);
 			}
-			for (i++; i < ch->first + ch->n; i++) /* any entry in its range that is not its own */
+			/* an entry in its range that is not its own (none: a chunk is added with its entries, and
+			 * taken back with them), read as pmu__tables_entry would: after the list's */
+			for (i++; i < ch->first + ch->n; i++)
 				if (pmu__tables_chunk_of(t, i) != ch)
 					collect(t, i, stdname, std, out, max, &n);
 			i--;
