@@ -7,8 +7,8 @@
  * the deltas less the calibrated cost of an empty pair, the sums of enabled
  * and running time (to scale a multiplexed count), the smallest and largest
  * delta of a call — and per region the number of calls: the accumulation of
- * pmu_region_leave(), written plainly. Two calls that the compiler cannot
- * inline or specialise (a region is entered and left through the library),
+ * pmu_region_leave(), the same code (lib/region-accum.h). Two calls that
+ * the compiler cannot inline or specialise (a region is entered and left through the library),
  * one pointer argument each, as pmu_region_enter(h) / pmu_region_leave(h);
  * the reads are pmu_fast_read()'s (its inline part, pmu__fast_try(), with
  * the fall-back in tail position, so that the common path needs no stack
@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "../lib/region-accum.h"
 
 #define BENCH_FLOOR_MAXEV 8
 
@@ -46,24 +47,13 @@ struct bench_region_floor {
 #define BENCH_FLOOR_CALL __attribute__((noinline))
 #endif
 
-/* The accumulation of one call: what pmu_region_leave() keeps, per event and per region. */
+/* The accumulation of one call: what pmu_region_leave() keeps, per event (the library's own code,
+ * lib/region-accum.h) and per region. */
 static inline void bench_floor_add(struct bench_region_floor *r)
 {
 	size_t nev = r->nev;
 
-	for (size_t k = 0; k < nev; k++) {
-		struct pmu_value n = r->now[k], st = r->start[k], sum = r->sum[k];
-		uint64_t d = n.value - st.value, lo = r->min[k], hi = r->max[k];
-		d = d > r->ov[k] ? d - r->ov[k] : 0;
-		sum.value += d;
-		sum.enabled += n.enabled - st.enabled;
-		sum.running += n.running - st.running;
-		r->sum[k] = sum;
-		if (d < lo)
-			r->min[k] = d;
-		if (d > hi)
-			r->max[k] = d;
-	}
+	PMU_REGION_ACCUMULATE(r, r->now, r->ov, nev);
 	r->calls++;
 }
 

@@ -12,6 +12,7 @@
  */
 #include <string.h>
 #include "region.h"
+#include "region-accum.h"
 
 __thread struct thread_state *pmu__region_me __attribute__((tls_model("initial-exec")));
 
@@ -83,21 +84,7 @@ __attribute__((always_inline)) static inline void slot_end(struct thread_state *
 
 	if (--s->depth)
 		return;
-	for (size_t k = 0; k < nev; k++) {
-		/* every load before the first store: @now is the thread state's, which the compiler must
-		 * otherwise assume the stores to the slot change (reloads: 3 more instructions per event) */
-		struct pmu_value n = now[k], st = s->start[k], sum = s->sum[k];
-		uint64_t lo = s->min[k], hi = s->max[k], d = n.value - st.value;
-		d = d > ov[k] ? d - ov[k] : 0; /* the pair's own cost (0 until calibrated) */
-		sum.value += d;
-		sum.enabled += n.enabled - st.enabled;
-		sum.running += n.running - st.running;
-		s->sum[k] = sum;
-		if (d < lo)
-			s->min[k] = d;
-		if (d > hi)
-			s->max[k] = d;
-	}
+	PMU_REGION_ACCUMULATE(s, now, ov, nev);
 	s->calls++;
 }
 
