@@ -201,44 +201,39 @@ def aliases_of(entries):
             for t in e["aliases"].split(",") if t.strip(" \t\n\v\f\r")]
 
 
-def merged_names(cpu, std):
-    """The names of merge_script's index, in its order."""
+def merged(cpu, std):
+    """The name index of a table holding directory @cpu's entries, then the standard names' (@cpu
+    empty: those alone): (run, name) in index order, the run each name comes from being 0 the CPU
+    directory's names, 1 the standard names, 2 the CPU directory's aliases, 3 the standard aliases,
+    each run in its own index order."""
     n = len(cpu)
-    els = [(index_key(e["name"], e["kind"], j), e["name"]) for j, e in enumerate(cpu)]
-    els += [(index_key(e["name"], e["kind"], n + j), e["name"]) for j, e in enumerate(std)]
-    els += [(index_key(t, cpu[j]["kind"], j), t) for j, t in aliases_of(cpu)]
-    els += [(index_key(t, std[j]["kind"], n + j), t) for j, t in aliases_of(std)]
-    return [name for _, name in sorted(els, key=lambda x: x[0])]
+    els = [(index_key(e["name"], e["kind"], j), 0, e["name"]) for j, e in enumerate(cpu)]
+    els += [(index_key(e["name"], e["kind"], n + j), 1, e["name"]) for j, e in enumerate(std)]
+    els += [(index_key(t, cpu[j]["kind"], j), 2, t) for j, t in aliases_of(cpu)]
+    els += [(index_key(t, std[j]["kind"], n + j), 3, t) for j, t in aliases_of(std)]
+    return [(r, name) for _, r, name in sorted(els, key=lambda x: x[0])]  # stable: ties keep the runs' order
 
 
-def same_bits(names):
-    """Bit k (8 to a byte, first in the low bit) set when name k equals name k - 1 as strcasecmp compares
-    them: the index's duplicate check (tables-index.c) reads these bits, not the strings, for a table
-    that follows the merge script (test-tables-compiled: the index equals the one built by comparing)."""
-    out = [0] * ((len(names) + 7) // 8)
-    for k in range(1, len(names)):
-        if names[k].encode("ascii").lower() == names[k - 1].encode("ascii").lower():
+def same_bits(index):
+    """Bit k (8 to a byte, first in the low bit) set when name k of @index (merged()) equals name k - 1
+    as strcasecmp compares them: the index's duplicate check (tables-index.c) reads these bits, not the
+    strings, for a table that follows the merge script (test-tables-compiled: each bit against
+    strcasecmp, and the index against the one built by comparing)."""
+    out = [0] * ((len(index) + 7) // 8)
+    for k in range(1, len(index)):
+        if index[k][1].encode("ascii").lower() == index[k - 1][1].encode("ascii").lower():
             out[k // 8] |= 1 << (k % 8)
     return out
 
 
-def merge_script(cpu, std):
-    """The name index of a table holding directory @cpu's entries, then the standard names' (@cpu
-    empty: those alone), as the sequence of sorted runs its names come from: 0 the CPU directory's
-    names, 1 the standard names, 2 the CPU directory's aliases, 3 the standard aliases, each run in its
-    own index order. Returns how many names, and the runs four to a byte, 2 bits each, first in the
-    low bits. tables-index.c follows it instead of merging (test-tables-compiled: equal to sorting,
-    name by name, for every directory)."""
-    n = len(cpu)
-    els = [(index_key(e["name"], e["kind"], j), 0) for j, e in enumerate(cpu)]
-    els += [(index_key(e["name"], e["kind"], n + j), 1) for j, e in enumerate(std)]
-    els += [(index_key(t, cpu[j]["kind"], j), 2) for j, t in aliases_of(cpu)]
-    els += [(index_key(t, std[j]["kind"], n + j), 3) for j, t in aliases_of(std)]
-    runs = [r for _, r in sorted(els, key=lambda x: x[0])]  # stable: ties keep the runs' order
-    out = [0] * ((len(runs) + 3) // 4)
-    for k, r in enumerate(runs):
+def merge_script(index):
+    """@index (merged()) as the sequence of the runs its names come from. Returns how many names, and
+    the runs four to a byte, 2 bits each, first in the low bits. tables-index.c follows it instead of
+    merging (test-tables-compiled: equal to sorting, name by name, for every directory)."""
+    out = [0] * ((len(index) + 3) // 4)
+    for k, (r, _) in enumerate(index):
         out[k // 4] |= r << (2 * (k % 4))
-    return len(runs), out
+    return len(index), out
 
 
 def compiled(root, files):
@@ -299,9 +294,10 @@ def compiled(root, files):
         als = sorted(aliases_of(entries), key=lambda a: index_key(a[1], entries[a[0]]["kind"], a[0]))
         out.append("static const struct pmu_builtin_alias dir_%d_aliases[] = { %s };" %
                    (i, ", ".join("{ %d, %d }" % (pool.offset(t), j) for j, t in als) or "{ 0, 0 }"))
-        nm, script = merge_script(entries if d != "standard" else [], std)
+        index = merged(entries if d != "standard" else [], std)
+        nm, script = merge_script(index)
         out.append("static const unsigned char dir_%d_merge[] = { %s };" % (i, ", ".join(map(str, script)) or "0"))
-        same = same_bits(merged_names(entries if d != "standard" else [], std))
+        same = same_bits(index)
         out.append("static const unsigned char dir_%d_same[] = { %s };" % (i, ", ".join(map(str, same)) or "0"))
         names.append((d, i, len(entries), len(als), nm, len(with_std)))
     out.append("const struct pmu_builtin_dir pmu__builtin_dirs[] = {")
