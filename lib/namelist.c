@@ -47,6 +47,17 @@ bool pmu__names_has(const char *list, const char *name)
 	return has_n(list, name, strlen(name));
 }
 
+bool pmu__names_any(const char *list, const char *names)
+{
+	const char *p = names ? names : "", *s;
+	size_t l;
+
+	while ((s = next_item(&p, &l)))
+		if (has_n(list, s, l))
+			return true;
+	return false;
+}
+
 int pmu__names_add_new(char **list, const char *names, int (*keep)(const char *name, void *data), void *data)
 {
 	const char *p = names ? names : "", *s;

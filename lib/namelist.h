@@ -8,6 +8,8 @@
 
 /* Is @name one of the items of @list (NULL: none)? */
 bool pmu__names_has(const char *list, const char *name);
+/* Is any item of @names (NULL: none) one of the items of @list? */
+bool pmu__names_any(const char *list, const char *names);
 /* Append to the malloc'd list *@list (NULL: empty) each item of @names that @keep (when not NULL)
  * accepts and the list does not have yet. @keep is asked about every item, in order: 0 keeps it, a
  * positive value leaves it out, a negative one stops. Returns 0, that negative value (the list

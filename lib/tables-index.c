@@ -402,24 +402,11 @@ bool pmu__tables_indexed(const struct pmu_ctx *ctx, const struct pmu_tentry *e)
 	return false;
 }
 
-/* Does the comma-separated @list name standard event @std, by its name or one of its Aliases? */
+/* Does the comma-separated @list name standard event @std, by its name or one of its Aliases (items of
+ * both lists compared as namelist.c compares them: no copy, nothing allocated)? */
 static bool names_std(const char *list, const struct pmu_tentry *std)
 {
-	char *copy, *save = NULL;
-	bool hit;
-
-	if (pmu__names_has(list, std->name))
-		return true;
-	if (!std->aliases || !(copy = strdup(std->aliases)))
-		return false;
-	hit = false;
-	for (char *a = strtok_r(copy, ",", &save); a && !hit; a = strtok_r(NULL, ",", &save)) {
-		while (isspace((unsigned char)*a))
-			a++;
-		hit = pmu__names_has(list, a);
-	}
-	free(copy);
-	return hit;
+	return pmu__names_has(list, std->name) || pmu__names_any(list, std->aliases);
 }
 
 /* Whether entry @i of @t is a native event whose StdNames name @stdname, as asked or as the standard

@@ -26,6 +26,10 @@ static void hand_cases(void)
 	CHECK(pmu__names_has(" a , B ,c", "b"), "spaces and case");
 	CHECK(!pmu__names_has("ab,c", "a"), "a prefix is not an item");
 	CHECK(!pmu__names_has("a,,", ""), "an empty name is no item");
+	CHECK(pmu__names_any(" a , B ,c", "x,  b "), "any: an item of the second list, spaces and case");
+	CHECK(!pmu__names_any("ab,c", "a, x, b"), "any: prefixes are not items");
+	CHECK(!pmu__names_any("a,b", NULL) && !pmu__names_any(NULL, "a") && !pmu__names_any("a", " , ,"),
+	      "any: no items, nothing in common");
 	CHECK(pmu__names_add_new(&l, "cycles, instructions,CYCLES,,", NULL, NULL) == 0 && l &&
 	      !strcmp(l, "cycles,instructions"), "got '%s'", l ? l : "(null)");
 	CHECK(pmu__names_add_new(&l, "Instructions,branches", NULL, NULL) == 0 && !strcmp(l, "cycles,instructions,branches"),
@@ -80,6 +84,10 @@ static void history(unsigned seed)
 			}
 		}
 		CHECK(pmu__names_add_new(&list, batch, NULL, NULL) == 0, "seed %u step %d: add '%s'", seed, step, batch);
+		/* every item just added is in the list: any of them is, if there was one */
+		CHECK(pmu__names_any(list, batch) == (items > 0), "seed %u step %d: any of '%s'", seed, step, batch);
+		CHECK(!pmu__names_any(list, "not-in-the-pool, ,also-not"), "seed %u step %d: any of names not added",
+		      seed, step);
 		for (size_t j = 0; j < nm; j++) {
 			strcat(want, j ? "," : "");
 			strcat(want, model[j]);
