@@ -205,6 +205,10 @@ enum pmu_event_flags {
 	                                     RAPL energy counts 2^-32 Joules, a memory
 	                                     controller's CAS count 64 bytes of a MiB; a table
 	                                     event's ScaleUnit, "64Bytes") */
+	PMU_EVF_CPU_WIDE = 1u << 19,      /* in a set of a task: its PMU counts CPUs, not tasks
+	                                     (RAPL, uncore: a sysfs cpumask), so every task on the
+	                                     one CPU of that cpumask (its package or die) was
+	                                     counted, not the task alone, as perf stat does */
 };
 
 /** The precise_ip level (0..3) that modifiers :p, :pp, :ppp wrote into flags. */
@@ -392,8 +396,9 @@ const char *pmu_constant_source_name(int v);
  * Each flag's name: software, topdown-slots, topdown-metric, approximate,
  * hybrid-part, tool, exclude-user, exclude-kernel, exclude-hv, exclude-host,
  * exclude-guest, pinned, precise=N (N = PMU_EVF_PRECISE_IP(flags)),
- * unsupported, user-fallback; bits no flag has are left out. Returns the
- * length the whole list needs (as snprintf), so a return >= @len means cut.
+ * unsupported, user-fallback, scaled, cpu-wide; bits no flag has are left
+ * out. Returns the length the whole list needs (as snprintf), so a return
+ * >= @len means cut.
  */
 int pmu_flags_format(unsigned flags, char *buf, size_t len);
 
@@ -479,6 +484,20 @@ struct pmu_set_opts {
  * pmu_metric_eval() sums them for a metric that names the event; see
  * pmu_fast_hybrid() for their times. With PMU_SET_CPU only the core PMU of
  * that CPU is used. Name a PMU (cpu_atom/cycles/) to count one type only.
+ *
+ * PMUs that count CPUs, not tasks (a sysfs cpumask: RAPL's power, uncore,
+ * cstate): the kernel refuses their events for a task, and counts a whole
+ * package or die at any CPU of it. A set of a task opens such a group on the
+ * one CPU of the PMU's cpumask for every task (pid -1), flagged
+ * PMU_EVF_CPU_WIDE, as perf stat does: enabled with the set (with
+ * PMU_SET_ENABLE_ON_EXEC: from the open, having no exec of its own), never
+ * inherited, read with read(2); counting every task of a CPU needs
+ * kernel.perf_event_paranoid <= 0 or CAP_PERFMON. Where the cpumask has
+ * several CPUs (a package or die each) a task's set refuses it (-EINVAL, the
+ * message names the CPUs to count it on). A set of a CPU (PMU_SET_CPU, pid
+ * -1) outside the cpumask refuses it (-ENODEV), or with
+ * PMU_SET_SKIP_UNSUPPORTED leaves it out (PMU_EVF_UNSUPPORTED, no warning),
+ * so that the sum of a set per CPU counts each package once.
  *
  * Privilege modes: an event with a mode modifier (:u, :k, :h, PMU/.../u,
  * {group}:u) is opened exactly as written or not at all (-EACCES when

@@ -34,43 +34,21 @@ PMU_EXPORT int pmu_ctx_set_param(struct pmu_ctx *ctx, const char *name, double v
 
 /* ---- the machine's constants ---- */
 
-/* A list of CPUs as the kernel writes it ("0-3,8,10-11"): how many, and the highest + 1. 0 or -EINVAL. */
-static int cpulist(const char *s, long *count, long *top)
-{
-	*count = 0;
-	*top = 0;
-	while (*s && !isspace((unsigned char)*s)) {
-		char *end;
-		long lo = strtol(s, &end, 10), hi = lo;
-		if (end == s || lo < 0)
-			return -EINVAL;
-		s = end;
-		if (*s == '-') {
-			hi = strtol(s + 1, &end, 10);
-			if (end == s + 1 || hi < lo)
-				return -EINVAL;
-			s = end;
-		}
-		*count += hi - lo + 1;
-		if (hi + 1 > *top)
-			*top = hi + 1;
-		if (*s == ',')
-			s++;
-		else if (*s && !isspace((unsigned char)*s))
-			return -EINVAL;
-	}
-	return *count ? 0 : -EINVAL;
-}
-
 /* Read a CPU list file of this context's sysfs ("devices/system/cpu/online"): 0, or a negative errno. */
 static int read_cpulist(const struct pmu_ctx *ctx, const char *rel, long *count, long *top, char *origin, size_t ol)
 {
 	char path[512], buf[4096];
+	struct pmu_cpulist c;
+	int r;
 
 	if (pmu__path(path, sizeof(path), "%s/%s", ctx->sysfs_root, rel) < 0 || pmu__read_file(path, buf, sizeof(buf)) < 0)
 		return -ENOENT;
 	snprintf(origin, ol, "%s", path);
-	return cpulist(buf, count, top);
+	if ((r = pmu__cpulist(buf, -1, &c)) == 0) {
+		*count = c.count;
+		*top = c.top;
+	}
+	return r;
 }
 
 /*

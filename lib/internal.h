@@ -42,6 +42,9 @@ struct pmu_dev {
 	struct pmu_named_event *events;
 	size_t n_events;
 	int rdpmc;              /* x86 rdpmc file (core PMUs), PMU_UNKNOWN if absent */
+	char *cpumask;          /* a PMU that counts CPUs, not tasks (RAPL, uncore, cstate: sysfs cpumask, the
+	                           CPUs perf opens it on, one per package or die): that list, malloc'd and read
+	                           with its events; NULL for a PMU that counts tasks (no cpumask; a core PMU) */
 	bool loaded;            /* type, formats and events read: a core PMU's at the scan, another's by
 	                           pmu__pmu_load() before they are used */
 };
@@ -104,6 +107,14 @@ void pmu__global_init(void);
 int pmu__read_file(const char *path, char *buf, size_t len);
 /* Read a file as an integer. Returns 0 or a negative errno. */
 int pmu__read_int(const char *path, long long *out);
+/* A list of CPUs as the kernel writes it ("0-3,8,10-11", a PMU's cpumask): how many, the lowest, the
+ * highest + 1, and whether CPU @cpu is one of them (@cpu -1: asks none). */
+struct pmu_cpulist {
+	long count, first, top;
+	bool has;
+};
+/* Parse @s into *@c: 0, or -EINVAL (malformed or empty). */
+int pmu__cpulist(const char *s, long cpu, struct pmu_cpulist *c);
 /* snprintf into a fixed buffer; returns -ENAMETOOLONG on truncation. */
 int pmu__path(char *buf, size_t len, const char *fmt, ...) PMU_PRINTF(3, 4);
 /* Case-insensitive Levenshtein distance, capped at @cap. */

@@ -47,8 +47,9 @@ static bool needs_hw_pmu(const struct pmu_ev *e)
 	       e->attr.type == PERF_TYPE_RAW;
 }
 
-/* The kernel refused @e (EACCES, EPERM), counting kernel mode or not (@kernel): why, and what allows it. */
-static int access_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool kernel)
+/* The kernel refused @e (EACCES, EPERM), asked for task @pid on CPU @cpu (perf_event_open's), counting
+ * kernel mode or not (@kernel): why, and what allows it. */
+static int access_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool kernel, pid_t pid, int cpu)
 {
 	struct pmu_access a;
 	char msg[900];
@@ -57,15 +58,15 @@ static int access_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool
 	a.name = e->info.name;
 	a.kernel = kernel;
 	a.tracepoint = e->attr.type == PERF_TYPE_TRACEPOINT;
-	a.cpu_wide = (s->flags & PMU_SET_CPU) && s->pid == -1;
-	a.cpu = s->cpu;
-	a.other_process = (s->flags & PMU_SET_PID) && s->pid > 0 && s->pid != getpid();
+	a.cpu_wide = pid == -1;
+	a.cpu = cpu;
+	a.other_process = (s->flags & PMU_SET_PID) && pid > 0 && pid != getpid();
 	pmu__access_advice(s->ctx, &a, msg, sizeof(msg));
 	return pmu__err_hold(-err, "%s", msg);
 }
 
-/* One sentence naming the event, the cause and the fix. */
-static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool member)
+/* One sentence naming the event, the cause and the fix (@pid, @cpu: what perf_event_open was asked). */
+static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool member, pid_t pid, int cpu)
 {
 	struct pmu_ctx *ctx = s->ctx;
 	const struct pmu_caps *c = &ctx->caps;
@@ -76,7 +77,7 @@ static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool m
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		return access_error(s, e, err, !e->attr.exclude_kernel);
+		return access_error(s, e, err, !e->attr.exclude_kernel, pid, cpu);
 	case ENOENT:
 		if (needs_hw_pmu(e) && !c->hw_pmu)
 			return pmu__err_hold(-ENOENT,
@@ -200,7 +201,7 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 		if (make_user_only(&u) == 0) {
 			fd = sys_perf_event_open(&u.attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0 && (errno == EACCES || errno == EPERM))
-				return access_error(s, e, errno, false); /* not even user mode: why */
+				return access_error(s, e, errno, false, pid, cpu); /* not even user mode: why */
 			if (fd < 0)
 				return pmu__err_hold(-err,
 						"cannot open '%s': kernel.perf_event_paranoid=%d forbids kernel mode "
@@ -221,7 +222,7 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 	}
 	if (fd < 0) {
 		err = errno;
-		return open_error(s, e, err, member);
+		return open_error(s, e, err, member, pid, cpu);
 	}
 	e->fd = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &e->id) < 0) {
@@ -229,6 +230,42 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 		return pmu__err_hold(-err, "'%s': cannot get the event id (PERF_EVENT_IOC_ID): %s",
 				e->info.name, strerror(err));
 	}
+	return 0;
+}
+
+/* The PMU of @e when it counts CPUs, not tasks (a cpumask: RAPL, uncore), else NULL. */
+static const struct pmu_dev *cpu_counting(struct pmu_set *s, const struct pmu_ev *e)
+{
+	const struct pmu_dev *d;
+
+	if (e->tool || (e->info.flags & PMU_EVF_SOFTWARE) || e->attr.type < PERF_TYPE_MAX ||
+	    !(d = pmu__pmu_by_type(s->ctx, e->attr.type)) || pmu__pmu_load(s->ctx, d) < 0)
+		return NULL;
+	return d->cpumask ? d : NULL;
+}
+
+/*
+ * Where to open a group led by @e, an event of @d, a PMU that counts CPUs, not tasks: one package or
+ * die each, on the CPUs of its cpumask (the kernel refuses a task, and counts the package of another
+ * CPU there too: summed over every CPU of -a, each package would be counted once per CPU, not once).
+ * A set of all tasks of a CPU: there when the cpumask has that CPU (0), else not at all (1). A set of
+ * a task: on the cpumask's CPU, every task (*@cpu), as perf stat does, when it has one; with several
+ * the task's set cannot say which package it means: -EINVAL, with the fix.
+ */
+static int cpu_wide_place(struct pmu_set *s, const struct pmu_ev *e, const struct pmu_dev *d, int *cpu)
+{
+	struct pmu_cpulist c;
+
+	if (pmu__cpulist(d->cpumask, s->cpu, &c) < 0)
+		return 0; /* checked when read */
+	if (s->pid == -1)
+		return c.has ? 0 : 1;
+	if (c.count != 1)
+		return pmu__err_hold(-EINVAL,
+				"cannot count '%s' for a task: the %s PMU counts CPUs, not tasks (a package or die "
+				"each, on CPUs %s: its cpumask); count it with pmu stat -a or -C %s, or in a set of "
+				"one of those CPUs (PMU_SET_CPU, pid -1)", e->info.name, d->name, d->cpumask, d->cpumask);
+	*cpu = (int)c.first;
 	return 0;
 }
 
@@ -496,6 +533,34 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 				goto fail;
 			continue;
 		}
+		/* a PMU that counts CPUs, not tasks: on a CPU of its cpumask, every task */
+		pid_t pid = s->pid;
+		int cpu = s->cpu;
+		bool cpu_wide = false;
+		const struct pmu_dev *d = cpu_counting(s, &s->ev[g->first]);
+		if (d && (r = cpu_wide_place(s, &s->ev[g->first], d, &cpu)) != 0) {
+			if (r < 0 || !(o.flags & PMU_SET_SKIP_UNSUPPORTED)) {
+				if (r > 0)
+					r = pmu__err_hold(-ENODEV,
+							"cannot open '%s' on CPU %d: the %s PMU counts a package or die "
+							"on the CPUs of its cpumask (%s), not on CPU %d; open it on one "
+							"of those", s->ev[g->first].info.name, s->cpu, d->name,
+							d->cpumask, s->cpu);
+				pmu__err_emit(ctx, PMU_LOG_ERR);
+				goto fail;
+			}
+			/* counted on another CPU of -a or -C (expected: no warning) */
+			pmu__log(ctx, PMU_LOG_INFO, "'%s': not on CPU %d: the %s PMU counts on CPUs %s",
+				 s->ev[g->first].info.name, s->cpu, d->name, d->cpumask);
+			for (uint32_t m = 0; m < g->n; m++)
+				s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
+			continue;
+		}
+		if (d && s->pid != -1) {
+			pid = -1;
+			cpu_wide = true;
+			fast = false; /* another task's counter: read(2) */
+		}
 		/* :D pins a group: the kernel takes attr.pinned from its leader only */
 		for (uint32_t k = 0; k < g->n; k++)
 			pinned = pinned || (s->ev[g->first + k].info.flags & PMU_EVF_PINNED);
@@ -505,7 +570,14 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			e->attr.disabled = leader && !(o.flags & PMU_SET_ENABLE);
 			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC);
 			e->attr.pinned = leader && pinned;
-			r = open_one(s, e, s->pid, s->cpu, leader ? -1 : g->leader_fd, !leader && g->explicit_group);
+			if (cpu_wide) {
+				/* no exec or child of its own: counting from the open, as perf stat does */
+				e->attr.disabled = leader && !(o.flags & (PMU_SET_ENABLE | PMU_SET_ENABLE_ON_EXEC));
+				e->attr.enable_on_exec = 0;
+				e->attr.inherit = 0;
+				e->info.flags |= PMU_EVF_CPU_WIDE;
+			}
+			r = open_one(s, e, pid, cpu, leader ? -1 : g->leader_fd, !leader && g->explicit_group);
 			if (r < 0) {
 				if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED) || !leader ||
 				    (r != -ENOENT && r != -EOPNOTSUPP && r != -ENODEV)) {

@@ -312,8 +312,10 @@ static void dev_free(struct pmu_dev *d)
 	}
 	free(d->events);
 	free(d->formats);
+	free(d->cpumask);
 	d->events = NULL;
 	d->formats = NULL;
+	d->cpumask = NULL;
 	d->n_events = d->n_formats = 0;
 }
 
@@ -334,7 +336,22 @@ static int read_type(const struct pmu_ctx *ctx, struct pmu_dev *d)
 	return 0;
 }
 
-/* format/ and events/ of @d: 0, or -ENOMEM with nothing kept */
+/* The cpumask of @d, a PMU that counts CPUs rather than tasks: 0 (none, or not a CPU list: @d counts
+ * tasks), or -ENOMEM. A core PMU's is never read: it counts tasks (hybrid ones list "cpus"). */
+static int read_cpumask(const struct pmu_ctx *ctx, struct pmu_dev *d)
+{
+	char path[1024], buf[4096];
+	struct pmu_cpulist c;
+
+	if (d->is_core ||
+	    pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/cpumask", ctx->sysfs_root, d->name) < 0 ||
+	    pmu__read_file(path, buf, sizeof(buf)) < 0 || pmu__cpulist(buf, -1, &c) < 0)
+		return 0;
+	buf[strcspn(buf, " \t\n")] = 0;
+	return (d->cpumask = strdup(buf)) ? 0 : -ENOMEM;
+}
+
+/* format/, events/ and cpumask of @d: 0, or -ENOMEM with nothing kept */
 static int dev_read(struct pmu_ctx *ctx, struct pmu_dev *d)
 {
 	char path[1024];
@@ -343,7 +360,7 @@ static int dev_read(struct pmu_ctx *ctx, struct pmu_dev *d)
 	if (pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/format", ctx->sysfs_root, d->name) < 0 ||
 	    (r = scan_formats(ctx, path, d)) < 0 ||
 	    pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/events", ctx->sysfs_root, d->name) < 0 ||
-	    (r = scan_events(ctx, path, d)) < 0)
+	    (r = scan_events(ctx, path, d)) < 0 || (r = read_cpumask(ctx, d)) < 0)
 		dev_free(d);
 	return r;
 }

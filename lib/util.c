@@ -57,6 +57,36 @@ int pmu__read_int(const char *path, long long *out)
 	return 0;
 }
 
+int pmu__cpulist(const char *s, long cpu, struct pmu_cpulist *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->first = -1;
+	while (*s && !isspace((unsigned char)*s)) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+		if (end == s || lo < 0)
+			return -EINVAL;
+		s = end;
+		if (*s == '-') {
+			hi = strtol(s + 1, &end, 10);
+			if (end == s + 1 || hi < lo)
+				return -EINVAL;
+			s = end;
+		}
+		c->count += hi - lo + 1;
+		if (c->first < 0 || lo < c->first)
+			c->first = lo;
+		if (hi + 1 > c->top)
+			c->top = hi + 1;
+		c->has = c->has || (cpu >= lo && cpu <= hi);
+		if (*s == ',')
+			s++;
+		else if (*s && !isspace((unsigned char)*s))
+			return -EINVAL;
+	}
+	return c->count ? 0 : -EINVAL;
+}
+
 int pmu__path(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;

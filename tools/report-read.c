@@ -661,7 +661,8 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 {
 	static const struct { const char *key; unsigned flag; } excl[] = {
 		{ "exclude_user", PMU_EVF_EXCL_USER }, { "exclude_kernel", PMU_EVF_EXCL_KERNEL },
-		{ "exclude_hv", PMU_EVF_EXCL_HV }, { "user_fallback", PMU_EVF_USER_FALLBACK } };
+		{ "exclude_hv", PMU_EVF_EXCL_HV }, { "user_fallback", PMU_EVF_USER_FALLBACK },
+		{ "cpu_wide", PMU_EVF_CPU_WIDE } };
 	const size_t cpuid_max = sizeof(((struct pmu_caps *)0)->cpuid);
 	const struct seg top = { NULL, "events", 0 };
 	const char *cpuid = str_at(doc, "cpuid");

@@ -37,21 +37,32 @@ static const struct stat_row *partner(const struct stat_row *rows, size_t n, con
 	return find_row(rows, n, name);
 }
 
-/* The sentence for rows libpmu counted in user mode only (paranoid), naming them (malloc'd); NULL if none. */
-static char *user_fallback_note(const struct stat_row *rows, size_t n)
+/* The sentence for the rows with @flag, naming them, then @what (malloc'd); NULL if none. */
+static char *flag_note(const struct stat_row *rows, size_t n, unsigned flag, const char *what)
 {
 	char *s = NULL;
 
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].info.flags & PMU_EVF_USER_FALLBACK && str_append(&s, ", ", rows[i].info.name) < 0)
+		if ((rows[i].info.flags & flag) && str_append(&s, ", ", rows[i].info.name) < 0)
 			break;
-	if (s && str_append(&s, NULL, ": user mode only (kernel.perf_event_paranoid forbids kernel mode "
-			    "without CAP_PERFMON; sudo sysctl kernel.perf_event_paranoid=1 counts it too)") < 0) {
+	if (s && str_append(&s, NULL, what) < 0) {
 		free(s);
 		s = NULL;
 	}
 	return s;
 }
+
+/* The notes on what some rows counted, other than what their names say: user mode only (paranoid);
+ * every task of a package (a PMU that counts CPUs, counted for a command). */
+static const struct {
+	unsigned flag;
+	const char *what;
+} flag_notes[] = {
+	{ PMU_EVF_USER_FALLBACK, ": user mode only (kernel.perf_event_paranoid forbids kernel mode without "
+				 "CAP_PERFMON; sudo sysctl kernel.perf_event_paranoid=1 counts it too)" },
+	{ PMU_EVF_CPU_WIDE, ": every task on its package or die, not only the command's: the PMU counts CPUs, not "
+			    "tasks (counted on the CPU of its cpumask from the start to the end, as perf stat does)" },
+};
 
 /* ---------------- a row ---------------- */
 
@@ -201,13 +212,14 @@ static void text_row(FILE *f, const char *label, const struct stat_row *rows, si
 /* The notes under the table: given, user mode only, per event. */
 static void text_notes(FILE *f, const struct stat_row *rows, size_t n, const struct strv *notes)
 {
-	char *fb = user_fallback_note(rows, n);
-
 	for (size_t i = 0; i < notes->n; i++)
 		fprintf(f, " note: %s\n\n", notes->v[i]);
-	if (fb)
-		fprintf(f, " note: %s\n\n", fb);
-	free(fb);
+	for (size_t k = 0; k < sizeof(flag_notes) / sizeof(flag_notes[0]); k++) {
+		char *fb = flag_note(rows, n, flag_notes[k].flag, flag_notes[k].what);
+		if (fb)
+			fprintf(f, " note: %s\n\n", fb);
+		free(fb);
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].info.note && *rows[i].info.note)
 			fprintf(f, " note on %s: %s\n", rows[i].info.name, rows[i].info.note);
@@ -435,6 +447,7 @@ static json_object *event_json(const struct stat_row *r)
 	json_object_object_add(e, "exclude_kernel", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_KERNEL));
 	json_object_object_add(e, "exclude_hv", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_HV));
 	json_object_object_add(e, "user_fallback", json_object_new_boolean(r->info.flags & PMU_EVF_USER_FALLBACK));
+	json_object_object_add(e, "cpu_wide", json_object_new_boolean(r->info.flags & PMU_EVF_CPU_WIDE));
 	json_object_object_add(e, "type", json_object_new_int64(r->info.type));
 	json_object_object_add(e, "config", cli_jhex(r->info.config));
 	json_object_object_add(e, "config1", cli_jhex(r->info.config1));
@@ -488,7 +501,6 @@ json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, 
 {
 	json_object *o = json_object_new_object(), *ca = json_object_new_array(), *jnotes = json_object_new_array();
 	const struct stat_rows *tot = &c->total;
-	char *fb = user_fallback_note(tot->v, tot->n);
 
 	json_object_object_add(o, "schema", json_object_new_string("libpmu-stat/1"));
 	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
@@ -506,9 +518,12 @@ json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, 
 	json_object_object_add(o, "runs", json_object_new_int(t->runs));
 	counts_json(o, c);
 	strv_json(jnotes, notes);
-	if (fb)
-		json_object_array_add(jnotes, json_object_new_string(fb));
-	free(fb);
+	for (size_t k = 0; k < sizeof(flag_notes) / sizeof(flag_notes[0]); k++) {
+		char *fb = flag_note(tot->v, tot->n, flag_notes[k].flag, flag_notes[k].what);
+		if (fb)
+			json_object_array_add(jnotes, json_object_new_string(fb));
+		free(fb);
+	}
 	for (size_t i = 0; i < tot->n; i++)
 		if (tot->v[i].info.note && *tot->v[i].info.note) {
 			char *buf = NULL;

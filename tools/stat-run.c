@@ -538,9 +538,12 @@ static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *s
 			free(info);
 			return -ENOMEM;
 		}
-		if (added) {
+		/* counted where any unit counted it (a PMU that counts CPUs is left out of the other CPUs of
+		 * -a), described as a unit that counted it describes it */
+		bool counted = !(info[k].flags & PMU_EVF_UNSUPPORTED), first = added || (counted && !row->supported);
+		row->supported = row->supported || counted;
+		if (first) {
 			row->info = info[k];
-			row->supported = !(info[k].flags & PMU_EVF_UNSUPPORTED);
 			/* a count in fractions of its unit (RAPL, uncore): its factor, or no unit if it is not
 			 * known (pmu_event_scale() said why) */
 			if (pmu_event_scale(ctx, &info[k], &row->unit_scale) < 0) {

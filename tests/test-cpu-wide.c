@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A PMU that counts CPUs, not tasks (RAPL's power, uncore, cstate: a sysfs cpumask). The kernel
+ * refuses such an event for a task, and counts a whole package at any CPU of it: perf opens it on the
+ * CPUs of its cpumask only. Found on an Emerald Rapids VM whose power PMU (cpumask 0) libpmu listed
+ * as usable while a task's set could not open it, and where pmu stat -a would have summed the
+ * package's energy once per CPU.
+ *
+ * 1. pmu__cpulist, by hand.
+ * 2. The kernel as the oracle, with a PMU this machine has: a written machine whose "power" PMU is
+ *    the real msr PMU (its sysfs type) with a cpumask, its "energy-pkg" the msr PMU's tsc. msr counts
+ *    a task only while it runs, and a CPU always, so a set of this task that sleeps 100 ms counts
+ *    about as much as a raw perf_event_open of the CPU (pid -1) around it only if libpmu opened it
+ *    for the CPU. The control, msr/tsc/ itself in the same kind of set, counts far less. Then: a
+ *    cpumask of two CPUs (a task's set refuses, naming -C), a set of a CPU outside the cpumask
+ *    (refused, or left out with PMU_SET_SKIP_UNSUPPORTED), the list's "usable", and pmu stat -a
+ *    against -C of the cpumask's CPU: counted once, not once per CPU.
+ * Needs root (CPU-wide counting) and the msr PMU with tsc; otherwise part 2 is skipped (77).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <pmu.h>
+#include "internal.h"
+#include "harness.h"
+#include "fixture.h"
+
+static void cpulists(void)
+{
+	static const struct {
+		const char *s;
+		long cpu;
+		int r;
+		long count, first, top;
+		bool has;
+	} c[] = {
+		{ "0", 0, 0, 1, 0, 1, true },
+		{ "0\n", 1, 0, 1, 0, 1, false },
+		{ "0,16", 16, 0, 2, 0, 17, true },
+		{ "0,16", 1, 0, 2, 0, 17, false },
+		{ "0-3,8,10-11\n", 9, 0, 7, 0, 12, false },
+		{ "0-3,8,10-11", 10, 0, 7, 0, 12, true },
+		{ "5,2", 2, 0, 2, 2, 6, true },
+		{ "", -1, -EINVAL, 0, -1, 0, false },
+		{ "\n", -1, -EINVAL, 0, -1, 0, false },
+		{ "3-1", -1, -EINVAL, 0, 0, 0, false },
+		{ "a", -1, -EINVAL, 0, 0, 0, false },
+		{ "0;1", -1, -EINVAL, 0, 0, 0, false },
+		{ "-1", -1, -EINVAL, 0, 0, 0, false },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pmu_cpulist l;
+		int r = pmu__cpulist(c[i].s, c[i].cpu, &l);
+		CHECK(r == c[i].r, "'%s': %d, want %d", c[i].s, r, c[i].r);
+		if (r == 0 && c[i].r == 0)
+			CHECK(l.count == c[i].count && l.first == c[i].first && l.top == c[i].top && l.has == c[i].has,
+			      "'%s' cpu %ld: count %ld first %ld top %ld has %d", c[i].s, c[i].cpu, l.count, l.first,
+			      l.top, l.has);
+	}
+}
+
+/* A machine like this one, whose "power" PMU is the msr PMU (@type) counting CPUs @mask. */
+static void write_machine(const char *root, long type, const char *mask)
+{
+	char path[1024], text[32];
+
+	snprintf(text, sizeof(text), "%ld\n", type);
+	fixture_put(root, "sys/bus/event_source/devices/power/type", text);
+	fixture_put(root, "sys/bus/event_source/devices/power/cpumask", mask);
+	fixture_put(root, "sys/bus/event_source/devices/power/format/event", "config:0-63\n");
+	fixture_put(root, "sys/bus/event_source/devices/power/events/energy-pkg", "event=0x00\n");
+	/* this machine's own /proc: its paranoid setting and this process's capabilities */
+	snprintf(path, sizeof(path), "%s/proc", root);
+	CHECK(symlink("/proc", path) == 0 || errno == EEXIST, "symlink %s: %s", path, strerror(errno));
+}
+
+static void rm_rf(const char *root)
+{
+	char cmd[1100];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "note: could not remove %s\n", root);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* One event of @ctx opened as @flags/@cpu say (a task's set: 0), enabled over a sleep of 100 ms; its
+ * value into *@v and flags into *@f. The raw CPU-wide count of msr @type tsc on CPU 0 around it into
+ * *@raw (NULL: none). 0, or the open's error. */
+static int sleep_count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int cpu, long type, uint64_t *raw,
+		       struct pmu_value *v, unsigned *f)
+{
+	struct pmu_set_opts o = { sizeof(o), flags, -1, cpu };
+	struct perf_event_attr a;
+	struct pmu_event_info info;
+	struct pmu_set *s;
+	int fd = -1, r;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = (uint32_t)type;
+	if (raw && (fd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1, 0)) < 0)
+		return -errno;
+	if ((r = pmu_set_open(ctx, ev, flags ? &o : NULL, &s)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	pmu_set_enable(s);
+	sleep_ms(100);
+	pmu_set_disable(s);
+	CHECK(pmu_set_read_syscall(s, v) == 0, "%s: read", ev);
+	if (raw)
+		CHECK(read(fd, raw, sizeof(*raw)) == sizeof(*raw), "raw read");
+	pmu_set_event(s, 0, &info);
+	*f = info.flags;
+	pmu_set_close(s);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+struct listed {
+	const char *name;
+	int usable;
+};
+
+static int usable_cb(const struct pmu_event_entry *e, void *data)
+{
+	struct listed *l = data;
+	if (!strcmp(e->name, l->name))
+		l->usable = e->usable;
+	return 0;
+}
+
+/* "usable" of @name in the list of @ctx, -1 if it is not listed */
+static int usable_of(struct pmu_ctx *ctx, const char *name)
+{
+	struct listed l = { name, -1 };
+	CHECK(pmu_event_foreach(ctx, NULL, usable_cb, &l) > 0, "list");
+	return l.usable;
+}
+
+/* pmu stat @how -x, -e power/energy-pkg/ -- sleep 0.1 over machine @root: the count, or -1 */
+static double stat_count(const char *root, const char *how)
+{
+	const char *cli = getenv("PMU_CLI");
+	char cmd[2048], line[512];
+	double v = -1;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "PMU_SYSFS_ROOT='%s/sys' '%s' stat %s -x, -e power/energy-pkg/ -- sleep 0.1 2>&1",
+		 root, cli, how);
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		if (strstr(line, "power/energy-pkg/"))
+			v = strtod(line, NULL);
+		else
+			fprintf(stderr, "pmu stat %s: %s", how, line);
+	pclose(p);
+	return v;
+}
+
+int main(void)
+{
+	char one[] = "/tmp/test-cpu-wide-XXXXXX", two[] = "/tmp/test-cpu-wide2-XXXXXX";
+	struct pmu_ctx *c1, *c2, *real;
+	struct pmu_value v;
+	uint64_t raw = 0;
+	long long type;
+	unsigned f = 0;
+	int r;
+
+	cpulists();
+	if (geteuid() != 0)
+		SKIP("counting every task of a CPU needs root here; pmu__cpulist checked (%d checks, %d failed)",
+		     test_checks, test_failures);
+	if (pmu__read_int("/sys/bus/event_source/devices/msr/type", &type) < 0 ||
+	    access("/sys/bus/event_source/devices/msr/events/tsc", R_OK) < 0)
+		SKIP("no msr PMU with tsc here; pmu__cpulist checked (%d checks, %d failed)", test_checks, test_failures);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP("one CPU online: a CPU outside the cpumask cannot be tried");
+	if (!mkdtemp(one) || !mkdtemp(two)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	write_machine(one, (long)type, "0\n");
+	write_machine(two, (long)type, "0-1\n");
+	c1 = root_ctx(one, NULL, NULL);
+	c2 = root_ctx(two, NULL, NULL);
+	CHECK(c1 && c2 && pmu_ctx_new(&real, NULL) == 0, "contexts");
+	if (!c1 || !c2)
+		return test_done("test-cpu-wide");
+
+	/* a task's set: every task on CPU 0, as the raw CPU-wide count around it */
+	r = sleep_count(c1, "power/energy-pkg/", 0, -1, type, &raw, &v, &f);
+	CHECK(r == 0, "task set: %s", pmu_strerror(r));
+	CHECK(f & PMU_EVF_CPU_WIDE, "task set: flags 0x%x lack PMU_EVF_CPU_WIDE", f);
+	CHECK(v.value <= raw && v.value >= raw / 2 && v.enabled > 0 && v.running == v.enabled,
+	      "task set asleep 100 ms: %llu, raw CPU 0 around it %llu (enabled %llu running %llu)",
+	      (unsigned long long)v.value, (unsigned long long)raw, (unsigned long long)v.enabled,
+	      (unsigned long long)v.running);
+	printf("a sleeping task's set, power/energy-pkg/ (msr tsc, cpumask 0): %llu; raw CPU 0 around it: %llu\n",
+	       (unsigned long long)v.value, (unsigned long long)raw);
+	/* the control: the same counter of a PMU that counts tasks counts little while the task sleeps */
+	r = sleep_count(real, "msr/tsc/", 0, -1, type, &raw, &v, &f);
+	CHECK(r == 0 && !(f & PMU_EVF_CPU_WIDE) && v.value < raw / 10,
+	      "control msr/tsc/ in a task's set: r %d, %llu, raw %llu", r, (unsigned long long)v.value,
+	      (unsigned long long)raw);
+	printf("the control, msr/tsc/ in a sleeping task's set: %llu; raw CPU 0 around it: %llu\n",
+	       (unsigned long long)v.value, (unsigned long long)raw);
+
+	/* a set of CPU 0: counted there, the set's own kind (no flag); of CPU 1: not this PMU's CPU */
+	r = sleep_count(c1, "power/energy-pkg/", PMU_SET_CPU | PMU_SET_PID, 0, type, NULL, &v, &f);
+	CHECK(r == 0 && !(f & PMU_EVF_CPU_WIDE) && v.value > 0, "CPU 0: r %d flags 0x%x value %llu", r, f,
+	      (unsigned long long)v.value);
+	r = sleep_count(c1, "power/energy-pkg/", PMU_SET_CPU | PMU_SET_PID, 1, type, NULL, &v, &f);
+	CHECK(r == -ENODEV && strstr(pmu_strerror(r), "cpumask (0)") && strstr(pmu_strerror(r), "not on CPU 1"),
+	      "CPU 1: %d %s", r, pmu_strerror(r));
+	r = sleep_count(c1, "power/energy-pkg/", PMU_SET_CPU | PMU_SET_PID | PMU_SET_SKIP_UNSUPPORTED, 1, type,
+			NULL, &v, &f);
+	CHECK(r == 0 && (f & PMU_EVF_UNSUPPORTED) && v.value == 0 && v.enabled == 0,
+	      "CPU 1, skipping: r %d flags 0x%x value %llu", r, f, (unsigned long long)v.value);
+
+	/* two CPUs in the cpumask: a task's set cannot say which package, and says how to count them */
+	r = sleep_count(c2, "power/energy-pkg/", 0, -1, type, NULL, &v, &f);
+	CHECK(r == -EINVAL && strstr(pmu_strerror(r), "-C 0-1") && strstr(pmu_strerror(r), "counts CPUs, not tasks"),
+	      "task set, cpumask 0-1: %d %s", r, pmu_strerror(r));
+
+	/* the list says so: usable with one CPU in the cpumask (as root), not with two */
+	CHECK(usable_of(c1, "power/energy-pkg/") == 1, "cpumask 0: usable %d", usable_of(c1, "power/energy-pkg/"));
+	CHECK(usable_of(c2, "power/energy-pkg/") == 0, "cpumask 0-1: usable %d", usable_of(c2, "power/energy-pkg/"));
+
+	/* pmu stat -a counts the package once: as -C 0 does, not once per CPU (2 CPUs here: twice) */
+	if (getenv("PMU_CLI")) {
+		double all = stat_count(one, "-a"), cpu0 = stat_count(one, "-C 0"), task = stat_count(one, "");
+		CHECK(all > 0 && cpu0 > 0 && all < 1.5 * cpu0 && all > cpu0 / 1.5,
+		      "pmu stat -a %.0f against -C 0 %.0f: the package counted once", all, cpu0);
+		CHECK(task > 0 && task < 1.5 * cpu0 && task > cpu0 / 1.5, "pmu stat (a command) %.0f against -C 0 %.0f",
+		      task, cpu0);
+		printf("pmu stat -e power/energy-pkg/ -- sleep 0.1: -a %.0f, -C 0 %.0f, the command %.0f\n", all, cpu0, task);
+	}
+	pmu_ctx_free(c1);
+	pmu_ctx_free(c2);
+	pmu_ctx_free(real);
+	rm_rf(one);
+	rm_rf(two);
+	return test_done("test-cpu-wide");
+}
