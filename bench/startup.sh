@@ -8,10 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=all out=bench/results/startup.md
+usage() { echo "usage: bench/startup.sh [--build DIR | --run DIR OUT]" >&2; exit 2; }
 case ${1:-} in
---build) mode=build bin=$2 ;;
---run) mode=run bin=$2 out=$3 ;;
-*) bin=$(mktemp -d); trap 'rm -rf "$bin"' EXIT ;;
+--build) [ $# = 2 ] || usage; mode=build bin=$2 ;;
+--run) [ $# = 3 ] && [ -x "$2/startup" ] || usage; mode=run bin=$2 out=$3 ;;
+'') bin=$(mktemp -d); trap 'rm -rf "$bin"' EXIT ;;
+*) usage ;;
 esac
 if [ $mode != run ]; then
 	. tests/deps.sh
