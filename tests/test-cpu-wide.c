@@ -13,11 +13,13 @@
  *    about as much as a raw perf_event_open of the CPU (pid -1) around it only if libpmu opened it
  *    for the CPU. The control, msr/tsc/ itself in the same kind of set, counts far less. Then: a
  *    cpumask of two CPUs (a task's set refuses, naming -C), a set of a CPU outside the cpumask
- *    (refused, or left out with PMU_SET_SKIP_UNSUPPORTED), the list's "usable", and pmu stat -a
- *    against -C of the cpumask's CPU: counted once, not once per CPU.
+ *    (refused, or left out with PMU_SET_SKIP_UNSUPPORTED), the list's "usable", and pmu stat -a, a
+ *    command and -p of two processes against -C of the cpumask's CPU: the package counted once, not
+ *    once per CPU or per process.
  * Needs root (CPU-wide counting) and the msr PMU with tsc; otherwise part 2 is skipped (77).
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
@@ -174,6 +176,17 @@ static double stat_count(const char *root, const char *how)
 	return v;
 }
 
+/* A child that sleeps until it is killed */
+static pid_t fork_sleeper(void)
+{
+	pid_t c = fork();
+	if (c == 0) {
+		execlp("sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	return c;
+}
+
 int main(void)
 {
 	char one[] = "/tmp/test-cpu-wide-XXXXXX", two[] = "/tmp/test-cpu-wide2-XXXXXX";
@@ -244,14 +257,26 @@ int main(void)
 	CHECK(usable_of(c1, "power/energy-pkg/") == 1, "cpumask 0: usable %d", usable_of(c1, "power/energy-pkg/"));
 	CHECK(usable_of(c2, "power/energy-pkg/") == 0, "cpumask 0-1: usable %d", usable_of(c2, "power/energy-pkg/"));
 
-	/* pmu stat -a counts the package once: as -C 0 does, not once per CPU (2 CPUs here: twice) */
+	/* pmu stat -a counts the package once: as -C 0 does, not once per CPU (2 CPUs here: twice); so do
+	 * a command, and -p of two processes (a unit each, both counting the package on CPU 0) */
 	if (getenv("PMU_CLI")) {
-		double all = stat_count(one, "-a"), cpu0 = stat_count(one, "-C 0"), task = stat_count(one, "");
+		pid_t a = fork_sleeper(), b = fork_sleeper();
+		char p[64];
+		snprintf(p, sizeof(p), "-p %d,%d", (int)a, (int)b);
+		double all = stat_count(one, "-a"), cpu0 = stat_count(one, "-C 0"), task = stat_count(one, ""),
+		       procs = stat_count(one, p);
 		CHECK(all > 0 && cpu0 > 0 && all < 1.5 * cpu0 && all > cpu0 / 1.5,
 		      "pmu stat -a %.0f against -C 0 %.0f: the package counted once", all, cpu0);
 		CHECK(task > 0 && task < 1.5 * cpu0 && task > cpu0 / 1.5, "pmu stat (a command) %.0f against -C 0 %.0f",
 		      task, cpu0);
-		printf("pmu stat -e power/energy-pkg/ -- sleep 0.1: -a %.0f, -C 0 %.0f, the command %.0f\n", all, cpu0, task);
+		CHECK(procs > 0 && procs < 1.5 * cpu0 && procs > cpu0 / 1.5,
+		      "pmu stat -p (two processes) %.0f against -C 0 %.0f", procs, cpu0);
+		printf("pmu stat -e power/energy-pkg/ -- sleep 0.1: -a %.0f, -C 0 %.0f, the command %.0f, -p of two "
+		       "processes %.0f\n", all, cpu0, task, procs);
+		kill(a, SIGKILL);
+		kill(b, SIGKILL);
+		waitpid(a, NULL, 0);
+		waitpid(b, NULL, 0);
 	}
 	pmu_ctx_free(c1);
 	pmu_ctx_free(c2);

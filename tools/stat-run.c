@@ -551,9 +551,11 @@ static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *s
 				row->unit_scale = 1;
 			}
 		}
-		if ((info[k].flags & PMU_EVF_TOOL) && !strcmp(info[k].name, "duration_time")) {
+		if (((info[k].flags & PMU_EVF_TOOL) && !strcmp(info[k].name, "duration_time")) ||
+		    (info[k].flags & PMU_EVF_CPU_WIDE)) {
 			/* wall-clock time is the same in every unit (CPU, thread): the longest, not the sum
-			 * (perf counts it once; -a on 8 CPUs summed it 8 times) */
+			 * (perf counts it once; -a on 8 CPUs summed it 8 times); so is a package's count that
+			 * every thread's unit of -p or -t counted on its PMU's CPU (cpu-wide) */
 			if (vals[k].value > row->v.value)
 				row->v = vals[k];
 			continue;
