@@ -99,8 +99,8 @@ static void sleep_ms(long ms)
 }
 
 /* One event of @ctx opened as @flags/@cpu say (a task's set: 0), enabled over a sleep of 100 ms; its
- * value into *@v and flags into *@f. The raw CPU-wide count of msr @type tsc on CPU 0 around it into
- * *@raw (NULL: none). 0, or the open's error. */
+ * value into *@v and flags into *@f. The raw CPU-wide count of msr @type tsc on CPU 0, enabled around
+ * the set's, into *@raw (NULL: none). 0, or the open's error. */
 static int sleep_count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int cpu, long type, uint64_t *raw,
 		       struct pmu_value *v, unsigned *f)
 {
@@ -113,6 +113,7 @@ static int sleep_count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = (uint32_t)type;
+	a.disabled = 1; /* enabled just before the set, disabled just after it: counts a little more */
 	if (raw && (fd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1, 0)) < 0)
 		return -errno;
 	if ((r = pmu_set_open(ctx, ev, flags ? &o : NULL, &s)) < 0) {
@@ -120,9 +121,13 @@ static int sleep_count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int 
 			close(fd);
 		return r;
 	}
+	if (fd >= 0)
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	pmu_set_enable(s);
 	sleep_ms(100);
 	pmu_set_disable(s);
+	if (fd >= 0)
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	CHECK(pmu_set_read_syscall(s, v) == 0, "%s: read", ev);
 	if (raw)
 		CHECK(read(fd, raw, sizeof(*raw)) == sizeof(*raw), "raw read");
