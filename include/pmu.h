@@ -1010,7 +1010,10 @@ int pmu_region_end(const char *name);
  * the error of the list (an unknown name, a malformed list); after such an
  * error every region call returns it, as when a thread fails to open its
  * events. Events the CPU cannot count are reported when a thread opens
- * them, as without this call.
+ * them, as without this call. An event of a PMU that counts CPUs, not
+ * tasks (RAPL, uncore: see pmu_set_open()) is refused (-EINVAL), here or
+ * from $PMU_EVENTS: a thread's region would count its package for every
+ * task, and the threads' sum would count it more than once.
  */
 int pmu_region_configure(const char *events, int calibrate);
 

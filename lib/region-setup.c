@@ -219,9 +219,18 @@ static void global_init(void)
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
 		o.flags = PMU_SET_SKIP_UNSUPPORTED;
+		const char *name, *pmu;
 		if ((R.err = pmu__set_plan(R.ctx, R.events, &o, &plan)) == 0 && pmu_set_count(plan) > REG_MAX_EV)
 			R.err = pmu__err(R.ctx, -E2BIG, "%zu events; regions count at most %d", pmu_set_count(plan),
 					   REG_MAX_EV);
+		/* a thread's set would count it for every task on its package (set.c): summed over threads,
+		 * regions that overlap in time would count the package's energy or traffic more than once */
+		else if (R.err == 0 && (name = pmu__set_cpu_counted(plan, &pmu)))
+			R.err = pmu__err(R.ctx, -EINVAL,
+					 "'%s': the %s PMU counts CPUs, not tasks, so a thread's region would count its "
+					 "package for every task, and threads' regions would add it up more than once; "
+					 "count it around the whole program instead (pmu stat -e %s -- PROGRAM)", name,
+					 pmu, name);
 		pmu_set_close(plan);
 	}
 	if (R.err) {

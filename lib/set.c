@@ -238,10 +238,22 @@ static const struct pmu_dev *cpu_counting(struct pmu_set *s, const struct pmu_ev
 {
 	const struct pmu_dev *d;
 
-	if (e->tool || (e->info.flags & PMU_EVF_SOFTWARE) || e->attr.type < PERF_TYPE_MAX ||
-	    !(d = pmu__pmu_by_type(s->ctx, e->attr.type)) || pmu__pmu_load(s->ctx, d) < 0)
+	if (e->tool || (e->info.flags & PMU_EVF_SOFTWARE) || e->info.type < PERF_TYPE_MAX ||
+	    !(d = pmu__pmu_by_type(s->ctx, e->info.type)) || pmu__pmu_load(s->ctx, d) < 0)
 		return NULL;
 	return d->cpumask ? d : NULL;
+}
+
+const char *pmu__set_cpu_counted(struct pmu_set *s, const char **pmu)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct pmu_dev *d = cpu_counting(s, &s->ev[i]);
+		if (d) {
+			*pmu = d->name;
+			return s->ev[i].info.name;
+		}
+	}
+	return NULL;
 }
 
 /*

@@ -88,6 +88,9 @@ int pmu__set_forked_err(const struct pmu_set *s);
 /* The calling thread is the one whose counters the set reads. */
 bool pmu__set_mine(const struct pmu_set *s);
 
+/* The name of the first event of @s (planned or open) whose PMU counts CPUs, not tasks (a cpumask: RAPL,
+ * uncore), that PMU's name into *@pmu; NULL if none. */
+const char *pmu__set_cpu_counted(struct pmu_set *s, const char **pmu);
 /* Parse, resolve, arrange topdown and group @events without opening (tests use it). */
 int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out);
 #endif

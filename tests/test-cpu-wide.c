@@ -15,7 +15,7 @@
  *    cpumask of two CPUs (a task's set refuses, naming -C), a set of a CPU outside the cpumask
  *    (refused, or left out with PMU_SET_SKIP_UNSUPPORTED), the list's "usable", and pmu stat -a, a
  *    command and -p of two processes against -C of the cpumask's CPU: the package counted once, not
- *    once per CPU or per process.
+ *    once per CPU or per process; regions (per thread, threads summed) refuse it.
  * Needs root (CPU-wide counting) and the msr PMU with tsc; otherwise part 2 is skipped (77).
  */
 #include <errno.h>
@@ -261,6 +261,26 @@ int main(void)
 	/* the list says so: usable with one CPU in the cpumask (as root), not with two */
 	CHECK(usable_of(c1, "power/energy-pkg/") == 1, "cpumask 0: usable %d", usable_of(c1, "power/energy-pkg/"));
 	CHECK(usable_of(c2, "power/energy-pkg/") == 0, "cpumask 0-1: usable %d", usable_of(c2, "power/energy-pkg/"));
+
+	/* regions count per thread and sum threads: they refuse it, with the fix */
+	{
+		pid_t c = fork();
+		if (c == 0) {
+			char sys[1100];
+			snprintf(sys, sizeof(sys), "%s/sys", one);
+			setenv("PMU_SYSFS_ROOT", sys, 1);
+			r = pmu_region_configure("power/energy-pkg/", 0);
+			if (r != -EINVAL || !strstr(pmu_strerror(r), "counts CPUs, not tasks") ||
+			    !strstr(pmu_strerror(r), "pmu stat -e power/energy-pkg/ -- PROGRAM")) {
+				fprintf(stderr, "regions: %d %s\n", r, pmu_strerror(r));
+				_exit(1);
+			}
+			_exit(pmu_region_begin("x") == -EINVAL ? 0 : 2);
+		}
+		int st = 0;
+		CHECK(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "regions with power/energy-pkg/: child status 0x%x", st);
+	}
 
 	/* pmu stat -a counts the package once: as -C 0 does, not once per CPU (2 CPUs here: twice); so do
 	 * a command, and -p of two processes (a unit each, both counting the package on CPU 0) */
