@@ -298,6 +298,20 @@ int main(void)
 		      "pmu stat -p (two processes) %.0f against -C 0 %.0f", procs, cpu0);
 		printf("pmu stat -e power/energy-pkg/ -- sleep 0.1: -a %.0f, -C 0 %.0f, the command %.0f, -p of two "
 		       "processes %.0f\n", all, cpu0, task, procs);
+		/* -A: a row for CPU 0, the cpumask's, and none for CPU 1, which did not count it (as perf) */
+		char cmd[2048], line[512];
+		int rows = 0, cpu0_rows = 0;
+		FILE *out;
+		snprintf(cmd, sizeof(cmd), "PMU_SYSFS_ROOT='%s/sys' '%s' stat -A -C 0-1 -x, -e power/energy-pkg/ -- true 2>&1",
+			 one, getenv("PMU_CLI"));
+		if ((out = popen(cmd, "r"))) {
+			while (fgets(line, sizeof(line), out)) {
+				rows += strstr(line, "power/energy-pkg/") != NULL;
+				cpu0_rows += strncmp(line, "CPU0,", 5) == 0 && strstr(line, "power/energy-pkg/");
+			}
+			pclose(out);
+		}
+		CHECK(rows == 1 && cpu0_rows == 1, "-A -C 0-1: %d rows of power/energy-pkg/, %d of CPU 0", rows, cpu0_rows);
 		kill(a, SIGKILL);
 		kill(b, SIGKILL);
 		waitpid(a, NULL, 0);

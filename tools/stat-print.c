@@ -64,6 +64,18 @@ static const struct {
 			    "tasks (counted on the CPU of its cpumask from the start to the end, as perf stat does)" },
 };
 
+/* A unit's row that its unit left out while another unit counted it: an event of a PMU that counts
+ * CPUs, opened on the CPUs of its cpumask only (-a -A prints it for those, as perf does) */
+static bool counted_elsewhere(const struct stat_rows *tot, const struct stat_row *r)
+{
+	if (r->supported)
+		return false;
+	for (size_t i = 0; i < tot->n; i++)
+		if (!strcmp(tot->v[i].info.name, r->info.name))
+			return tot->v[i].supported;
+	return false;
+}
+
 /* ---------------- a row ---------------- */
 
 /* task-clock and cpu-clock: time, which perf prints in msec with "CPUs utilized"; other ns counts
@@ -243,8 +255,9 @@ void stat_print_text(FILE *f, const char *cmdline, const struct stat_counts *c, 
 		snprintf(label + strlen(label), sizeof(label) - strlen(label), "%*s",
 			 strlen(label) < 16 ? 16 - (int)strlen(label) : 0, "");
 		for (size_t i = 0; i < c->units[u].rows.n; i++)
-			text_row(f, label, c->units[u].rows.v, c->units[u].rows.n, &c->units[u].rows.v[i],
-				 t->elapsed_ns, t->runs);
+			if (!counted_elsewhere(tot, &c->units[u].rows.v[i]))
+				text_row(f, label, c->units[u].rows.v, c->units[u].rows.n, &c->units[u].rows.v[i],
+					 t->elapsed_ns, t->runs);
 	}
 	for (size_t i = 0; !c->nunits && i < tot->n; i++)
 		text_row(f, "", tot->v, tot->n, &tot->v[i], t->elapsed_ns, t->runs);
@@ -421,8 +434,9 @@ static void lines(struct stat_printer *p, double seconds, const struct stat_coun
 {
 	for (size_t u = 0; !p->metric_only && u < c->nunits; u++)
 		for (size_t i = 0; i < c->units[u].rows.n; i++)
-			line_row(p, seconds, &c->units[u], c->units[u].rows.v, c->units[u].rows.n,
-				 &c->units[u].rows.v[i], elapsed_ns, runs);
+			if (!counted_elsewhere(&c->total, &c->units[u].rows.v[i]))
+				line_row(p, seconds, &c->units[u], c->units[u].rows.v, c->units[u].rows.n,
+					 &c->units[u].rows.v[i], elapsed_ns, runs);
 	for (size_t i = 0; !p->metric_only && !c->nunits && i < c->total.n; i++)
 		line_row(p, seconds, NULL, c->total.v, c->total.n, &c->total.v[i], elapsed_ns, runs);
 	for (size_t i = 0; i < nmv; i++)
