@@ -339,8 +339,11 @@ struct pmu_event_entry {
 	int usable;             /* 1 if pmu stat can count it here: its PMU is present (a core PMU
 	                           for hardware events), a generic hardware event is listed in the
 	                           core PMU's sysfs events/ (x86, arm64), kernel mode is allowed
-	                           where the PMU cannot count user mode alone; a metric when every
-	                           event it needs is usable. Suggestions name only such events. */
+	                           where the PMU cannot count user mode alone, a PMU that counts
+	                           CPUs, not tasks (RAPL, uncore) has one CPU in its cpumask and
+	                           every task of a CPU may be counted (pmu_set_open(): -a counts
+	                           the others); a metric when every event it needs is usable.
+	                           Suggestions name only such events. */
 };
 
 typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);

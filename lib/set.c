@@ -260,18 +260,24 @@ const char *pmu__set_cpu_counted(struct pmu_set *s, const char **pmu)
  * Where to open a group led by @e, an event of @d, a PMU that counts CPUs, not tasks: one package or
  * die each, on the CPUs of its cpumask (the kernel refuses a task, and counts the package of another
  * CPU there too: summed over every CPU of -a, each package would be counted once per CPU, not once).
- * A set of all tasks of a CPU: there when the cpumask has that CPU (0), else not at all (1). A set of
- * a task: on the cpumask's CPU, every task (*@cpu), as perf stat does, when it has one; with several
- * the task's set cannot say which package it means: -EINVAL, with the fix.
+ * A set of all tasks of a CPU: there when the cpumask has that CPU (0); else -ENODEV, or with @skip
+ * (PMU_SET_SKIP_UNSUPPORTED) not at all and quietly (1). A set of a task: on the cpumask's CPU, every
+ * task (*@cpu), as perf stat does, when it has one; with several the task's set cannot say which
+ * package it means: -EINVAL. Each error with its fix.
  */
-static int cpu_wide_place(struct pmu_set *s, const struct pmu_ev *e, const struct pmu_dev *d, int *cpu)
+static int cpu_wide_place(struct pmu_set *s, const struct pmu_ev *e, const struct pmu_dev *d, bool skip, int *cpu)
 {
 	struct pmu_cpulist c;
 
 	if (pmu__cpulist(d->cpumask, s->cpu, &c) < 0)
 		return 0; /* checked when read */
-	if (s->pid == -1)
+	if (s->pid == -1 && (c.has || skip))
 		return c.has ? 0 : 1;
+	if (s->pid == -1)
+		return pmu__err_hold(-ENODEV,
+				"cannot open '%s' on CPU %d: the %s PMU counts a package or die on the CPUs of its "
+				"cpumask (%s), not on CPU %d; open it on one of those", e->info.name, s->cpu, d->name,
+				d->cpumask, s->cpu);
 	if (c.count != 1)
 		return pmu__err_hold(-EINVAL,
 				"cannot count '%s' for a task: the %s PMU counts CPUs, not tasks (a package or die "
@@ -550,14 +556,8 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		int cpu = s->cpu;
 		bool cpu_wide = false;
 		const struct pmu_dev *d = cpu_counting(s, &s->ev[g->first]);
-		if (d && (r = cpu_wide_place(s, &s->ev[g->first], d, &cpu)) != 0) {
-			if (r < 0 || !(o.flags & PMU_SET_SKIP_UNSUPPORTED)) {
-				if (r > 0)
-					r = pmu__err_hold(-ENODEV,
-							"cannot open '%s' on CPU %d: the %s PMU counts a package or die "
-							"on the CPUs of its cpumask (%s), not on CPU %d; open it on one "
-							"of those", s->ev[g->first].info.name, s->cpu, d->name,
-							d->cpumask, s->cpu);
+		if (d && (r = cpu_wide_place(s, &s->ev[g->first], d, o.flags & PMU_SET_SKIP_UNSUPPORTED, &cpu)) != 0) {
+			if (r < 0) {
 				pmu__err_emit(ctx, PMU_LOG_ERR);
 				goto fail;
 			}
