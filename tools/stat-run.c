@@ -555,8 +555,10 @@ static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *s
 		    (info[k].flags & PMU_EVF_CPU_WIDE)) {
 			/* wall-clock time is the same in every unit (CPU, thread): the longest, not the sum
 			 * (perf counts it once; -a on 8 CPUs summed it 8 times); so is a package's count that
-			 * every thread's unit of -p or -t counted on its PMU's CPU (cpu-wide) */
-			if (vals[k].value > row->v.value)
+			 * every thread's unit of -p or -t counted on its PMU's CPU (cpu-wide). The unit that
+			 * was enabled longest, whatever its count: a count of 0 (no energy read in a VM) is one */
+			if (vals[k].enabled > row->v.enabled ||
+			    (vals[k].enabled == row->v.enabled && vals[k].value > row->v.value))
 				row->v = vals[k];
 			continue;
 		}
