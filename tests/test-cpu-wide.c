@@ -312,6 +312,16 @@ int main(void)
 			pclose(out);
 		}
 		CHECK(rows == 1 && cpu0_rows == 1, "-A -C 0-1: %d rows of power/energy-pkg/, %d of CPU 0", rows, cpu0_rows);
+		/* the label: counted for a command, the note under the table says what was counted */
+		int noted = 0;
+		snprintf(cmd, sizeof(cmd), "PMU_SYSFS_ROOT='%s/sys' '%s' stat -e power/energy-pkg/,task-clock -- true 2>&1",
+			 one, getenv("PMU_CLI"));
+		if ((out = popen(cmd, "r"))) {
+			while (fgets(line, sizeof(line), out))
+				noted += strstr(line, "note: power/energy-pkg/: every task on its package or die") != NULL;
+			pclose(out);
+		}
+		CHECK(noted == 1, "pmu stat of a command: %d notes saying power/energy-pkg/ counted every task", noted);
 		kill(a, SIGKILL);
 		kill(b, SIGKILL);
 		waitpid(a, NULL, 0);

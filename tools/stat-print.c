@@ -60,8 +60,8 @@ static const struct {
 } flag_notes[] = {
 	{ PMU_EVF_USER_FALLBACK, ": user mode only (kernel.perf_event_paranoid forbids kernel mode without "
 				 "CAP_PERFMON; sudo sysctl kernel.perf_event_paranoid=1 counts it too)" },
-	{ PMU_EVF_CPU_WIDE, ": every task on its package or die, not only the command's: the PMU counts CPUs, not "
-			    "tasks (counted on the CPU of its cpumask from the start to the end, as perf stat does)" },
+	{ PMU_EVF_CPU_WIDE, ": every task on its package or die, not only the counted ones: the PMU counts CPUs, "
+			    "not tasks (counted on the CPU of its cpumask from the start to the end, as perf stat does)" },
 };
 
 /* A unit's row that its unit left out while another unit counted it: an event of a PMU that counts
@@ -221,7 +221,7 @@ static void text_row(FILE *f, const char *label, const struct stat_row *rows, si
 	fprintf(f, "\n");
 }
 
-/* The notes under the table: given, user mode only, per event. */
+/* The notes under the table: given, what some rows counted (flag_notes), per event. */
 static void text_notes(FILE *f, const struct stat_row *rows, size_t n, const struct strv *notes)
 {
 	for (size_t i = 0; i < notes->n; i++)
