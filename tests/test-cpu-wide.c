@@ -83,14 +83,6 @@ static void write_machine(const char *root, long type, const char *mask)
 	CHECK(symlink("/proc", path) == 0 || errno == EEXIST, "symlink %s: %s", path, strerror(errno));
 }
 
-static void rm_rf(const char *root)
-{
-	char cmd[1100];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
-		fprintf(stderr, "note: could not remove %s\n", root);
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
@@ -160,24 +152,45 @@ static int usable_of(struct pmu_ctx *ctx, const char *name)
 	return l.usable;
 }
 
+/* pmu stat @args over machine @root: how many lines of its output (stdout and stderr) hold @needle; of
+ * them, how many begin with @prefix into *@pre, and the count of the last (perf's CSV: its first
+ * field) into *@v, each when not NULL. With @v, the other lines are shown (pmu stat's warnings). */
+static int stat_lines(const char *root, const char *args, const char *needle, const char *prefix, int *pre,
+		      double *v)
+{
+	char cmd[2048], line[512];
+	int n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "PMU_SYSFS_ROOT='%s/sys' '%s' stat %s 2>&1", root, getenv("PMU_CLI"), args);
+	if (pre)
+		*pre = 0;
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		if (!strstr(line, needle)) {
+			if (v)
+				fprintf(stderr, "pmu stat %s: %s", args, line);
+			continue;
+		}
+		n++;
+		if (pre && !strncmp(line, prefix, strlen(prefix)))
+			(*pre)++;
+		if (v)
+			*v = strtod(line, NULL);
+	}
+	pclose(p);
+	return n;
+}
+
 /* pmu stat @how -x, -e power/energy-pkg/ -- sleep 0.1 over machine @root: the count, or -1 */
 static double stat_count(const char *root, const char *how)
 {
-	const char *cli = getenv("PMU_CLI");
-	char cmd[2048], line[512];
+	char args[256];
 	double v = -1;
-	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "PMU_SYSFS_ROOT='%s/sys' '%s' stat %s -x, -e power/energy-pkg/ -- sleep 0.1 2>&1",
-		 root, cli, how);
-	if (!(p = popen(cmd, "r")))
-		return -1;
-	while (fgets(line, sizeof(line), p))
-		if (strstr(line, "power/energy-pkg/"))
-			v = strtod(line, NULL);
-		else
-			fprintf(stderr, "pmu stat %s: %s", how, line);
-	pclose(p);
+	snprintf(args, sizeof(args), "%s -x, -e power/energy-pkg/ -- sleep 0.1", how);
+	stat_lines(root, args, "power/energy-pkg/", "", NULL, &v);
 	return v;
 }
 
@@ -301,28 +314,12 @@ int main(void)
 		printf("pmu stat -e power/energy-pkg/ -- sleep 0.1: -a %.0f, -C 0 %.0f, the command %.0f, -p of two "
 		       "processes %.0f\n", all, cpu0, task, procs);
 		/* -A: a row for CPU 0, the cpumask's, and none for CPU 1, which did not count it (as perf) */
-		char cmd[2048], line[512];
-		int rows = 0, cpu0_rows = 0;
-		FILE *out;
-		snprintf(cmd, sizeof(cmd), "PMU_SYSFS_ROOT='%s/sys' '%s' stat -A -C 0-1 -x, -e power/energy-pkg/ -- true 2>&1",
-			 one, getenv("PMU_CLI"));
-		if ((out = popen(cmd, "r"))) {
-			while (fgets(line, sizeof(line), out)) {
-				rows += strstr(line, "power/energy-pkg/") != NULL;
-				cpu0_rows += strncmp(line, "CPU0,", 5) == 0 && strstr(line, "power/energy-pkg/");
-			}
-			pclose(out);
-		}
+		int cpu0_rows, rows = stat_lines(one, "-A -C 0-1 -x, -e power/energy-pkg/ -- true", "power/energy-pkg/",
+						 "CPU0,", &cpu0_rows, NULL);
 		CHECK(rows == 1 && cpu0_rows == 1, "-A -C 0-1: %d rows of power/energy-pkg/, %d of CPU 0", rows, cpu0_rows);
 		/* the label: counted for a command, the note under the table says what was counted */
-		int noted = 0;
-		snprintf(cmd, sizeof(cmd), "PMU_SYSFS_ROOT='%s/sys' '%s' stat -e power/energy-pkg/,task-clock -- true 2>&1",
-			 one, getenv("PMU_CLI"));
-		if ((out = popen(cmd, "r"))) {
-			while (fgets(line, sizeof(line), out))
-				noted += strstr(line, "note: power/energy-pkg/: every task on its package or die") != NULL;
-			pclose(out);
-		}
+		int noted = stat_lines(one, "-e power/energy-pkg/,task-clock -- true",
+				       "note: power/energy-pkg/: every task on its package or die", "", NULL, NULL);
 		CHECK(noted == 1, "pmu stat of a command: %d notes saying power/energy-pkg/ counted every task", noted);
 		kill(a, SIGKILL);
 		kill(b, SIGKILL);
@@ -332,7 +329,7 @@ int main(void)
 	pmu_ctx_free(c1);
 	pmu_ctx_free(c2);
 	pmu_ctx_free(real);
-	rm_rf(one);
-	rm_rf(two);
+	fixture_remove(one);
+	fixture_remove(two);
 	return test_done("test-cpu-wide");
 }
