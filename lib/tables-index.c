@@ -284,13 +284,14 @@ int pmu__tables_build_index(struct pmu_tables *t, pmu_problem_fn pf, void *pd, i
 			/* v[w - 1] is v[i - 1] or a name equal to it (dropped names equal the one kept before) */
 			bool eq = w && (same ? (same[i / 8] >> (i % 8)) & 1 : !strcasecmp(v[w - 1].name, v[i].name));
 			/* kinds and directories read without making the entries (a built-in one's compiled entry) */
-			if (!eq || kclass(pmu__tables_kind(t, v[w - 1].order)) != kclass(pmu__tables_kind(t, v[i].order))) {
+			int kind = pmu__tables_kind(t, v[i].order);
+			if (!eq || kclass(pmu__tables_kind(t, v[w - 1].order)) != kclass(kind)) {
 				run = w;
 				v[w++] = v[i];
 				continue;
 			}
 			/* a CPU table's native event under a standard name is the CPU's own event for it */
-			if (pmu__tables_kind(t, v[run].order) == PMU_T_NATIVE && pmu__tables_kind(t, v[i].order) == PMU_T_STANDARD &&
+			if (pmu__tables_kind(t, v[run].order) == PMU_T_NATIVE && kind == PMU_T_STANDARD &&
 			    strcmp(pmu__tables_dir(t, v[run].order), pmu__tables_dir(t, v[i].order)))
 				continue;
 			first = NE(&v[run]);
@@ -339,11 +340,12 @@ static const struct pmu_tname *find_all(const struct pmu_tables *t, const char *
 		return NULL;
 	while (hit > t->names && !strcasecmp(hit[-1].name, name))
 		hit--;
+	/* the class read without making the entries of the other class (as the index's build reads it) */
 	while (cls != PMU_TC_ANY && hit < t->names + t->nnames && !strcasecmp(hit->name, name) &&
-	       tclass(pmu__tables_name_entry(t, hit)) != cls)
+	       kclass(pmu__tables_kind(t, hit->order)) != cls)
 		hit++;
 	for (end = hit; end < t->names + t->nnames && !strcasecmp(end->name, name) &&
-			(cls == PMU_TC_ANY || tclass(pmu__tables_name_entry(t, end)) == cls); end++)
+			(cls == PMU_TC_ANY || kclass(pmu__tables_kind(t, end->order)) == cls); end++)
 		(*n)++;
 	for (size_t i = 0; i < *n; i++)
 		pmu__tables_name_entry(t, &hit[i]); /* what it returns is made: callers read .ent */
