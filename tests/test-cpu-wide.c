@@ -279,9 +279,14 @@ int main(void)
 
 	/* regions count per thread and sum threads: they refuse it, with the fix */
 	{
+		fflush(stdout); /* printed once, not again by the child */
 		pid_t c = fork();
 		if (c == 0) {
 			char sys[1100];
+			/* the parent's contexts, freed: valgrind checks the child's leaks at its exit too */
+			pmu_ctx_free(c1);
+			pmu_ctx_free(c2);
+			pmu_ctx_free(real);
 			snprintf(sys, sizeof(sys), "%s/sys", one);
 			setenv("PMU_SYSFS_ROOT", sys, 1);
 			r = pmu_region_configure("power/energy-pkg/", 0);
@@ -300,6 +305,7 @@ int main(void)
 	/* pmu stat -a counts the package once: as -C 0 does, not once per CPU (2 CPUs here: twice); so do
 	 * a command, and -p of two processes (a unit each, both counting the package on CPU 0) */
 	if (getenv("PMU_CLI")) {
+		fflush(stdout);
 		pid_t a = fork_sleeper(), b = fork_sleeper();
 		char p[64];
 		snprintf(p, sizeof(p), "-p %d,%d", (int)a, (int)b);
