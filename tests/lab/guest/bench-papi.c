@@ -79,14 +79,6 @@ static int cmp_double(const void *a, const void *b)
 static int op_err;
 static uint64_t last_max; /* largest of the REPS runs of the last cost1() */
 
-#if defined(__aarch64__)
-#define ARCH "arm64"
-#elif defined(__riscv)
-#define ARCH "riscv64"
-#else
-#define ARCH "other"
-#endif
-
 /* Instructions per operation: (min over REPS of K ops - the empty loop) / K. */
 static double cost1(enum op op, const struct arg *a)
 {
@@ -431,41 +423,11 @@ static int child_agree(unsigned n_unused __attribute__((unused)))
 	return 0;
 }
 
-static int paranoid_get(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = -100;
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -100;
-		fclose(f);
-	}
-	return v;
-}
-
-static void paranoid_set(int v)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "w");
-	if (f) {
-		fprintf(f, "%d\n", v);
-		fclose(f);
-	}
-}
-
 static int bench(void);
 
 int main(void)
 {
-	int old = paranoid_get(), rc;
-
-	if (old > 2) {
-		paranoid_set(2);
-		printf("# perf_event_paranoid %d -> %d for this run (PAPI refuses 3)\n", old, paranoid_get());
-	}
-	rc = bench();
-	if (old > 2)
-		paranoid_set(old);
-	return rc;
+	return lab_papi_paranoid(bench);
 }
 
 static int bench(void)
@@ -480,12 +442,12 @@ static int bench(void)
 	memset(res, 0, sizeof(*res));
 	if ((rc = lab_in_child(child_check, 0)) != 0)
 		return rc;
-	printf("BENCH papi-info arch=" ARCH " papi=%d.%d.%d fast_counter_read=%d PAPI_TOT_INS=%s PAPI_TOT_CYC=%s cpu=%s\n",
+	printf("BENCH papi-info arch=" LAB_ARCH " papi=%d.%d.%d fast_counter_read=%d PAPI_TOT_INS=%s PAPI_TOT_CYC=%s cpu=%s\n",
 	       PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
 	       res->fast_counter_read, res->papi_ins, res->papi_cyc, res->cpu);
 	if ((rc = lab_in_child(child_agree, 0)) != 0)
 		return rc;
-	printf("BENCH papi-agree arch=" ARCH " loop_delta_instructions papi=%.0f libpmu=%.0f expected=%llu\n",
+	printf("BENCH papi-agree arch=" LAB_ARCH " loop_delta_instructions papi=%.0f libpmu=%.0f expected=%llu\n",
 	       res->agree_papi, res->agree_pmu, 2 * (AGREE_N2 - AGREE_N1));
 	if (res->agree_papi != res->agree_pmu || res->agree_pmu != 2.0 * (AGREE_N2 - AGREE_N1)) {
 		printf("FAIL: PAPI (%.0f), libpmu (%.0f) and the truth (%llu) disagree\n", res->agree_papi,
@@ -495,7 +457,7 @@ static int bench(void)
 	for (unsigned n = 1; n <= 2; n++) {
 		if ((rc = lab_in_child(child_read, n)) != 0)
 			return rc;
-		printf("BENCH papi arch=" ARCH " op=read events=%u papi_read=%.1f libpmu_fast=%.1f libpmu_syscall=%.1f "
+		printf("BENCH papi arch=" LAB_ARCH " op=read events=%u papi_read=%.1f libpmu_fast=%.1f libpmu_syscall=%.1f "
 		       "papi_over_fast=%.1f papi_over_syscall=%.2f\n",
 		       n, res->papi_read[n], res->fast[n], res->syscall[n], res->papi_read[n] / res->fast[n],
 		       res->papi_read[n] / res->syscall[n]);
@@ -505,7 +467,7 @@ static int bench(void)
 			return rc;
 		if (n == 2)
 			papi_hl_report();
-		printf("BENCH papi arch=" ARCH " op=region events=%u papi_hl_pair=%.1f libpmu_pair=%.1f papi_over_libpmu=%.1f "
+		printf("BENCH papi arch=" LAB_ARCH " op=region events=%u papi_hl_pair=%.1f libpmu_pair=%.1f papi_over_libpmu=%.1f "
 		       "libpmu_pair_min=%.1f libpmu_pair_max=%.1f\n",
 		       n, res->papi_region[n], res->pmu_region[n], res->papi_region[n] / res->pmu_region[n],
 		       res->pmu_region_min[n], res->pmu_region_max[n]);

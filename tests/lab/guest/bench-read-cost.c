@@ -109,14 +109,7 @@ int main(void)
 	static const unsigned sizes[] = { 1, 2, 4, 6, 8 };
 	double plain_with_times;
 	struct pmu_ctx *ctx = lab_ctx();
-	const char *arch =
-#if defined(__aarch64__)
-		"arm64";
-#elif defined(__riscv)
-		"riscv64";
-#else
-		"other";
-#endif
+	const char *arch = LAB_ARCH;
 
 	lab_meter_open();
 	if (!lab_meter_live("read-cost arch=all counters=all"))

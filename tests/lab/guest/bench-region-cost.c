@@ -137,21 +137,10 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static const char *arch_name(void)
-{
-#if defined(__aarch64__)
-	return "arm64";
-#elif defined(__riscv)
-	return "riscv64";
-#else
-	return "other";
-#endif
-}
-
 /* One event count, in a child process. Returns the exit status. */
 static int run(unsigned n)
 {
-	const char *arch = arch_name();
+	const char *arch = LAB_ARCH;
 	struct pmu_set_opts o;
 	struct pmu_ctx *ctx;
 	struct pmu_set *s;

@@ -14,6 +14,15 @@
 #include <unistd.h>
 #include <pmu.h>
 
+/* The guest's architecture, as the benchmarks' BENCH lines name it. */
+#if defined(__aarch64__)
+#define LAB_ARCH "arm64"
+#elif defined(__riscv)
+#define LAB_ARCH "riscv64"
+#else
+#define LAB_ARCH "other"
+#endif
+
 static int lab_failures;
 
 #define LAB_CHECK(cond, ...) do { \
@@ -91,6 +100,45 @@ __attribute__((unused)) static int lab_in_child(int (*fn)(unsigned), unsigned n)
 		return 1;
 	}
 	return WEXITSTATUS(st);
+}
+
+/* perf_event_paranoid (-100 where it cannot be read) */
+__attribute__((unused)) static int lab_paranoid_get(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = -100;
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -100;
+		fclose(f);
+	}
+	return v;
+}
+
+__attribute__((unused)) static void lab_paranoid_set(int v)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "w");
+	if (f) {
+		fprintf(f, "%d\n", v);
+		fclose(f);
+	}
+}
+
+/* Runs @fn with perf_event_paranoid at most 2 and restores it: PAPI's perf_event component disables
+ * itself at 3 (Debian's default), even for root, where libpmu and the kernel let root count; both
+ * libraries are then measured under the same setting. */
+__attribute__((unused)) static int lab_papi_paranoid(int (*fn)(void))
+{
+	int old = lab_paranoid_get(), rc;
+
+	if (old > 2) {
+		lab_paranoid_set(2);
+		printf("# perf_event_paranoid %d -> %d for this run (PAPI refuses 3)\n", old, lab_paranoid_get());
+	}
+	rc = fn();
+	if (old > 2)
+		lab_paranoid_set(old);
+	return rc;
 }
 
 static inline int lab_user_access(int v)
