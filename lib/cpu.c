@@ -171,12 +171,9 @@ static int from_cpuinfo(struct pmu_ctx *ctx, struct pmu_cpu *c)
 			part = strtoull(v, NULL, 0);
 		if (cpuinfo_get(info, "CPU revision", v, sizeof(v)))
 			rev = strtoull(v, NULL, 0);
+		/* a kernel without sysfs's midr_el1 (from_midr): the register rebuilt from its fields */
 		c->midr = (impl & 0xff) << 24 | (var & 0xf) << 20 | arch << 16 | (part & 0xfff) << 4 |
 			  (rev & 0xf);
-		/* sysfs holds the exact register when present */
-		if (pmu__path(path, sizeof(path), "%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
-			      ctx->sysfs_root) == 0 && pmu__read_file(path, v, sizeof(v)) > 0)
-			pmu__parse_u64(v, &c->midr);
 		arm64_format(c);
 	} else if (cpuinfo_get(info, "mvendorid", v, sizeof(v))) {
 		c->arch = PMU_ARCH_RISCV;
@@ -258,9 +255,27 @@ static int from_cpuid_insn(struct pmu_cpu *c, bool with_name)
 }
 #endif
 
-/* This machine's CPU: on x86 from the cpuid instruction, unless a test gives another procfs root (the
- * kernel formats /proc/cpuinfo for every CPU at each read: 50 us on a 2-CPU VM, more with more CPUs);
- * else cpuinfo. @with_name: the model name too (cpuinfo has it either way). */
+/* An arm64 kernel's MIDR_EL1 of CPU 0, as sysfs gives it (one small file, the exact register): 0, or
+ * -ENOENT where sysfs has none (another architecture, a kernel before 4.11). */
+static int from_midr(struct pmu_ctx *ctx, struct pmu_cpu *c)
+{
+	char path[512], v[64];
+	uint64_t midr;
+
+	if (pmu__path(path, sizeof(path), "%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
+		      ctx->sysfs_root) < 0 || pmu__read_file(path, v, sizeof(v)) <= 0 || pmu__parse_u64(v, &midr) < 0)
+		return -ENOENT;
+	memset(c, 0, sizeof(*c));
+	c->arch = PMU_ARCH_ARM64;
+	c->midr = midr;
+	arm64_format(c);
+	return 0;
+}
+
+/* This machine's CPU: on x86 from the cpuid instruction, unless a test gives another procfs root; on
+ * arm64 from sysfs's midr_el1; else cpuinfo (the kernel formats /proc/cpuinfo for every CPU at each
+ * read: 50 us on a 2-CPU VM, more with more CPUs). @with_name: the model name too (cpuinfo has it
+ * either way; arm64's has none). */
 static int this_cpu(struct pmu_ctx *ctx, struct pmu_cpu *c, bool with_name)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -269,6 +284,8 @@ static int this_cpu(struct pmu_ctx *ctx, struct pmu_cpu *c, bool with_name)
 #else
 	(void)with_name;
 #endif
+	if (from_midr(ctx, c) == 0)
+		return 0;
 	return from_cpuinfo(ctx, c);
 }
 

@@ -107,8 +107,21 @@ static int machine(const char *root, const char *m)
 		CHECK(strstr(advice, "perf_user_access=1") != NULL, "%s: advice lacks perf_user_access fix", m);
 	if (c.paranoid == 2)
 		CHECK(strstr(advice, "perf_event_paranoid=2") != NULL, "%s: advice lacks paranoid", m);
-	/* overriding the CPU identity keeps the PMUs, changes the id */
+	/* arm64: the identity is sysfs's midr_el1, /proc/cpuinfo unread (a procfs without it, the same id) */
 	pmu_ctx_free(ctx);
+	if (c.arch == PMU_ARCH_ARM64) {
+		char id[sizeof(c.cpuid)], none[1100];
+		snprintf(id, sizeof(id), "%s", c.cpuid);
+		snprintf(none, sizeof(none), "%s/%s/no-procfs-here", root, m);
+		o.procfs_root = none;
+		CHECK(pmu_ctx_new(&ctx, &o) == 0, "%s: context without procfs", m);
+		pmu_caps(ctx, &c);
+		CHECK(c.arch == PMU_ARCH_ARM64 && !strcmp(c.cpuid, id), "%s: without /proc/cpuinfo: %s %s, expected arm64 %s",
+		      m, arch_names[c.arch], c.cpuid, id);
+		pmu_ctx_free(ctx);
+		o.procfs_root = proc;
+	}
+	/* overriding the CPU identity keeps the PMUs, changes the id */
 	o.cpuid = "GenuineIntel-6-55-4";
 	CHECK(pmu_ctx_new(&ctx, &o) == 0, "%s: override", m);
 	pmu_caps(ctx, &c);
