@@ -24,7 +24,8 @@ struct pmu_format {
 
 struct pmu_named_event {
 	char *name;
-	char *terms;            /* contents of events/<name> */
+	char *terms;            /* contents of events/<name>, read at the event's first use (pmu__sysfs_encode_event);
+	                           NULL until then */
 	char *unit;             /* events/<name>.unit or NULL */
 	char *scale;            /* events/<name>.scale or NULL */
 	double factor;          /* its value: 1 without one (or without a usable one: then no unit either) */
@@ -105,8 +106,13 @@ void pmu__global_init(void);
 /* Read a small file into buf (NUL-terminated, trailing whitespace trimmed).
  * Returns length or a negative errno. */
 int pmu__read_file(const char *path, char *buf, size_t len);
+/* The same, @path relative to the open directory @dirfd (openat(2); AT_FDCWD: as pmu__read_file): a file
+ * of a directory already open is found without walking the whole path again (sysfs's walk is most of
+ * a small file's cost). */
+int pmu__read_file_at(int dirfd, const char *path, char *buf, size_t len);
 /* Read a file as an integer. Returns 0 or a negative errno. */
 int pmu__read_int(const char *path, long long *out);
+int pmu__read_int_at(int dirfd, const char *path, long long *out);
 /* A list of CPUs as the kernel writes it ("0-3,8,10-11", a PMU's cpumask): how many, the lowest, the
  * highest + 1, and whether CPU @cpu is one of them (@cpu -1: asks none). */
 struct pmu_cpulist {
@@ -171,6 +177,11 @@ size_t pmu__n_core_pmus(const struct pmu_ctx *ctx);
  * pmu__sysfs_place(), a term without value that is no format term one of the PMU's named events. */
 int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *terms,
 		      const char *event_name, struct pmu_event_info *info, int depth);
+/* Encode @pmu's named event @ev (events/<name>) into @info as pmu__sysfs_encode() does, reading the
+ * file at the event's first use (the scan lists the names only). 0, -ENOENT said (the file has gone
+ * or cannot be read), -ENOMEM, or pmu__sysfs_encode()'s errors. Thread-safe. */
+int pmu__sysfs_encode_event(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const struct pmu_named_event *ev,
+			    const char *event_name, struct pmu_event_info *info, int depth);
 /* Place @v as term @term of @pmu into @info: "config".."config3" as they are, a format term's bits
  * where the PMU's format file puts them. 0, or -EINVAL said with @event_name: @pmu has no format term
  * @term (the message lists those it has), or @v is wider than the term. */

@@ -978,7 +978,7 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 				out->source = PMU_SRC_SYSFS;
 				snprintf(out->origin, sizeof(out->origin), "sysfs: %s/bus/event_source/devices/%s/events/%s",
 					 ctx->sysfs_root, d->name, d->events[i].name);
-				r = pmu__sysfs_encode(ctx, d, d->events[i].terms, name, out, 0);
+				r = pmu__sysfs_encode_event(ctx, d, &d->events[i], name, out, 0);
 				if (r < 0)
 					return r;
 				goto done;

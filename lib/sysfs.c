@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* PMUs under <sysfs>/bus/event_source/devices: type, format/ and events/,
  * and encoding "term=value,..." through the format files. A core PMU's
- * type, format/ and events/ are read with the scan; another's (uncore, RAPL,
- * software...: a server has hundreds) at the first need, pmu__pmu_load(),
- * its type too where its name says that it cannot be a core PMU. */
+ * type, format/ and the list of its events/ are read with the scan; another's
+ * (uncore, RAPL, software...: a server has hundreds) at the first need,
+ * pmu__pmu_load(), its type too where its name says that it cannot be a core
+ * PMU. A named event's file is read at that event's first use. */
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include "internal.h"
 
 #define MAX_TERMS_DEPTH 4
@@ -116,24 +119,46 @@ static bool is_aux_file(const char *n)
 	return false;
 }
 
+/*
+ * Paths here are relative to an open directory @at (openat(2)): the scan opens devices/ once and names a
+ * PMU's files from there (a PMU's directory, then its format/ and events/, from theirs), as walking
+ * <sysfs>/bus/event_source/devices/<pmu>/format/<term> again for each file was most of its cost; with
+ * AT_FDCWD they are whole paths (a PMU read later, at its first need).
+ */
+
 /* The text of file @path in *out (to free; NULL when it cannot be read). Returns 0 or -ENOMEM. */
-static int read_dup(const char *path, char **out)
+static int read_dup(int at, const char *path, char **out)
 {
 	char buf[4096];
 
 	*out = NULL;
-	if (pmu__read_file(path, buf, sizeof(buf)) < 0)
+	if (pmu__read_file_at(at, path, buf, sizeof(buf)) < 0)
 		return 0;
 	return (*out = strdup(buf)) ? 0 : -ENOMEM;
 }
 
-/* opendir(@dir); NULL with *err 0 when it is not there or not readable, -ENOMEM when out of memory */
-static DIR *open_dir(const char *dir, int *err)
+/* opendir(@dir); NULL with *err 0 when it is not there or not readable, -ENOMEM when out of memory.
+ * Relative to a directory: openat(2) and fdopendir(3), two fcntl(2) calls more than opendir(3) makes,
+ * fewer than the walk they save. */
+static DIR *open_dir(int at, const char *dir, int *err)
 {
-	DIR *dh = opendir(dir);
+	int fd = at == AT_FDCWD ? -1 : openat(at, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e;
+	DIR *dh = at == AT_FDCWD ? opendir(dir) : fd < 0 ? NULL : fdopendir(fd);
 
-	*err = !dh && errno == ENOMEM ? -ENOMEM : 0;
+	e = errno;
+	if (fd >= 0 && !dh)
+		close(fd);
+	*err = !dh && e == ENOMEM ? -ENOMEM : 0;
 	return dh;
+}
+
+/* @file of PMU @d's directory, relative to @at: devices/ open (the scan), or AT_FDCWD (the whole path) */
+static int pmu_file(const struct pmu_ctx *ctx, int at, const struct pmu_dev *d, const char *file, char *out,
+		    size_t len)
+{
+	if (at == AT_FDCWD)
+		return pmu__path(out, len, "%s/bus/event_source/devices/%s/%s", ctx->sysfs_root, d->name, file);
+	return pmu__path(out, len, "%s/%s", d->name, file);
 }
 
 static int cmp_format(const void *a, const void *b)
@@ -159,22 +184,19 @@ static int cmp_dev(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int scan_formats(struct pmu_ctx *ctx, const char *dir, struct pmu_dev *d)
+static int scan_formats(struct pmu_ctx *ctx, int at, const char *dir, struct pmu_dev *d)
 {
-	char path[1024], text[256];
+	char text[256];
 	struct dirent *e;
 	size_t cap = 0;
 	int r;
-	DIR *dh = open_dir(dir, &r);
+	DIR *dh = open_dir(at, dir, &r);
 
 	if (!dh)
 		return r;
 	while ((e = readdir(dh))) {
 		struct pmu_format f;
-		if (e->d_name[0] == '.')
-			continue;
-		if (pmu__path(path, sizeof(path), "%s/%s", dir, e->d_name) < 0 ||
-		    pmu__read_file(path, text, sizeof(text)) < 0)
+		if (e->d_name[0] == '.' || pmu__read_file_at(dirfd(dh), e->d_name, text, sizeof(text)) < 0)
 			continue;
 		memset(&f, 0, sizeof(f));
 		if (strlen(e->d_name) >= sizeof(f.name) || parse_format(text, &f) < 0) {
@@ -201,7 +223,8 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* events/<@name>@sfx (".unit", ".scale") in *out when the listing @files (@n, sorted) has it: 0 or -ENOMEM */
-static int read_aux(const char *dir, char *const *files, size_t n, const char *name, const char *sfx, char **out)
+static int read_aux(int at, const char *dir, char *const *files, size_t n, const char *name, const char *sfx,
+		    char **out)
 {
 	char file[512], path[1024];
 	const char *key = file;
@@ -210,17 +233,17 @@ static int read_aux(const char *dir, char *const *files, size_t n, const char *n
 	if ((size_t)snprintf(file, sizeof(file), "%s%s", name, sfx) >= sizeof(file) ||
 	    !bsearch(&key, files, n, sizeof(*files), cmp_str) || pmu__path(path, sizeof(path), "%s/%s", dir, file) < 0)
 		return 0;
-	return read_dup(path, out);
+	return read_dup(at, path, out);
 }
 
 /* The directory listing of @dir, sorted (names to free), so that an event's .unit and .scale are
  * opened only where they exist. 0 (*files NULL: no directory) or -ENOMEM. */
-static int list_dir(const char *dir, char ***files, size_t *n)
+static int list_dir(int at, const char *dir, char ***files, size_t *n)
 {
 	struct dirent *e;
 	size_t cap = 0;
 	int r;
-	DIR *dh = open_dir(dir, &r);
+	DIR *dh = open_dir(at, dir, &r);
 
 	*files = NULL;
 	*n = 0;
@@ -265,15 +288,18 @@ static void event_factor(struct pmu_ctx *ctx, const struct pmu_dev *d, struct pm
 	ev->factor = v;
 }
 
-static int scan_events(struct pmu_ctx *ctx, const char *dir, struct pmu_dev *d)
+/* events/ of @d: every named event's name, its .unit and .scale where the listing has them; not its
+ * terms (pmu__sysfs_encode_event reads them at the event's first use: a core PMU lists 20 to 70 events,
+ * each file 3 system calls, most of pmu_ctx_new's kernel work, and a program uses few or none) */
+static int scan_events(struct pmu_ctx *ctx, int at, const char *dir, struct pmu_dev *d)
 {
-	char path[1024], **files;
+	char **files;
 	size_t cap = 0, n;
-	int r = list_dir(dir, &files, &n);
+	int r = list_dir(at, dir, &files, &n);
 
 	for (size_t f = 0; r == 0 && f < n; f++) {
 		struct pmu_named_event *ev;
-		if (is_aux_file(files[f]) || pmu__path(path, sizeof(path), "%s/%s", dir, files[f]) < 0)
+		if (is_aux_file(files[f]))
 			continue;
 		if (d->n_events == cap && pmu__grow(&d->events, &cap, 32, sizeof(*d->events)) < 0) {
 			r = -ENOMEM;
@@ -281,11 +307,8 @@ static int scan_events(struct pmu_ctx *ctx, const char *dir, struct pmu_dev *d)
 		}
 		ev = &d->events[d->n_events];
 		memset(ev, 0, sizeof(*ev));
-		if ((r = read_dup(path, &ev->terms)) < 0 || !ev->terms)
-			continue;
-		if (!(ev->name = strdup(files[f])) || read_aux(dir, files, n, files[f], ".unit", &ev->unit) < 0 ||
-		    read_aux(dir, files, n, files[f], ".scale", &ev->scale) < 0) {
-			free(ev->terms);
+		if (!(ev->name = strdup(files[f])) || read_aux(at, dir, files, n, files[f], ".unit", &ev->unit) < 0 ||
+		    read_aux(at, dir, files, n, files[f], ".scale", &ev->scale) < 0) {
 			free(ev->name);
 			free(ev->unit);
 			r = -ENOMEM;
@@ -320,14 +343,13 @@ static void dev_free(struct pmu_dev *d)
 }
 
 /* The type file of @d into d->type: 0, or the error (-ENOENT, -EINVAL: not a type). */
-static int read_type(const struct pmu_ctx *ctx, struct pmu_dev *d)
+static int read_type(const struct pmu_ctx *ctx, int at, struct pmu_dev *d)
 {
 	char path[1024];
 	long long type;
 	int r;
 
-	if ((r = pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/type", ctx->sysfs_root, d->name)) < 0 ||
-	    (r = pmu__read_int(path, &type)) < 0)
+	if ((r = pmu_file(ctx, at, d, "type", path, sizeof(path))) < 0 || (r = pmu__read_int_at(at, path, &type)) < 0)
 		return r;
 	if (type < 0 || type >= PMU_NO_TYPE)
 		return -EINVAL;
@@ -338,29 +360,27 @@ static int read_type(const struct pmu_ctx *ctx, struct pmu_dev *d)
 
 /* The cpumask of @d, a PMU that counts CPUs rather than tasks: 0 (none, or not a CPU list: @d counts
  * tasks), or -ENOMEM. A core PMU's is never read: it counts tasks (hybrid ones list "cpus"). */
-static int read_cpumask(const struct pmu_ctx *ctx, struct pmu_dev *d)
+static int read_cpumask(const struct pmu_ctx *ctx, int at, struct pmu_dev *d)
 {
 	char path[1024], buf[4096];
 	struct pmu_cpulist c;
 
-	if (d->is_core ||
-	    pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/cpumask", ctx->sysfs_root, d->name) < 0 ||
-	    pmu__read_file(path, buf, sizeof(buf)) < 0 || pmu__cpulist(buf, -1, &c) < 0)
+	if (d->is_core || pmu_file(ctx, at, d, "cpumask", path, sizeof(path)) < 0 ||
+	    pmu__read_file_at(at, path, buf, sizeof(buf)) < 0 || pmu__cpulist(buf, -1, &c) < 0)
 		return 0;
 	buf[strcspn(buf, " \t\n")] = 0;
 	return (d->cpumask = strdup(buf)) ? 0 : -ENOMEM;
 }
 
 /* format/, events/ and cpumask of @d: 0, or -ENOMEM with nothing kept */
-static int dev_read(struct pmu_ctx *ctx, struct pmu_dev *d)
+static int dev_read(struct pmu_ctx *ctx, int at, struct pmu_dev *d)
 {
 	char path[1024];
 	int r = 0;
 
-	if (pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/format", ctx->sysfs_root, d->name) < 0 ||
-	    (r = scan_formats(ctx, path, d)) < 0 ||
-	    pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/events", ctx->sysfs_root, d->name) < 0 ||
-	    (r = scan_events(ctx, path, d)) < 0 || (r = read_cpumask(ctx, d)) < 0)
+	if (pmu_file(ctx, at, d, "format", path, sizeof(path)) < 0 || (r = scan_formats(ctx, at, path, d)) < 0 ||
+	    pmu_file(ctx, at, d, "events", path, sizeof(path)) < 0 || (r = scan_events(ctx, at, path, d)) < 0 ||
+	    (r = read_cpumask(ctx, at, d)) < 0)
 		dev_free(d);
 	return r;
 }
@@ -376,13 +396,13 @@ int pmu__pmu_load(const struct pmu_ctx *ctx, const struct pmu_dev *pmu)
 	if (__atomic_load_n(&d->loaded, __ATOMIC_ACQUIRE))
 		return 0;
 	pthread_mutex_lock(&load_lock);
-	if (!d->typed && (r = read_type(ctx, d)) < 0) {
+	if (!d->typed && (r = read_type(ctx, AT_FDCWD, d)) < 0) {
 		pthread_mutex_unlock(&load_lock);
 		return pmu__err((struct pmu_ctx *)ctx, r == -ENOMEM ? r : -ENOENT,
 				"PMU %s: cannot read its type from %s/bus/event_source/devices/%s/type (%s): the PMU has "
 				"gone, or sysfs is not the kernel's", d->name, ctx->sysfs_root, d->name, strerror(-r));
 	}
-	if (!d->loaded && (r = dev_read((struct pmu_ctx *)ctx, d)) == 0)
+	if (!d->loaded && (r = dev_read((struct pmu_ctx *)ctx, AT_FDCWD, d)) == 0)
 		__atomic_store_n(&d->loaded, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&load_lock);
 	if (r < 0)
@@ -410,7 +430,7 @@ int pmu__sysfs_scan(struct pmu_ctx *ctx)
 
 	if (pmu__path(base, sizeof(base), "%s/bus/event_source/devices", ctx->sysfs_root) < 0)
 		return -ENAMETOOLONG;
-	dh = open_dir(base, &r);
+	dh = open_dir(AT_FDCWD, base, &r);
 	if (!dh) {
 		if (r == 0)
 			pmu__log(ctx, PMU_LOG_WARN, "no PMUs: cannot open %s (%s)", base, strerror(errno));
@@ -427,15 +447,16 @@ int pmu__sysfs_scan(struct pmu_ctx *ctx)
 		if ((type = abi_type(d.name)) >= 0) {
 			d.type = (uint32_t)type;
 			d.typed = true;
-		} else if (!type_can_wait(d.name) && read_type(ctx, &d) < 0) {
+		} else if (!type_can_wait(d.name) && read_type(ctx, dirfd(dh), &d) < 0) {
 			continue; /* not a PMU (no type file), as before the type was read lazily */
 		}
 		d.is_core = d.typed && name_is_core(d.name, d.type);
-		d.rdpmc = PMU_UNKNOWN; /* the core PMU's (x86) */
-		if (d.is_core && pmu__path(path, sizeof(path), "%s/%s/rdpmc", base, e->d_name) == 0 &&
-		    pmu__read_int(path, &type) == 0)
+		d.rdpmc = PMU_UNKNOWN; /* the core PMU's (x86: not looked for under an arm64 core PMU's name) */
+		if (d.is_core && strncmp(d.name, "armv", 4) &&
+		    pmu_file(ctx, dirfd(dh), &d, "rdpmc", path, sizeof(path)) == 0 &&
+		    pmu__read_int_at(dirfd(dh), path, &type) == 0)
 			d.rdpmc = (int)type;
-		if (d.is_core && (r = dev_read(ctx, &d)) < 0)
+		if (d.is_core && (r = dev_read(ctx, dirfd(dh), &d)) < 0)
 			goto fail;
 		d.loaded = d.is_core;
 		if (ctx->n_pmus == cap && pmu__grow(&ctx->pmus, &cap, 16, sizeof(*ctx->pmus)) < 0) {
@@ -482,7 +503,7 @@ const struct pmu_dev *pmu__pmu_by_type(const struct pmu_ctx *ctx, uint32_t type)
 	pthread_mutex_lock(&load_lock);
 	for (size_t i = 0; i < ctx->n_pmus; i++)
 		if (!ctx->pmus[i].typed)
-			read_type(ctx, (struct pmu_dev *)&ctx->pmus[i]); /* one that cannot be read has no type */
+			read_type(ctx, AT_FDCWD, (struct pmu_dev *)&ctx->pmus[i]); /* one that cannot be read has no type */
 	pthread_mutex_unlock(&load_lock);
 	return typed_with(ctx, type);
 }
@@ -583,6 +604,32 @@ int pmu__sysfs_place(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char 
 	return 0;
 }
 
+int pmu__sysfs_encode_event(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const struct pmu_named_event *ev,
+			    const char *event_name, struct pmu_event_info *info, int depth)
+{
+	struct pmu_named_event *e = (struct pmu_named_event *)ev; /* its terms completed once, as pmu__pmu_load */
+	char path[1024];
+	char *terms = __atomic_load_n(&e->terms, __ATOMIC_ACQUIRE);
+	int r = 0;
+
+	if (!terms) {
+		pthread_mutex_lock(&load_lock);
+		if (!(terms = e->terms) &&
+		    (r = pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/events/%s", ctx->sysfs_root,
+				   pmu->name, ev->name)) == 0 &&
+		    (r = read_dup(AT_FDCWD, path, &terms)) == 0 && terms)
+			__atomic_store_n(&e->terms, terms, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&load_lock);
+		if (r == -ENOMEM)
+			return pmu__err(ctx, r, "out of memory reading the named event %s of PMU %s", ev->name, pmu->name);
+		if (!terms)
+			return pmu__err(ctx, -ENOENT, "event '%s': cannot read %s/bus/event_source/devices/%s/events/%s, "
+					"listed when the context was created: the PMU or the event has gone",
+					event_name, ctx->sysfs_root, pmu->name, ev->name);
+	}
+	return pmu__sysfs_encode(ctx, pmu, terms, event_name, info, depth);
+}
+
 int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char *terms,
 		      const char *event_name, struct pmu_event_info *info, int depth)
 {
@@ -632,7 +679,7 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 		/* a term without a value that is no format term: one of the PMU's named events */
 		ne = !val && !find_format(pmu, tok) ? find_event(pmu, tok) : NULL;
 		if (ne) {
-			r = pmu__sysfs_encode(ctx, pmu, ne->terms, event_name, info, depth + 1);
+			r = pmu__sysfs_encode_event(ctx, pmu, ne, event_name, info, depth + 1);
 			if (r < 0)
 				break;
 			if (!info->desc || !*info->desc)
@@ -666,7 +713,7 @@ int pmu__sysfs_scale(struct pmu_ctx *ctx, const struct pmu_event_info *e, double
 			continue;
 		memset(&x, 0, sizeof(x));
 		pmu__err_quiet(true);
-		r = pmu__sysfs_encode(ctx, d, d->events[i].terms, d->events[i].name, &x, 0);
+		r = pmu__sysfs_encode_event(ctx, d, &d->events[i], d->events[i].name, &x, 0);
 		pmu__err_quiet(false);
 		if (r == 0 && x.config == e->config && x.config1 == e->config1 && x.config2 == e->config2 &&
 		    x.config3 == e->config3) {

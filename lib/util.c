@@ -11,12 +11,17 @@
 
 int pmu__read_file(const char *path, char *buf, size_t len)
 {
+	return pmu__read_file_at(AT_FDCWD, path, buf, len);
+}
+
+int pmu__read_file_at(int dirfd, const char *path, char *buf, size_t len)
+{
 	ssize_t n, total = 0;
 	int fd, err;
 
 	if (len == 0)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while ((size_t)total < len - 1) {
@@ -43,9 +48,14 @@ int pmu__read_file(const char *path, char *buf, size_t len)
 
 int pmu__read_int(const char *path, long long *out)
 {
+	return pmu__read_int_at(AT_FDCWD, path, out);
+}
+
+int pmu__read_int_at(int dirfd, const char *path, long long *out)
+{
 	char buf[64], *end;
 	long long v;
-	int r = pmu__read_file(path, buf, sizeof(buf));
+	int r = pmu__read_file_at(dirfd, path, buf, sizeof(buf));
 
 	if (r < 0)
 		return r;

@@ -8,7 +8,10 @@
  * context shared by 16 threads that all resolve uncore events at once (the
  * first of them reads the files; TSan's run of this test watches the lock)
  * gives each the encoding written here by hand. An event's .unit is read
- * where the listing has one and only there.
+ * where the listing has one and only there. A named event's own file, of the
+ * core PMU too, is read at that event's first use and once: rewritten after
+ * the context was made, its new text is what the first use encodes; removed,
+ * its first use fails with -ENOENT naming the file.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -30,6 +33,8 @@ static void machine(void)
 	fixture_put(root, DEV "cpu/format/event", "config:0-7\n");
 	fixture_put(root, DEV "cpu/format/umask", "config:8-15\n");
 	fixture_put(root, DEV "cpu/events/cpu-cycles", "event=0x3c\n");
+	fixture_put(root, DEV "cpu/events/ref-cycles", "event=0x00,umask=0x03\n");
+	fixture_put(root, DEV "cpu/events/gone", "event=0x07\n");
 	fixture_put(root, DEV "uncore_imc_0/type", "20\n");
 	fixture_put(root, DEV "uncore_imc_0/format/event", "config:0-7\n");
 	fixture_put(root, DEV "uncore_imc_0/format/umask", "config:8-15\n");
@@ -59,7 +64,7 @@ static void *racer(void *arg)
 
 	(void)arg;
 	for (int i = 0; i < 20; i++)
-		bad += !is(shared, "uncore_imc_0/cas_count_read/", 0x0f04, "MiB") +
+		bad += !is(shared, "uncore_imc_0/cas_count_read/", 0x0f04, "MiB") + !is(shared, "cpu/ref-cycles/", 0x300, "") +
 		       !is(shared, "power/energy-pkg/", 0x2, "Joules") +
 		       !is(shared, "uncore_imc_0/event=0x7,umask=0x1/", 0x107, "") +
 		       !is(shared, "uncore_imc_0/clockticks/", 0, "");
@@ -85,9 +90,24 @@ int main(void)
 	fixture_put(root, DEV "cpu/events/added", "event=0x06\n");
 	CHECK(is(ctx, "uncore_imc_0/added/", 0x05, ""), "an uncore event file written after the context was made is "
 	      "found (the PMU's events are read at the first need)");
-	CHECK(!is(ctx, "cpu/added/", 0x06, ""), "the core PMU's events were read when the context was made");
-	CHECK(is(ctx, "cpu/cpu-cycles/", 0x3c, ""), "cpu/cpu-cycles/ = 0x3c");
+	CHECK(!is(ctx, "cpu/added/", 0x06, ""), "the core PMU's events were listed when the context was made");
+	/* the core PMU's named events: listed at creation, each file read at its first use, once */
+	fixture_put(root, DEV "cpu/events/cpu-cycles", "event=0x3d\n");
+	CHECK(is(ctx, "cpu/cpu-cycles/", 0x3d, ""), "cpu/cpu-cycles/ = 0x3d, its file as rewritten before its first use");
+	fixture_put(root, DEV "cpu/events/cpu-cycles", "event=0x3e\n");
+	CHECK(is(ctx, "cpu/cpu-cycles/", 0x3d, ""), "cpu/cpu-cycles/ still 0x3d: the file is read once");
+	{
+		char path[512];
+		struct pmu_event_info e;
+		int r;
+		snprintf(path, sizeof(path), "%s/" DEV "cpu/events/gone", root);
+		CHECK(unlink(path) == 0, "remove %s", path);
+		r = pmu_event_resolve(ctx, "cpu/gone/", &e);
+		CHECK(r == -ENOENT && strstr(pmu_strerror(r), "cpu/events/gone") && strstr(pmu_strerror(r), "has gone"),
+		      "cpu/gone/, listed at creation and removed before its first use: %d (%s)", r, pmu_strerror(r));
+	}
 	pmu_ctx_free(ctx);
+	fixture_put(root, DEV "cpu/events/cpu-cycles", "event=0x3c\n");
 
 	/* a fresh context, its first uncore resolution from 16 threads at once */
 	shared = root_ctx(root, NULL, NULL);
