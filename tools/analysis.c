@@ -121,7 +121,7 @@ static size_t named_rows(const struct counted *c, struct pmu_named_value *nv, st
 	bool have_duration = false;
 	size_t k = 0;
 	for (size_t i = 0; i < c->n; i++) {
-		if (!rows[i].supported || (rows[i].v.enabled && !rows[i].v.running) ||
+		if (!rows[i].supported || rows[i].not_summed || (rows[i].v.enabled && !rows[i].v.running) ||
 		    (pmu && strcmp(rows[i].info.pmu, pmu)))
 			continue;
 		nv[k].name = rows[i].info.name;

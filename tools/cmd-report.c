@@ -301,16 +301,58 @@ static int stat_notes(const struct saved_stat *st, struct strv *notes)
 	return r;
 }
 
+/*
+ * The rows of a PMU that counts CPUs (cpu_wide: each file holds every task's count on the package) whose
+ * sum would count something twice: files that counted one at once on one machine leave it unsummed
+ * (<not summed>, kept out of metrics), with a note naming them; files that do not say where and when
+ * they counted get a note. 0, or -1 when out of memory.
+ */
+static int cpu_wide_sums(struct saved_stat *st, struct strv *notes)
+{
+	for (size_t i = 0; i < st->rows.n; i++) {
+		struct stat_row *row = &st->rows.v[i];
+		const char *name = row->info.name;
+		char *n = NULL;
+		int a, b, r = 0;
+
+		if (!(row->info.flags & PMU_EVF_CPU_WIDE))
+			continue;
+		switch (saved_stat_overlap(st, name, &a, &b)) {
+		case SUM_OVERLAP:
+			row->not_summed = true;
+			r = asprintf(&n, "%s: not summed: '%s' and '%s' counted it at the same time on %s, and each "
+				     "holds the whole package's count (its PMU counts CPUs, not tasks), so their sum "
+				     "would count it twice; report the files one at a time, or count it once per machine "
+				     "(pmu stat -a -e %s)", name, st->filev[a].name, st->filev[b].name,
+				     st->filev[a].host, name);
+			break;
+		case SUM_UNKNOWN:
+			r = asprintf(&n, "%s: summed over files of which some do not say where and when they counted "
+				     "(written before pmu stat --json recorded it): its PMU counts CPUs, not tasks, so "
+				     "files counted at the same time on one machine each hold the whole package's count, "
+				     "and the sum counts it once per such file", name);
+			break;
+		case SUM_OK:
+			continue;
+		}
+		if (r < 0 || strv_add(notes, n, strlen(n)) < 0) {
+			free(n);
+			return -1;
+		}
+		free(n);
+	}
+	return 0;
+}
+
 /* Saved stat runs: the table, and the analysis for the CPU the counts came from. */
-static int report_stat(const struct saved_stat *st, const char *title, const struct analysis_opts *a,
-		       struct cli *cli)
+static int report_stat(struct saved_stat *st, const char *title, const struct analysis_opts *a, struct cli *cli)
 {
 	struct strv notes = { NULL, 0 };
 	struct counted c = { st->rows.v, st->rows.n, st->times.elapsed_ns / 1e9, false };
 	struct pmu_ctx *ctx;
 	int code = 0;
 
-	if (stat_notes(st, &notes) < 0) {
+	if (stat_notes(st, &notes) < 0 || cpu_wide_sums(st, &notes) < 0) {
 		strv_free(&notes);
 		return fprintf(stderr, "pmu report: out of memory\n"), 1;
 	}

@@ -657,6 +657,95 @@ static int scaled_unit(struct saved_stat *s, struct stat_row *row, const char *u
 	return 0;
 }
 
+/* Where and when @doc (of @file) counted, in a new entry of s->filev; its cpu-wide rows are added by the
+ * caller. 0, or -ENOMEM. */
+static void file_free(struct saved_file *f);
+
+static int file_add(struct saved_stat *s, const char *file, json_object *doc)
+{
+	struct saved_file *v, *f;
+	const char *host = str_at(doc, "host"), *boot = str_at(doc, "boot_id");
+
+	while (s->nfilev > s->files) /* a file refused after its entry was made */
+		file_free(&s->filev[--s->nfilev]);
+	if (!(v = realloc(s->filev, (size_t)(s->files + 1) * sizeof(*v))))
+		return -ENOMEM;
+	s->filev = v;
+	f = &v[s->files];
+	memset(f, 0, sizeof(*f));
+	s->nfilev++;
+	f->start = (double)count_at(doc, "wall_start_ns");
+	f->end = (double)count_at(doc, "wall_end_ns");
+	if (!(f->name = strdup(file)) || (host && *host && !(f->host = strdup(host))) ||
+	    (boot && *boot && !(f->boot = strdup(boot)))) {
+		file_free(&s->filev[--s->nfilev]);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void file_free(struct saved_file *f)
+{
+	free(f->name);
+	free(f->host);
+	free(f->boot);
+	json_object_put(f->cpu_wide);
+}
+
+/* Row @name to the cpu-wide rows of @f: 0, or -ENOMEM. */
+static int file_cpu_wide(struct saved_file *f, const char *name)
+{
+	json_object *n;
+
+	if (!f->cpu_wide && !(f->cpu_wide = json_object_new_array()))
+		return -ENOMEM;
+	if (!(n = json_object_new_string(name)) || json_object_array_add(f->cpu_wide, n) < 0) {
+		json_object_put(n);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static bool has_name(json_object *arr, const char *name)
+{
+	for (size_t i = 0; arr && i < json_object_array_length(arr); i++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(arr, i)), name))
+			return true;
+	return false;
+}
+
+/* Files @x and @y counted on one machine at once (each says where and when). */
+static bool overlap(const struct saved_file *x, const struct saved_file *y)
+{
+	bool same = x->boot && y->boot ? !strcmp(x->boot, y->boot) : !strcmp(x->host, y->host);
+
+	return same && x->start < y->end && y->start < x->end;
+}
+
+enum sum_verdict saved_stat_overlap(const struct saved_stat *s, const char *name, int *a, int *b)
+{
+	int with = 0, unknown = 0;
+
+	for (int i = 0; i < s->files; i++) {
+		const struct saved_file *x = &s->filev[i];
+		if (!has_name(x->cpu_wide, name))
+			continue;
+		with++;
+		if (!x->host || !x->start || !x->end) {
+			unknown++;
+			continue;
+		}
+		for (int j = 0; j < i; j++)
+			if (has_name(s->filev[j].cpu_wide, name) && s->filev[j].host && s->filev[j].start &&
+			    s->filev[j].end && overlap(&s->filev[j], x)) {
+				*a = j;
+				*b = i;
+				return SUM_OVERLAP;
+			}
+	}
+	return with > 1 && unknown ? SUM_UNKNOWN : SUM_OK;
+}
+
 int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, char **err)
 {
 	static const struct { const char *key; unsigned flag; } excl[] = {
@@ -674,6 +763,8 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 		return refuse_at(NULL, file, err, "the key 'events' is missing");
 	if (cpuid && (r = name_ok(doc, "cpuid", cpuid_max, NULL, file, err)) < 0)
 		return r;
+	if (file_add(s, file, doc) < 0)
+		return fail(err, -ENOMEM, "'%s': out of memory", file);
 	for (size_t k = 0; k < json_object_array_length(ev); k++) {
 		json_object *e = json_object_array_get_idx(ev, k);
 		const char *unit = str_at(e, "unit"), *pmu = str_at(e, "pmu");
@@ -713,6 +804,9 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 		}
 		if (json_object_object_get_ex(e, "supported", &x) && !json_object_get_boolean(x))
 			row->supported = false;
+		if (json_object_object_get_ex(e, "cpu_wide", &x) && json_object_get_boolean(x) &&
+		    file_cpu_wide(&s->filev[s->files], row->info.name) < 0)
+			return fail(err, -ENOMEM, "'%s': out of memory", file);
 		if ((r = add_count(&row->v.value, e, "value", &at, file, err)) < 0 ||
 		    (r = add_count(&row->v.enabled, e, "enabled_ns", &at, file, err)) < 0 ||
 		    (r = add_count(&row->v.running, e, "running_ns", &at, file, err)) < 0)
@@ -749,6 +843,9 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 
 void saved_stat_free(struct saved_stat *s)
 {
+	for (int i = 0; i < s->nfilev; i++)
+		file_free(&s->filev[i]);
+	free(s->filev);
 	stat_rows_free(&s->rows);
 	free(s->cpuid);
 	free(s->other_cpuid);

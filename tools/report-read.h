@@ -26,6 +26,7 @@ struct stat_row {
 	struct pmu_event_info info;
 	struct pmu_value v;
 	bool supported;
+	bool not_summed;        /* pmu report: files counted it at once on one machine (saved_stat_overlap) */
 	double stddev_pct;      /* -r: standard error of the mean over the runs, % of the mean */
 	double unit_scale;      /* a count times this is in info.unit (pmu_event_scale(); RAPL's 2^-32
 	                           Joules); 0 or 1: the count is */
@@ -47,6 +48,8 @@ bool label_is(const char *label, const char *name);
 struct run_times {
 	double elapsed_ns, user_ns, sys_ns;   /* means over the runs; user/sys < 0: unknown (-p) */
 	int runs;                             /* -r; 1 otherwise */
+	double wall_start_ns, wall_end_ns;    /* CLOCK_REALTIME when counting began (the first run's) and ended
+	                                         (the last run's): when the counts were taken; 0: unknown */
 };
 
 enum report_kind { REPORT_STAT = 1, REPORT_REGIONS = 2 };
@@ -57,6 +60,14 @@ int report_load(const char *path, json_object **doc, enum report_kind *kind, cha
 int report_parse(const char *name, const char *text, size_t len, json_object **doc, enum report_kind *kind,
 		 char **err);
 
+/* Where and when one 'pmu stat --json' file counted, and its rows of a PMU that counts CPUs. */
+struct saved_file {
+	char *name;
+	char *host, *boot;       /* "host", "boot_id"; NULL where the file does not say */
+	double start, end;       /* "wall_start_ns", "wall_end_ns"; 0 where the file does not say */
+	json_object *cpu_wide;   /* the names of its rows with cpu_wide (an array), NULL if none */
+};
+
 /* 'pmu stat --json' files summed: counts per event name, times, the CPU of the first file. */
 struct saved_stat {
 	struct stat_rows rows;
@@ -66,11 +77,23 @@ struct saved_stat {
 	json_object *constants;  /* the first file's "constants" (the counted machine's), or NULL */
 	bool constants_differ;   /* a later file has other constants */
 	json_object *units;      /* the units of counts in fractions of them (unit_scale): the rows point here */
+	struct saved_file *filev; /* each file's (nfilev: those made; one more than files after a refused file) */
+	int nfilev;
 	int files;
 };
 /* Add checked document @doc (REPORT_STAT) of file @name; refuses sums beyond 64 bits. */
 int saved_stat_add(struct saved_stat *s, const char *name, json_object *doc, char **err);
 void saved_stat_free(struct saved_stat *s);
+/*
+ * Whether the sum of row @name (a PMU that counts CPUs: a package's energy, an uncore) counts something
+ * twice: SUM_OVERLAP when two of the files that have it counted it on one machine (the same boot_id,
+ * else the same host) over spans that intersect, each then holding the whole package's count (*@a and
+ * *@b: those files' indices); SUM_UNKNOWN when two or more have it and one does not say where or when
+ * it counted (a file from before libpmu wrote it); SUM_OK otherwise (one file, other machines, one
+ * after another).
+ */
+enum sum_verdict { SUM_OK, SUM_OVERLAP, SUM_UNKNOWN };
+enum sum_verdict saved_stat_overlap(const struct saved_stat *s, const char *name, int *a, int *b);
 
 /* Region reports merged: per region, calls and counts summed, min of minima, max of maxima;
  * and per region and event the spread of the files' counts (MPI ranks: the imbalance). */

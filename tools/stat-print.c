@@ -201,6 +201,10 @@ static void text_row(FILE *f, const char *label, const struct stat_row *rows, si
 		fprintf(f, "%18s      %-28s\n", "<not supported>", r->info.name);
 		return;
 	}
+	if (r->not_summed) { /* pmu report: see its note */
+		fprintf(f, "%18s      %-28s\n", "<not summed>", r->info.name);
+		return;
+	}
 	if (r->v.enabled && r->v.running == 0) {
 		fprintf(f, "%18s      %-28s (never scheduled: too many events for the counters)\n", "<not counted>",
 			r->info.name);
@@ -515,6 +519,7 @@ json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, 
 {
 	json_object *o = json_object_new_object(), *ca = json_object_new_array(), *jnotes = json_object_new_array();
 	const struct stat_rows *tot = &c->total;
+	char host[256], boot[64];
 
 	json_object_object_add(o, "schema", json_object_new_string("libpmu-stat/1"));
 	json_object_object_add(o, "version", json_object_new_string(pmu_version()));
@@ -525,6 +530,15 @@ json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, 
 	json_object_object_add(o, "command", ca);
 	json_object_object_add(o, "exit_status", json_object_new_int(status));
 	json_object_object_add(o, "elapsed_ns", json_object_new_int64((int64_t)t->elapsed_ns));
+	node_identity(host, sizeof(host), boot, sizeof(boot));
+	if (*host)
+		json_object_object_add(o, "host", json_object_new_string(host));
+	if (*boot)
+		json_object_object_add(o, "boot_id", json_object_new_string(boot));
+	if (t->wall_start_ns > 0) {
+		json_object_object_add(o, "wall_start_ns", json_object_new_int64((int64_t)t->wall_start_ns));
+		json_object_object_add(o, "wall_end_ns", json_object_new_int64((int64_t)t->wall_end_ns));
+	}
 	if (t->user_ns >= 0 && t->sys_ns >= 0) {
 		json_object_object_add(o, "user_ns", json_object_new_int64((int64_t)t->user_ns));
 		json_object_object_add(o, "sys_ns", json_object_new_int64((int64_t)t->sys_ns));

@@ -25,6 +25,14 @@ static double ns_now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* the wall clock (CLOCK_REALTIME), for when counts were taken: what pmu report compares across files */
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
 /* ---------------- lists ---------------- */
 
 static int intv_add(struct intv *l, int v)
@@ -382,6 +390,7 @@ struct session {
 	int go, err;          /* its pipes: a byte on go execs it; errno comes back on err when exec fails */
 	struct watch w;
 	double t0;            /* when counting began */
+	double wall0;         /* the same, CLOCK_REALTIME */
 	double u0, s0;        /* the user and system time of -p's processes then */
 	struct pmu_ctx *ctx;
 };
@@ -703,6 +712,7 @@ static int start(struct session *s, const struct stat_target *tg, const struct s
 
 	if (!o->delay_ms) {
 		s->t0 = ns_now();
+		s->wall0 = wall_now();
 		if (!own)
 			units_enable(s, true);
 		release(s); /* its own count begins at exec */
@@ -715,6 +725,7 @@ static int start(struct session *s, const struct stat_target *tg, const struct s
 	for (double until = ns_now() + o->delay_ms * 1e6; watch_wait(&s->w, until, mask) == WAIT_SIGNAL && s->child;)
 		;
 	s->t0 = ns_now();
+	s->wall0 = wall_now();
 	units_enable(s, true);
 	targets_cpu(tg, &s->u0, &s->s0);
 	return 0;
@@ -760,6 +771,8 @@ static int finish(struct session *s, const struct stat_target *tg, const struct 
 	if (s->child)
 		reap(s, mask, &res->status, &ru);
 	res->times.elapsed_ns = end - s->t0;
+	res->times.wall_start_ns = s->wall0;
+	res->times.wall_end_ns = s->wall0 + (end - s->t0);
 	res->times.user_ns = tg->pids.n && s->u0 >= 0 && u1 >= 0 ? u1 - s->u0 : -1;
 	res->times.sys_ns = tg->pids.n && s->s0 >= 0 && s1 >= 0 ? s1 - s->s0 : -1;
 	if (!tg->pids.n && !tg->tids.n && !tg->cpus.n) {
@@ -876,6 +889,9 @@ int stat_repeat_add(struct stat_repeat *r, const struct stat_result *res)
 		r->acc[k].running += rs->v[k].v.running;
 	}
 	r->total.elapsed_ns += res->times.elapsed_ns;
+	if (!r->runs)
+		r->total.wall_start_ns = res->times.wall_start_ns;
+	r->total.wall_end_ns = res->times.wall_end_ns;
 	r->total.user_ns += res->times.user_ns;
 	r->total.sys_ns += res->times.sys_ns;
 	r->runs++;
@@ -899,6 +915,7 @@ void stat_repeat_mean(const struct stat_repeat *r, struct stat_result *res)
 		res->times.user_ns = r->total.user_ns / runs;
 		res->times.sys_ns = r->total.sys_ns / runs;
 		res->times.runs = runs;
+		res->times.wall_start_ns = r->total.wall_start_ns;
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "util.h"
 
 int str_append(char **s, const char *sep, const char *add)
@@ -158,4 +159,19 @@ int out_finish(FILE *f, const char *where, bool close)
 	if (err)
 		fprintf(stderr, "pmu: writing %s: %s\n", where, strerror(err));
 	return -err;
+}
+
+void node_identity(char *host, size_t hlen, char *boot, size_t blen)
+{
+	struct utsname u;
+	FILE *f;
+
+	snprintf(host, hlen, "%s", uname(&u) == 0 ? u.nodename : "");
+	*boot = 0;
+	if ((f = fopen("/proc/sys/kernel/random/boot_id", "r"))) {
+		if (!fgets(boot, (int)blen, f))
+			*boot = 0;
+		boot[strcspn(boot, " \n")] = 0;
+		fclose(f);
+	}
 }

@@ -46,4 +46,9 @@ void json_write_line(FILE *f, json_object *o);
  * @where: <why>" on stderr and return -errno. */
 int out_finish(FILE *f, const char *where, bool close);
 
+/* Where counts are taken: this machine's node name (uname) in @host and the kernel's boot_id
+ * (/proc/sys/kernel/random/boot_id, new at every boot) in @boot, each "" where unknown. Two runs with
+ * the same boot_id ran on one machine, whatever its name. */
+void node_identity(char *host, size_t hlen, char *boot, size_t blen);
+
 #endif
