@@ -323,6 +323,12 @@ int main(void)
 		int cpu0_rows, rows = stat_lines(one, "-A -C 0-1 -x, -e power/energy-pkg/ -- true", "power/energy-pkg/",
 						 "CPU0,", &cpu0_rows, NULL);
 		CHECK(rows == 1 && cpu0_rows == 1, "-A -C 0-1: %d rows of power/energy-pkg/, %d of CPU 0", rows, cpu0_rows);
+		/* two packages (cpumask 0-1, a CPU each): -a sums the two CPUs' counts, as perf does (the rule for
+		 * the units of -p and -t, one package counted by each, must not reach the CPUs of -a) */
+		double both = stat_count(two, "-a");
+		CHECK(both > 1.5 * cpu0 && both < 2.5 * cpu0, "pmu stat -a, cpumask 0-1 (two packages): %.0f against one "
+		      "package's %.0f (-C 0 of cpumask 0): both summed", both, cpu0);
+		printf("pmu stat -a -e power/energy-pkg/ -- sleep 0.1, two packages: %.0f\n", both);
 		/* the label: counted for a command, the note under the table says what was counted */
 		int noted = stat_lines(one, "-e power/energy-pkg/,task-clock -- true",
 				       "note: power/energy-pkg/: every task on its package or die", "", NULL, NULL);
