@@ -128,20 +128,13 @@ static long minor_faults(void)
  * the minor page faults taken (the fault counter read outside the meters' span). */
 static int startup(const char *what)
 {
-	struct perf_event_attr at;
 	uint64_t m0, m1, u0 = 0, u1 = 0;
 	long f0, f1;
 	int v = 0, r, ufd;
 
 	while (v < NVARIANT && strcmp(vname[v], what))
 		v++;
-	memset(&at, 0, sizeof(at));
-	at.size = sizeof(at);
-	at.type = PERF_TYPE_HARDWARE;
-	at.config = PERF_COUNT_HW_INSTRUCTIONS;
-	at.exclude_kernel = 1;
-	at.exclude_hv = 1;
-	if ((ufd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0)) < 0)
+	if ((ufd = lab_instructions_open(1)) < 0)
 		return printf("user-mode meter: %s", strerror(errno)), 1;
 	lab_meter_open();
 	f0 = minor_faults();

@@ -47,7 +47,9 @@ static inline int lab_done(const char *name)
  * call's kernel work included), read with read(2). */
 __attribute__((unused)) static int lab_meter_fd = -1;
 
-__attribute__((unused)) static void lab_meter_open(void)
+/* A counter of this process's instructions, read with read(2): in user and kernel mode, or in user mode
+ * only (@user_only). Its descriptor, or -1 with errno. */
+__attribute__((unused)) static int lab_instructions_open(int user_only)
 {
 	struct perf_event_attr at;
 
@@ -55,8 +57,14 @@ __attribute__((unused)) static void lab_meter_open(void)
 	at.size = sizeof(at);
 	at.type = PERF_TYPE_HARDWARE;
 	at.config = PERF_COUNT_HW_INSTRUCTIONS;
+	at.exclude_kernel = user_only != 0;
 	at.exclude_hv = 1;
-	lab_meter_fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+	return (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, 0);
+}
+
+__attribute__((unused)) static void lab_meter_open(void)
+{
+	lab_meter_fd = lab_instructions_open(0);
 	if (lab_meter_fd < 0) {
 		printf("FAIL: meter: %s\n", strerror(errno));
 		exit(1);
