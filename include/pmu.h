@@ -207,8 +207,8 @@ enum pmu_event_flags {
 	                                     event's ScaleUnit, "64Bytes") */
 	PMU_EVF_CPU_WIDE = 1u << 19,      /* in a set of a task: its PMU counts CPUs, not tasks
 	                                     (RAPL, uncore: a sysfs cpumask), so every task on the
-	                                     one CPU of that cpumask (its package or die) was
-	                                     counted, not the task alone, as perf stat does */
+	                                     CPUs of that cpumask (a package or die each, summed)
+	                                     was counted, not the task alone, as perf stat does */
 };
 
 /** The precise_ip level (0..3) that modifiers :p, :pp, :ppp wrote into flags. */
@@ -340,9 +340,8 @@ struct pmu_event_entry {
 	                           for hardware events), a generic hardware event is listed in the
 	                           core PMU's sysfs events/ (x86, arm64), kernel mode is allowed
 	                           where the PMU cannot count user mode alone, a PMU that counts
-	                           CPUs, not tasks (RAPL, uncore) has one CPU in its cpumask and
-	                           every task of a CPU may be counted (pmu_set_open(): -a counts
-	                           the others); a metric when every event it needs is usable.
+	                           CPUs, not tasks (RAPL, uncore) may count every task of a CPU
+	                           (pmu_set_open()); a metric when every event it needs is usable.
 	                           Suggestions name only such events. */
 };
 
@@ -490,14 +489,14 @@ struct pmu_set_opts {
  *
  * PMUs that count CPUs, not tasks (a sysfs cpumask: RAPL's power, uncore,
  * cstate): the kernel refuses their events for a task, and counts a whole
- * package or die at any CPU of it. A set of a task opens such a group on the
- * one CPU of the PMU's cpumask for every task (pid -1), flagged
- * PMU_EVF_CPU_WIDE, as perf stat does: enabled with the set (with
+ * package or die at any CPU of it. A set of a task opens such a group on
+ * each CPU of the PMU's cpumask (one per package or die) for every task
+ * (pid -1), flagged PMU_EVF_CPU_WIDE, as perf stat does: its value is the
+ * sum over those CPUs (a 2-socket machine's two packages), its enabled and
+ * running times the first CPU's; enabled with the set (with
  * PMU_SET_ENABLE_ON_EXEC: from the open, having no exec of its own), never
  * inherited, read with read(2); counting every task of a CPU needs
- * kernel.perf_event_paranoid <= 0 or CAP_PERFMON. Where the cpumask has
- * several CPUs (a package or die each) a task's set refuses it (-EINVAL, the
- * message names the CPUs to count it on). A set of a CPU (PMU_SET_CPU, pid
+ * kernel.perf_event_paranoid <= 0 or CAP_PERFMON. A set of a CPU (PMU_SET_CPU, pid
  * -1) outside the cpumask refuses it (-ENODEV), or with
  * PMU_SET_SKIP_UNSUPPORTED leaves it out (PMU_EVF_UNSUPPORTED, no warning),
  * so that the sum of a set per CPU counts each package once.

@@ -450,12 +450,8 @@ const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_i
 	if (!d->is_core && !ctx->caps.can_count_kernel)
 		return "kernel.perf_event_paranoid forbids kernel mode without CAP_PERFMON, and this PMU cannot "
 		       "count user mode only";
-	/* RAPL, uncore: a PMU that counts CPUs, which pmu stat counts on the one CPU of its cpumask (set.c) */
+	/* RAPL, uncore: a PMU that counts CPUs, which a task's set counts on the CPUs of its cpumask (set.c) */
 	if (pmu__pmu_load(ctx, d) == 0 && d->cpumask) {
-		struct pmu_cpulist c;
-		if (pmu__cpulist(d->cpumask, -1, &c) == 0 && c.count != 1)
-			return "its PMU counts CPUs, not tasks (a package or die each, on several CPUs): pmu stat "
-			       "counts it with -a or -C";
 		if (!ctx->caps.cap_perfmon && !ctx->caps.cap_sys_admin &&
 		    (ctx->caps.paranoid == PMU_UNKNOWN || ctx->caps.paranoid > 0))
 			return "its PMU counts CPUs, not tasks, and counting every task of a CPU needs "

@@ -261,9 +261,9 @@ const char *pmu__set_cpu_counted(struct pmu_set *s, const char **pmu)
  * die each, on the CPUs of its cpumask (the kernel refuses a task, and counts the package of another
  * CPU there too: summed over every CPU of -a, each package would be counted once per CPU, not once).
  * A set of all tasks of a CPU: there when the cpumask has that CPU (0); else -ENODEV, or with @skip
- * (PMU_SET_SKIP_UNSUPPORTED) not at all and quietly (1). A set of a task: on the cpumask's CPU, every
- * task (*@cpu), as perf stat does, when it has one; with several the task's set cannot say which
- * package it means: -EINVAL. Each error with its fix.
+ * (PMU_SET_SKIP_UNSUPPORTED) not at all and quietly (1). A set of a task: on the cpumask's first CPU
+ * (*@cpu), every task, as perf stat does; on its other CPUs too (open_replicas), the packages summed.
+ * Each error with its fix.
  */
 static int cpu_wide_place(struct pmu_set *s, const struct pmu_ev *e, const struct pmu_dev *d, bool skip, int *cpu)
 {
@@ -278,12 +278,41 @@ static int cpu_wide_place(struct pmu_set *s, const struct pmu_ev *e, const struc
 				"cannot open '%s' on CPU %d: the %s PMU counts a package or die on the CPUs of its "
 				"cpumask (%s), not on CPU %d; open it on one of those", e->info.name, s->cpu, d->name,
 				d->cpumask, s->cpu);
-	if (c.count != 1)
-		return pmu__err_hold(-EINVAL,
-				"cannot count '%s' for a task: the %s PMU counts CPUs, not tasks (a package or die "
-				"each, on CPUs %s: its cpumask); count it with pmu stat -a or -C %s, or in a set of "
-				"one of those CPUs (PMU_SET_CPU, pid -1)", e->info.name, d->name, d->cpumask, d->cpumask);
 	*cpu = (int)c.first;
+	return 0;
+}
+
+/* Group @g (cpu-wide, opened on the first CPU of @d's cpumask) opened again on each other CPU of the
+ * cpumask, every task there, its leader's settings as the group's: 0, or the error held (said by the
+ * caller); what was opened is closed by pmu_set_close. */
+static int open_replicas(struct pmu_set *s, struct pmu_grp *g, const struct pmu_dev *d)
+{
+	struct pmu_cpulist c, in;
+	uint32_t r = 0;
+
+	if (pmu__cpulist(d->cpumask, -1, &c) < 0 || c.count < 2)
+		return 0;
+	if (!(g->rep_fd = malloc((size_t)(c.count - 1) * g->n * sizeof(*g->rep_fd))) ||
+	    !(g->rep_id = calloc((size_t)(c.count - 1) * g->n, sizeof(*g->rep_id))))
+		return pmu__err_hold(-ENOMEM, "out of memory opening '%s' on the CPUs of its cpumask (%s)",
+				     s->ev[g->first].info.name, d->cpumask);
+	for (size_t k = 0; k < (size_t)(c.count - 1) * g->n; k++)
+		g->rep_fd[k] = -1;
+	for (long cpu = c.first + 1; cpu < c.top && r < c.count - 1; cpu++) {
+		if (pmu__cpulist(d->cpumask, cpu, &in) < 0 || !in.has)
+			continue;
+		g->nrep = r + 1; /* closed by pmu_set_close from here on */
+		for (uint32_t k = 0; k < g->n; k++) {
+			struct pmu_ev one = s->ev[g->first + k]; /* its attr as the first CPU's opened it */
+			int err = open_one(s, &one, -1, (int)cpu, k ? g->rep_fd[r * g->n] : -1,
+					   k && g->explicit_group);
+			if (err < 0)
+				return err;
+			g->rep_fd[r * g->n + k] = one.fd;
+			g->rep_id[r * g->n + k] = one.id;
+		}
+		r++;
+	}
 	return 0;
 }
 
@@ -316,6 +345,11 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 			pmu__tool_close(s->ev[i].tool);
 	}
 	for (size_t g = 0; g < s->ngroups && s->g; g++) {
+		for (size_t k = 0; k < (size_t)s->g[g].nrep * s->g[g].n; k++)
+			if (s->g[g].rep_fd[k] >= 0)
+				close(s->g[g].rep_fd[k]);
+		free(s->g[g].rep_fd);
+		free(s->g[g].rep_id);
 		free(s->g[g].buf);
 		if (s->g[g].buf)
 			pthread_mutex_destroy(&s->g[g].lock);
@@ -611,6 +645,10 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			if ((e->info.flags & PMU_EVF_SOFTWARE) || e->attr.type == PERF_TYPE_TRACEPOINT)
 				fast = false; /* counted by the kernel, never on a counter user space can read */
 		}
+		if (cpu_wide && g->leader_fd >= 0 && (r = open_replicas(s, g, d)) < 0) {
+			pmu__err_emit(ctx, PMU_LOG_ERR);
+			goto fail;
+		}
 		if (fast)
 			for (uint32_t k = 0; k < g->n; k++)
 				map_page(s, g->first + k);
@@ -663,10 +701,13 @@ static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
 	if (forked(s))
 		return pmu__set_forked_err(s);
 	for (size_t g = 0; g < s->ngroups; g++)
-		if (s->g[g].leader_fd >= 0 && ioctl(s->g[g].leader_fd, req, PERF_IOC_FLAG_GROUP) < 0) {
-			int err = errno;
-			return pmu__err(s->ctx, -err, "%s of the group led by '%s' failed: %s", what,
-					s->ev[s->g[g].first].info.name, strerror(err));
+		for (uint32_t r = 0; r <= s->g[g].nrep; r++) { /* the group, then its copies on other CPUs */
+			int fd = r ? s->g[g].rep_fd[(r - 1) * s->g[g].n] : s->g[g].leader_fd;
+			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0) {
+				int err = errno;
+				return pmu__err(s->ctx, -err, "%s of the group led by '%s' failed: %s", what,
+						s->ev[s->g[g].first].info.name, strerror(err));
+			}
 		}
 	return 0;
 }

@@ -27,6 +27,12 @@ struct pmu_grp {
 	uint64_t *buf;          /* read(2) buffer of groups over 32 events: nr, enabled, running, {value, id} x n */
 	size_t buflen;          /* bytes */
 	pthread_mutex_t lock;   /* guards buf */
+	/* A group of a PMU that counts CPUs (cpu-wide) in a task's set, its cpumask of several CPUs (a package
+	 * or die each: a 2-socket RAPL): the same group opened on each other CPU of it, its counts added to
+	 * the group's when read, as perf stat sums the packages. Replica r's member k: rep_fd[r * n + k]. */
+	uint32_t nrep;
+	int *rep_fd;
+	uint64_t *rep_id;
 };
 
 /* One perf_event group of the set as the read by its owner thread (read.h) walks it. */

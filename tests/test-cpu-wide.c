@@ -12,10 +12,11 @@
  *    a task only while it runs, and a CPU always, so a set of this task that sleeps 100 ms counts
  *    about as much as a raw perf_event_open of the CPU (pid -1) around it only if libpmu opened it
  *    for the CPU. The control, msr/tsc/ itself in the same kind of set, counts far less. Then: a
- *    cpumask of two CPUs (a task's set refuses, naming -C), a set of a CPU outside the cpumask
- *    (refused, or left out with PMU_SET_SKIP_UNSUPPORTED), the list's "usable", and pmu stat -a, a
- *    command and -p of two processes against -C of the cpumask's CPU: the package counted once, not
- *    once per CPU or per process; regions (per thread, threads summed) refuse it.
+ *    cpumask of two CPUs, two packages (a task's set counts both, summed, against the raw counts of
+ *    both CPUs), a set of a CPU outside the cpumask (refused, or left out with
+ *    PMU_SET_SKIP_UNSUPPORTED), the list's "usable", and pmu stat -a, a command and -p of two
+ *    processes against -C of the cpumask's CPU: each package counted once, not once per CPU or per
+ *    process; regions (per thread, threads summed) refuse it.
  * Needs root (CPU-wide counting) and the msr PMU with tsc; otherwise part 2 is skipped (77).
  */
 #include <errno.h>
@@ -94,40 +95,49 @@ static void sleep_ms(long ms)
  * value into *@v and flags into *@f. The raw CPU-wide count of msr @type tsc on CPU 0, enabled around
  * the set's, into *@raw (NULL: none). 0, or the open's error. */
 static int sleep_count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int cpu, long type, uint64_t *raw,
-		       struct pmu_value *v, unsigned *f)
+		       int raw_cpus, struct pmu_value *v, unsigned *f)
 {
 	struct pmu_set_opts o = { sizeof(o), flags, -1, cpu };
 	struct perf_event_attr a;
 	struct pmu_event_info info;
 	struct pmu_set *s;
-	int fd = -1, r;
+	int fd[2] = { -1, -1 }, r;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = (uint32_t)type;
 	a.disabled = 1; /* enabled just before the set, disabled just after it: counts a little more */
-	if (raw && (fd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1, 0)) < 0)
-		return -errno;
+	for (int c = 0; raw && c < raw_cpus; c++)
+		if ((fd[c] = (int)syscall(SYS_perf_event_open, &a, -1, c, -1, 0)) < 0) {
+			r = -errno;
+			if (c)
+				close(fd[0]);
+			return r;
+		}
 	if ((r = pmu_set_open(ctx, ev, flags ? &o : NULL, &s)) < 0) {
-		if (fd >= 0)
-			close(fd);
+		for (int c = 0; raw && c < raw_cpus; c++)
+			close(fd[c]);
 		return r;
 	}
-	if (fd >= 0)
-		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (int c = 0; raw && c < raw_cpus; c++)
+		ioctl(fd[c], PERF_EVENT_IOC_ENABLE, 0);
 	pmu_set_enable(s);
 	sleep_ms(100);
 	pmu_set_disable(s);
-	if (fd >= 0)
-		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	for (int c = 0; raw && c < raw_cpus; c++)
+		ioctl(fd[c], PERF_EVENT_IOC_DISABLE, 0);
 	CHECK(pmu_set_read_syscall(s, v) == 0, "%s: read", ev);
 	if (raw)
-		CHECK(read(fd, raw, sizeof(*raw)) == sizeof(*raw), "raw read");
+		*raw = 0;
+	for (int c = 0; raw && c < raw_cpus; c++) {
+		uint64_t x = 0;
+		CHECK(read(fd[c], &x, sizeof(x)) == sizeof(x), "raw read, CPU %d", c);
+		*raw += x;
+		close(fd[c]);
+	}
 	pmu_set_event(s, 0, &info);
 	*f = info.flags;
 	pmu_set_close(s);
-	if (fd >= 0)
-		close(fd);
 	return 0;
 }
 
@@ -239,7 +249,7 @@ int main(void)
 		return test_done("test-cpu-wide");
 
 	/* a task's set: every task on CPU 0, as the raw CPU-wide count around it */
-	r = sleep_count(c1, "power/energy-pkg/", 0, -1, type, &raw, &v, &f);
+	r = sleep_count(c1, "power/energy-pkg/", 0, -1, type, &raw, 1, &v, &f);
 	CHECK(r == 0, "task set: %s", pmu_strerror(r));
 	CHECK(f & PMU_EVF_CPU_WIDE, "task set: flags 0x%x lack PMU_EVF_CPU_WIDE", f);
 	CHECK(v.value <= raw && v.value >= raw / 2 && v.enabled > 0 && v.running == v.enabled,
@@ -249,7 +259,7 @@ int main(void)
 	printf("a sleeping task's set, power/energy-pkg/ (msr tsc, cpumask 0): %llu; raw CPU 0 around it: %llu\n",
 	       (unsigned long long)v.value, (unsigned long long)raw);
 	/* the control: the same counter of a PMU that counts tasks counts little while the task sleeps */
-	r = sleep_count(real, "msr/tsc/", 0, -1, type, &raw, &v, &f);
+	r = sleep_count(real, "msr/tsc/", 0, -1, type, &raw, 1, &v, &f);
 	CHECK(r == 0 && !(f & PMU_EVF_CPU_WIDE) && v.value < raw / 10,
 	      "control msr/tsc/ in a task's set: r %d, %llu, raw %llu", r, (unsigned long long)v.value,
 	      (unsigned long long)raw);
@@ -257,25 +267,31 @@ int main(void)
 	       (unsigned long long)v.value, (unsigned long long)raw);
 
 	/* a set of CPU 0: counted there, the set's own kind (no flag); of CPU 1: not this PMU's CPU */
-	r = sleep_count(c1, "power/energy-pkg/", PMU_SET_CPU | PMU_SET_PID, 0, type, NULL, &v, &f);
+	r = sleep_count(c1, "power/energy-pkg/", PMU_SET_CPU | PMU_SET_PID, 0, type, NULL, 0, &v, &f);
 	CHECK(r == 0 && !(f & PMU_EVF_CPU_WIDE) && v.value > 0, "CPU 0: r %d flags 0x%x value %llu", r, f,
 	      (unsigned long long)v.value);
-	r = sleep_count(c1, "power/energy-pkg/", PMU_SET_CPU | PMU_SET_PID, 1, type, NULL, &v, &f);
+	r = sleep_count(c1, "power/energy-pkg/", PMU_SET_CPU | PMU_SET_PID, 1, type, NULL, 0, &v, &f);
 	CHECK(r == -ENODEV && strstr(pmu_strerror(r), "cpumask (0)") && strstr(pmu_strerror(r), "not on CPU 1"),
 	      "CPU 1: %d %s", r, pmu_strerror(r));
 	r = sleep_count(c1, "power/energy-pkg/", PMU_SET_CPU | PMU_SET_PID | PMU_SET_SKIP_UNSUPPORTED, 1, type,
-			NULL, &v, &f);
+			NULL, 0, &v, &f);
 	CHECK(r == 0 && (f & PMU_EVF_UNSUPPORTED) && v.value == 0 && v.enabled == 0,
 	      "CPU 1, skipping: r %d flags 0x%x value %llu", r, f, (unsigned long long)v.value);
 
-	/* two CPUs in the cpumask: a task's set cannot say which package, and says how to count them */
-	r = sleep_count(c2, "power/energy-pkg/", 0, -1, type, NULL, &v, &f);
-	CHECK(r == -EINVAL && strstr(pmu_strerror(r), "-C 0-1") && strstr(pmu_strerror(r), "counts CPUs, not tasks"),
-	      "task set, cpumask 0-1: %d %s", r, pmu_strerror(r));
+	/* two CPUs in the cpumask (two packages): a task's set counts both, summed, as perf stat does: against
+	 * the raw CPU-wide counts of CPU 0 and CPU 1 around it, summed (one package alone would be half) */
+	r = sleep_count(c2, "power/energy-pkg/", 0, -1, type, &raw, 2, &v, &f);
+	CHECK(r == 0 && (f & PMU_EVF_CPU_WIDE), "task set, cpumask 0-1: %d %s, flags 0x%x", r, pmu_strerror(r), f);
+	CHECK(r == 0 && v.value <= raw && v.value >= raw / 4 * 3 && v.enabled > 0 && v.running == v.enabled,
+	      "task set, cpumask 0-1, asleep 100 ms: %llu, raw CPUs 0 + 1 around it %llu (enabled %llu running %llu)",
+	      (unsigned long long)v.value, (unsigned long long)raw, (unsigned long long)v.enabled,
+	      (unsigned long long)v.running);
+	printf("a sleeping task's set, cpumask 0-1: %llu; raw CPUs 0 + 1 around it: %llu\n", (unsigned long long)v.value,
+	       (unsigned long long)raw);
 
-	/* the list says so: usable with one CPU in the cpumask (as root), not with two */
+	/* the list says so: usable with one CPU in the cpumask (as root), and with two */
 	CHECK(usable_of(c1, "power/energy-pkg/") == 1, "cpumask 0: usable %d", usable_of(c1, "power/energy-pkg/"));
-	CHECK(usable_of(c2, "power/energy-pkg/") == 0, "cpumask 0-1: usable %d", usable_of(c2, "power/energy-pkg/"));
+	CHECK(usable_of(c2, "power/energy-pkg/") == 1, "cpumask 0-1: usable %d", usable_of(c2, "power/energy-pkg/"));
 
 	/* regions count per thread and sum threads: they refuse it, with the fix */
 	{
@@ -324,11 +340,17 @@ int main(void)
 						 "CPU0,", &cpu0_rows, NULL);
 		CHECK(rows == 1 && cpu0_rows == 1, "-A -C 0-1: %d rows of power/energy-pkg/, %d of CPU 0", rows, cpu0_rows);
 		/* two packages (cpumask 0-1, a CPU each): -a sums the two CPUs' counts, as perf does (the rule for
-		 * the units of -p and -t, one package counted by each, must not reach the CPUs of -a) */
-		double both = stat_count(two, "-a");
+		 * the units of -p and -t, one package counted by each, must not reach the CPUs of -a); so do a
+		 * command and -p of two processes (each unit both packages, the units not summed) */
+		double both = stat_count(two, "-a"), both_task = stat_count(two, ""), both_procs = stat_count(two, p);
 		CHECK(both > 1.5 * cpu0 && both < 2.5 * cpu0, "pmu stat -a, cpumask 0-1 (two packages): %.0f against one "
 		      "package's %.0f (-C 0 of cpumask 0): both summed", both, cpu0);
-		printf("pmu stat -a -e power/energy-pkg/ -- sleep 0.1, two packages: %.0f\n", both);
+		CHECK(both_task > 1.5 * cpu0 && both_task < 2.5 * cpu0, "pmu stat (a command), cpumask 0-1: %.0f against "
+		      "one package's %.0f", both_task, cpu0);
+		CHECK(both_procs > 1.5 * cpu0 && both_procs < 2.5 * cpu0, "pmu stat -p (two processes), cpumask 0-1: %.0f "
+		      "against one package's %.0f", both_procs, cpu0);
+		printf("pmu stat -e power/energy-pkg/ -- sleep 0.1, two packages: -a %.0f, the command %.0f, -p of two "
+		       "processes %.0f\n", both, both_task, both_procs);
 		/* the label: counted for a command, the note under the table says what was counted */
 		int noted = stat_lines(one, "-e power/energy-pkg/,task-clock -- true",
 				       "note: power/energy-pkg/: every task on its package or die", "", NULL, NULL);

@@ -61,7 +61,8 @@ static const struct {
 	{ PMU_EVF_USER_FALLBACK, ": user mode only (kernel.perf_event_paranoid forbids kernel mode without "
 				 "CAP_PERFMON; sudo sysctl kernel.perf_event_paranoid=1 counts it too)" },
 	{ PMU_EVF_CPU_WIDE, ": every task on its package or die, not only the counted ones: the PMU counts CPUs, "
-			    "not tasks (counted on the CPU of its cpumask from the start to the end, as perf stat does)" },
+			    "not tasks (counted on the CPUs of its cpumask, one per package or die, summed, from the "
+			    "start to the end, as perf stat does)" },
 };
 
 /* A unit's row that its unit left out while another unit counted it: an event of a PMU that counts
