@@ -290,7 +290,8 @@ static void event_factor(struct pmu_ctx *ctx, const struct pmu_dev *d, struct pm
 
 /* events/ of @d: every named event's name, its .unit and .scale where the listing has them; not its
  * terms (pmu__sysfs_encode_event reads them at the event's first use: a core PMU lists 20 to 70 events,
- * each file 3 system calls, most of pmu_ctx_new's kernel work, and a program uses few or none) */
+ * each file 4 system calls (open, two reads, close), most of pmu_ctx_new's kernel work, and a program
+ * uses few or none) */
 static int scan_events(struct pmu_ctx *ctx, int at, const char *dir, struct pmu_dev *d)
 {
 	char **files;
