@@ -304,12 +304,13 @@ static int open_replicas(struct pmu_set *s, struct pmu_grp *g, const struct pmu_
 		g->nrep = r + 1; /* closed by pmu_set_close from here on */
 		for (uint32_t k = 0; k < g->n; k++) {
 			struct pmu_ev one = s->ev[g->first + k]; /* its attr as the first CPU's opened it */
-			int err = open_one(s, &one, -1, (int)cpu, k ? g->rep_fd[r * g->n] : -1,
-					   k && g->explicit_group);
+			int err;
+			one.fd = -1;
+			err = open_one(s, &one, -1, (int)cpu, k ? g->rep_fd[r * g->n] : -1, k && g->explicit_group);
+			g->rep_fd[r * g->n + k] = one.fd; /* closed with the set, also when its id could not be read */
+			g->rep_id[r * g->n + k] = one.id;
 			if (err < 0)
 				return err;
-			g->rep_fd[r * g->n + k] = one.fd;
-			g->rep_id[r * g->n + k] = one.id;
 		}
 		r++;
 	}
