@@ -31,6 +31,36 @@ goal_row() {
 	echo "| $1 | +$name ($(verdict "$name" 40 "$fl")) | +$handle ($(verdict "$handle" 20 "$fl")) | +$fl |"
 }
 
+# papi_goals: issue 16's goals against PAPI for reads and regions (one event), from this run's rows, with
+# the floors: the read's from bench/results/read-cost.md (arm64 -cpu max, 1 counter, "bare + times": the
+# same instructions on cortex-a57, whose user-space code is the same), the region pair's from this file
+papi_goals() {
+	local pr pf ph pp fl rf
+	bench_fields "$(bench_lines arm64-papi "papi arch=arm64 op=read events=1" | cut -d' ' -f6-)"
+	pr=${f[papi_read]}; pf=${f[libpmu_fast]}
+	bench_fields "$(bench_lines arm64-papi "papi arch=arm64 op=region events=1" | cut -d' ' -f6-)"
+	ph=${f[papi_hl_pair]}; pp=${f[libpmu_pair]}
+	bench_fields "$(bench_lines arm64 "region-cost arch=arm64 events=1" | cut -d' ' -f5-)"
+	fl=${f[floor_pair]:-}
+	rf=$(awk -F'|' '$2 ~ /arm64/ && $3 ~ /^ *1 *$/ && $4 ~ /^ *1 *$/ { gsub(/ /, "", $6); print $6; exit }' \
+		bench/results/read-cost.md 2>/dev/null)
+	[ -n "$pr" ] && [ -n "$pf" ] && [ -n "$ph" ] && [ -n "$pp" ] || return 0
+	echo
+	echo "Issue 16's goals against PAPI (one event; computed from the rows above and the floors):"
+	echo
+	awk -v pr="$pr" -v pf="$pf" -v ph="$ph" -v pp="$pp" -v fl="${fl:-0}" -v rf="${rf:-0}" 'BEGIN {
+		printf "- a read, >= 60x fewer instructions than PAPI_read: %.1fx (pmu_fast_read; pmu_set_read costs more): %s", pr / pf,
+			(pr / pf >= 60 ? "met" : "not met")
+		if (rf > 0)
+			printf "; a read at the floor (%.1f, bench/results/read-cost.md) would be %.1fx, so the goal is %s", rf, pr / rf,
+				(pr / rf >= 60 ? "within reach" : "out of reach for any read that returns enabled and running")
+		printf ".\n"
+		printf "- a region pair, >= 40x fewer than a PAPI_hl pair: %.1fx: %s", ph / pp, (ph / pp >= 40 ? "met" : "not met")
+		if (fl > 0)
+			printf "; the floor pair (%.1f on -cpu max, bench/region-floor.h) would be %.1fx: the difference is the owner, re-entrancy, nesting and name checks (bench/README.md)", fl, ph / fl
+		printf ".\n" }'
+}
+
 # startup_table: tests/lab/guest/bench-papi-startup's figures (the PAPI boot), and issue 16's start-up
 # goal against PAPI computed from them
 startup_table() {
@@ -142,6 +172,7 @@ startup_table() {
 			bench_fields "$rest"
 			echo "| region pair | $n | ${f[papi_hl_pair]} | ${f[libpmu_pair]} | ${f[papi_over_libpmu]}x | ${f[libpmu_pair_min]} – ${f[libpmu_pair_max]} |"
 		done
+		papi_goals
 		startup_table
 	fi
 } >"$out"
