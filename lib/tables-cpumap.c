@@ -256,9 +256,22 @@ int pmu__tables_map_pattern(const char *pat, const char keys[][64], int nk, rege
 				break;
 		} else if (*c == '*' || *c == '+' || *c == '?' || (*c == '{' && isdigit((unsigned char)c[1]))) {
 			q = true;
-			if (*c == '{')
-				while (c[1] && *c != '}')
-					c++;
+			if (*c == '{') {
+				/* an interval is {m}, {m,} or {m,n}: anything else in the braces (glibc reads some of
+				 * it as literal text, "\0" in "{3\011}" as a back-reference) is refused, not skipped */
+				const char *e = c + 1;
+				while (isdigit((unsigned char)*e))
+					e++;
+				if (*e == ',')
+					for (e++; isdigit((unsigned char)*e);)
+						e++;
+				if (*e != '}') {
+					snprintf(why, wl, "CPU pattern '%s' has a malformed interval (an interval is {m}, "
+						 "{m,} or {m,n})", pat);
+					return -EINVAL;
+				}
+				c = e;
+			}
 		}
 		if (q && quant) {
 			/* glibc's closure computation is exponential in stacked repetitions ("x**...*") */

@@ -272,6 +272,11 @@ int main(void)
 	refused("unbalanced", ")+++++d19", "unbalanced parentheses");
 	refused("unclosed", "GenuineIntel-(6-55", "unbalanced parentheses");
 	refused("zero", "GenuineIntel-6-((((((((5+)+)+)+)+)+)+)+){0}", "more than 128 positions");
+	/* the interval's braces were skipped unread: "\0" inside them made glibc take 20 s and 1.9 GB
+	 * (fuzz-mapfile; tests/fuzz/regressions/mapfile/oom-backslash-in-interval) */
+	refused("interval-backslash", "((.?){3}){3\\011}v", "malformed interval");
+	refused("interval-letter", "GenuineIntel-6-5{2x}", "malformed interval");
+	refused("interval-open", "GenuineIntel-6-5{2", "malformed interval");
 	{
 		char long_pattern[200];
 		memset(long_pattern, 'A', 129);
