@@ -657,10 +657,16 @@ static int scaled_unit(struct saved_stat *s, struct stat_row *row, const char *u
 	return 0;
 }
 
+static void file_free(struct saved_file *f)
+{
+	free(f->name);
+	free(f->host);
+	free(f->boot);
+	strv_free(&f->cpu_wide);
+}
+
 /* Where and when @doc (of @file) counted, in a new entry of s->filev; its cpu-wide rows are added by the
  * caller. 0, or -ENOMEM. */
-static void file_free(struct saved_file *f);
-
 static int file_add(struct saved_stat *s, const char *file, json_object *doc)
 {
 	struct saved_file *v, *f;
@@ -684,32 +690,10 @@ static int file_add(struct saved_stat *s, const char *file, json_object *doc)
 	return 0;
 }
 
-static void file_free(struct saved_file *f)
+static bool has_name(const struct strv *sv, const char *name)
 {
-	free(f->name);
-	free(f->host);
-	free(f->boot);
-	json_object_put(f->cpu_wide);
-}
-
-/* Row @name to the cpu-wide rows of @f: 0, or -ENOMEM. */
-static int file_cpu_wide(struct saved_file *f, const char *name)
-{
-	json_object *n;
-
-	if (!f->cpu_wide && !(f->cpu_wide = json_object_new_array()))
-		return -ENOMEM;
-	if (!(n = json_object_new_string(name)) || json_object_array_add(f->cpu_wide, n) < 0) {
-		json_object_put(n);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static bool has_name(json_object *arr, const char *name)
-{
-	for (size_t i = 0; arr && i < json_object_array_length(arr); i++)
-		if (!strcmp(json_object_get_string(json_object_array_get_idx(arr, i)), name))
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], name))
 			return true;
 	return false;
 }
@@ -728,7 +712,7 @@ enum sum_verdict saved_stat_overlap(const struct saved_stat *s, const char *name
 
 	for (int i = 0; i < s->files; i++) {
 		const struct saved_file *x = &s->filev[i];
-		if (!has_name(x->cpu_wide, name))
+		if (!has_name(&x->cpu_wide, name))
 			continue;
 		with++;
 		if (!x->host || !x->start || !x->end) {
@@ -736,7 +720,7 @@ enum sum_verdict saved_stat_overlap(const struct saved_stat *s, const char *name
 			continue;
 		}
 		for (int j = 0; j < i; j++)
-			if (has_name(s->filev[j].cpu_wide, name) && s->filev[j].host && s->filev[j].start &&
+			if (has_name(&s->filev[j].cpu_wide, name) && s->filev[j].host && s->filev[j].start &&
 			    s->filev[j].end && overlap(&s->filev[j], x)) {
 				*a = j;
 				*b = i;
@@ -805,7 +789,7 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 		if (json_object_object_get_ex(e, "supported", &x) && !json_object_get_boolean(x))
 			row->supported = false;
 		if (json_object_object_get_ex(e, "cpu_wide", &x) && json_object_get_boolean(x) &&
-		    file_cpu_wide(&s->filev[s->files], row->info.name) < 0)
+		    strv_add(&s->filev[s->files].cpu_wide, row->info.name, strlen(row->info.name)) < 0)
 			return fail(err, -ENOMEM, "'%s': out of memory", file);
 		if ((r = add_count(&row->v.value, e, "value", &at, file, err)) < 0 ||
 		    (r = add_count(&row->v.enabled, e, "enabled_ns", &at, file, err)) < 0 ||

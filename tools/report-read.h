@@ -65,7 +65,7 @@ struct saved_file {
 	char *name;
 	char *host, *boot;       /* "host", "boot_id"; NULL where the file does not say */
 	double start, end;       /* "wall_start_ns", "wall_end_ns"; 0 where the file does not say */
-	json_object *cpu_wide;   /* the names of its rows with cpu_wide (an array), NULL if none */
+	struct strv cpu_wide;    /* the names of its rows with cpu_wide */
 };
 
 /* 'pmu stat --json' files summed: counts per event name, times, the CPU of the first file. */
