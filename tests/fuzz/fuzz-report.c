@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: pmu report's reader (tools/report-read.c): the bounds taken
  * before parsing, strict JSON, the schemas' checks, and the sums, each
- * document added twice (a second file with the same names). */
+ * document added twice (a second file with the same names), and whether a
+ * row's sum counts a package twice (saved_stat_overlap). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				free(err);
 				err = NULL;
 				saved_stat_add(&s, "fuzz", doc, &err);
+			}
+			/* the sums' verdict per row: two files counted at once are two files that were added */
+			for (size_t k = 0; k < s.rows.n; k++) {
+				int a = -1, b = -1;
+				if (saved_stat_overlap(&s, s.rows.v[k].info.name, &a, &b) == SUM_OVERLAP &&
+				    !(a >= 0 && a < b && b < s.files))
+					abort();
 			}
 			saved_stat_free(&s);
 		} else {
