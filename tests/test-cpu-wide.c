@@ -163,8 +163,9 @@ static int usable_of(struct pmu_ctx *ctx, const char *name)
 }
 
 /* pmu stat @args over machine @root: how many lines of its output (stdout and stderr) hold @needle; of
- * them, how many begin with @prefix into *@pre, and the count of the last (perf's CSV: its first
- * field) into *@v, each when not NULL. With @v, the other lines are shown (pmu stat's warnings). */
+ * them, how many begin with @prefix into *@pre, and the count and the ns it was enabled of the last
+ * (perf's CSV: its first and fourth fields) into v[0] and v[1], each when not NULL. With @v, the other
+ * lines are shown (pmu stat's warnings). */
 static int stat_lines(const char *root, const char *args, const char *needle, const char *prefix, int *pre,
 		      double *v)
 {
@@ -186,8 +187,14 @@ static int stat_lines(const char *root, const char *args, const char *needle, co
 		n++;
 		if (pre && !strncmp(line, prefix, strlen(prefix)))
 			(*pre)++;
-		if (v)
-			*v = strtod(line, NULL);
+		if (v) {
+			const char *f = line;
+			v[0] = strtod(line, NULL);
+			for (int k = 0; k < 3 && f; k++)
+				if ((f = strchr(f, ',')))
+					f++;
+			v[1] = f ? strtod(f, NULL) : 0;
+		}
 	}
 	pclose(p);
 	return n;
@@ -197,11 +204,24 @@ static int stat_lines(const char *root, const char *args, const char *needle, co
 static double stat_count(const char *root, const char *how)
 {
 	char args[256];
-	double v = -1;
+	double v[2] = { -1, 0 };
 
 	snprintf(args, sizeof(args), "%s -x, -e power/energy-pkg/ -- sleep 0.1", how);
-	stat_lines(root, args, "power/energy-pkg/", "", NULL, &v);
-	return v;
+	stat_lines(root, args, "power/energy-pkg/", "", NULL, v);
+	return v[0];
+}
+
+/* The same, counts per ns enabled: msr's tsc advances at one rate on every CPU, so a package counts at
+ * that rate and two at twice it, however long each run was enabled (a group that counts CPUs for a
+ * command is enabled from its open, before the command starts: more so under a sanitizer). -1 if none. */
+static double stat_rate(const char *root, const char *how)
+{
+	char args[256];
+	double v[2] = { -1, 0 };
+
+	snprintf(args, sizeof(args), "%s -x, -e power/energy-pkg/ -- sleep 0.1", how);
+	stat_lines(root, args, "power/energy-pkg/", "", NULL, v);
+	return v[0] > 0 && v[1] > 0 ? v[0] / v[1] : -1;
 }
 
 /* A child that sleeps until it is killed */
@@ -341,16 +361,20 @@ int main(void)
 		CHECK(rows == 1 && cpu0_rows == 1, "-A -C 0-1: %d rows of power/energy-pkg/, %d of CPU 0", rows, cpu0_rows);
 		/* two packages (cpumask 0-1, a CPU each): -a sums the two CPUs' counts, as perf does (the rule for
 		 * the units of -p and -t, one package counted by each, must not reach the CPUs of -a); so do a
-		 * command and -p of two processes (each unit both packages, the units not summed) */
-		double both = stat_count(two, "-a"), both_task = stat_count(two, ""), both_procs = stat_count(two, p);
+		 * command and -p of two processes (each unit both packages, the units not summed). -a against
+		 * -C 0 of cpumask 0 (both counted while the sets are enabled; -a's enabled time is its CPUs'
+		 * sum); the others per ns enabled, against one package's rate (-C 0): twice it */
+		double both = stat_count(two, "-a"), one_rate = stat_rate(one, "-C 0"), both_task = stat_rate(two, ""),
+		       both_procs = stat_rate(two, p);
 		CHECK(both > 1.5 * cpu0 && both < 2.5 * cpu0, "pmu stat -a, cpumask 0-1 (two packages): %.0f against one "
 		      "package's %.0f (-C 0 of cpumask 0): both summed", both, cpu0);
-		CHECK(both_task > 1.5 * cpu0 && both_task < 2.5 * cpu0, "pmu stat (a command), cpumask 0-1: %.0f against "
-		      "one package's %.0f", both_task, cpu0);
-		CHECK(both_procs > 1.5 * cpu0 && both_procs < 2.5 * cpu0, "pmu stat -p (two processes), cpumask 0-1: %.0f "
-		      "against one package's %.0f", both_procs, cpu0);
-		printf("pmu stat -e power/energy-pkg/ -- sleep 0.1, two packages: -a %.0f, the command %.0f, -p of two "
-		       "processes %.0f\n", both, both_task, both_procs);
+		CHECK(one_rate > 0 && both_task > 1.8 * one_rate && both_task < 2.2 * one_rate, "pmu stat (a command), "
+		      "cpumask 0-1: %.3f per ns against one package's %.3f", both_task, one_rate);
+		CHECK(one_rate > 0 && both_procs > 1.8 * one_rate && both_procs < 2.2 * one_rate, "pmu stat -p (two "
+		      "processes), cpumask 0-1: %.3f per ns against one package's %.3f", both_procs, one_rate);
+		printf("pmu stat -e power/energy-pkg/ -- sleep 0.1, two packages: -a %.0f (one package, -C 0: %.0f); "
+		       "counts per ns enabled: one package %.3f, the command %.3f, -p of two processes %.3f\n", both,
+		       cpu0, one_rate, both_task, both_procs);
 		/* the label: counted for a command, the note under the table says what was counted */
 		int noted = stat_lines(one, "-e power/energy-pkg/,task-clock -- true",
 				       "note: power/energy-pkg/: every task on its package or die", "", NULL, NULL);
