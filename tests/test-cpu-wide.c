@@ -200,27 +200,35 @@ static int stat_lines(const char *root, const char *args, const char *needle, co
 	return n;
 }
 
-/* pmu stat @how -x, -e power/energy-pkg/ -- sleep 0.1 over machine @root: the count, or -1 */
-static double stat_count(const char *root, const char *how)
+/* pmu stat @how -x, -e power/energy-pkg/ -- sleep 0.1 over machine @root: the count into v[0] (-1 if
+ * none) and the ns it was enabled into v[1] */
+static void stat_run(const char *root, const char *how, double v[2])
 {
 	char args[256];
-	double v[2] = { -1, 0 };
 
+	v[0] = -1;
+	v[1] = 0;
 	snprintf(args, sizeof(args), "%s -x, -e power/energy-pkg/ -- sleep 0.1", how);
 	stat_lines(root, args, "power/energy-pkg/", "", NULL, v);
+}
+
+/* Its count, or -1 */
+static double stat_count(const char *root, const char *how)
+{
+	double v[2];
+
+	stat_run(root, how, v);
 	return v[0];
 }
 
-/* The same, counts per ns enabled: msr's tsc advances at one rate on every CPU, so a package counts at
- * that rate and two at twice it, however long each run was enabled (a group that counts CPUs for a
- * command is enabled from its open, before the command starts: more so under a sanitizer). -1 if none. */
+/* Its count per ns enabled: msr's tsc advances at one rate on every CPU, so a package counts at that
+ * rate and two at twice it, however long each run was enabled (a group that counts CPUs for a command
+ * is enabled from its open, before the command starts: more so under a sanitizer). -1 if none. */
 static double stat_rate(const char *root, const char *how)
 {
-	char args[256];
-	double v[2] = { -1, 0 };
+	double v[2];
 
-	snprintf(args, sizeof(args), "%s -x, -e power/energy-pkg/ -- sleep 0.1", how);
-	stat_lines(root, args, "power/energy-pkg/", "", NULL, v);
+	stat_run(root, how, v);
 	return v[0] > 0 && v[1] > 0 ? v[0] / v[1] : -1;
 }
 
