@@ -110,7 +110,8 @@ PMU_EXPORT int pmu_set_read_group(struct pmu_set *s, unsigned gi, struct pmu_val
 
 /* read(2) of group @g's copy led by @fd (@r: 0 the group itself, else which copy on another CPU) into @buf:
  * nr, enabled, running, {value, id} x nr. 0, or the error said. */
-static int read_leader(struct pmu_set *s, struct pmu_grp *g, int fd, uint32_t r, uint64_t *buf, size_t buflen)
+static inline __attribute__((always_inline)) int read_leader(struct pmu_set *s, struct pmu_grp *g, int fd, uint32_t r,
+								  uint64_t *buf, size_t buflen)
 {
 	ssize_t n;
 
@@ -139,32 +140,55 @@ static int read_leader(struct pmu_set *s, struct pmu_grp *g, int fd, uint32_t r,
 	return 0;
 }
 
-/* The group's values into @out: read(2) of its leader, and of its copies on the other CPUs of a cpumask
- * (cpu-wide, several packages), whose counts are added; enabled and running are the group's (the copies
- * are enabled, disabled and reset with it, and their PMUs do not multiplex: RAPL, uncore). */
-static int read_group_into(struct pmu_set *s, struct pmu_grp *g, uint64_t *buf, size_t buflen, struct pmu_value *out)
+/* The counts of group @g's copies on the other CPUs of its cpumask (cpu-wide, several packages) added to
+ * @out: read(2) of each copy's leader, its ids checked. Apart from the group's own read, which most
+ * groups are. 0, or the error said. */
+__attribute__((noinline)) static int add_copies(struct pmu_set *s, struct pmu_grp *g, uint64_t *buf, size_t buflen,
+						struct pmu_value *out)
 {
-	for (uint32_t r = 0; r <= g->nrep; r++) {
-		int err = read_leader(s, g, r ? g->rep_fd[(r - 1) * g->n] : g->leader_fd, r, buf, buflen);
+	for (uint32_t r = 1; r <= g->nrep; r++) {
+		const int *fd = &g->rep_fd[(r - 1) * g->n];
+		const uint64_t *ids = &g->rep_id[(r - 1) * g->n];
+		int err = read_leader(s, g, fd[0], r, buf, buflen);
 		if (err < 0)
 			return err;
 		for (uint64_t k = 0; k < buf[0]; k++) {
-			const struct pmu_ev *e = &s->ev[g->first + k];
-			uint64_t value = buf[3 + 2 * k], id = buf[4 + 2 * k], want = r ? g->rep_id[(r - 1) * g->n + k] : e->id;
-			if (id != want)
-				return pmu__err(s->ctx, -EIO, "reading the group led by '%s': member %llu has id %llu, "
-						"expected %llu", s->ev[g->first].info.name, (unsigned long long)k,
-						(unsigned long long)id, (unsigned long long)want);
-			if (r) {
-				out[g->first + k].value += value;
-				continue;
-			}
-			out[g->first + k].value = value;
-			out[g->first + k].enabled = buf[1];
-			out[g->first + k].running = buf[2];
+			if (buf[4 + 2 * k] != ids[k])
+				return pmu__err(s->ctx, -EIO, "reading the group led by '%s' on another CPU of its cpumask: "
+						"member %llu has id %llu, expected %llu", s->ev[g->first].info.name,
+						(unsigned long long)k, (unsigned long long)buf[4 + 2 * k],
+						(unsigned long long)ids[k]);
+			out[g->first + k].value += buf[3 + 2 * k];
 		}
 	}
 	return 0;
+}
+
+/* The group's values into @out: read(2) of its leader; with copies on the other CPUs of a cpumask
+ * (cpu-wide, several packages) their counts are added, and enabled and running stay the group's (the
+ * copies are enabled, disabled and reset with it, and their PMUs do not multiplex: RAPL, uncore). */
+static int read_group_into(struct pmu_set *s, struct pmu_grp *g, uint64_t *buf, size_t buflen, struct pmu_value *out)
+{
+	uint64_t nr, enabled, running;
+	int err = read_leader(s, g, g->leader_fd, 0, buf, buflen);
+
+	if (err < 0)
+		return err;
+	nr = buf[0];
+	enabled = buf[1];
+	running = buf[2];
+	for (uint64_t k = 0; k < nr; k++) {
+		const struct pmu_ev *e = &s->ev[g->first + k];
+		uint64_t value = buf[3 + 2 * k], id = buf[4 + 2 * k];
+		if (id != e->id)
+			return pmu__err(s->ctx, -EIO, "reading the group led by '%s': member %llu has id %llu, "
+					"expected %llu", s->ev[g->first].info.name, (unsigned long long)k,
+					(unsigned long long)id, (unsigned long long)e->id);
+		out[g->first + k].value = value;
+		out[g->first + k].enabled = enabled;
+		out[g->first + k].running = running;
+	}
+	return g->nrep ? add_copies(s, g, buf, buflen, out) : 0;
 }
 
 PMU_EXPORT int pmu_set_read_syscall(struct pmu_set *s, struct pmu_value *out)
