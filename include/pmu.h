@@ -442,7 +442,8 @@ enum pmu_set_flags {
 	PMU_SET_PID = 1u << 0,          /* count process/thread `pid` instead of the caller */
 	PMU_SET_CPU = 1u << 1,          /* count on CPU `cpu` only (with pid -1: every task) */
 	PMU_SET_INHERIT = 1u << 2,      /* count children created after open */
-	PMU_SET_ENABLE_ON_EXEC = 1u << 3, /* start counting at the target's next exec */
+	PMU_SET_ENABLE_ON_EXEC = 1u << 3, /* start counting at the target's next exec (what no exec
+	                                     can start waits for pmu_set_enable_before_exec()) */
 	PMU_SET_ENABLE = 1u << 4,       /* start counting at once (default: opened disabled) */
 	PMU_SET_NO_FAST = 1u << 5,      /* never read from user space; always read(2) */
 	PMU_SET_USER_ONLY = 1u << 6,    /* exclude kernel and hypervisor for every event (names get
@@ -494,8 +495,8 @@ struct pmu_set_opts {
  * (pid -1), flagged PMU_EVF_CPU_WIDE, as perf stat does: its value is the
  * sum over those CPUs (a 2-socket machine's two packages), its enabled and
  * running times the first CPU's; enabled with the set (with
- * PMU_SET_ENABLE_ON_EXEC: from the open, having no exec of its own), never
- * inherited, read with read(2); counting every task of a CPU needs
+ * PMU_SET_ENABLE_ON_EXEC: by pmu_set_enable_before_exec(), having no exec of
+ * its own), never inherited, read with read(2); counting every task of a CPU needs
  * kernel.perf_event_paranoid <= 0 or CAP_PERFMON. A set of a CPU (PMU_SET_CPU, pid
  * -1) outside the cpumask refuses it (-ENODEV), or with
  * PMU_SET_SKIP_UNSUPPORTED leaves it out (PMU_EVF_UNSUPPORTED, no warning),
@@ -518,8 +519,8 @@ struct pmu_set_opts {
  * Tool events (duration_time, user_time, system_time; see
  * pmu_event_resolve()) are measured by libpmu: each is a group of its own
  * with no perf_event, read by pmu_set_read() / pmu_set_read_group(), enabled,
- * disabled and reset with the set (with PMU_SET_ENABLE or
- * PMU_SET_ENABLE_ON_EXEC from the open, as perf starts them). Their value is
+ * disabled and reset with the set (with PMU_SET_ENABLE from the open; with
+ * PMU_SET_ENABLE_ON_EXEC from pmu_set_enable_before_exec()). Their value is
  * ns; enabled = running = the wall-clock ns the set was enabled. They cannot
  * be in a {group} (-EINVAL), and user_time, system_time cannot be counted
  * per CPU (PMU_SET_CPU: -EINVAL). For another process (PMU_SET_PID) they
@@ -542,6 +543,19 @@ void pmu_set_close(struct pmu_set *s);
 
 /** Start counting (all groups). Returns 0 or a negative errno. */
 int pmu_set_enable(struct pmu_set *s);
+/**
+ * Start counting what the target's exec will not start: every group of @s
+ * but those waiting for the exec (PMU_SET_ENABLE_ON_EXEC), that is the
+ * groups of a PMU that counts CPUs (PMU_EVF_CPU_WIDE) and the tool events
+ * (duration_time, user_time, system_time). In a set opened with
+ * PMU_SET_ENABLE_ON_EXEC they wait for this call: make it just before the
+ * target may exec (a forked child held until then), so that they count from
+ * its start as the exec's own groups do, and not the caller's work between
+ * the open and the exec (perf stat enables them just before it starts its
+ * workload). Never called, they count nothing: 0 with enabled = running = 0.
+ * In any other set it is pmu_set_enable(). Returns 0 or a negative errno.
+ */
+int pmu_set_enable_before_exec(struct pmu_set *s);
 /** Stop counting (all groups). Returns 0 or a negative errno. */
 int pmu_set_disable(struct pmu_set *s);
 /**

@@ -580,8 +580,9 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		s->fgroups[gi].fast = 0;
 		if (s->ev[g->first].info.flags & PMU_EVF_TOOL) {
 			/* a group of its own, no fd: pmu_set_read_group() reads it (never the inline read) */
-			r = pmu__tool_open(ctx, &s->ev[g->first].info, o.flags, s->pid,
-					   (o.flags & (PMU_SET_ENABLE | PMU_SET_ENABLE_ON_EXEC)) != 0, &s->ev[g->first].tool);
+			/* no exec starts it: with PMU_SET_ENABLE_ON_EXEC, pmu_set_enable_before_exec() does */
+			r = pmu__tool_open(ctx, &s->ev[g->first].info, o.flags, s->pid, (o.flags & PMU_SET_ENABLE) != 0,
+					   &s->ev[g->first].tool);
 			if (r < 0)
 				goto fail;
 			continue;
@@ -618,8 +619,9 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC);
 			e->attr.pinned = leader && pinned;
 			if (cpu_wide) {
-				/* no exec or child of its own: counting from the open, as perf stat does */
-				e->attr.disabled = leader && !(o.flags & (PMU_SET_ENABLE | PMU_SET_ENABLE_ON_EXEC));
+				/* no exec or child of its own: with PMU_SET_ENABLE_ON_EXEC it waits for
+				 * pmu_set_enable_before_exec(), as perf stat enables such counters just
+				 * before it starts its workload */
 				e->attr.enable_on_exec = 0;
 				e->attr.inherit = 0;
 				e->info.flags |= PMU_EVF_CPU_WIDE;
@@ -694,14 +696,17 @@ static int forked(const struct pmu_set *s)
 	return pmu__set_forked(s);
 }
 
-static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
+/* @req on every group of @s; @not_exec: but those whose leader waits for the target's exec (enable_on_exec). */
+static int group_ioctl_some(struct pmu_set *s, unsigned long req, const char *what, bool not_exec)
 {
 	pmu__err_clear();
 	if (!s)
 		return pmu__err(NULL, -EINVAL, "%s: NULL set", what);
 	if (forked(s))
 		return pmu__set_forked_err(s);
-	for (size_t g = 0; g < s->ngroups; g++)
+	for (size_t g = 0; g < s->ngroups; g++) {
+		if (not_exec && s->ev[s->g[g].first].attr.enable_on_exec)
+			continue;
 		for (uint32_t r = 0; r <= s->g[g].nrep; r++) { /* the group, then its copies on other CPUs */
 			int fd = r ? s->g[g].rep_fd[(r - 1) * s->g[g].n] : s->g[g].leader_fd;
 			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0) {
@@ -710,7 +715,13 @@ static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
 						s->ev[s->g[g].first].info.name, strerror(err));
 			}
 		}
+	}
 	return 0;
+}
+
+static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
+{
+	return group_ioctl_some(s, req, what, false);
 }
 
 /* The set's tool events (duration_time, ...) follow its enable, disable and reset. */
@@ -727,6 +738,18 @@ PMU_EXPORT int pmu_set_enable(struct pmu_set *s)
 
 	if (r == 0) {
 		s->enabled = true;
+		tools_do(s, pmu__tool_enable);
+	}
+	return r;
+}
+
+PMU_EXPORT int pmu_set_enable_before_exec(struct pmu_set *s)
+{
+	int r = group_ioctl_some(s, PERF_EVENT_IOC_ENABLE, "enable before exec", true);
+
+	if (r == 0) {
+		/* every group, when none waits for an exec: as pmu_set_enable() */
+		s->enabled = s->enabled || !(s->flags & PMU_SET_ENABLE_ON_EXEC);
 		tools_do(s, pmu__tool_enable);
 	}
 	return r;

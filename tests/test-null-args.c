@@ -60,6 +60,7 @@ static long c_open_events(void) { struct pmu_set *s; return pmu_set_open(ctx, NU
 static long c_open_out(void) { return pmu_set_open(ctx, "task-clock", NULL, NULL); }
 static long c_close(void) { pmu_set_close(NULL); return 0; }
 static long c_enable(void) { return pmu_set_enable(NULL); }
+static long c_enable_before_exec(void) { return pmu_set_enable_before_exec(NULL); }
 static long c_disable(void) { return pmu_set_disable(NULL); }
 static long c_reset(void) { return pmu_set_reset(NULL); }
 static long c_count(void) { return (long)pmu_set_count(NULL); }
@@ -161,6 +162,7 @@ static const struct call calls[] = {
 	{ "pmu_set_open(ctx, events, NULL, NULL)", NEG, c_open_out },
 	{ "pmu_set_close(NULL)", NOCRASH, c_close },
 	{ "pmu_set_enable(NULL)", NEG, c_enable },
+	{ "pmu_set_enable_before_exec(NULL)", NEG, c_enable_before_exec },
 	{ "pmu_set_disable(NULL)", NEG, c_disable },
 	{ "pmu_set_reset(NULL)", NEG, c_reset },
 	{ "pmu_set_count(NULL) == 0", ZERO, c_count },

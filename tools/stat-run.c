@@ -509,6 +509,13 @@ static void units_enable(struct session *s, bool on)
 		(on ? pmu_set_enable : pmu_set_disable)(s->u[i].set);
 }
 
+/* The command's set: every group its exec will not enable (a PMU that counts CPUs, tool events). */
+static void units_enable_before_exec(struct session *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		pmu_set_enable_before_exec(s->u[i].set);
+}
+
 /* Read every unit into cur, and delta = cur - prev; prev = cur. 0 or a negative errno. */
 static int units_read(struct session *s)
 {
@@ -715,6 +722,8 @@ static int start(struct session *s, const struct stat_target *tg, const struct s
 		s->wall0 = wall_now();
 		if (!own)
 			units_enable(s, true);
+		else
+			units_enable_before_exec(s); /* what its exec does not start: from now, not from the open */
 		release(s); /* its own count begins at exec */
 		targets_cpu(tg, &s->u0, &s->s0);
 		return watch_targets(s, tg); /* once counting: what it costs is not a time the count misses */

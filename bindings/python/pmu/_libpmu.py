@@ -83,6 +83,7 @@ _flags_format = _declare("pmu_flags_format", _I, [ctypes.c_uint, ctypes.c_char_p
 _set_open = _declare("pmu_set_open", _I, [_P, _S, ctypes.POINTER(_SetOpts), ctypes.POINTER(_P)])
 _set_close = _declare("pmu_set_close", None, [_P])
 _set_enable = _declare("pmu_set_enable", _I, [_P])
+_set_enable_before_exec = _declare("pmu_set_enable_before_exec", _I, [_P])
 _set_disable = _declare("pmu_set_disable", _I, [_P])
 _set_reset = _declare("pmu_set_reset", _I, [_P])
 _set_count = _declare("pmu_set_count", ctypes.c_size_t, [_P])

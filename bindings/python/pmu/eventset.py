@@ -8,8 +8,8 @@ from . import metrics as _metrics
 from . import topdown as _topdown
 from .errors import _check, _fail
 from .events import _event_dict
-from ._libpmu import (_set_close, _set_count, _set_disable, _set_enable, _set_event, _set_group_of, _set_open,
-                      _set_read, _set_read_syscall, _set_reset)
+from ._libpmu import (_set_close, _set_count, _set_disable, _set_enable, _set_enable_before_exec, _set_event,
+                      _set_group_of, _set_open, _set_read, _set_read_syscall, _set_reset)
 from ._types import _P, _enc, _EventInfo, _SetOpts, _Value
 from .values import Value, _values_array, delta
 
@@ -136,6 +136,14 @@ class Set:
     def enable(self):
         """Start counting."""
         _check(_set_enable(self._handle), "pmu_set_enable")
+
+    def enable_before_exec(self):
+        """Start what the target's exec will not: the groups of a PMU that
+        counts CPUs and the tool events of a set opened with
+        ``enable_on_exec``, which wait for this call; make it just before
+        the target may exec (pmu_set_enable_before_exec). In another set,
+        the same as :meth:`enable`."""
+        _check(_set_enable_before_exec(self._handle), "pmu_set_enable_before_exec")
 
     def disable(self):
         """Stop counting."""

@@ -307,6 +307,34 @@ def test_set_enable_disable(ctx):
     assert s.read()[0] == v
 
 
+def test_set_enable_before_exec(ctx):
+    # a child held 200 ms before its exec (`sleep 0.05`), counted with enable_on_exec: duration_time has
+    # no exec to start it and waits for enable_before_exec(), made just before the child may exec; the
+    # oracle is the monotonic clock from just before that call to just after the read
+    import time
+    r, w = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(w)
+        os.read(r, 1)
+        os.execvp("sleep", ["sleep", "0.05"])
+    os.close(r)
+    try:
+        s = pmu.Set(ctx, "duration_time", pid=child, enable_on_exec=True)
+        assert s.read()[0] == pmu.Value(0, 0, 0)           # not counting until the call
+        time.sleep(0.2)
+        t0 = time.monotonic_ns()
+        s.enable_before_exec()
+        os.write(w, b"g")
+    finally:
+        os.close(w)
+    assert os.waitpid(child, 0)[1] == 0
+    v = s.read()[0]
+    t1 = time.monotonic_ns()
+    assert 50e6 <= v.value <= t1 - t0, (v, t1 - t0)
+    s.close()
+
+
 def test_set_groups_and_info(ctx):
     s = pmu.Set(ctx, "{task-clock,page-faults},context-switches")
     info = s.event_info()
