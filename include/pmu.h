@@ -443,7 +443,9 @@ enum pmu_set_flags {
 	PMU_SET_CPU = 1u << 1,          /* count on CPU `cpu` only (with pid -1: every task) */
 	PMU_SET_INHERIT = 1u << 2,      /* count children created after open */
 	PMU_SET_ENABLE_ON_EXEC = 1u << 3, /* start counting at the target's next exec (what no exec
-	                                     can start waits for pmu_set_enable_before_exec()) */
+	                                     can start waits for pmu_set_enable_before_exec():
+	                                     every task of a CPU, a PMU that counts CPUs, tool
+	                                     events) */
 	PMU_SET_ENABLE = 1u << 4,       /* start counting at once (default: opened disabled) */
 	PMU_SET_NO_FAST = 1u << 5,      /* never read from user space; always read(2) */
 	PMU_SET_USER_ONLY = 1u << 6,    /* exclude kernel and hypervisor for every event (names get
@@ -546,8 +548,9 @@ int pmu_set_enable(struct pmu_set *s);
 /**
  * Start counting what the target's exec will not start: every group of @s
  * but those waiting for the exec (PMU_SET_ENABLE_ON_EXEC), that is the
- * groups of a PMU that counts CPUs (PMU_EVF_CPU_WIDE) and the tool events
- * (duration_time, user_time, system_time). In a set opened with
+ * groups of a PMU that counts CPUs (PMU_EVF_CPU_WIDE), the tool events
+ * (duration_time, user_time, system_time) and, in a set of every task of a
+ * CPU (PMU_SET_CPU, pid -1), every group. In a set opened with
  * PMU_SET_ENABLE_ON_EXEC they wait for this call: make it just before the
  * target may exec (a forked child held until then), so that they count from
  * its start as the exec's own groups do, and not the caller's work between

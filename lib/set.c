@@ -616,13 +616,13 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			struct pmu_ev *e = &s->ev[g->first + k];
 			bool leader = k == 0;
 			e->attr.disabled = leader && !(o.flags & PMU_SET_ENABLE);
-			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC);
+			/* every task of a CPU (pid -1) has no exec: it waits for pmu_set_enable_before_exec() */
+			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC) && pid != -1;
 			e->attr.pinned = leader && pinned;
 			if (cpu_wide) {
-				/* no exec or child of its own: with PMU_SET_ENABLE_ON_EXEC it waits for
-				 * pmu_set_enable_before_exec(), as perf stat enables such counters just
+				/* no exec or child of its own (pid -1): with PMU_SET_ENABLE_ON_EXEC it waits
+				 * for pmu_set_enable_before_exec(), as perf stat enables such counters just
 				 * before it starts its workload */
-				e->attr.enable_on_exec = 0;
 				e->attr.inherit = 0;
 				e->info.flags |= PMU_EVF_CPU_WIDE;
 			}
@@ -696,8 +696,9 @@ static int forked(const struct pmu_set *s)
 	return pmu__set_forked(s);
 }
 
-/* @req on every group of @s; @not_exec: but those whose leader waits for the target's exec (enable_on_exec). */
-static int group_ioctl_some(struct pmu_set *s, unsigned long req, const char *what, bool not_exec)
+/* @req on every group of @s; with @waiting: but those whose leader waits for the target's exec
+ * (enable_on_exec), counted in *@waiting. */
+static int group_ioctl_some(struct pmu_set *s, unsigned long req, const char *what, size_t *waiting)
 {
 	pmu__err_clear();
 	if (!s)
@@ -705,8 +706,10 @@ static int group_ioctl_some(struct pmu_set *s, unsigned long req, const char *wh
 	if (forked(s))
 		return pmu__set_forked_err(s);
 	for (size_t g = 0; g < s->ngroups; g++) {
-		if (not_exec && s->ev[s->g[g].first].attr.enable_on_exec)
+		if (waiting && s->ev[s->g[g].first].attr.enable_on_exec) {
+			(*waiting)++;
 			continue;
+		}
 		for (uint32_t r = 0; r <= s->g[g].nrep; r++) { /* the group, then its copies on other CPUs */
 			int fd = r ? s->g[g].rep_fd[(r - 1) * s->g[g].n] : s->g[g].leader_fd;
 			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0) {
@@ -721,7 +724,7 @@ static int group_ioctl_some(struct pmu_set *s, unsigned long req, const char *wh
 
 static int group_ioctl(struct pmu_set *s, unsigned long req, const char *what)
 {
-	return group_ioctl_some(s, req, what, false);
+	return group_ioctl_some(s, req, what, NULL);
 }
 
 /* The set's tool events (duration_time, ...) follow its enable, disable and reset. */
@@ -745,11 +748,11 @@ PMU_EXPORT int pmu_set_enable(struct pmu_set *s)
 
 PMU_EXPORT int pmu_set_enable_before_exec(struct pmu_set *s)
 {
-	int r = group_ioctl_some(s, PERF_EVENT_IOC_ENABLE, "enable before exec", true);
+	size_t waiting = 0;
+	int r = group_ioctl_some(s, PERF_EVENT_IOC_ENABLE, "enable before exec", &waiting);
 
 	if (r == 0) {
-		/* every group, when none waits for an exec: as pmu_set_enable() */
-		s->enabled = s->enabled || !(s->flags & PMU_SET_ENABLE_ON_EXEC);
+		s->enabled = s->enabled || !waiting; /* every group: as pmu_set_enable() */
 		tools_do(s, pmu__tool_enable);
 	}
 	return r;

@@ -408,6 +408,27 @@ int main(void)
 	/* a command's set: counting from just before its exec, not from the open */
 	exec_window(c1, type, true);
 	exec_window(c1, type, false);
+	/* nor has a set of every task of a CPU: with PMU_SET_ENABLE_ON_EXEC it waits for the call too (the
+	 * library before it asked the kernel to enable such a set at an exec, which never comes: it never
+	 * counted) */
+	{
+		struct pmu_set_opts o = { sizeof(o), PMU_SET_CPU | PMU_SET_PID | PMU_SET_ENABLE_ON_EXEC, -1, 0 };
+		struct pmu_set *s = NULL;
+		struct pmu_value w;
+		r = pmu_set_open(real, "msr/tsc/", &o, &s);
+		CHECK(r == 0, "msr/tsc/ of CPU 0, PMU_SET_ENABLE_ON_EXEC: %s", pmu_strerror(r));
+		if (s) {
+			sleep_ms(20);
+			CHECK(pmu_set_read_syscall(s, &w) == 0 && w.enabled == 0, "CPU 0's set before the call: enabled %llu",
+			      (unsigned long long)w.enabled);
+			CHECK(pmu_set_enable_before_exec(s) == 0, "CPU 0's set: pmu_set_enable_before_exec");
+			sleep_ms(20);
+			CHECK(pmu_set_read_syscall(s, &w) == 0 && w.value > 0 && w.enabled >= 20e6,
+			      "CPU 0's set, 20 ms after the call: %llu, enabled %llu", (unsigned long long)w.value,
+			      (unsigned long long)w.enabled);
+			pmu_set_close(s);
+		}
+	}
 
 	/* the list says so: usable with one CPU in the cpumask (as root), and with two */
 	CHECK(usable_of(c1, "power/energy-pkg/") == 1, "cpumask 0: usable %d", usable_of(c1, "power/energy-pkg/"));
