@@ -87,7 +87,7 @@ __attribute__((noinline)) struct slot *pmu__region_find_other(struct thread_stat
 	for (uint32_t i = 0; i < PC_PROBE; i++) {
 		const struct pcache *e = &ts->pc[(h + i) & ts->pcmask];
 		if (e->key == name) {
-			if (name_eq(e->s->name, name))
+			if (pmu__region_name_eq(e->s->name, name))
 				s = e->s;
 			break;
 		}

@@ -159,7 +159,7 @@ PMU_EXPORT int pmu_region_begin(const char *name)
 	}
 	ts->busy = 1;
 	s = ts->last_slot;
-	if (__builtin_expect(ts->last_key != name || !name_eq(s->name, name), 0)) {
+	if (__builtin_expect(ts->last_key != name || !pmu__region_name_eq(s->name, name), 0)) {
 		intptr_t r = slot_lookup(ts, name);
 		if (r < 0) {
 			ts->busy = 0;
@@ -224,7 +224,7 @@ PMU_EXPORT int pmu_region_end(const char *name)
 	if (__builtin_expect(pmu__fast_try(ts->fast, ts->now), 0))
 		return end_slow(ts, name);
 	s = ts->last_slot;
-	if (__builtin_expect(ts->last_key != name || !name_eq(s->name, name) || s->depth == 0, 0))
+	if (__builtin_expect(ts->last_key != name || !pmu__region_name_eq(s->name, name) || s->depth == 0, 0))
 		return end_lookup(ts, name);
 	slot_end(ts, s, ts->now, false);
 	ts->busy = 0;

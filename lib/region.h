@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include "set.h"
+#include "region-name.h"
 
 #define REG_MAX_EV 16
 #define REG_NAME_MAX 128
@@ -123,24 +124,11 @@ int pmu__region_index_grow(struct thread_state *ts);
 /* A new slot for @name, the first use of the name in this thread (locks, allocates). */
 struct slot *pmu__region_new_slot(struct thread_state *ts, const char *name, int *err);
 
-/* The caller's @name equals the slot's copy @own: an inline byte loop
- * (region names are short; a call of strcmp costs more than the loop). */
-static inline bool name_eq(const char *own, const char *name)
-{
-	while (*own == *name) {
-		if (!*own)
-			return true;
-		own++;
-		name++;
-	}
-	return false;
-}
-
 /* The slot named @name in this thread, or NULL: inline, the name of the
  * last lookup (a begin's name is its end's), checked by content. */
 __attribute__((always_inline)) static inline struct slot *find(struct thread_state *ts, const char *name)
 {
-	if (__builtin_expect(ts->last_key == name, 1) && __builtin_expect(name_eq(ts->last_slot->name, name), 1))
+	if (__builtin_expect(ts->last_key == name, 1) && __builtin_expect(pmu__region_name_eq(ts->last_slot->name, name), 1))
 		return ts->last_slot;
 	return pmu__region_find_other(ts, name);
 }
