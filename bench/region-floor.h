@@ -23,6 +23,13 @@
  * calling thread's state (its set is passed in here). So floor pair - 2
  * reads is a lower bound of what regions can add over their two reads, not
  * a design.
+ *
+ * The floor by name (bench_floor_begin_named / bench_floor_end_named) adds
+ * to it only what a pair by name cannot leave out: each call compares the
+ * caller's name with the region's by content, the library's byte loop
+ * (lib/region-name.h), the begin before its read and the end after it, as
+ * libpmu's do. A pointer compare would not do: a caller's buffer reused for
+ * another name between two calls is another region (the trust issue).
  */
 #ifndef PMU_BENCH_REGION_FLOOR_H
 #define PMU_BENCH_REGION_FLOOR_H
@@ -30,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../lib/region-accum.h"
+#include "../lib/region-name.h"
 
 #define BENCH_FLOOR_MAXEV 8
 
@@ -39,6 +47,7 @@ struct bench_region_floor {
 	uint64_t ov[BENCH_FLOOR_MAXEV]; /* the calibrated cost of an empty pair, per event */
 	uint64_t min[BENCH_FLOOR_MAXEV], max[BENCH_FLOOR_MAXEV], calls;
 	struct pmu_value start[BENCH_FLOOR_MAXEV], now[BENCH_FLOOR_MAXEV], sum[BENCH_FLOOR_MAXEV];
+	char name[128];                 /* the floor by name's region */
 };
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -82,6 +91,39 @@ BENCH_FLOOR_CALL static int bench_floor_leave(struct bench_region_floor *r)
 {
 	if (__builtin_expect(pmu__fast_try(r->f, r->now), 0))
 		return bench_floor_leave_slow(r);
+	bench_floor_add(r);
+	return 0;
+}
+
+/* By name: another name than the region's is not this region (-2: the library would look it up). */
+BENCH_FLOOR_CALL static int bench_floor_begin_named(struct bench_region_floor *r, const char *name)
+{
+	if (__builtin_expect(!pmu__region_name_eq(r->name, name), 0))
+		return -2;
+	if (__builtin_expect(pmu__fast_try(r->f, r->start), 0))
+		return pmu_fast_slow(r->f, r->start);
+	return 0;
+}
+
+BENCH_FLOOR_CALL static int bench_floor_leave_slow_named(struct bench_region_floor *r, const char *name)
+{
+	int e = pmu_fast_slow(r->f, r->now);
+
+	if (e < 0)
+		return e;
+	if (!pmu__region_name_eq(r->name, name))
+		return -2;
+	bench_floor_add(r);
+	return 0;
+}
+
+/* The read first, then the name: the compare is not part of the region (as pmu_region_end()). */
+BENCH_FLOOR_CALL static int bench_floor_end_named(struct bench_region_floor *r, const char *name)
+{
+	if (__builtin_expect(pmu__fast_try(r->f, r->now), 0))
+		return bench_floor_leave_slow_named(r, name);
+	if (__builtin_expect(!pmu__region_name_eq(r->name, name), 0))
+		return -2;
 	bench_floor_add(r);
 	return 0;
 }

@@ -32,9 +32,14 @@
  *                reports (sums, enabled/running, min/max, calls), without
  *                the checks that keep regions right across threads, signal
  *                handlers and recursion — what any region pair must add.
+ *   floor_named_pair: the same with the region's name compared by content
+ *                in each call (bench_floor_begin_named / _end_named, the
+ *                library's compare), for the same NNAMES names, the median:
+ *                what any pair by name must add.
  *
  * added = libpmu_pair - bare_reads is what the region bookkeeping costs;
- * floor_pair - bare_reads the least it could cost.
+ * floor_pair - bare_reads the least it could cost, floor_named_pair -
+ * bare_reads the least a pair by name could.
  *
  * PMU_EVENTS is read once per process (at the first pmu_region_begin), so
  * each event count runs in its own child process. Inside it the bare set is
@@ -44,7 +49,8 @@
  *
  * Output: "BENCH region-cost arch=... events=N libpmu_pair=X bare_reads=Y
  * added=Z ratio=R pair_min=A pair_max=B calibrated=C handle_pair=H
- * floor_pair=F floor_added=F-Y handle_added=H-Y", parsed by
+ * floor_pair=F floor_added=F-Y handle_added=H-Y floor_named_pair=G
+ * floor_named_added=G-Y", parsed by
  * bench/region-cost.sh. calibrated is libpmu's own calibration
  * (instructions:u between the two reads of an empty pair, user mode only).
  *
@@ -67,7 +73,7 @@
 
 static const char *const names[NNAMES] = { "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7" };
 
-enum op { OP_EMPTY, OP_BARE, OP_REGION, OP_HANDLE, OP_FLOOR };
+enum op { OP_EMPTY, OP_BARE, OP_REGION, OP_HANDLE, OP_FLOOR, OP_FLOOR_NAMED };
 
 static struct bench_region_floor floor_region;
 
@@ -115,6 +121,14 @@ static double cost(const struct pmu_fast *f, enum op op, const char *name, struc
 				__asm__ __volatile__("" ::: "memory");
 			}
 			break;
+		case OP_FLOOR_NAMED:
+			for (int i = 0; i < K; i++) {
+				bench_floor_begin_named(&floor_region, name);
+				__asm__ __volatile__("" ::: "memory");
+				bench_floor_end_named(&floor_region, name);
+				__asm__ __volatile__("" ::: "memory");
+			}
+			break;
 		}
 		m1 = lab_meter();
 		if (m1 - m0 < best)
@@ -146,7 +160,7 @@ static int run(unsigned n)
 	struct pmu_set *s;
 	struct pmu_value v[MAXEV];
 	char list[256] = "";
-	double e, bare, floor_pair, pair, pairs[NNAMES], hpair, pmin, pmax;
+	double e, bare, floor_pair, floor_named, pair, pairs[NNAMES], hpair, pmin, pmax;
 	struct pmu_region *h[NNAMES];
 	uint64_t ov[MAXEV] = { 0 };
 	char cal[32];
@@ -201,6 +215,22 @@ static int run(unsigned n)
 		printf("FAIL: the floor pair ran %llu times, not %d\n", (unsigned long long)floor_region.calls, REPS * K);
 		return 1;
 	}
+	/* the floor by name: the same names as the regions below, the median */
+	printf("# events=%u: floor pair by name per name:", n);
+	for (int k = 0; k < NNAMES; k++) {
+		snprintf(floor_region.name, sizeof(floor_region.name), "%s", names[k]);
+		floor_region.calls = 0;
+		pairs[k] = (cost(NULL, OP_FLOOR_NAMED, names[k], NULL) - e) / K;
+		printf(" %s %.1f", names[k], pairs[k]);
+		if (floor_region.calls != (uint64_t)REPS * K) {
+			printf("\nFAIL: the floor pair by name ran %llu times, not %d\n",
+			       (unsigned long long)floor_region.calls, REPS * K);
+			return 1;
+		}
+	}
+	printf("\n");
+	qsort(pairs, NNAMES, sizeof(pairs[0]), cmp_double);
+	floor_named = (pairs[NNAMES / 2 - 1] + pairs[NNAMES / 2]) / 2;
 	pmu_set_close(s);
 	pmu_ctx_free(ctx);
 
@@ -257,9 +287,9 @@ static int run(unsigned n)
 		snprintf(cal, sizeof(cal), "%llu", (unsigned long long)ov[0]);
 	printf("BENCH region-cost arch=%s events=%u libpmu_pair=%.1f bare_reads=%.1f added=%.1f ratio=%.2f "
 	       "pair_min=%.1f pair_max=%.1f calibrated=%s handle_pair=%.1f floor_pair=%.1f floor_added=%.1f "
-	       "handle_added=%.1f\n",
+	       "handle_added=%.1f floor_named_pair=%.1f floor_named_added=%.1f\n",
 	       arch, n, pair, bare, pair - bare, pair / bare, pmin, pmax, cal, hpair, floor_pair, floor_pair - bare,
-	       hpair - bare);
+	       hpair - bare, floor_named, floor_named - bare);
 	pmu_region_reset();
 	close(lab_meter_fd);
 	return 0;
