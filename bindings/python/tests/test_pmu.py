@@ -314,10 +314,13 @@ def test_set_enable_before_exec(ctx):
     import time
     r, w = os.pipe()
     child = os.fork()
-    if child == 0:
-        os.close(w)
-        os.read(r, 1)
-        os.execvp("sleep", ["sleep", "0.05"])
+    if child == 0:  # never returns into pytest, even if the exec fails
+        try:
+            os.close(w)
+            os.read(r, 1)
+            os.execvp("sleep", ["sleep", "0.05"])
+        finally:
+            os._exit(127)
     os.close(r)
     try:
         s = pmu.Set(ctx, "duration_time", pid=child, enable_on_exec=True)
