@@ -197,7 +197,7 @@ static void exec_window(struct pmu_ctx *ctx, long type, bool call)
 	t0 = now_ns();
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	if (call && s)
-		CHECK(pmu_set_enable_before_exec(s) == 0, "pmu_set_enable_before_exec: %s", pmu_strerror(-1));
+		CHECK((r = pmu_set_enable_before_exec(s)) == 0, "pmu_set_enable_before_exec: %s", pmu_strerror(r));
 	CHECK(write(go[1], "g", 1) == 1, "letting the child exec");
 	close(go[1]);
 	CHECK(waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child: status 0x%x", st);
