@@ -91,6 +91,19 @@ static void sleep_ms(long ms)
 		;
 }
 
+/* The raw CPU-wide count of msr @type's tsc on CPU @cpu (every task), opened disabled: the kernel's own
+ * count, the oracle. Its descriptor, or -1 with errno. */
+static int raw_tsc_open(long type, int cpu)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = (uint32_t)type;
+	a.disabled = 1;
+	return (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
+}
+
 /* One event of @ctx opened as @flags/@cpu say (a task's set: 0), enabled over a sleep of 100 ms; its
  * value into *@v and flags into *@f. The raw CPU-wide count of msr @type tsc on CPU 0, enabled around
  * the set's, into *@raw (NULL: none). 0, or the open's error. */
@@ -98,17 +111,13 @@ static int sleep_count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int 
 		       int raw_cpus, struct pmu_value *v, unsigned *f)
 {
 	struct pmu_set_opts o = { sizeof(o), flags, -1, cpu };
-	struct perf_event_attr a;
 	struct pmu_event_info info;
 	struct pmu_set *s;
 	int fd[2] = { -1, -1 }, r;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = (uint32_t)type;
-	a.disabled = 1; /* enabled just before the set, disabled just after it: counts a little more */
+	/* enabled just before the set, disabled just after it: counts a little more */
 	for (int c = 0; raw && c < raw_cpus; c++)
-		if ((fd[c] = (int)syscall(SYS_perf_event_open, &a, -1, c, -1, 0)) < 0) {
+		if ((fd[c] = raw_tsc_open(type, c)) < 0) {
 			r = -errno;
 			if (c)
 				close(fd[0]);
@@ -158,7 +167,6 @@ static double now_ns(void)
 static void exec_window(struct pmu_ctx *ctx, long type, bool call)
 {
 	struct pmu_set_opts o = { sizeof(o), PMU_SET_PID | PMU_SET_ENABLE_ON_EXEC, -1, -1 };
-	struct perf_event_attr a;
 	struct pmu_value v[2];
 	struct pmu_set *s = NULL;
 	uint64_t raw = 0;
@@ -188,11 +196,7 @@ static void exec_window(struct pmu_ctx *ctx, long type, bool call)
 		      v[1].value == 0, "a child's set before its exec: enabled %llu and %llu, want 0 (not counting yet)",
 		      (unsigned long long)v[0].enabled, (unsigned long long)v[1].enabled);
 	sleep_ms(200);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = (uint32_t)type;
-	a.disabled = 1;
-	fd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
+	fd = raw_tsc_open(type, 0);
 	CHECK(fd >= 0, "raw msr tsc on CPU 0: %s", strerror(errno));
 	t0 = now_ns();
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
