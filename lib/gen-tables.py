@@ -291,6 +291,10 @@ def compiled(root, files):
         # the native entries with StdNames, in load order: the only ones a standard name's search reads
         with_std = [j for j, e in enumerate(entries) if e["kind"] == 1 and e["stdnames"]]
         out.append("static const unsigned short dir_%d_with_std[] = { %s };" % (i, ", ".join(map(str, with_std)) or "0"))
+        # the kinds alone, a byte each: all that the index's build reads of every entry
+        if any(not 0 <= e["kind"] <= 255 for e in entries):
+            raise SystemExit("%s: an entry's kind does not fit a byte" % d)
+        out.append("static const unsigned char dir_%d_kind[] = { %s };" % (i, ", ".join(str(e["kind"]) for e in entries) or "0"))
         als = sorted(aliases_of(entries), key=lambda a: index_key(a[1], entries[a[0]]["kind"], a[0]))
         out.append("static const struct pmu_builtin_alias dir_%d_aliases[] = { %s };" %
                    (i, ", ".join("{ %d, %d }" % (pool.offset(t), j) for j, t in als) or "{ 0, 0 }"))
@@ -303,7 +307,7 @@ def compiled(root, files):
     out.append("const struct pmu_builtin_dir pmu__builtin_dirs[] = {")
     for d, i, n, na, nm, ns in names:
         out.append('\t{ "%s", dir_%d, %d, dir_%d_order, dir_%d_order_name, dir_%d_aliases, %d, dir_%d_merge, '
-                   'dir_%d_same, %d, dir_%d_with_std, %d },' % (d, i, n, i, i, i, na, i, i, nm, i, ns))
+                   'dir_%d_same, %d, dir_%d_with_std, %d, dir_%d_kind },' % (d, i, n, i, i, i, na, i, i, nm, i, ns, i))
     out.append("};")
     out.append("const size_t pmu__builtin_ndirs = %d;" % len(names))
     return pool.c() + "\n" + "\n".join(out) + "\n"

@@ -61,6 +61,10 @@ struct pmu_builtin_dir {
 	 * standard name */
 	const unsigned short *with_std;
 	size_t nwith_std;
+	/* each entry's kind, in load order: what the index's build reads of every entry (a byte each, 1
+	 * page, where the entries' own field lies in one page of 176 bytes of entries: 40 pages for the
+	 * standard names) */
+	const unsigned char *kinds;
 };
 extern const struct pmu_builtin_dir pmu__builtin_dirs[];
 extern const size_t pmu__builtin_ndirs;
@@ -182,9 +186,9 @@ static inline const struct pmu_builtin_entry *pmu__tables_builtin_of(const struc
 /* The kind of entry @i of @t (enum pmu_tkind), without making it. */
 static inline int pmu__tables_kind(const struct pmu_tables *t, size_t i)
 {
-	const struct pmu_builtin_entry *b = pmu__tables_builtin_of(t, i);
+	const struct pmu_tchunk *ch = pmu__tables_chunk_of(t, i);
 
-	return b ? b->kind : t->ent[i]->kind;
+	return ch ? ch->bd->kinds[i - ch->first] : t->ent[i]->kind;
 }
 
 /* The directory of entry @i of @t, without making it. */

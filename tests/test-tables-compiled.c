@@ -59,6 +59,11 @@ static void index_order(void)
 					sd = &pmu__builtin_dirs[k];
 			for (size_t k = 0; k < bd->n; k++)
 				CHECK(bd->order_name[k] == bd->entries[bd->order[k]].name, "%s: order_name %zu", bd->dir, k);
+			/* the kind bytes the index reads, against the compiled entries (themselves checked against
+			 * the loader's parse of events/ below) */
+			for (size_t k = 0; k < bd->n; k++)
+				CHECK(bd->kinds[k] == bd->entries[k].kind, "%s: kind of entry %zu: %d, the entry's %d", bd->dir,
+				      k, bd->kinds[k], bd->entries[k].kind);
 			for (size_t k = 0; sd && k < bd->nmerge; k++) {
 				unsigned r = (bd->merge[k / 4] >> (2 * (k % 4))) & 3;
 				const struct pmu_builtin_dir *from = r & 1 ? sd : cd;
