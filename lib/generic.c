@@ -47,71 +47,32 @@ static const struct pmu_generic table[] = {
 	{ "cgroup-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CGROUP_SWITCHES, "cgroup switches", "" },
 };
 
-struct cache_name {
-	const char *name;
-	unsigned id;
-	const char *desc;
+/*
+ * The cache events: every cache with every operation, accessed or missed (7 x 3 x 2 = 42), in that
+ * order, under perf's names ("L1-dcache-load-misses", "...-prefetches"). Constant data, names and
+ * descriptions joined by the compiler: a first use writes nothing (made at run time, they were 5.7 KB
+ * of two pages first written by a first context that names one).
+ */
+#define CACHE_CONFIG(cache, op, result) ((uint64_t)(cache) | (uint64_t)(op) << 8 | (uint64_t)(result) << 16)
+#define CACHE_RESULTS(c, cdesc, cache, o, odesc, op, plural)                                                  \
+	{ c "-" o plural, PERF_TYPE_HW_CACHE, CACHE_CONFIG(cache, op, PERF_COUNT_HW_CACHE_RESULT_ACCESS),     \
+	  cdesc " " odesc, "" },                                                                              \
+	{ c "-" o "-misses", PERF_TYPE_HW_CACHE, CACHE_CONFIG(cache, op, PERF_COUNT_HW_CACHE_RESULT_MISS),    \
+	  cdesc " " odesc " that missed", "" }
+#define CACHE_OPS(c, cdesc, cache)                                                                          \
+	CACHE_RESULTS(c, cdesc, cache, "load", "loads", PERF_COUNT_HW_CACHE_OP_READ, "s"),                    \
+	CACHE_RESULTS(c, cdesc, cache, "store", "stores", PERF_COUNT_HW_CACHE_OP_WRITE, "s"),                 \
+	CACHE_RESULTS(c, cdesc, cache, "prefetch", "prefetches", PERF_COUNT_HW_CACHE_OP_PREFETCH, "es")
+
+static const struct pmu_generic cache_events[] = {
+	CACHE_OPS("L1-dcache", "level 1 data cache", PERF_COUNT_HW_CACHE_L1D),
+	CACHE_OPS("L1-icache", "level 1 instruction cache", PERF_COUNT_HW_CACHE_L1I),
+	CACHE_OPS("LLC", "last-level cache", PERF_COUNT_HW_CACHE_LL),
+	CACHE_OPS("dTLB", "data TLB", PERF_COUNT_HW_CACHE_DTLB),
+	CACHE_OPS("iTLB", "instruction TLB", PERF_COUNT_HW_CACHE_ITLB),
+	CACHE_OPS("branch", "branch predictor", PERF_COUNT_HW_CACHE_BPU),
+	CACHE_OPS("node", "local memory node", PERF_COUNT_HW_CACHE_NODE),
 };
-
-static const struct cache_name caches[] = {
-	{ "L1-dcache", PERF_COUNT_HW_CACHE_L1D, "level 1 data cache" },
-	{ "L1-icache", PERF_COUNT_HW_CACHE_L1I, "level 1 instruction cache" },
-	{ "LLC", PERF_COUNT_HW_CACHE_LL, "last-level cache" },
-	{ "dTLB", PERF_COUNT_HW_CACHE_DTLB, "data TLB" },
-	{ "iTLB", PERF_COUNT_HW_CACHE_ITLB, "instruction TLB" },
-	{ "branch", PERF_COUNT_HW_CACHE_BPU, "branch predictor" },
-	{ "node", PERF_COUNT_HW_CACHE_NODE, "local memory node" },
-};
-
-static const struct cache_name ops[] = {
-	{ "load", PERF_COUNT_HW_CACHE_OP_READ, "loads" },
-	{ "store", PERF_COUNT_HW_CACHE_OP_WRITE, "stores" },
-	{ "prefetch", PERF_COUNT_HW_CACHE_OP_PREFETCH, "prefetches" },
-};
-
-/* The cache events: every cache with every operation, accessed or missed (7 x 3 x 2 = 42), in that
- * order; names, descriptions and encodings made once (pthread_once), looked up by every resolution
- * of a name that is not a table event. */
-#define N_CACHE_EVENTS (ARRAY_SIZE(caches) * ARRAY_SIZE(ops) * 2)
-static struct pmu_generic cache_events[N_CACHE_EVENTS];
-static char cache_names[N_CACHE_EVENTS][32];  /* the longest: "L1-icache-prefetch-misses" */
-static char cache_descs[N_CACHE_EVENTS][64];
-static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
-
-/* @a @sep @b @c into @dst of @len bytes (cut short if it does not fit); not snprintf: 84 of them cost
- * ~95,000 instructions, a tenth of a first context's */
-static void join(char *dst, size_t len, const char *a, const char *sep, const char *b, const char *c)
-{
-	const char *parts[4] = { a, sep, b, c };
-	size_t o = 0;
-
-	for (size_t i = 0; i < 4 && o + 1 < len; i++) {
-		pmu__strlcpy(dst + o, parts[i], len - o);
-		o += strlen(dst + o);
-	}
-}
-
-static void cache_init(void)
-{
-	size_t k = 0;
-
-	for (size_t c = 0; c < ARRAY_SIZE(caches); c++)
-		for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
-			for (int miss = 0; miss < 2; miss++, k++) {
-				struct pmu_generic *g = &cache_events[k];
-				join(cache_names[k], sizeof(cache_names[k]), caches[c].name, "-", ops[o].name,
-				     miss ? "-misses" : o == 2 ? "es" : "s"); /* loads, stores, prefetches */
-				join(cache_descs[k], sizeof(cache_descs[k]), caches[c].desc, " ", ops[o].desc,
-				     miss ? " that missed" : "");
-				g->name = cache_names[k];
-				g->type = PERF_TYPE_HW_CACHE;
-				g->config = caches[c].id | ops[o].id << 8 |
-					    (uint64_t)(miss ? PERF_COUNT_HW_CACHE_RESULT_MISS
-							    : PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
-				g->desc = cache_descs[k];
-				g->unit = "";
-			}
-}
 
 int pmu__generic_lookup(const char *name, struct pmu_generic *out)
 {
@@ -120,9 +81,8 @@ int pmu__generic_lookup(const char *name, struct pmu_generic *out)
 			*out = table[i];
 			return 0;
 		}
-	pthread_once(&cache_once, cache_init);
-	for (size_t k = 0; k < N_CACHE_EVENTS; k++)
-		if (!strcasecmp(cache_names[k], name)) {
+	for (size_t k = 0; k < ARRAY_SIZE(cache_events); k++)
+		if (!strcasecmp(cache_events[k].name, name)) {
 			*out = cache_events[k];
 			out->name = NULL; /* caller keeps its own spelling */
 			return 0;
@@ -137,8 +97,7 @@ int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), voi
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if ((r = cb(&table[i], data)))
 			return r;
-	pthread_once(&cache_once, cache_init);
-	for (size_t k = 0; k < N_CACHE_EVENTS; k++)
+	for (size_t k = 0; k < ARRAY_SIZE(cache_events); k++)
 		if ((r = cb(&cache_events[k], data)))
 			return r;
 	return 0;

@@ -11,6 +11,7 @@
  * as the first use in the process (the names are made once) agree.
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
 #include <linux/perf_event.h>
@@ -151,8 +152,13 @@ static int count_cache(const struct pmu_event_entry *e, void *data)
 	if (e->source != PMU_SRC_GENERIC)
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(cache_cases); i++)
-		if (!strcmp(e->name, cache_cases[i].name))
+		if (!strcmp(e->name, cache_cases[i].name)) {
+			/* described, and as a miss exactly when it counts misses */
+			bool miss = cache_cases[i].result == MISS;
 			((int *)data)[i]++;
+			CHECK(e->desc && *e->desc && !strstr(e->desc, "missed") == !miss,
+			      "'%s' is described as '%s'", e->name, e->desc ? e->desc : "(null)");
+		}
 	return 0;
 }
 
