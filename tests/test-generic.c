@@ -8,7 +8,9 @@
  * PERF_TYPE_HW_CACHE), names as perf spells them (tools/perf/util/evsel.c:
  * "L1-dcache-load-misses", "...-prefetches"); any case. Near-misses of those
  * names are no cache event. Several threads resolving cache names at once
- * as the first use in the process (the names are made once) agree.
+ * as the first use in the process (a context and its tables made by each)
+ * agree. Each cache event is described, as a miss exactly when it counts
+ * misses.
  */
 #include <pthread.h>
 #include <stdbool.h>
