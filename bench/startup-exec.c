@@ -26,13 +26,7 @@
 #include <time.h>
 #include <sys/resource.h>
 #include "startup-names.h"
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
+#include "startup-meter.h"
 
 /* the span's markers for bench/startup-pages.py (found by name in a non-PIE build) */
 __attribute__((noinline)) void pages_begin(void)
@@ -59,13 +53,6 @@ static void write_maps(void)
 		fclose(out);
 	}
 	fclose(in);
-}
-
-static long faults(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
 }
 
 int main(int argc, char **argv)

@@ -16,20 +16,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include "startup-names.h"
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static long faults(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
+#include "startup-meter.h"
 
 /* the child's work: its time and faults in @out; 0, or -1 when a name did not resolve */
 static int once(double out[2])

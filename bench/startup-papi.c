@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <pmu.h>
+#include "startup-meter.h"
 
 #define ROUNDS 101
 /* the software events both libraries know (PAPI's libpfm4 lacks alignment/emulation faults, dummy) */
@@ -28,13 +29,6 @@ static const char *pmu_list = "task-clock,page-faults,context-switches,cpu-migra
 static const char *papi_names[NEV] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS", "perf::CONTEXT-SWITCHES",
 					"perf::CPU-MIGRATIONS", "perf::MINOR-FAULTS", "perf::MAJOR-FAULTS",
 					"perf::CPU-CLOCK" };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static double v_libpmu(void)
 {

@@ -38,21 +38,7 @@ extern char **environ;
 #define ROUNDS 201
 
 #include "startup-names.h"
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-/* minor page faults of this process so far */
-static long faults(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
+#include "startup-meter.h"
 
 static long last_faults; /* of the latest libpmu_once or pfm_once */
 
