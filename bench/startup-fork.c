@@ -15,27 +15,17 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include "startup-names.h"
+#include "startup-work.h"
 #include "startup-meter.h"
 
-/* the child's work: its time and faults in @out; 0, or -1 when a name did not resolve */
+/* the child's work: its time and faults in @out; 0, or -1 when it failed */
 static int once(double out[2])
 {
-	struct pmu_ctx_opts o;
-	struct pmu_ctx *ctx;
-	struct pmu_event_info e;
 	long f0 = faults();
 	double t0 = now();
 
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	o.cpuid = "GenuineIntel-6-55-4";
-	if (pmu_ctx_new(&ctx, &o) < 0)
+	if (startup_work(NULL) < 0)
 		return -1;
-	for (int i = 0; i < 10; i++)
-		if (pmu_event_resolve(ctx, names[i], &e) < 0)
-			return -1;
-	pmu_ctx_free(ctx);
 	out[0] = now() - t0;
 	out[1] = (double)(faults() - f0);
 	return 0;

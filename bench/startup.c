@@ -39,28 +39,16 @@ extern char **environ;
 
 #include "startup-names.h"
 #include "startup-meter.h"
+#include "startup-work.h"
 
 static long last_faults; /* of the latest libpmu_once or pfm_once */
 
 static double libpmu_once(const char *events_path)
 {
-	struct pmu_ctx_opts o;
-	struct pmu_ctx *ctx;
-	struct pmu_event_info e;
 	long f0 = faults();
 	double t0 = now();
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	o.cpuid = "GenuineIntel-6-55-4";
-	o.events_path = events_path;
-	if (pmu_ctx_new(&ctx, &o) < 0)
+	if (startup_work(events_path) < 0)
 		exit(1);
-	for (int i = 0; i < 10; i++)
-		if (pmu_event_resolve(ctx, names[i], &e) < 0) {
-			fprintf(stderr, "startup: %s: %s\n", names[i], pmu_strerror(-1));
-			exit(1);
-		}
-	pmu_ctx_free(ctx);
 	t0 = now() - t0;
 	last_faults = faults() - f0;
 	return t0;
