@@ -20,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:-a3cf906} rounds=${2:-200}
 out=bench/results/startup-then.md
+now_rev=$(git describe --always --dirty) # before the results file is rewritten (that would be dirt)
 git rev-parse -q --verify "$rev^{commit}" >/dev/null ||
 	{ echo "startup-then: no commit $rev in this clone (a shallow clone? git fetch --unshallow)" >&2; exit 1; }
 [ "$rounds" -ge 20 ] 2>/dev/null || { echo "usage: bench/startup-then.sh [REV [ROUNDS >= 20]]" >&2; exit 2; }
@@ -82,7 +83,7 @@ verdict() {
 	echo "# bench/startup-then — $(date -u +%Y-%m-%d), $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 	echo
 	echo "The first context of a process (Skylake-X id) and 10 names, this tree's library (now:"
-	echo "$(git describe --always --dirty)) against $(git rev-parse --short "$rev")'s ($(git log -1 --format=%cs "$rev"); then), alternated in one run,"
+	echo "$now_rev) against $(git rev-parse --short "$rev")'s ($(git log -1 --format=%cs "$rev"); then), alternated in one run,"
 	echo "$rounds of each: in a fresh program from just before pmu_ctx_new to just after the 10th name"
 	echo "(bench/startup-exec.c), and in a forked child of a program linked with the library to just after"
 	echo "pmu_ctx_free (bench/startup-fork.c)."
