@@ -7,13 +7,9 @@
  * it compares (the API it uses is unchanged since). Prints each child's microseconds and minor page
  * faults, one child a line; exits 1 if a child failed to resolve a name.
  */
-#include <pmu.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include "startup-work.h"
 #include "startup-meter.h"
