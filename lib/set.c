@@ -735,27 +735,28 @@ static void tools_do(struct pmu_set *s, void (*op)(struct pmu_tool *t))
 			op(s->ev[i].tool);
 }
 
-PMU_EXPORT int pmu_set_enable(struct pmu_set *s)
+/* Enable every group of @s, or with @but_waiting every group but those waiting for the target's exec,
+ * and its tool events; the set is enabled once no group is left waiting. */
+static int enable_groups(struct pmu_set *s, const char *what, bool but_waiting)
 {
-	int r = group_ioctl(s, PERF_EVENT_IOC_ENABLE, "enable");
+	size_t waiting = 0;
+	int r = group_ioctl_some(s, PERF_EVENT_IOC_ENABLE, what, but_waiting ? &waiting : NULL);
 
 	if (r == 0) {
-		s->enabled = true;
+		s->enabled = s->enabled || !waiting;
 		tools_do(s, pmu__tool_enable);
 	}
 	return r;
 }
 
+PMU_EXPORT int pmu_set_enable(struct pmu_set *s)
+{
+	return enable_groups(s, "enable", false);
+}
+
 PMU_EXPORT int pmu_set_enable_before_exec(struct pmu_set *s)
 {
-	size_t waiting = 0;
-	int r = group_ioctl_some(s, PERF_EVENT_IOC_ENABLE, "enable before exec", &waiting);
-
-	if (r == 0) {
-		s->enabled = s->enabled || !waiting; /* every group: as pmu_set_enable() */
-		tools_do(s, pmu__tool_enable);
-	}
-	return r;
+	return enable_groups(s, "enable before exec", true);
 }
 
 PMU_EXPORT int pmu_set_disable(struct pmu_set *s)

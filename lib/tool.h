@@ -16,7 +16,8 @@ int pmu__tool_check(struct pmu_ctx *ctx, const struct pmu_event_info *e, unsigne
 /*
  * Start measuring tool event @e for a set opened with @flags and @pid (the
  * set's target): running at once when @running (PMU_SET_ENABLE), else from
- * pmu__tool_enable() (with PMU_SET_ENABLE_ON_EXEC: pmu_set_enable_before_exec()). 0 or a negative errno with the message.
+ * pmu__tool_enable() (with PMU_SET_ENABLE_ON_EXEC: pmu_set_enable_before_exec()).
+ * 0 or a negative errno with the message.
  */
 int pmu__tool_open(struct pmu_ctx *ctx, const struct pmu_event_info *e, unsigned flags, pid_t pid, bool running,
 		   struct pmu_tool **out);
