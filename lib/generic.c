@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "generic-native.h"
 
 static const struct pmu_generic table[] = {
 	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "core clock cycles", "" },
@@ -146,22 +147,27 @@ bool pmu__generic_hw_on(const struct pmu_ctx *ctx, const struct pmu_dev *d, uint
 
 /*
  * A kernel generic hardware or cache event counted by core PMU @d. On a
- * hybrid CPU the PMU's type goes into config bits 32-63 (the kernel's
- * "extended type"): without it the kernel gives the event to the first core
- * PMU only (cpu_core), and a thread on the other core type is not counted.
+ * machine of several core PMUs it is placed on @d (pmu__generic_place): the
+ * PMU's type in config bits 32-63 (the kernel's "extended type"; without it
+ * the kernel gives the event to one core PMU only, and a thread on another
+ * core type is not counted), or @d's own event where the kernel takes no
+ * extended type.
  */
-void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct pmu_generic *g,
-		     struct pmu_event_info *out)
+int pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct pmu_generic *g,
+		    struct pmu_event_info *out)
 {
-	bool ext = pmu__n_core_pmus(ctx) > 1;
+	bool several = pmu__n_core_pmus(ctx) > 1;
 
 	out->type = g->type;
-	out->config = g->config | (ext ? (uint64_t)d->type << 32 : 0);
+	out->config = g->config;
 	out->source = PMU_SRC_GENERIC;
 	out->desc = g->desc;
 	out->unit = g->unit;
 	pmu__strlcpy(out->pmu, d->name, sizeof(out->pmu));
 	snprintf(out->origin, sizeof(out->origin), "kernel generic event: %s config 0x%llx on PMU %s%s",
 		 g->type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" : "PERF_TYPE_HW_CACHE",
-		 (unsigned long long)g->config, d->name, ext ? " (its type in config bits 32-63)" : "");
+		 (unsigned long long)g->config, d->name,
+		 several && (ctx->cpu.arch != PMU_ARCH_ARM64 || pmu__ext_type_ok(ctx, d)) ?
+			 " (its type in config bits 32-63)" : "");
+	return several ? pmu__generic_place(ctx, d, out) : 0;
 }

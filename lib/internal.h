@@ -48,6 +48,8 @@ struct pmu_dev {
 	                           with its events; NULL for a PMU that counts tasks (no cpumask; a core PMU) */
 	bool loaded;            /* type, formats and events read: a core PMU's at the scan, another's by
 	                           pmu__pmu_load() before they are used */
+	int ext_type;           /* a core PMU of several: whether the kernel takes its type in a generic event's
+	                           config bits 32-63 (1, 0), PMU_UNKNOWN until asked (generic-native.c) */
 };
 
 /* ---- CPU identity (cpu.c) ---- */
@@ -198,8 +200,9 @@ struct pmu_generic {
 };
 /* Look up a generic name (hardware, software, cache). Returns 0 or -ENOENT. */
 int pmu__generic_lookup(const char *name, struct pmu_generic *out);
-/* Fill @out with generic hardware/cache event @g on core PMU @d (extended type on hybrid CPUs). */
-void pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct pmu_generic *g,
+/* Fill @out with generic hardware/cache event @g on core PMU @d (on a machine of several core PMUs placed
+ * on @d: pmu__generic_place of generic-native.h). 0, or -ENOENT said: @d has no event for it. */
+int pmu__generic_on(struct pmu_ctx *ctx, const struct pmu_dev *d, const struct pmu_generic *g,
 		     struct pmu_event_info *out);
 /* Visit every generic name; stops when cb returns non-zero. */
 int pmu__generic_foreach(int (*cb)(const struct pmu_generic *g, void *data), void *data);

@@ -375,8 +375,7 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 		if (!strchr(first, '=') && !r) {
 			if (!*rest && d->is_core && pmu__generic_lookup(first, &g) == 0 &&
 			    (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)) {
-				pmu__generic_on(ctx, d, &g, out);
-				return 0;
+				return pmu__generic_on(ctx, d, &g, out);
 			}
 			if ((r = pmu__tables_load(ctx)) < 0)
 				return r;
@@ -395,7 +394,8 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 			if (std && std->kind == PMU_T_STANDARD && !*rest && d->is_core && std->generic &&
 			    pmu__generic_lookup(std->generic, &g) == 0 &&
 			    (g.type == PERF_TYPE_HARDWARE || g.type == PERF_TYPE_HW_CACHE)) {
-				pmu__generic_on(ctx, d, &g, out);
+				if ((r = pmu__generic_on(ctx, d, &g, out)) < 0)
+					return r;
 				std_as_generic(std, out);
 				return 0;
 			}
@@ -531,9 +531,10 @@ static void spelling_add(char *list, size_t len, size_t *o, const char *pmu, con
  * one place of this rule (hybrid CPUs, names defined per PMU):
  *  - a native event (@e PMU_T_NATIVE) defined once per PMU (perf's Intel hybrid files: "Unit":
  *    "cpu_core" and "cpu_atom"), or without a Unit on a CPU of several core PMUs;
- *  - a standard name (@e PMU_T_STANDARD) whose native event has a Unit on a CPU of several core PMUs:
- *    each core type counts it with its own event, and one alone would count a part of the work as if
- *    it were all of it.
+ *  - a standard name (@e PMU_T_STANDARD) whose native event is a core PMU's, on a CPU of several core
+ *    PMUs (Intel's hybrid tables define one per core type; an arm64 table's serves each cluster): each
+ *    core type counts it with its own event, and one alone would count a part of the work as if it
+ *    were all of it.
  * 0 otherwise.
  */
 static bool one_pmu_needed(struct pmu_ctx *ctx, const struct pmu_tentry *e)
@@ -542,7 +543,8 @@ static bool one_pmu_needed(struct pmu_ctx *ctx, const struct pmu_tentry *e)
 	size_t n;
 
 	if (e->kind == PMU_T_STANDARD)
-		return pmu__n_core_pmus(ctx) >= 2 && pmu__tables_natives_for(ctx, e->name, v, 1) && v[0]->unit;
+		return pmu__n_core_pmus(ctx) >= 2 && pmu__tables_natives_for(ctx, e->name, v, 1) &&
+		       (!v[0]->unit || pmu__tables_core_unit(v[0]->unit));
 	if (e->kind != PMU_T_NATIVE)
 		return false;
 	pmu__tables_find_all(ctx, e->name, PMU_TC_EVENT, &n);
@@ -587,16 +589,16 @@ static int name_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_
 		for (size_t i = 0; i < n; i++)
 			spelling_add(list, sizeof(list), &o, hit[i].ent->unit ? hit[i].ent->unit : "cpu", e->name);
 		return pmu__err(ctx, -EINVAL,
-				"event '%s' is defined once per PMU in %s (perf counts it on each): libpmu counts a "
-				"table event on one PMU, name it: %s", name, e->file, list);
+				"event '%s' is defined once per PMU in %s (perf counts it on each): one encoding cannot "
+				"count it, name it: %s (an event list counts the bare name on each)", name, e->file, list);
 	}
 	for (size_t i = 0; i < ctx->n_pmus; i++)
 		if (ctx->pmus[i].is_core)
 			spelling_add(list, sizeof(list), &o, ctx->pmus[i].name, e->name);
 	return pmu__err(ctx, -EINVAL,
 			"event '%s' (%s) names no PMU and this CPU has %zu core PMUs (perf counts it on each): "
-			"libpmu counts a table event on one PMU, name it: %s", name, e->file,
-			pmu__n_core_pmus(ctx), list);
+			"one encoding cannot count it, name it: %s (an event list counts the bare name on each)",
+			name, e->file, pmu__n_core_pmus(ctx), list);
 }
 
 bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name)

@@ -452,6 +452,7 @@ int pmu__sysfs_scan(struct pmu_ctx *ctx)
 			continue; /* not a PMU (no type file), as before the type was read lazily */
 		}
 		d.is_core = d.typed && name_is_core(d.name, d.type);
+		d.ext_type = PMU_UNKNOWN;
 		d.rdpmc = PMU_UNKNOWN; /* the core PMU's (x86: not looked for under an arm64 core PMU's name) */
 		if (d.is_core && strncmp(d.name, "armv", 4) &&
 		    pmu_file(ctx, dirfd(dh), &d, "rdpmc", path, sizeof(path)) == 0 &&
