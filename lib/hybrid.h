@@ -5,6 +5,7 @@
 
 struct pmu_set;
 struct pmu_speclist;
+struct pmu_value;
 
 /* On a CPU with several core PMUs, each generic hardware or cache event of @s that names no PMU
  * becomes one event per core PMU ("cpu_core/cycles/", "cpu_atom/cycles/"; only the core PMU of
@@ -15,5 +16,18 @@ int pmu__hybrid_split(struct pmu_set *s, struct pmu_speclist *l);
 /* On a CPU with several core PMUs, an event of one core PMU whose name does not say which
  * ("slots", a table event, r01c2) is labelled with it: "cpu_core/slots/". */
 void pmu__hybrid_label(struct pmu_set *s);
+
+/* On a machine of several core PMUs, a task's set with events of core PMUs gets, per core PMU, a pinned
+ * cycle counter (not one of the set's values) whose running time is the time the task spent on that
+ * core type, enabled before the set's groups and disabled after them. 0; a counter the kernel refuses
+ * is left out (said at the debug level): its core type's events are then judged by the old rule. */
+int pmu__hybrid_presence_open(struct pmu_set *s);
+/* Apply ioctl @req (PERF_EVENT_IOC_ENABLE, _DISABLE, _RESET) to the presence counters. */
+void pmu__hybrid_presence_ioctl(struct pmu_set *s, unsigned long req);
+void pmu__hybrid_presence_close(struct pmu_set *s);
+/* pmu_fast_hybrid()'s work: each core PMU event's enabled time made the time the task spent on its core
+ * type, from the presence counters where they count (else, for the parts of one event, their running
+ * times added up); @out as pmu_set_read() fills it. */
+void pmu__hybrid_times(const struct pmu_set *s, struct pmu_value *out);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "read.h"
+#include "hybrid.h"
 #include "tool.h"
 
 #ifndef __SIZEOF_INT128__
@@ -201,46 +202,16 @@ PMU_EXPORT int pmu_set_read_syscall(struct pmu_set *s, struct pmu_value *out)
 		if (r < 0)
 			return r;
 	}
-	if (s->hybrid_parts)
+	if (s->hybrid_parts || s->npresence)
 		pmu_fast_hybrid(&s->fast, out);
 	return 0;
 }
 
 PMU_EXPORT void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out)
 {
-	const struct pmu_set *s;
-
 	if (!f || !out)
 		return;
-	s = plan_set(f); /* n 0 for the refusing plans */
-	for (size_t i = 0; i < s->n; i++) {
-		uint64_t enabled = 0, running = 0;
-		int id = s->ev[i].part_of;
-		bool first = id >= 0;
-		for (size_t j = 0; first && j < i; j++)
-			first = s->ev[j].part_of != id;
-		if (!first)
-			continue;
-		for (size_t j = i; j < s->n; j++)
-			if (s->ev[j].part_of == id) {
-				enabled = out[j].enabled > enabled ? out[j].enabled : enabled;
-				running += out[j].running;
-			}
-		for (size_t j = i; j < s->n; j++) {
-			unsigned __int128 x;
-			if (s->ev[j].part_of != id)
-				continue;
-			if (running == 0)
-				break; /* no part was ever on a counter: confidence 0 stays */
-			if (running >= enabled) {
-				/* not multiplexed: each part counted all of its core type's time */
-				out[j].enabled = out[j].running;
-				continue;
-			}
-			x = ((unsigned __int128)out[j].running * enabled + running / 2) / running;
-			out[j].enabled = (uint64_t)x;
-		}
-	}
+	pmu__hybrid_times(plan_set(f), out); /* n 0 for the refusing plans */
 }
 
 PMU_EXPORT int pmu_set_read(struct pmu_set *s, struct pmu_value *out)

@@ -41,7 +41,7 @@ slow:
 				return r;
 		}
 	}
-	if (s->hybrid_parts)
+	if (s->hybrid_parts || s->npresence)
 		pmu_fast_hybrid(&s->fast, out);
 	return 0;
 }

@@ -357,6 +357,7 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 	}
 	if (s->guard_page)
 		munmap(s->guard_page, s->page_size);
+	pmu__hybrid_presence_close(s);
 	free(s->g);
 	free(s->ev);
 	free(s->pages);
@@ -536,7 +537,7 @@ static void arm_guard(struct pmu_set *s)
 	s->guard_page[0] = s->owned ? s->owner : 1;
 	/* the inline read takes one group read from user space, without hybrid parts;
 	 * other sets go to the library's loop (pmu_fast_slow) */
-	if (s->owned && s->ngroups == 1 && s->fgroups[0].fast && !s->hybrid_parts)
+	if (s->owned && s->ngroups == 1 && s->fgroups[0].fast && !s->hybrid_parts && !s->npresence)
 		s->fast.guard = s->guard_page;
 }
 
@@ -659,6 +660,7 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			fast = s->pages[g->first + k] != NULL;
 		s->fgroups[gi].fast = fast;
 	}
+	pmu__hybrid_presence_open(s);
 	s->fast.abi = PMU_FAST_ABI;
 	s->fast.count = (uint32_t)s->n;
 	s->fast.pages = s->pages;
@@ -751,6 +753,8 @@ static int enable_groups(struct pmu_set *s, const char *what, bool but_waiting)
 
 PMU_EXPORT int pmu_set_enable(struct pmu_set *s)
 {
+	if (s && !forked(s))
+		pmu__hybrid_presence_ioctl(s, PERF_EVENT_IOC_ENABLE); /* first: its time covers the groups' */
 	return enable_groups(s, "enable", false);
 }
 
@@ -766,6 +770,7 @@ PMU_EXPORT int pmu_set_disable(struct pmu_set *s)
 	if (r == 0) {
 		s->enabled = false;
 		tools_do(s, pmu__tool_disable);
+		pmu__hybrid_presence_ioctl(s, PERF_EVENT_IOC_DISABLE); /* last: its time covers the groups' */
 	}
 	return r;
 }
@@ -792,8 +797,10 @@ PMU_EXPORT int pmu_set_reset(struct pmu_set *s)
 	if (restart && (r = group_ioctl(s, PERF_EVENT_IOC_DISABLE, "reset (disable)")) < 0)
 		return r;
 	r = group_ioctl(s, PERF_EVENT_IOC_RESET, "reset");
-	if (r == 0)
+	if (r == 0) {
 		tools_do(s, pmu__tool_reset);
+		pmu__hybrid_presence_ioctl(s, PERF_EVENT_IOC_RESET);
+	}
 	if (restart) {
 		int r2 = group_ioctl(s, PERF_EVENT_IOC_ENABLE, "reset (enable again)");
 		if (r == 0)
@@ -823,3 +830,42 @@ PMU_EXPORT int pmu_set_group_of(const struct pmu_set *s, size_t i)
 	return (int)s->ev[i].group;
 }
 
+PMU_EXPORT int pmu_event_resolve_each(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out, size_t n)
+{
+	struct pmu_set_opts o = { sizeof(o), 0, 0, -1 };
+	struct pmu_event_info one;
+	struct pmu_set *s;
+	size_t count;
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !name || (n && !out))
+		return pmu__err(ctx, -EINVAL, "pmu_event_resolve_each: NULL context, name or output");
+	if (strpbrk(name, ",{}") && !strchr(name, '/'))
+		return pmu__err(ctx, -EINVAL, "pmu_event_resolve_each: '%s' is a list; give one name", name);
+	/* one encoding: a machine of one core PMU, a name of another PMU, or one that names its PMU */
+	if (!pmu__name_per_core_pmu(ctx, name)) {
+		if ((r = pmu_event_resolve(ctx, name, &one)) < 0)
+			return r;
+		if (pmu__n_core_pmus(ctx) < 2 ||
+		    !((one.type == PERF_TYPE_RAW && one.source == PMU_SRC_RAW) ||
+		      ((one.type == PERF_TYPE_HARDWARE || one.type == PERF_TYPE_HW_CACHE) && !(one.config >> 32)))) {
+			if (n)
+				out[0] = one;
+			return 1;
+		}
+	}
+	/* counted on each core PMU: the parts a set would open */
+	if ((r = pmu__set_plan(ctx, name, &o, &s)) < 0)
+		return r;
+	count = s->n;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ev[i].part_of != 0) {
+			pmu_set_close(s);
+			return pmu__err(ctx, -EINVAL, "pmu_event_resolve_each: '%s' is more than one event", name);
+		}
+	for (size_t i = 0; i < s->n && i < n; i++)
+		out[i] = s->ev[i].info;
+	pmu_set_close(s);
+	return (int)count;
+}

@@ -58,6 +58,11 @@ struct pmu_set {
 	size_t npages;                  /* length of pages and fgroups: n once the plan is sized (resize_plan),
 					 * the first n until then (planning may change n first) */
 	uint32_t hybrid_parts;  /* values that are one core type's part of an event (pmu_fast_hybrid()) */
+	/* A task's set on a machine of several core PMUs, with events of core PMUs: per core PMU, a pinned
+	 * cycle counter whose running time is the time the task spent on that core type (hybrid.c). */
+	size_t npresence;
+	int presence_fd[8];
+	const struct pmu_dev *presence_pmu[8];
 	size_t page_size;
 	bool enabled;           /* enabled by open (PMU_SET_ENABLE) or pmu_set_enable(), not since disabled */
 	bool owned;             /* counts the opening thread itself: user-space reads possible */

@@ -202,9 +202,11 @@ int main(void)
 	plan(ctx, "{slots,topdown-retiring,cycles}", -1,
 	     "cpu_core/slots/,cpu_core/topdown-retiring/,cpu_core/cycles/,cpu_atom/cycles/", "0,0,1,2",
 	     (const unsigned long long[]){ 0x400, 0x8000, 0x400000000ull, 0xa00000000ull });
-	/* a raw code goes to the core PMU of type PERF_TYPE_RAW (4: cpu_core), and is labelled so */
-	plan(ctx, "r01c2,task-clock", -1, "cpu_core/r01c2/,task-clock", "0,1",
-	     (const unsigned long long[]){ 0x1c2, 1 });
+	/* a raw code names no PMU: counted on each core PMU, the same code (as perf counts a raw event
+	 * on every core PMU): the type of each core PMU (the fixture's cpu_core 4, cpu_atom 10), each a part */
+	per_core(ctx, "r01c2,task-clock", "cpu_core/r01c2/,cpu_atom/r01c2/,task-clock", "0,1,2",
+		 (const unsigned[]){ 4, 10, 1 }, (const unsigned long long[]){ 0x1c2, 0x1c2, 1 },
+		 (const unsigned[]){ 1, 1, 0 });
 	/* one CPU: only the core PMU it belongs to (cpus files: cpu_core 0-7, cpu_atom 8-15) */
 	plan(ctx, "cycles", 3, "cpu_core/cycles/", "0", (const unsigned long long[]){ 0x400000000ull });
 	plan(ctx, "cycles,instructions", 9, "cpu_atom/cycles/,cpu_atom/instructions/", "0,1",
