@@ -292,11 +292,11 @@ struct pmu_event_info {
  * (PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY) but no perf_event is opened: the
  * library measures them (see pmu_set_open()). No modifiers.
  *
- * Hybrid CPUs: perf's tables define some events once per core PMU ("Unit":
- * "cpu_core" and "cpu_atom"); perf counts such a name on each. One encoding
- * cannot, so a bare name defined for several PMUs (or a table event without
- * a Unit on a CPU with several core PMUs) is refused with -EINVAL naming the
- * PMU/NAME/ spellings to choose from, never resolved to one of them silently.
+ * Machines of several core PMUs (Intel hybrid, Arm big.LITTLE): a table or
+ * standard name that names no PMU is counted on each core PMU with its own
+ * event (pmu_set_open()), which one encoding cannot say: it is refused with
+ * -EINVAL naming the PMU/NAME/ spellings, never resolved to one of them
+ * silently; pmu_event_resolve_each() gives every part.
  *
  * Returns 0, -ENOENT (unknown; the message lists the closest names), or
  * -EINVAL (malformed syntax, unknown format term, value out of range, a name
@@ -304,6 +304,23 @@ struct pmu_event_info {
  * Thread-safe for a shared context.
  */
 int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out);
+
+/**
+ * pmu_event_resolve_each - every encoding @name is counted as: one per core
+ * PMU on a machine of several (Intel hybrid, Arm big.LITTLE/DynamIQ), where a
+ * name that names no PMU (a standard, generic, table or raw name) is counted
+ * on each core PMU that gives it a meaning, each part with that PMU's own
+ * encoding, as pmu_set_open() opens it ("armv8_cortex_a55/INST.RET/",
+ * "armv8_cortex_a76/INST.RET/", flag PMU_EVF_HYBRID_PART); the event's count
+ * is the sum of its parts. Elsewhere, or for a name of one PMU, the one
+ * encoding pmu_event_resolve() gives.
+ * @name:   one event name (not a list).
+ * @out:    receives up to @n encodings (strings owned by the context).
+ * Returns the number of encodings (more than @n: only @n written), or
+ * pmu_event_resolve()'s errors; -ENOENT when no core PMU gives it a meaning.
+ * Thread-safe for a shared context.
+ */
+int pmu_event_resolve_each(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out, size_t n);
 
 /**
  * pmu_event_scale - the factor that turns a count of @e into its unit.
@@ -679,9 +696,13 @@ int pmu_fast_forked(const struct pmu_fast *f);
  * type at a time, so a part is "not running" while the thread is on the
  * other type, which is not multiplexing: without this, pmu_scale() would
  * extrapolate each part over the whole time. With no multiplexing the parts'
- * running times add up to the enabled time and pmu_scale() returns the raw
- * counts, whose sum is the event's count. pmu_fast_read(), pmu_set_read()
- * and pmu_set_read_syscall() call it; it does nothing for other values.
+ * running times add up to the enabled time (to within 1% of the least of the
+ * parts' enabled times: each part is enabled and disabled by a call of its
+ * own, microseconds apart, and while the thread is on the core type of a
+ * part not yet enabled, none counts), each part's enabled time is set to its
+ * running time, and pmu_scale() returns the raw counts, whose sum is the
+ * event's count, exactly. pmu_fast_read(), pmu_set_read() and
+ * pmu_set_read_syscall() call it; it does nothing for other values.
  */
 void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out);
 

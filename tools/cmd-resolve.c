@@ -36,6 +36,9 @@ static json_object *event_json(const struct pmu_event_info *e)
 
 static int cmd_resolve(int argc, char **argv, struct cli *cli);
 
+/* the most core PMUs a name is counted on (a machine's core types) */
+#define PARTS_MAX 8
+
 static const struct opt resolve_opts[] = {
 	{ OPT_LONG, "json", NULL, NULL, "the same as a JSON array on stdout" },
 	{ 0 },
@@ -44,7 +47,8 @@ static const char *const resolve_synopsis[] = { "[--json] NAME...", NULL };
 const struct command resolve_command = {
 	"resolve", cmd_resolve, "The encoding of each event and where it came from", resolve_synopsis,
 	"The encoding is perf_event_attr's type and config; where it came from: sysfs, a table, a kernel\n"
-	"generic event, libpfm4; errata and approximations are said.\n"
+	"generic event, libpfm4; errata and approximations are said. On a machine of several core PMUs\n"
+	"(Intel hybrid, Arm big.LITTLE) a name that names no PMU is counted on each: every part is listed.\n"
 	"Exit status: 0 when every NAME resolved, 1 when one did not (said on stderr), 2 on a usage error.\n",
 	resolve_opts, false,
 };
@@ -91,15 +95,27 @@ static int cmd_resolve(int argc, char **argv, struct cli *cli)
 	if (json)
 		arr = json_object_new_array();
 	for (int i = first; i < argc; i++) {
-		struct pmu_event_info e;
-		int r = pmu_event_resolve(ctx, argv[i], &e);
+		struct pmu_event_info e[PARTS_MAX];
+		int r = pmu_event_resolve_each(ctx, argv[i], e, PARTS_MAX);
 		if (r < 0) {
 			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
 			failed++;
-		} else if (json) {
-			json_object_array_add(arr, event_json(&e));
-		} else {
-			print_event(&e);
+			continue;
+		}
+		if (r > PARTS_MAX)
+			r = PARTS_MAX;
+		if (r > 1 && !json)
+			printf("%s: counted on each of %d core PMUs, its count the sum of theirs\n", argv[i], r);
+		for (int k = 0; k < r; k++) {
+			if (json) {
+				json_object *o = event_json(&e[k]);
+				/* a part says which name it is a part of */
+				if (r > 1)
+					json_object_object_add(o, "part_of", json_object_new_string(argv[i]));
+				json_object_array_add(arr, o);
+			} else {
+				print_event(&e[k]);
+			}
 		}
 	}
 	if (json) {
