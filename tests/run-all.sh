@@ -127,15 +127,15 @@ else
 	meson_suite "lab-riscv32" "$LOGS/lab32" "$rc"
 fi
 
-step "QEMU lab: arm64 and riscv64 Linux guests, real kernels with emulated PMUs"
+step "QEMU lab: arm64 (one PMU, and two PMU clusters) and riscv64 Linux guests, real kernels with emulated PMUs"
 if [ -x tests/lab/run ]; then
 	tests/lab/run --arch all | tee "$LOGS/lab"
 	rc=${PIPESTATUS[0]}
 	counts=$(sed -n 's/^lab: \([0-9]* passed, [0-9]* failed, [0-9]* skipped\).*/\1/p' "$LOGS/lab" | tail -n 1)
 	case $rc in
-	0) passed "lab" "arm64 + riscv64: $counts" ;;
+	0) passed "lab" "arm64 + arm64-hetero + riscv64: $counts" ;;
 	77) skipped "lab" "$(sed -n 's/^lab: 0 passed, 0 failed, 0 skipped (lab not run: \(.*\))$/\1/p' "$LOGS/lab")" ;;
-	*) failed "lab" "arm64 + riscv64: ${counts:-no result}" ;;
+	*) failed "lab" "arm64 + arm64-hetero + riscv64: ${counts:-no result}" ;;
 	esac
 else
 	failed "lab" "tests/lab/run missing"

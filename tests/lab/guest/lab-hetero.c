@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The heterogeneous arm64 guest (tests/lab/run's arm64-hetero: QEMU virt, 4 CPUs, a device tree of two
+ * PMU clusters, armv8_cortex_a55 on CPUs 0-1 and armv8_cortex_a76 on CPUs 2-3; Debian 12's kernel,
+ * which takes no PMU type in a generic event's config bits 32-63). A thread that runs known loops
+ * on one cluster, then the other, in a seeded random history:
+ *
+ *  - every kind of name (standard, generic, table, sysfs, raw) counts on both clusters, and its
+ *    parts equal the raw per-PMU counts of the oracle exactly, after every step, read from user
+ *    space and through read(2); their total is the sum, unscaled, with confidence 1;
+ *  - a name of one PMU (armv8_cortex_a76/INST.RET/) counts that cluster only;
+ *  - another process, counted by pid while it migrates, likewise;
+ *  - multiplexing on one cluster only: the other cluster's part stays exact; the multiplexed
+ *    part is scaled, with a confidence below 1.
+ *
+ * The oracle: one counter per PMU opened here with perf_event_open (the PMU's type, event 0x08
+ * INST_RETIRED, user mode). The oracle and the set under test are switched on and off together by
+ * prctl(PR_TASK_PERF_EVENTS_ENABLE/DISABLE), which toggles every counter this thread opened in
+ * the kernel, so both count the same user instructions exactly (-icount shift=0).
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include "labutil.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#define NPMU 2
+static const char *const pmu_name[NPMU] = { "armv8_cortex_a55", "armv8_cortex_a76" };
+static const int cluster_cpu[NPMU][2] = { { 0, 1 }, { 2, 3 } };
+static unsigned pmu_type[NPMU];
+
+static unsigned long long rng = 0x9e3779b97f4a7c15ull;
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+static int read_type(const char *pmu, unsigned *type)
+{
+	char path[256];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmu);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	ok = fscanf(f, "%u", type) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+/* the oracle: INST_RETIRED (0x08) in user mode on PMU @p, for task @pid (0: this thread) */
+static int oracle_open(int p, pid_t pid, int pinned)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = pmu_type[p];
+	a.config = 0x08;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	a.pinned = pinned != 0;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, 0);
+}
+
+struct count {
+	uint64_t value, enabled, running;
+};
+
+static struct count oracle_read(int fd)
+{
+	struct count c = { 0, 0, 0 };
+	if (read(fd, &c, sizeof(c)) != sizeof(c))
+		printf("FAIL: oracle read: %s\n", strerror(errno));
+	return c;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0)
+		printf("FAIL: sched_setaffinity(%d): %s\n", cpu, strerror(errno));
+	sched_yield(); /* on its way there before the work */
+}
+
+/* which oracle PMU a part is on (its label's prefix), or -1 */
+static int part_pmu(const struct pmu_event_info *e)
+{
+	for (int p = 0; p < NPMU; p++)
+		if (!strcmp(e->pmu, pmu_name[p]))
+			return p;
+	return -1;
+}
+
+/* Values of the set whose parts count @name, checked against the oracle's values @o: each part is
+ * its PMU's oracle count, exactly; the unscaled sum is the total; the parts' running times cover
+ * the enabled time. @only: the one PMU the name counts on (-1: both). */
+static void check_parts(struct pmu_set *s, const char *name, const char *how, const struct pmu_value *v,
+			const struct count *o, int only, int step)
+{
+	size_t n = pmu_set_count(s);
+	uint64_t total = 0, running = 0, enabled = 0;
+	int seen[NPMU] = { 0, 0 };
+
+	LAB_CHECK(n == (only < 0 ? NPMU : 1), "%s: %zu values, expected %d", name, n, only < 0 ? NPMU : 1);
+	for (size_t i = 0; i < n; i++) {
+		struct pmu_event_info e;
+		int p;
+		pmu_set_event(s, i, &e);
+		p = part_pmu(&e);
+		LAB_CHECK(p >= 0 && (only < 0 || p == only), "%s: value %zu (%s) is on PMU '%s'", name, i, e.name, e.pmu);
+		if (p < 0)
+			continue;
+		seen[p]++;
+		LAB_CHECK(v[i].value == o[p].value, "%s step %d (%s): %s counted %llu, the %s oracle %llu", name, step,
+			  how, e.name, (unsigned long long)v[i].value, pmu_name[p], (unsigned long long)o[p].value);
+		LAB_CHECK(pmu_scale(&v[i]) == v[i].value, "%s step %d (%s): %s scaled %llu from %llu (enabled %llu "
+			  "running %llu): a part is not multiplexed", name, step, how, e.name,
+			  (unsigned long long)pmu_scale(&v[i]), (unsigned long long)v[i].value,
+			  (unsigned long long)v[i].enabled, (unsigned long long)v[i].running);
+		total += pmu_scale(&v[i]);
+		running += v[i].running;
+		enabled = v[i].enabled > enabled ? v[i].enabled : enabled;
+	}
+	if (only < 0) {
+		LAB_CHECK(seen[0] == 1 && seen[1] == 1, "%s: parts per PMU %d, %d", name, seen[0], seen[1]);
+		LAB_CHECK(total == o[0].value + o[1].value, "%s step %d (%s): total %llu, oracles' sum %llu", name,
+			  step, how, (unsigned long long)total, (unsigned long long)(o[0].value + o[1].value));
+	}
+	LAB_CHECK(running >= enabled, "%s step %d (%s): the parts ran %llu ns of %llu enabled", name, step, how,
+		  (unsigned long long)running, (unsigned long long)enabled);
+}
+
+/* One name, a seeded history of @steps: work on a random cluster, then the check by both reads. */
+static void history(struct pmu_ctx *ctx, const char *name, int only, int steps)
+{
+	struct pmu_set *s;
+	struct pmu_value v[8];
+	struct count o[NPMU];
+	int fd[NPMU], r;
+
+	r = pmu_set_open(ctx, name, NULL, &s);
+	if (r < 0) {
+		LAB_CHECK(0, "open '%s': %s", name, pmu_strerror(r));
+		return;
+	}
+	for (int p = 0; p < NPMU; p++)
+		fd[p] = oracle_open(p, 0, 0);
+	if (fd[0] < 0 || fd[1] < 0) {
+		LAB_CHECK(0, "oracle open: %s", strerror(errno));
+		pmu_set_close(s);
+		return;
+	}
+	prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+	for (int step = 0; step < steps; step++) {
+		int p = rnd(NPMU), cpu = cluster_cpu[p][rnd(2)];
+		uint64_t n = 500000 + rnd(1000000); /* 0.5-1.5 ms under -icount: each enable and disable (prctl) is some microseconds apart */
+		pin(cpu);
+		prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
+		lab_spin(n);
+		if (rnd(3) == 0) { /* moved in the middle of the work */
+			pin(cluster_cpu[!p][0]);
+			lab_spin(n / 2);
+		}
+		prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+		for (int q = 0; q < NPMU; q++)
+			o[q] = oracle_read(fd[q]);
+		if ((r = pmu_set_read(s, v)) < 0)
+			LAB_CHECK(0, "%s: pmu_set_read: %s", name, pmu_strerror(r));
+		else
+			check_parts(s, name, "pmu_set_read", v, o, only, step);
+		if ((r = pmu_set_read_syscall(s, v)) < 0)
+			LAB_CHECK(0, "%s: pmu_set_read_syscall: %s", name, pmu_strerror(r));
+		else
+			check_parts(s, name, "read(2)", v, o, only, step);
+	}
+	printf("%s: %d steps, last: %s %llu + %s %llu\n", name, steps, pmu_name[0], (unsigned long long)o[0].value,
+	       pmu_name[1], (unsigned long long)o[1].value);
+	for (int p = 0; p < NPMU; p++)
+		close(fd[p]);
+	pmu_set_close(s);
+}
+
+/* Another process counted by pid while it migrates: its parts equal per-PMU oracles on the same pid. */
+static void other_process(struct pmu_ctx *ctx, const char *name)
+{
+	struct pmu_set_opts opts;
+	struct pmu_set *s;
+	struct pmu_value v[8];
+	struct count o[NPMU];
+	int go[2], fd[NPMU], st, r;
+	pid_t pid;
+
+	if (pipe(go) != 0)
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		for (int k = 0; k < 6; k++) {
+			pin(cluster_cpu[k % NPMU][k % 2]);
+			lab_spin(50000 + 10000 * k);
+		}
+		_exit(0);
+	}
+	close(go[0]);
+	memset(&opts, 0, sizeof(opts));
+	opts.size = sizeof(opts);
+	opts.flags = PMU_SET_PID | PMU_SET_ENABLE;
+	opts.pid = pid;
+	r = pmu_set_open(ctx, name, &opts, &s);
+	for (int p = 0; p < NPMU; p++) {
+		fd[p] = oracle_open(p, pid, 0);
+		if (fd[p] >= 0)
+			ioctl(fd[p], PERF_EVENT_IOC_ENABLE, 0);
+	}
+	if (write(go[1], "g", 1) != 1 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		LAB_CHECK(0, "the counted process did not run");
+		r = r < 0 ? r : -1;
+	}
+	close(go[1]);
+	if (r < 0 || fd[0] < 0 || fd[1] < 0) {
+		LAB_CHECK(0, "%s for a pid: open %s, oracle %d %d", name, r < 0 ? pmu_strerror(r) : "ok", fd[0], fd[1]);
+	} else {
+		for (int p = 0; p < NPMU; p++)
+			o[p] = oracle_read(fd[p]);
+		LAB_CHECK(o[0].value > 100000 && o[1].value > 100000, "the process ran on both clusters: %llu, %llu",
+			  (unsigned long long)o[0].value, (unsigned long long)o[1].value);
+		if ((r = pmu_set_read(s, v)) < 0)
+			LAB_CHECK(0, "%s for a pid: read: %s", name, pmu_strerror(r));
+		else
+			check_parts(s, name, "another process", v, o, -1, 0);
+		printf("%s, another process: %s %llu + %s %llu\n", name, pmu_name[0], (unsigned long long)o[0].value,
+		       pmu_name[1], (unsigned long long)o[1].value);
+	}
+	for (int p = 0; p < NPMU; p++)
+		if (fd[p] >= 0)
+			close(fd[p]);
+	if (r >= 0)
+		pmu_set_close(s);
+}
+
+/* Multiplexing on the A55 cluster only: seven more events of that PMU than it has counters for. */
+static void multiplexed_cluster(struct pmu_ctx *ctx)
+{
+	char crowd[512] = "";
+	struct pmu_set *s, *busy;
+	struct pmu_value v[8];
+	struct count o[NPMU];
+	int fd[NPMU], r, mux = -1;
+
+	for (int i = 0; i < 7; i++)
+		strcat(crowd, i ? ",armv8_cortex_a55/inst_retired/u" : "armv8_cortex_a55/inst_retired/u");
+	if ((r = pmu_set_open(ctx, crowd, NULL, &busy)) < 0) {
+		LAB_CHECK(0, "open the crowd: %s", pmu_strerror(r));
+		return;
+	}
+	if ((r = pmu_set_open(ctx, "INST.RET:u", NULL, &s)) < 0) {
+		LAB_CHECK(0, "open INST.RET:u: %s", pmu_strerror(r));
+		pmu_set_close(busy);
+		return;
+	}
+	for (int p = 0; p < NPMU; p++)
+		fd[p] = oracle_open(p, 0, 1); /* pinned: never multiplexed */
+	prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+	prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
+	for (int k = 0; k < 8; k++) {
+		pin(cluster_cpu[k % NPMU][0]);
+		lab_spin(3000000);
+	}
+	prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+	for (int p = 0; p < NPMU; p++)
+		o[p] = oracle_read(fd[p]);
+	if ((r = pmu_set_read(s, v)) < 0) {
+		LAB_CHECK(0, "read: %s", pmu_strerror(r));
+	} else {
+		for (size_t i = 0; i < pmu_set_count(s); i++) {
+			struct pmu_event_info e;
+			int p;
+			pmu_set_event(s, i, &e);
+			p = part_pmu(&e);
+			if (p == 1) {
+				LAB_CHECK(v[i].value == o[1].value && pmu_scale(&v[i]) == v[i].value,
+					  "the A76 part, not multiplexed: %llu (scaled %llu), oracle %llu",
+					  (unsigned long long)v[i].value, (unsigned long long)pmu_scale(&v[i]),
+					  (unsigned long long)o[1].value);
+			} else if (p == 0) {
+				double conf = pmu_confidence(&v[i]), err;
+				uint64_t sc = pmu_scale(&v[i]);
+				err = ((double)sc - (double)o[0].value) / (double)o[0].value;
+				mux = conf < 1.0;
+				LAB_CHECK(conf > 0.0 && conf < 1.0, "the A55 part, multiplexed: confidence %f", conf);
+				LAB_CHECK(v[i].value <= o[0].value && err > -0.1 && err < 0.1,
+					  "the A55 part: raw %llu, scaled %llu, oracle %llu (%+.3f)",
+					  (unsigned long long)v[i].value, (unsigned long long)sc,
+					  (unsigned long long)o[0].value, err);
+				printf("multiplexed A55 part: raw %llu, scaled %llu, oracle %llu (%+.4f), confidence %.3f\n",
+				       (unsigned long long)v[i].value, (unsigned long long)sc,
+				       (unsigned long long)o[0].value, err, conf);
+			}
+		}
+	}
+	LAB_CHECK(mux == 1, "no multiplexed A55 part seen");
+	for (int p = 0; p < NPMU; p++)
+		close(fd[p]);
+	pmu_set_close(s);
+	pmu_set_close(busy);
+}
+
+int main(void)
+{
+	/* every kind of name that names no PMU, and one that does */
+	static const struct {
+		const char *name;
+		int only;
+	} names[] = {
+		{ "INST.RET:u", -1 },               /* standard: the table's INST_RETIRED on each PMU */
+		{ "instructions:u", -1 },           /* generic: each PMU's own event 0x08 (no extended type) */
+		{ "inst_retired:u", -1 },           /* sysfs (each PMU lists it) */
+		{ "INST_RETIRED:u", -1 },           /* table */
+		{ "r08:u", -1 },                    /* raw */
+		{ "armv8_cortex_a76/INST.RET/u", 1 }, /* one PMU named */
+	};
+	struct pmu_ctx *ctx;
+	struct pmu_caps caps;
+
+	if (read_type(pmu_name[0], &pmu_type[0]) < 0 || read_type(pmu_name[1], &pmu_type[1]) < 0)
+		LAB_SKIP("not the heterogeneous guest (no %s and %s PMUs): it runs in tests/lab/run's arm64-hetero",
+			 pmu_name[0], pmu_name[1]);
+	ctx = lab_ctx();
+	pmu_caps(ctx, &caps);
+	LAB_CHECK(caps.hybrid == 2, "pmu_caps: hybrid %d, expected 2 core PMUs", caps.hybrid);
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		history(ctx, names[i].name, names[i].only, 40);
+	other_process(ctx, "INST.RET:u");
+	other_process(ctx, "instructions:u");
+	multiplexed_cluster(ctx);
+	pmu_ctx_free(ctx);
+	return lab_done("lab-hetero");
+}
