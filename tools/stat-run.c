@@ -532,8 +532,65 @@ static int units_read(struct session *s)
 
 /* ---------------- counts ---------------- */
 
+/* The name a part of an event counted on each core PMU is a part of: "INST.RET:u" of the label
+ * "armv8_cortex_a55/INST.RET/:u" (lib/hybrid.c's pmu_label); 0, or -1 when @label is not so made. */
+static int part_total_name(const char *label, char *out, size_t len)
+{
+	const char *a = strchr(label, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+
+	if (!b || (size_t)snprintf(out, len, "%.*s%s", (int)(b - a - 1), a + 1, b + 1) >= len)
+		return -1;
+	return 0;
+}
+
+/* After the last part of an event counted on each core PMU (@info[@k], one of @n), its total: a row
+ * of the name the list gave, the sum of the parts' counts and of their times (their enabled times are
+ * each the time on its core type: the sum is exact where no part was multiplexed), its PMU the parts'
+ * PMUs. */
+static int total_add(struct stat_rows *rs, const struct pmu_event_info *info, const struct pmu_value *vals,
+		     size_t n, size_t k)
+{
+	char name[PMU_NAME_MAX], other[PMU_NAME_MAX], pmus[sizeof(info->pmu)] = "";
+	struct stat_row *row;
+	struct pmu_value sum = { 0, 0, 0 };
+	bool added, first = true;
+
+	if (!(info[k].flags & PMU_EVF_HYBRID_PART) || part_total_name(info[k].name, name, sizeof(name)) < 0)
+		return 0;
+	for (size_t j = k + 1; j < n; j++)
+		if ((info[j].flags & PMU_EVF_HYBRID_PART) && part_total_name(info[j].name, other, sizeof(other)) == 0 &&
+		    !strcmp(other, name))
+			return 0; /* not its last part */
+	for (size_t j = 0; j <= k; j++) {
+		if (!(info[j].flags & PMU_EVF_HYBRID_PART) || part_total_name(info[j].name, other, sizeof(other)) < 0 ||
+		    strcmp(other, name))
+			continue;
+		sum.value += vals[j].value;
+		sum.enabled += vals[j].enabled;
+		sum.running += vals[j].running;
+		size_t o = strlen(pmus);
+		snprintf(pmus + o, sizeof(pmus) - o, "%s%s", first ? "" : ",", info[j].pmu);
+		first = false;
+	}
+	if (!(row = stat_rows_named(rs, name, &added)))
+		return -ENOMEM;
+	if (added) {
+		row->info = info[k];
+		snprintf(row->info.name, sizeof(row->info.name), "%s", name);
+		snprintf(row->info.pmu, sizeof(row->info.pmu), "%s", pmus);
+		row->info.flags &= ~(unsigned)PMU_EVF_HYBRID_PART;
+		row->unit_scale = 1;
+	}
+	row->supported = true;
+	row->v.value += sum.value;
+	row->v.enabled += sum.enabled;
+	row->v.running += sum.running;
+	return 0;
+}
+
 /* Add the values @vals of @set to @rs by event: the k-th event named X in the set is the k-th row named X
- * (the sets of the CPUs of a hybrid CPU differ; one set may count an event twice). */
+ * (the sets of the CPUs of a hybrid CPU differ; one set may count an event twice); after the parts of an
+ * event counted on each core PMU, their total. */
 static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *set, const struct pmu_value *vals,
 		    size_t n)
 {
@@ -541,12 +598,13 @@ static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *s
 
 	if (!info)
 		return -ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		pmu_set_event(set, k, &info[k]); /* all first: a total follows the last of its parts */
 	for (size_t k = 0; k < n; k++) {
 		char key[PMU_NAME_MAX + 16];
 		struct stat_row *row;
 		int occ = 0;
 		bool added;
-		pmu_set_event(set, k, &info[k]);
 		for (size_t j = 0; j < k; j++)
 			occ += !strcmp(info[j].name, info[k].name);
 		snprintf(key, sizeof(key), occ ? "%s#%d" : "%s", info[k].name, occ);
@@ -581,6 +639,10 @@ static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *s
 		row->v.value += vals[k].value;
 		row->v.enabled += vals[k].enabled;
 		row->v.running += vals[k].running;
+		if (total_add(rs, info, vals, n, k) < 0) {
+			free(info);
+			return -ENOMEM;
+		}
 	}
 	free(info);
 	return 0;

@@ -11,7 +11,8 @@
  *  - a name of one PMU (armv8_cortex_a76/INST.RET/) counts that cluster only;
  *  - another process, counted by pid while it migrates, likewise;
  *  - multiplexing on one cluster only: the other cluster's part stays exact; the multiplexed
- *    part is scaled, with a confidence below 1.
+ *    part is scaled to the task's time on its cluster, with a confidence below 1;
+ *  - pmu stat prints a row per core type and the total, their sum.
  *
  * The oracle: one counter per PMU opened here with perf_event_open (the PMU's type, event 0x08
  * INST_RETIRED, user mode). The oracle and the set under test are switched on and off together by
@@ -321,7 +322,60 @@ static void multiplexed_cluster(struct pmu_ctx *ctx)
 	pmu_set_close(busy);
 }
 
-int main(void)
+/* pmu stat on a command that runs on both clusters (this program, --spin): one CSV row per core type
+ * and the total, which is their sum; the parts are not scaled. */
+static void stat_rows(void)
+{
+	char line[512];
+	unsigned long long part[NPMU] = { 0, 0 }, total = 0;
+	int seen = 0, rows = 0;
+	FILE *f;
+
+	int out[2], st = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(out) != 0 || (pid = fork()) < 0) {
+		LAB_CHECK(0, "pipe/fork: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0) { /* the guest has no shell: the command run directly, its stderr (the rows) to the pipe */
+		dup2(out[1], 2);
+		dup2(out[1], 1);
+		execl("/bin/pmu", "pmu", "stat", "-x,", "-e", "INST.RET:u", "--", "/tests/lab-hetero", "--spin", (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	f = fdopen(out[0], "r");
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		char name[128];
+		double pct;
+		printf("pmu stat: %s", line);
+		/* value,unit,event,running,percent,... */
+		if (sscanf(line, "%llu,,%127[^,],%*u,%lf", &v, name, &pct) != 3)
+			continue;
+		rows++;
+		LAB_CHECK(pct == 100.0, "pmu stat row %s: %.2f%% of the time counted", name, pct);
+		for (int p = 0; p < NPMU; p++)
+			if (!strncmp(name, pmu_name[p], strlen(pmu_name[p]))) {
+				part[p] = v;
+				seen |= 1 << p;
+			}
+		if (!strcmp(name, "INST.RET:u")) {
+			total = v;
+			seen |= 4;
+		}
+	}
+	fclose(f);
+	LAB_CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0, "pmu stat failed (%#x)", st);
+	LAB_CHECK(rows == 3 && seen == 7, "pmu stat: %d rows (%#x), expected a part per core PMU and the total", rows,
+		  seen);
+	LAB_CHECK(part[0] > 2000000 && part[1] > 2000000 && total == part[0] + part[1],
+		  "pmu stat: parts %llu + %llu, total %llu", part[0], part[1], total);
+}
+
+int main(int argc, char **argv)
 {
 	/* every kind of name that names no PMU, and one that does */
 	static const struct {
@@ -338,6 +392,14 @@ int main(void)
 	struct pmu_ctx *ctx;
 	struct pmu_caps caps;
 
+	if (argc == 2 && !strcmp(argv[1], "--spin")) { /* the command of stat_rows(): both clusters */
+		pin(cluster_cpu[0][0]);
+		lab_spin(1000000);
+		pin(cluster_cpu[1][0]);
+		lab_spin(1000000);
+		return 0;
+	}
+
 	if (read_type(pmu_name[0], &pmu_type[0]) < 0 || read_type(pmu_name[1], &pmu_type[1]) < 0)
 		LAB_SKIP("not the heterogeneous guest (no %s and %s PMUs): it runs in tests/lab/run's arm64-hetero",
 			 pmu_name[0], pmu_name[1]);
@@ -349,6 +411,7 @@ int main(void)
 	other_process(ctx, "INST.RET:u");
 	other_process(ctx, "instructions:u");
 	multiplexed_cluster(ctx);
+	stat_rows();
 	pmu_ctx_free(ctx);
 	return lab_done("lab-hetero");
 }
