@@ -70,6 +70,8 @@ _pmu_count = _declare("pmu_pmu_count", ctypes.c_size_t, [_P])
 _pmu_get = _declare("pmu_pmu_get", _I, [_P, ctypes.c_size_t, ctypes.POINTER(_PmuInfo)])
 _advice = _declare("pmu_advice", _I, [_P, ctypes.c_char_p, ctypes.c_size_t])
 _event_resolve = _declare("pmu_event_resolve", _I, [_P, _S, ctypes.POINTER(_EventInfo)])
+_event_resolve_each = _declare("pmu_event_resolve_each", _I,
+                               [_P, _S, ctypes.POINTER(_EventInfo), ctypes.c_size_t])
 _event_scale = _declare("pmu_event_scale", _I, [_P, ctypes.POINTER(_EventInfo), ctypes.POINTER(ctypes.c_double)])
 _event_foreach = _declare("pmu_event_foreach", _I, [_P, _S, _EventCb, ctypes.c_void_p])
 _libpfm_event_foreach = _declare("pmu_libpfm_event_foreach", _I, [_P, _S, _EventCb, ctypes.c_void_p])

@@ -175,6 +175,16 @@ class Context:
         """
         return _events._resolve(self, name)
 
+    def resolve_each(self, name):
+        """Every encoding ``name`` is counted as (pmu_event_resolve_each): on a
+        machine of several core PMUs (Intel hybrid, Arm big.LITTLE) a name that
+        names no PMU is counted on each core PMU that gives it a meaning, one
+        part per PMU (flag "hybrid-part"), its count the parts' sum; elsewhere
+        the one encoding resolve() gives. A list of dicts as resolve() gives
+        (without unit_scale). Raises PmuError as resolve() does (ENOENT when
+        no core PMU gives the name a meaning)."""
+        return _events._resolve_each(self, name)
+
     def list(self, prefix=""):
         """Every event (and metric) name known here starting with ``prefix``
         (case-insensitive): list of dicts (name, pmu, desc, source, kind

@@ -4,7 +4,7 @@
 import ctypes
 
 from .errors import _fail
-from ._libpmu import _event_foreach, _event_resolve, _event_scale, _libpfm_event_foreach, _tables_check
+from ._libpmu import _event_foreach, _event_resolve, _event_resolve_each, _event_scale, _libpfm_event_foreach, _tables_check
 from .names import _flag_names, _kind, _source
 from ._types import _dec, _enc, _EventCb, _EventInfo, _ProblemCb
 
@@ -43,6 +43,19 @@ def _resolve(ctx, name):
         raise _fail(rc, "pmu_event_scale")
     d["unit_scale"] = scale.value
     return d
+
+
+def _resolve_each(ctx, name):
+    """Context.resolve_each (pmu_event_resolve_each): every part, as dicts."""
+    n = 8
+    while True:
+        arr = (_EventInfo * n)()
+        rc = _event_resolve_each(ctx._handle, _enc(name), arr, n)
+        if rc < 0:
+            raise _fail(rc, "pmu_event_resolve_each")
+        if rc <= n:
+            return [_event_dict(arr[i]) for i in range(rc)]
+        n = rc
 
 
 def _list(ctx, prefix="", libpfm=False):

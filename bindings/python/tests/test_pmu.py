@@ -181,6 +181,22 @@ def test_resolve_fixture_cpu_tables():
         assert "MEM_LOAD_RETIRED.L3_MISS" in std["origin"]
 
 
+def test_resolve_each_big_little():
+    """The written big.LITTLE tree (A55 type 10 on CPUs 0-3, A76 type 11 on 4-7): a standard name is
+    one part per core PMU, each Arm's INST_RETIRED (0x08) on its PMU; a software event one encoding;
+    a name no core PMU gives a meaning refused. Numbers by hand from the fixture's type files."""
+    bl = os.path.join(SRC, "tests", "fixtures", "arm64-biglittle")
+    with pmu.Context(sysfs_root=os.path.join(bl, "sys"), procfs_root=os.path.join(bl, "proc")) as c:
+        parts = c.resolve_each("INST.RET:u")
+        assert [(p["pmu"], p["type"], p["config"]) for p in parts] == [
+            ("armv8_cortex_a55", 10, 0x08), ("armv8_cortex_a76", 11, 0x08)]
+        assert all("hybrid-part" in p["flags"] and "exclude-kernel" in p["flags"] for p in parts)
+        assert [p["name"] for p in c.resolve_each("task-clock")] == ["task-clock"]
+        with pytest.raises(pmu.PmuError) as ei:
+            c.resolve_each("L1-dcache-store-misses")
+        assert ei.value.errno == errno.ENOENT and "no meaning on any" in str(ei.value)
+
+
 def test_unknown_event(ctx):
     with pytest.raises(pmu.PmuError) as ei:
         ctx.resolve("cyclez")
