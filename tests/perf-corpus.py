@@ -34,9 +34,12 @@ and riscv trees that has core PMU events:
   Equal within 1e-9 (relative), NaN equal to NaN.
 * Hybrid directories (events with "Unit": "cpu_core"/"cpu_atom", on the Alder
   Lake fixture): each PMU's definitions as PMU/NAME/; then every name perf
-  defines for both PMUs, written bare: an event must be refused naming both
-  spellings (perf counts it on each; one encoding cannot), a metric given one
-  PMU's counts must equal that PMU's formula.
+  defines for both PMUs, written bare: an event must be refused by
+  pmu_event_resolve naming both spellings (one encoding cannot count it) and
+  counted as perf counts it, on each PMU that defines it with that PMU's own
+  event (pmu_event_resolve_each: its parts equal the PMU/NAME/ encodings,
+  each compared with perf's above); a metric given one PMU's counts must
+  equal that PMU's formula.
 
 * libpfm4 (x86). pmu_tables_check compares the encodings of each directory
   of perf's x86 tree that libpfm4 knows with libpfm4's for the same name.
@@ -943,7 +946,7 @@ class Corpus:
         per = defaultdict(set)
         for e in events:
             per[e.name.lower()].add(e.pmu)
-        refused = resolved = 0
+        refused = resolved = each = 0
         for n, us in sorted(per.items()):
             if len(us) < 2:
                 continue
@@ -958,6 +961,22 @@ class Corpus:
                     refused += 1
                 else:
                     self.failures.append("%s: bare event %s: %s" % (label, name, x))
+            # counted as perf counts it: on each PMU that defines it, each part that PMU's event (the
+            # encodings of PMU/NAME/, which one_event compares with perf's)
+            try:
+                parts = ctx.resolve_each(name)
+                have = sorted((p["pmu"], p["type"], p["config"], p["config1"]) for p in parts)
+                want = []
+                for u in sorted(us):
+                    w = ctx.resolve("%s/%s/" % (u, name))
+                    want.append((u, w["type"], w["config"], w["config1"]))
+                if have == sorted(want) and all("hybrid-part" in p["flags"] for p in parts):
+                    each += 1
+                else:
+                    self.total.diffs.append("%s: bare event %s: parts %s, the PMUs' own events %s" %
+                                            (label, name, have, sorted(want)))
+            except self.pmu.PmuError as x:
+                self.failures.append("%s: bare event %s, counted on each PMU: %s" % (label, name, x))
         mper = defaultdict(list)
         for m in metrics:
             mper[m.metric_name.lower()].append(m)
@@ -986,11 +1005,12 @@ class Corpus:
                     t["DIFFERENT"] += 1
                     self.total.diffs.append("%s: bare metric %s with %s's counts: libpmu %r, perf's %s formula %r" %
                                             (label, m.metric_name, m.pmu, got, m.pmu, want))
-        self.lines.append("%-28s bare names defined for both PMUs: events %d refused naming both, %d resolved to "
-                          "one | metrics with one PMU's counts: %d equal, %d DIFFERENT, %d libpmu cannot, "
-                          "%d oracle cannot" % (label + " (bare)", refused, resolved, t["equal"], t["DIFFERENT"],
-                                                t["libpmu cannot"], t["oracle cannot"]))
-        self.bare[label] = (refused, resolved, t)
+        self.lines.append("%-28s bare names defined for both PMUs: events %d refused by one encoding naming both, "
+                          "%d resolved to one, %d counted on each PMU as its own event | metrics with one PMU's "
+                          "counts: %d equal, %d DIFFERENT, %d libpmu cannot, %d oracle cannot" %
+                          (label + " (bare)", refused, resolved, each, t["equal"], t["DIFFERENT"],
+                           t["libpmu cannot"], t["oracle cannot"]))
+        self.bare[label] = (refused, resolved, each, t)
 
     def check_tree(self, arch):
         """pmu_tables_check of perf's unmodified tree of @arch, on the architecture's fixture: real
@@ -1176,9 +1196,10 @@ def required(c):
                 "%d of %d equal perf's value (oracle's answers: %s)" %
                 (mf["equal"], sum(mf.values()), ", ".join("%s %d times" % kv for kv in sorted(Machine.answers.items()))),
                 sum(mf.values()) > 0 and mf["equal"] == sum(mf.values()), dict(mf)))
-    for label, (refused, resolved, _) in sorted(c.bare.items()):
-        out.append(("%s: bare event names defined for both PMUs refused (%d), none resolved to one (%d)" %
-                    (label, refused, resolved), refused > 0 and resolved == 0, None))
+    for label, (refused, resolved, each, _) in sorted(c.bare.items()):
+        out.append(("%s: bare event names defined for both PMUs refused by one encoding (%d), none resolved to "
+                    "one (%d), every one counted on each PMU as that PMU's event (%d)" %
+                    (label, refused, resolved, each), refused > 0 and resolved == 0 and each == refused, None))
     return out
 
 
