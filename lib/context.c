@@ -144,6 +144,8 @@ PMU_EXPORT void pmu_ctx_free(struct pmu_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	for (size_t i = 0; i < ctx->n_pmus; i++)
+		pmu_ctx_free(ctx->pmus[i].own); /* a core PMU's tables' context (coretype.c) */
 	pmu__sysfs_free(ctx);
 	pmu__tables_free(&ctx->tables);
 	pthread_mutex_destroy(&ctx->tables_lock);
@@ -169,19 +171,6 @@ PMU_EXPORT int pmu_caps(struct pmu_ctx *ctx, struct pmu_caps *out)
 			     sizeof(out->events_table_root));
 	}
 	return 0;
-}
-
-PMU_EXPORT int pmu_tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_cb cb, void *data)
-{
-	int r;
-
-	pmu__err_clear();
-	if (!ctx || !dir)
-		return pmu__err(ctx, -EINVAL, "pmu_tables_check: NULL context or directory");
-	r = pmu__tables_check(ctx, dir, cb, data);
-	if (r < 0)
-		return pmu__err(ctx, r, "cannot check tables in '%s': %s", dir, strerror(-r));
-	return r;
 }
 
 PMU_EXPORT size_t pmu_pmu_count(struct pmu_ctx *ctx)

@@ -50,6 +50,9 @@ struct pmu_dev {
 	                           pmu__pmu_load() before they are used */
 	int ext_type;           /* a core PMU of several: whether the kernel takes its type in a generic event's
 	                           config bits 32-63 (1, 0), PMU_UNKNOWN until asked (generic-native.c) */
+	char *cpus;             /* a core PMU of several: its CPUs (sysfs cpus), malloc'd; NULL otherwise */
+	char cpuid[64];         /* ... and their identity, as cpu.c spells it ("" otherwise: coretype.c) */
+	struct pmu_ctx *own;    /* ... the context of its own event tables where they are not the machine's */
 };
 
 /* ---- CPU identity (cpu.c) ---- */
@@ -79,6 +82,7 @@ struct pmu_ctx {
 	size_t nparams;
 	pthread_mutex_t tables_lock;
 	struct pmu_tables tables;   /* loaded on first use (pmu__tables_load) */
+	bool core_child;            /* the context of one core PMU's tables (coretype.c): makes none itself */
 };
 
 /* ---- errors and logging (error.c) ---- */

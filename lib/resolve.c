@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "coretype.h"
 #include "modifiers.h"
 #include "tool.h"
 #include "topdown.h"
@@ -413,6 +414,20 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 						ctx->tables.cpu_dir ? ctx->tables.cpu_dir : "(none)",
 						o ? "; the other core type's: " : "", list);
 			}
+			if (d->is_core && pmu__generic_lookup(first, &g) == 0 && g.type == PERF_TYPE_SOFTWARE)
+				return pmu__err(ctx, -EINVAL, "event '%s': %s is a software event, counted by the kernel "
+						"on no PMU of the CPU: write it alone ('%s')", name, first, first);
+			if (d->is_core && !std) {
+				/* a name this core PMU does not know (another core type's table may) */
+				char known[256];
+				known[0] = 0;
+				for (size_t i = 0; i < d->n_formats && pmu__list_add(known, sizeof(known), d->formats[i].name); i++)
+					;
+				return pmu__err(ctx, -ENOENT, "event '%s': '%s' is no event of the %s PMU: not in its CPUs' "
+						"table (%s), not one of its sysfs events, nor a kernel generic event, nor a "
+						"format term (%s)", name, first, d->name,
+						ctx->tables.cpu_dir ? ctx->tables.cpu_dir : "none", known);
+			}
 		}
 		if (!strchr(s1 + 1, '=') && !strchr(s1 + 1, ','))
 			snprintf(out->origin, sizeof(out->origin), "sysfs: %s/events/%s", path, s1 + 1);
@@ -611,7 +626,17 @@ bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name)
 		return false;
 	memcpy(base, name, b);
 	base[b] = 0;
-	return pmu__tables_load(ctx) == 0 && (e = pmu__tables_find(ctx, base)) && one_pmu_needed(ctx, e);
+	if (pmu__tables_load(ctx) == 0 && (e = pmu__tables_find(ctx, base)))
+		return one_pmu_needed(ctx, e);
+	/* not CPU 0's table's: a name of another core type's table (a big.LITTLE cluster's own event) */
+	for (size_t i = 0; i < ctx->n_pmus && !ctx->core_child; i++) {
+		struct pmu_ctx *own;
+		if (!ctx->pmus[i].is_core || (own = pmu__core_ctx(ctx, &ctx->pmus[i])) == ctx || !own)
+			continue;
+		if (pmu__tables_load(own) == 0 && (e = pmu__tables_find(own, base)) && e->kind != PMU_T_METRIC)
+			return true;
+	}
+	return false;
 }
 
 /* Resolve from the tables. 0 done, -ENOENT not a table name, other errors final. */
@@ -909,6 +934,17 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 	out->approx_note = "";
 
 	if (strchr(spec, '/')) {
+		/* a core PMU of other CPUs than CPU 0 (a big.LITTLE cluster): encoded from its CPUs' tables */
+		const struct pmu_dev *d;
+		struct pmu_ctx *own;
+		char pmu[64];
+		size_t pl = strcspn(spec, "/");
+		if (pl < sizeof(pmu) && !ctx->core_child) {
+			memcpy(pmu, spec, pl);
+			pmu[pl] = 0;
+			if ((d = pmu__pmu_by_name(ctx, pmu)) && d->is_core && (own = pmu__core_ctx(ctx, d)) != ctx)
+				return own ? pmu__resolve_mode(own, name, mods_extra, out, mode_written) : -ENOMEM;
+		}
 		r = resolve_sysfs_syntax(ctx, name, spec, out, &mods);
 		if (r < 0)
 			return r;

@@ -337,6 +337,8 @@ static void dev_free(struct pmu_dev *d)
 	free(d->events);
 	free(d->formats);
 	free(d->cpumask);
+	free(d->cpus);
+	d->cpus = NULL;
 	d->events = NULL;
 	d->formats = NULL;
 	d->cpumask = NULL;
@@ -421,6 +423,37 @@ void pmu__sysfs_free(struct pmu_ctx *ctx)
 	ctx->n_pmus = 0;
 }
 
+/* On a machine of several core PMUs, each core PMU's CPUs and their identity (internal.h: pmu_dev's cpus,
+ * cpuid): read at the end of the scan. Nothing with one core PMU. 0, or -ENOMEM. */
+static int core_types_read(struct pmu_ctx *ctx)
+{
+	if (pmu__n_core_pmus(ctx) < 2)
+		return 0;
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		struct pmu_dev *d = &ctx->pmus[i];
+		char path[512], list[256], v[64];
+		struct pmu_cpulist cl;
+		uint64_t midr;
+		if (!d->is_core)
+			continue;
+		pmu__strlcpy(d->cpuid, ctx->cpu.cpuid, sizeof(d->cpuid));
+		if (pmu__path(path, sizeof(path), "%s/bus/event_source/devices/%s/cpus", ctx->sysfs_root, d->name) < 0 ||
+		    pmu__read_file(path, list, sizeof(list)) <= 0)
+			continue;
+		if (!(d->cpus = strdup(list)))
+			return -ENOMEM;
+		/* arm64: the MIDR of its first CPU, as cpu.c reads CPU 0's; a forced identity (PMU_CPUID) is
+		 * every core's */
+		if (ctx->cpu.arch != PMU_ARCH_ARM64 || ctx->cpu.overridden || pmu__cpulist(list, -1, &cl) < 0 ||
+		    pmu__path(path, sizeof(path), "%s/devices/system/cpu/cpu%ld/regs/identification/midr_el1",
+			      ctx->sysfs_root, cl.first) < 0 ||
+		    pmu__read_file(path, v, sizeof(v)) <= 0 || pmu__parse_u64(v, &midr) < 0)
+			continue;
+		snprintf(d->cpuid, sizeof(d->cpuid), "0x%016llx", (unsigned long long)midr);
+	}
+	return 0;
+}
+
 int pmu__sysfs_scan(struct pmu_ctx *ctx)
 {
 	char base[512], path[1024];
@@ -475,7 +508,7 @@ fail:
 	closedir(dh);
 	if (ctx->n_pmus)
 		qsort(ctx->pmus, ctx->n_pmus, sizeof(*ctx->pmus), cmp_dev);
-	return 0;
+	return core_types_read(ctx);
 }
 
 const struct pmu_dev *pmu__pmu_by_name(const struct pmu_ctx *ctx, const char *name)

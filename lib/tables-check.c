@@ -820,3 +820,16 @@ int pmu__tables_fuzz_load(struct pmu_ctx *ctx, const char *text, size_t len)
 	pthread_mutex_unlock(&ctx->tables_lock);
 	return r < 0 ? r : problems;
 }
+
+PMU_EXPORT int pmu_tables_check(struct pmu_ctx *ctx, const char *dir, pmu_problem_cb cb, void *data)
+{
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !dir)
+		return pmu__err(ctx, -EINVAL, "pmu_tables_check: NULL context or directory");
+	r = pmu__tables_check(ctx, dir, cb, data);
+	if (r < 0)
+		return pmu__err(ctx, r, "cannot check tables in '%s': %s", dir, strerror(-r));
+	return r;
+}

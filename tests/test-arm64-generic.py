@@ -17,9 +17,11 @@ part of them) are resolved with `pmu resolve --json PMU/NAME/` for all 52 generi
 and cache names, and each answer compared with the driver's.
 
 Part 2: the written big.LITTLE tree tests/fixtures/arm64-biglittle (RK3588-like: A55 on
-CPUs 0-3 type 10, A76 on CPUs 4-7 type 11): every kind of name that names no PMU is listed
-by `pmu resolve` as one part per core PMU with that PMU's type; the event numbers are Arm's
-architectural ones (INST_RETIRED 0x08, CPU_CYCLES 0x11), written here by hand.
+CPUs 0-3 type 10, A76 on CPUs 4-7 type 11, each cluster's MIDR): every kind of name that names
+no PMU is listed by `pmu resolve` as one part per core PMU with that PMU's type, each encoded
+from its cluster's own table; a name of one cluster's table counts there only, and says so.
+The event numbers are Arm's architectural ones (INST_RETIRED 0x08, CPU_CYCLES 0x11) and those
+of perf's cortex-a55 and cortex-a76 trees, written here by hand.
 """
 import json
 import os
@@ -205,11 +207,21 @@ def part2(pmu_bin, src):
         ("r11", [("armv8_cortex_a55", 10, 0x11), ("armv8_cortex_a76", 11, 0x11)]),
         ("armv8_cortex_a76/INST.RET/", [("armv8_cortex_a76", 11, 0x08)]),
         ("L1-dcache-store-misses", []),
+        # each cluster's own table (its CPUs' MIDR: cortex-a55, cortex-a76); the numbers as perf's
+        # arm64/arm/cortex-a55 and cortex-a76 trees give them (BR_RETURN_RETIRED 0x0E, BR_RETURN_SPEC
+        # 0x79, BR_COND_PRED 0xC9 an A55 event, L1D_TLB_RD 0x4E and L1D_TLB_REFILL_RD 0x4C A76 ones)
+        ("INST.BRJMP.RETURN.RET", [("armv8_cortex_a55", 10, 0x0e), ("armv8_cortex_a76", 11, 0x79)]),
+        ("BR_COND_PRED", [("armv8_cortex_a55", 10, 0xc9)]),
+        ("L1D_TLB_RD", [("armv8_cortex_a76", 11, 0x4e)]),
+        ("armv8_cortex_a76/TLB.L1D.LOAD.MISS/", [("armv8_cortex_a76", 11, 0x4c)]),
     ]
     for name, want in cases:
         got, err = resolve(pmu_bin, root, [name])
         have = [(e["pmu"], e["type"], int(e["config"], 16)) for e in got]
         check(have == want, "big.LITTLE tree: %s -> %s, expected %s %s" % (name, have, want, err.strip()))
+        if len(want) == 1 and "/" not in name:
+            check("has no meaning on the" in err and "counted on %s only" % want[0][0] in err,
+                  "big.LITTLE tree: %s counted on one cluster without a word: %s" % (name, err))
         if len(want) > 1:
             check(all(e.get("part_of") == name and "hybrid-part" in e["flags"] for e in got),
                   "big.LITTLE tree: %s's parts are not marked as its parts: %s" % (name, got))
