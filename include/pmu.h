@@ -146,6 +146,12 @@ struct pmu_pmu_info {
 	int is_core;            /* a CPU core PMU (cpu, cpu_core, armv8_*, ...) */
 	unsigned n_formats;     /* files in format/ */
 	unsigned n_events;      /* named events in events/ */
+	/* A core PMU of a machine of several (Intel hybrid, Arm big.LITTLE/DynamIQ); "" otherwise: */
+	char cpus[128];         /* the CPUs it counts on, as sysfs lists them ("0-3") */
+	char cpuid[64];         /* their identity as pmu_caps' cpuid spells it (arm64: their MIDR) */
+	char core_type[96];     /* in the architecture's words: "Cortex-A76 r4p0 (MIDR ...)", "P-core
+	                           (Intel Core)" */
+	char events_table[64];  /* the table its events are encoded from ("arm64/cortex-a76"); "" none */
 };
 
 /** Number of PMUs found; 0 with no sysfs. */

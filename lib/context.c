@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Context: CPU identity, PMUs, access settings, and what to tell the user. */
 #include <linux/capability.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "set.h"
 #include "modifiers.h"
+#include "coretype.h"
 
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
@@ -140,6 +142,43 @@ PMU_EXPORT int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts
 	return 0;
 }
 
+static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct pmu_ctx *pmu__core_ctx(struct pmu_ctx *ctx, const struct pmu_dev *d)
+{
+	struct pmu_dev *w = (struct pmu_dev *)d; /* its context is kept in the shared context */
+	struct pmu_ctx *own;
+	struct pmu_ctx_opts o;
+	int r;
+
+	if (ctx->core_child || !d->is_core || !d->cpuid[0] || !strcmp(d->cpuid, ctx->cpu.cpuid))
+		return ctx;
+	if ((own = __atomic_load_n(&w->own, __ATOMIC_ACQUIRE)))
+		return own;
+	pthread_mutex_lock(&own_lock);
+	if (!(own = w->own)) {
+		memset(&o, 0, sizeof(o));
+		o.size = sizeof(o);
+		o.log_fn = ctx->log_fn;
+		o.log_data = ctx->log_data;
+		o.log_level = ctx->log_level;
+		o.sysfs_root = ctx->sysfs_root;
+		o.procfs_root = ctx->procfs_root;
+		o.cpuid = d->cpuid;
+		o.events_path = ctx->events_path;
+		if ((r = pmu_ctx_new(&own, &o)) < 0) {
+			pmu__err(ctx, r, "the %s PMU's CPUs (%s, %s): cannot make the context of their event tables: %s",
+				 d->name, d->cpus ? d->cpus : "?", d->cpuid, pmu__err_msg());
+			own = NULL;
+		} else {
+			own->core_child = true;
+			__atomic_store_n(&w->own, own, __ATOMIC_RELEASE);
+		}
+	}
+	pthread_mutex_unlock(&own_lock);
+	return own;
+}
+
 PMU_EXPORT void pmu_ctx_free(struct pmu_ctx *ctx)
 {
 	if (!ctx)
@@ -193,6 +232,17 @@ PMU_EXPORT int pmu_pmu_get(struct pmu_ctx *ctx, size_t i, struct pmu_pmu_info *o
 	out->is_core = ctx->pmus[i].is_core;
 	out->n_formats = (unsigned)ctx->pmus[i].n_formats;
 	out->n_events = (unsigned)ctx->pmus[i].n_events;
+	if (ctx->pmus[i].is_core && ctx->pmus[i].cpus) {
+		const struct pmu_dev *d = &ctx->pmus[i];
+		struct pmu_ctx *own = pmu__core_ctx(ctx, d);
+		pmu__strlcpy(out->cpus, d->cpus, sizeof(out->cpus));
+		pmu__strlcpy(out->cpuid, d->cpuid, sizeof(out->cpuid));
+		pmu__core_type_name(ctx, d, out->core_type, sizeof(out->core_type));
+		if (!own)
+			return pmu__err(ctx, -ENOMEM, "pmu_pmu_get: the %s PMU's tables: %s", d->name, pmu__err_msg());
+		if (pmu__tables_load(own) == 0 && own->tables.cpu_dir)
+			pmu__strlcpy(out->events_table, own->tables.cpu_dir, sizeof(out->events_table));
+	}
 	return 0;
 }
 
@@ -239,9 +289,18 @@ PMU_EXPORT int pmu_advice(struct pmu_ctx *ctx, char *buf, size_t len)
 			    "libvirt: <pmu state='on'/>; VMware: 'Virtualize CPU performance counters'; "
 			    "cloud: a bare-metal instance type).\n");
 	} else if (c->hybrid) {
-		sb_add(&b, "Hybrid CPU: %d core PMUs; a generic event (cycles, instructions, cache events) is "
-			    "counted on each core type, one value per type (cpu_core/cycles/, cpu_atom/cycles/); "
-			    "name a PMU (cpu_atom/cycles/) to count one type only.\n", c->hybrid);
+		/* named as this machine's core PMUs are: cpu_core and cpu_atom, armv8_cortex_a55 and ... */
+		const char *first = NULL, *last = NULL;
+		for (size_t i = 0; i < ctx->n_pmus; i++)
+			if (ctx->pmus[i].is_core) {
+				first = first ? first : ctx->pmus[i].name;
+				last = ctx->pmus[i].name;
+			}
+		sb_add(&b, "%s CPU: %d core PMUs (pmu info lists each core type); an event that names no PMU "
+			    "(cycles, INST.RET, a table event, rNNNN) is counted on each core type with its own "
+			    "encoding, one value per type (%s/cycles/, %s/cycles/) and their total; name a PMU "
+			    "(%s/cycles/) to count one type only.\n",
+		       c->arch == PMU_ARCH_X86 ? "Hybrid" : "Heterogeneous", c->hybrid, first, last, last);
 	}
 	if (c->paranoid == PMU_UNKNOWN) {
 		sb_add(&b, "kernel.perf_event_paranoid is unreadable: the kernel may lack perf events "

@@ -1,48 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The core types of a machine of several core PMUs (Intel hybrid, Arm big.LITTLE/DynamIQ): each core
- * PMU's CPUs, their identity (arm64: the MIDR of its CPUs), and the event tables of that identity,
- * which a name counted on that PMU is encoded from. */
-#include <pthread.h>
+/* The core types of a machine of several core PMUs (Intel hybrid, Arm big.LITTLE/DynamIQ), named in
+ * their architecture's words. (Each core PMU's CPUs and identity are read by sysfs.c's scan; the
+ * context of its event tables is made by context.c: pmu__core_ctx.) */
 #include <stdlib.h>
 #include <string.h>
 #include "coretype.h"
-
-static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
-
-struct pmu_ctx *pmu__core_ctx(struct pmu_ctx *ctx, const struct pmu_dev *d)
-{
-	struct pmu_dev *w = (struct pmu_dev *)d; /* its context is kept in the shared context */
-	struct pmu_ctx *own;
-	struct pmu_ctx_opts o;
-	int r;
-
-	if (ctx->core_child || !d->is_core || !d->cpuid[0] || !strcmp(d->cpuid, ctx->cpu.cpuid))
-		return ctx;
-	if ((own = __atomic_load_n(&w->own, __ATOMIC_ACQUIRE)))
-		return own;
-	pthread_mutex_lock(&own_lock);
-	if (!(own = w->own)) {
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.log_fn = ctx->log_fn;
-		o.log_data = ctx->log_data;
-		o.log_level = ctx->log_level;
-		o.sysfs_root = ctx->sysfs_root;
-		o.procfs_root = ctx->procfs_root;
-		o.cpuid = d->cpuid;
-		o.events_path = ctx->events_path;
-		if ((r = pmu_ctx_new(&own, &o)) < 0) {
-			pmu__err(ctx, r, "the %s PMU's CPUs (%s, %s): cannot make the context of their event tables: %s",
-				 d->name, d->cpus ? d->cpus : "?", d->cpuid, pmu__err_msg());
-			own = NULL;
-		} else {
-			own->core_child = true;
-			__atomic_store_n(&w->own, own, __ATOMIC_RELEASE);
-		}
-	}
-	pthread_mutex_unlock(&own_lock);
-	return own;
-}
 
 /* Arm's part numbers (MIDR bits 4-15, implementer 0x41) of the cores found in big.LITTLE and DynamIQ
  * designs, as Arm names them. */

@@ -85,6 +85,13 @@ struct pmu_ctx {
 	bool core_child;            /* the context of one core PMU's tables (coretype.c): makes none itself */
 };
 
+/* ---- contexts (context.c) ---- */
+/* The context whose event tables are core PMU @d's: on arm64, where @d's CPUs are another core than
+ * CPU 0 (a big.LITTLE cluster), a context of its own, made at the first need with @d's identity (and
+ * the same roots, tables path and log), kept with @ctx and freed with it; else @ctx. NULL when out of
+ * memory or that context cannot be made (said). Thread-safe. pmu_ctx_free frees it with @ctx. */
+struct pmu_ctx *pmu__core_ctx(struct pmu_ctx *ctx, const struct pmu_dev *d);
+
 /* ---- errors and logging (error.c) ---- */
 /* Log at @level; for PMU_LOG_ERR also remembers the text for pmu_strerror(err). */
 void pmu__log(struct pmu_ctx *ctx, int level, const char *fmt, ...) PMU_PRINTF(3, 4);

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
-#include "coretype.h"
 #include "modifiers.h"
 #include "tool.h"
 #include "topdown.h"

@@ -67,6 +67,12 @@ static void info_json(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 		json_object_object_add(e, "core", json_object_new_boolean(p.is_core));
 		json_object_object_add(e, "formats", json_object_new_int(p.n_formats));
 		json_object_object_add(e, "events", json_object_new_int(p.n_events));
+		if (p.cpus[0]) { /* a core type of a machine of several */
+			json_object_object_add(e, "cpus", json_object_new_string(p.cpus));
+			json_object_object_add(e, "cpuid", json_object_new_string(p.cpuid));
+			json_object_object_add(e, "core_type", json_object_new_string(p.core_type));
+			json_object_object_add(e, "events_table", json_object_new_string(p.events_table));
+		}
 		json_object_array_add(pm, e);
 	}
 	json_object_object_add(o, "pmus", pm);
@@ -93,6 +99,14 @@ static void info_text(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 		       p.n_events ? ", events" : "");
 	}
 	printf("\n");
+	for (size_t i = 0; i < pmu_pmu_count(ctx); i++) {
+		/* a machine of several core PMUs: each core type, its CPUs and the table its events come from */
+		struct pmu_pmu_info p;
+		if (pmu_pmu_get(ctx, i, &p) < 0 || !p.cpus[0])
+			continue;
+		printf("Core type:    %s: CPUs %s, %s, table %s\n", p.name, p.cpus, p.core_type,
+		       p.events_table[0] ? p.events_table : "none");
+	}
 	if (c.paranoid == PMU_UNKNOWN)
 		printf("Access:       perf_event_paranoid unreadable");
 	else

@@ -56,6 +56,10 @@ class _PmuInfo(ctypes.Structure):
         ("is_core", ctypes.c_int),
         ("n_formats", ctypes.c_uint),
         ("n_events", ctypes.c_uint),
+        ("cpus", ctypes.c_char * 128),
+        ("cpuid", ctypes.c_char * 64),
+        ("core_type", ctypes.c_char * 96),
+        ("events_table", ctypes.c_char * 64),
     ]
 
 

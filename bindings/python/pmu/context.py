@@ -135,8 +135,9 @@ class Context:
 
     def pmus(self):
         """The PMUs under <sysfs>/bus/event_source/devices: list of dicts
-        (name, type, is_core, n_formats, n_events); one whose type file can no
-        longer be read is left out."""
+        (name, type, is_core, n_formats, n_events, and for a core PMU of a
+        machine of several: cpus, cpuid, core_type, events_table; "" else);
+        one whose type file can no longer be read is left out."""
         h = self._handle
         out = []
         for i in range(_pmu_count(h)):
@@ -147,7 +148,9 @@ class Context:
             if rc < 0:
                 raise _fail(rc, "pmu_pmu_get")
             out.append({"name": _dec(p.name), "type": p.type, "is_core": bool(p.is_core),
-                        "n_formats": p.n_formats, "n_events": p.n_events})
+                        "n_formats": p.n_formats, "n_events": p.n_events, "cpus": _dec(p.cpus),
+                        "cpuid": _dec(p.cpuid), "core_type": _dec(p.core_type),
+                        "events_table": _dec(p.events_table)})
         return out
 
     def advice(self):
