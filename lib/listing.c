@@ -83,6 +83,33 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 				return r;
 		}
 	}
+	/* a machine of several core types: each other core type's own table (a big.LITTLE cluster's), its
+	 * events under its PMU ("armv8_cortex_a76/L1D_TLB_RD/") */
+	for (size_t p = 0; p < ctx->n_pmus; p++) {
+		const struct pmu_dev *d = &ctx->pmus[p];
+		struct pmu_ctx *own;
+		if (!d->is_core || (own = pmu__core_ctx(ctx, d)) == ctx)
+			continue;
+		if (!own || (r = pmu__tables_load(own)) < 0)
+			return own ? r : -ENOMEM;
+		for (size_t i = 0; i < own->tables.n; i++) {
+			const struct pmu_tentry *te = pmu__tables_entry(&own->tables, i);
+			struct pmu_event_entry e;
+			if (te->kind != PMU_T_NATIVE || !pmu__tables_indexed(own, te) ||
+			    (size_t)snprintf(name, sizeof(name), "%s/%s/", d->name, te->name) >= sizeof(name) ||
+			    (!pmu__prefix(name, st.prefix) && !pmu__prefix(te->name, st.prefix)))
+				continue;
+			e.name = name;
+			e.pmu = d->name;
+			e.desc = te->desc ? te->desc : "";
+			e.source = PMU_SRC_TABLE;
+			e.kind = PMU_ENTRY_NATIVE;
+			e.usable = pmu__name_countable(ctx, name);
+			st.count++;
+			if ((r = cb(&e, data)))
+				return r;
+		}
+	}
 	if ((r = pmu__generic_foreach(foreach_generic, &st)))
 		return r;
 	for (size_t p = 0; p < ctx->n_pmus; p++) {

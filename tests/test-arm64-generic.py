@@ -236,6 +236,13 @@ def part2(pmu_bin, src):
     check(core == [("armv8_cortex_a55", "0-3", "Cortex-A55 r2p0 (MIDR 0x00000000412fd050)", "arm64/cortex-a55"),
                    ("armv8_cortex_a76", "4-7", "Cortex-A76 r4p0 (MIDR 0x00000000414fd0b0)", "arm64/cortex-a76")],
           "pmu info on the big.LITTLE tree: %s" % core)
+    # pmu list: each cluster's own table under its PMU; a bare name of the A55's table countable
+    lst = json.loads(subprocess.run([pmu_bin, "list", "--json", "L1D_TLB_R"], env=env, stdout=subprocess.PIPE,
+                                    text=True).stdout)
+    got = {(e["name"], e["pmu"], e["usable"]) for e in lst}
+    check(("armv8_cortex_a76/L1D_TLB_RD/", "armv8_cortex_a76", True) in got and
+          ("L1D_TLB_REFILL", "armv8_cortex_a55", True) in got and
+          not any(n == "armv8_cortex_a55/L1D_TLB_RD/" for n, _, _ in got), "pmu list on the big.LITTLE tree: %s" % got)
     adl = os.path.join(src, "tests/fixtures/intel-adl-hybrid")
     env = dict(os.environ, PMU_SYSFS_ROOT=adl + "/sys", PMU_PROCFS_ROOT=adl + "/proc")
     info = json.loads(subprocess.run([pmu_bin, "info", "--json"], env=env, stdout=subprocess.PIPE, text=True).stdout)

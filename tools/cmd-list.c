@@ -181,10 +181,12 @@ static bool is_pattern(const char *a)
 	return strpbrk(a, "*?[") != NULL;
 }
 
-/* Does @pat, a prefix (or with @part, a part of the name), match item @i? Sysfs names match by their event too. */
+/* Does @pat, a prefix (or with @part, a part of the name), match item @i? Sysfs names, and a core type's
+ * own table events (armv8_cortex_a76/L1D_TLB_RD/), match by their event too. */
 static bool matches(const struct item *i, const char *pat, bool part)
 {
-	const char *ev = i->cat == CAT_PMU && strchr(i->name, '/') ? strchr(i->name, '/') + 1 : NULL;
+	const char *ev = (i->cat == CAT_PMU || i->cat == CAT_NATIVE) && strchr(i->name, '/') ?
+			 strchr(i->name, '/') + 1 : NULL;
 	size_t n = strlen(pat);
 
 	if (is_pattern(pat))
