@@ -12,7 +12,8 @@
  *  - another process, counted by pid while it migrates, likewise;
  *  - multiplexing on one cluster only: the other cluster's part stays exact; the multiplexed
  *    part is scaled to the task's time on its cluster, with a confidence below 1;
- *  - pmu stat prints a row per core type and the total, their sum.
+ *  - pmu stat prints a row per core type and the total, their sum;
+ *  - a region whose calls run on both clusters has a value per core type, each what ran there.
  *
  * The oracle: one counter per PMU opened here with perf_event_open (the PMU's type, event 0x08
  * INST_RETIRED, user mode). The oracle and the set under test are switched on and off together by
@@ -322,6 +323,56 @@ static void multiplexed_cluster(struct pmu_ctx *ctx)
 	pmu_set_close(busy);
 }
 
+/* Regions (PMU_EVENTS=INST.RET:u, in a child: the variable is read once per process): a region whose
+ * calls run 2N user instructions on each cluster (lab_spin(N): N decrements and N branches) reports a
+ * value per core type, each within 1% of 2N per call (the calibrated begin/end cost is what may differ),
+ * counted all the time it ran on its cluster (confidence 1). */
+#define REGION_N 200000
+#define REGION_CALLS 5
+static int region_result(const struct pmu_region_result *r, void *data)
+{
+	int *ok = data;
+
+	if (strcmp(r->name, "both") || r->tid != -1)
+		return 0;
+	LAB_CHECK(r->nvalues == NPMU && r->calls == REGION_CALLS, "region: %zu values, %llu calls", r->nvalues,
+		  (unsigned long long)r->calls);
+	for (size_t k = 0; k < r->nvalues && k < NPMU; k++) {
+		double want = 2.0 * REGION_N * REGION_CALLS, got = (double)pmu_scale(&r->values[k]);
+		printf("region 'both': %s %llu (enabled %llu running %llu), %u calls of 2 x %d on each cluster\n",
+		       r->events[k], (unsigned long long)r->values[k].value, (unsigned long long)r->values[k].enabled,
+		       (unsigned long long)r->values[k].running, REGION_CALLS, REGION_N);
+		LAB_CHECK(!strncmp(r->events[k], pmu_name[k], strlen(pmu_name[k])), "region value %zu is %s", k,
+			  r->events[k]);
+		LAB_CHECK(got > want * 0.99 && got < want * 1.01, "region: %s %.0f, expected %.0f within 1%%",
+			  r->events[k], got, want);
+		LAB_CHECK(pmu_confidence(&r->values[k]) == 1.0, "region: %s confidence %f", r->events[k],
+			  pmu_confidence(&r->values[k]));
+	}
+	*ok = 1;
+	return 0;
+}
+
+static int regions_child(unsigned unused)
+{
+	int ok = 0;
+
+	(void)unused;
+	setenv("PMU_EVENTS", "INST.RET:u", 1);
+	setenv("PMU_OUTPUT", "/dev/null", 1);
+	for (int i = 0; i < REGION_CALLS; i++) {
+		pin(cluster_cpu[0][1]);
+		pmu_region_begin("both");
+		lab_spin(REGION_N);
+		pin(cluster_cpu[1][1]);
+		lab_spin(REGION_N);
+		pmu_region_end("both");
+	}
+	pmu_region_foreach(0, region_result, &ok);
+	LAB_CHECK(ok, "no result for region 'both'");
+	return lab_failures ? 1 : 0;
+}
+
 /* pmu stat on a command that runs on both clusters (this program, --spin): one CSV row per core type
  * and the total, which is their sum; the parts are not scaled. */
 static void stat_rows(void)
@@ -412,6 +463,8 @@ int main(int argc, char **argv)
 	other_process(ctx, "instructions:u");
 	multiplexed_cluster(ctx);
 	stat_rows();
+	if (lab_in_child(regions_child, 0) != 0)
+		LAB_CHECK(0, "regions on both clusters");
 	pmu_ctx_free(ctx);
 	return lab_done("lab-hetero");
 }
