@@ -298,5 +298,35 @@ int main(void)
 		      (unsigned long long)info.config);
 		pmu_ctx_free(ctx);
 	}
+
+	/* Arm big.LITTLE (tests/fixtures/arm64-biglittle: A55 type 10 on CPUs 0-3, A76 type 11 on CPUs 4-7,
+	 * each cluster its MIDR; a written tree: the kernel is not asked for the extended type, so generic
+	 * events are each PMU's own). Every kind of name on both clusters, each part from its cluster's table
+	 * (numbers: Arm's INST_RETIRED 0x08 and CPU_CYCLES 0x11; perf's cortex-a55 BR_RETURN_RETIRED 0x0e,
+	 * cortex-a76 BR_RETURN_SPEC 0x79 and L1D_TLB_RD 0x4e); the clusters' own contexts made and freed with
+	 * the context (valgrind and ASan run this) */
+	ctx = fixture_ctx("arm64-biglittle", NULL);
+	CHECK(ctx != NULL, "big.LITTLE fixture context");
+	if (ctx) {
+		per_core(ctx, "{INST.RET:u,cycles},r08,INST.BRJMP.RETURN.RET,L1D_TLB_RD,task-clock",
+			 "armv8_cortex_a55/INST.RET/:u,armv8_cortex_a55/cycles/,armv8_cortex_a76/INST.RET/:u,"
+			 "armv8_cortex_a76/cycles/,armv8_cortex_a55/r08/,armv8_cortex_a76/r08/,"
+			 "armv8_cortex_a55/INST.BRJMP.RETURN.RET/,armv8_cortex_a76/INST.BRJMP.RETURN.RET/,"
+			 "armv8_cortex_a76/L1D_TLB_RD/,task-clock",
+			 "0,0,1,1,2,3,4,5,6,7",
+			 (const unsigned[]){ 10, 10, 11, 11, 10, 11, 10, 11, 11, 1 },
+			 (const unsigned long long[]){ 0x08, 0x11, 0x08, 0x11, 0x08, 0x08, 0x0e, 0x79, 0x4e, 1 },
+			 (const unsigned[]){ 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 });
+		/* a name no core type gives a meaning: refused, not opened as nothing */
+		{
+			struct pmu_set *s = NULL;
+			struct pmu_set_opts o = { sizeof(o), 0, 0, -1 };
+			r = pmu__set_plan(ctx, "L1-dcache-store-misses", &o, &s);
+			CHECK(r == -ENOENT && strstr(pmu_strerror(r), "no meaning on any of the 2 core PMUs"),
+			      "L1-dcache-store-misses on big.LITTLE: %d %s", r, pmu_strerror(r));
+			pmu_set_close(s);
+		}
+		pmu_ctx_free(ctx);
+	}
 	return test_done("test-hybrid");
 }
