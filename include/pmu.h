@@ -501,17 +501,23 @@ struct pmu_set_opts {
  * Every group is read with PERF_FORMAT_GROUP (one read(2) per group) and each
  * event's user page is mapped for the fast path.
  *
- * Hybrid CPUs (Intel cpu_core + cpu_atom): the kernel counts a generic
- * hardware event that names no PMU on cpu_core only, missing the time a
- * thread spends on E-cores. So such an event (cycles, instructions,
- * L1-dcache-load-misses, and standard names that map to them) is opened
- * once per core PMU with the PMU's type in config bits 32-63, as perf does:
- * the set gets one value per core type, named "cpu_core/cycles/",
- * "cpu_atom/cycles/" and flagged PMU_EVF_HYBRID_PART; a {group} holding
- * such events is repeated per core type. Their sum is the event's count;
- * pmu_metric_eval() sums them for a metric that names the event; see
- * pmu_fast_hybrid() for their times. With PMU_SET_CPU only the core PMU of
- * that CPU is used. Name a PMU (cpu_atom/cycles/) to count one type only.
+ * Machines of several core PMUs (Intel cpu_core + cpu_atom, Arm big.LITTLE:
+ * armv8_cortex_a55 + armv8_cortex_a76, ...): a core PMU counts only while
+ * the thread is on its cores, and the kernel gives an event that names no
+ * PMU to one of them. So an event that names no PMU and counts on a core
+ * PMU (a generic event such as cycles, a standard name such as INST.RET, a
+ * table event, a raw code rNNNN) is opened once per core PMU that gives it a
+ * meaning, each part encoded by that core type: its own table (on arm64 the
+ * table of its CPUs' MIDR), generic events with the PMU's type in config
+ * bits 32-63 where the kernel takes it, else as the PMU's own event. The set
+ * gets one value per part, named as perf names them ("cpu_core/cycles/",
+ * "armv8_cortex_a76/INST.RET/:u") and flagged PMU_EVF_HYBRID_PART; a {group}
+ * holding such events is repeated per core type. Their sum is the event's
+ * count; pmu_metric_eval() sums them for a metric that names the event; see
+ * pmu_fast_hybrid() for their times. A core type where the name has no
+ * meaning is left out, with a warning; with none, -ENOENT. With PMU_SET_CPU
+ * only the core PMU of that CPU is used. Name a PMU (cpu_atom/cycles/) to
+ * count one type only. pmu_event_resolve_each() gives the parts.
  *
  * PMUs that count CPUs, not tasks (a sysfs cpumask: RAPL's power, uncore,
  * cstate): the kernel refuses their events for a task, and counts a whole
@@ -695,20 +701,30 @@ int pmu_set_read_group(struct pmu_set *s, unsigned g, struct pmu_value *out);
 int pmu_fast_forked(const struct pmu_fast *f);
 
 /**
- * pmu_fast_hybrid - on a hybrid CPU, set the enabled time of each core
- * type's part of a generic event (cpu_core/cycles/, cpu_atom/cycles/) to
- * the share of the time the event was enabled that the part could count:
- * enabled x running(part) / sum of running(parts). A thread runs on one core
- * type at a time, so a part is "not running" while the thread is on the
- * other type, which is not multiplexing: without this, pmu_scale() would
- * extrapolate each part over the whole time. With no multiplexing the parts'
- * running times add up to the enabled time (to within 1% of the least of the
- * parts' enabled times: each part is enabled and disabled by a call of its
- * own, microseconds apart, and while the thread is on the core type of a
- * part not yet enabled, none counts), each part's enabled time is set to its
- * running time, and pmu_scale() returns the raw counts, whose sum is the
- * event's count, exactly. pmu_fast_read(), pmu_set_read() and
- * pmu_set_read_syscall() call it; it does nothing for other values.
+ * pmu_fast_hybrid - on a machine of several core PMUs, make the enabled
+ * time of each value counted by a core PMU (a part, cpu_core/cycles/ or
+ * armv8_cortex_a55/INST.RET/, or an event of one named core PMU) the time
+ * the task spent on that core type. A thread runs on one core type at a
+ * time, so a counter is "not running" while the thread is on another, which
+ * is not multiplexing: without this, pmu_scale() would extrapolate it over
+ * the whole time.
+ *
+ * A task's set has, per core PMU it uses, a pinned cycle counter of its own
+ * (not one of its values) whose running time is that time. A value that ran
+ * all of it, to within 1% (each counter is enabled and disabled by a call of
+ * its own, microseconds apart, and a thread on that core type in between is
+ * counted by one and not the other), gets its running time as its enabled
+ * time: pmu_scale() returns the raw count, and the parts' sum is the count,
+ * exactly. A value multiplexed on its core type gets that core type's time:
+ * pmu_scale() extrapolates to it and pmu_confidence() is the share counted.
+ * Where the kernel refused those counters, the parts of one name are judged
+ * together: their running times added up against the least of their enabled
+ * times (to within 1%), or, multiplexed, each given the share
+ * enabled x running(part) / sum of running(parts).
+ *
+ * pmu_fast_read(), pmu_set_read() and pmu_set_read_syscall() call it (it
+ * reads the cycle counters with read(2), one per core type); it does nothing
+ * for other values.
  */
 void pmu_fast_hybrid(const struct pmu_fast *f, struct pmu_value *out);
 
