@@ -34,6 +34,23 @@ static int foreach_generic(const struct pmu_generic *g, void *data)
 	return r;
 }
 
+/* An entry named @name ("PMU/EVENT/", "skx::EVENT"): given to the callback, whether it can be counted
+ * here asked of that name. */
+static int give_named(struct foreach_state *st, const char *name, const char *pmu, const char *desc,
+			  int source, int kind)
+{
+	struct pmu_event_entry e;
+
+	e.name = name;
+	e.pmu = pmu;
+	e.desc = desc;
+	e.source = source;
+	e.kind = kind;
+	e.usable = pmu__name_countable(st->ctx, name);
+	st->count++;
+	return st->cb(&e, st->data);
+}
+
 /* A metric can be evaluated here when every event it needs can be counted here. */
 static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
 {
@@ -94,19 +111,12 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 			return own ? r : -ENOMEM;
 		for (size_t i = 0; i < own->tables.n; i++) {
 			const struct pmu_tentry *te = pmu__tables_entry(&own->tables, i);
-			struct pmu_event_entry e;
 			if (te->kind != PMU_T_NATIVE || !pmu__tables_indexed(own, te) ||
 			    (size_t)snprintf(name, sizeof(name), "%s/%s/", d->name, te->name) >= sizeof(name) ||
 			    (!pmu__prefix(name, st.prefix) && !pmu__prefix(te->name, st.prefix)))
 				continue;
-			e.name = name;
-			e.pmu = d->name;
-			e.desc = te->desc ? te->desc : "";
-			e.source = PMU_SRC_TABLE;
-			e.kind = PMU_ENTRY_NATIVE;
-			e.usable = pmu__name_countable(ctx, name);
-			st.count++;
-			if ((r = cb(&e, data)))
+			if ((r = give_named(&st, name, d->name, te->desc ? te->desc : "", PMU_SRC_TABLE,
+						PMU_ENTRY_NATIVE)))
 				return r;
 		}
 	}
@@ -119,18 +129,11 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 		if (r < 0) /* its type file cannot be read (gone since the scan): not listed, as not found */
 			continue;
 		for (size_t i = 0; i < d->n_events; i++) {
-			struct pmu_event_entry e;
 			snprintf(name, sizeof(name), "%s/%s/", d->name, d->events[i].name);
 			if (!pmu__prefix(name, st.prefix) && !(d->is_core && pmu__prefix(d->events[i].name, st.prefix)))
 				continue;
-			e.name = name;
-			e.pmu = d->name;
-			e.desc = "named event of the PMU (sysfs)";
-			e.source = PMU_SRC_SYSFS;
-			e.kind = PMU_ENTRY_SYSFS;
-			e.usable = pmu__name_countable(ctx, name);
-			st.count++;
-			if ((r = cb(&e, data)))
+			if ((r = give_named(&st, name, d->name, "named event of the PMU (sysfs)", PMU_SRC_SYSFS,
+						PMU_ENTRY_SYSFS)))
 				return r;
 		}
 	}
@@ -142,20 +145,12 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 static int foreach_pfm(const char *pmu, const char *event, const char *desc, void *data)
 {
 	struct foreach_state *st = data;
-	struct pmu_event_entry e;
 	char name[PMU_NAME_MAX];
 
 	if ((size_t)snprintf(name, sizeof(name), "%s::%s", pmu, event) >= sizeof(name) ||
 	    !pmu__prefix(name, st->prefix))
 		return 0; /* a name too long to resolve is not listed */
-	e.name = name;
-	e.pmu = pmu;
-	e.desc = desc;
-	e.source = PMU_SRC_LIBPFM;
-	e.kind = PMU_ENTRY_LIBPFM;
-	e.usable = pmu__name_countable(st->ctx, name);
-	st->count++;
-	return st->stopped = st->cb(&e, st->data);
+	return st->stopped = give_named(st, name, pmu, desc, PMU_SRC_LIBPFM, PMU_ENTRY_LIBPFM);
 }
 
 PMU_EXPORT int pmu_libpfm_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data)
