@@ -2,7 +2,6 @@
 /* A kernel generic event (cycles, instructions, L1-dcache-load-misses) placed on one core PMU of a
  * machine with several: the PMU's type in config bits 32-63 where the kernel takes it, else the
  * PMU's own event for it, numbered as the kernel's driver maps it (arm64 PMUv3). */
-#include <stdatomic.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -164,7 +163,7 @@ bool pmu__ext_type_ok(const struct pmu_ctx *ctx, const struct pmu_dev *d)
 {
 	struct pmu_dev *w = (struct pmu_dev *)d; /* the answer is cached in the shared context */
 	struct perf_event_attr a;
-	int v = atomic_load_explicit((_Atomic int *)&w->ext_type, memory_order_relaxed), fd;
+	int v = __atomic_load_n(&w->ext_type, __ATOMIC_RELAXED), fd;
 
 	if (ctx->cpu.arch == PMU_ARCH_X86)
 		return true;
@@ -185,7 +184,7 @@ bool pmu__ext_type_ok(const struct pmu_ctx *ctx, const struct pmu_dev *d)
 		if (fd >= 0)
 			close(fd);
 	}
-	atomic_store_explicit((_Atomic int *)&w->ext_type, v, memory_order_relaxed);
+	__atomic_store_n(&w->ext_type, v, __ATOMIC_RELAXED);
 	return v == 1;
 }
 
