@@ -167,8 +167,10 @@ struct pmu_ctx *pmu__core_ctx(struct pmu_ctx *ctx, const struct pmu_dev *d)
 		o.cpuid = d->cpuid;
 		o.events_path = ctx->events_path;
 		if ((r = pmu_ctx_new(&own, &o)) < 0) {
+			char why[256];
+			pmu__strlcpy(why, pmu__err_msg(), sizeof(why)); /* pmu__err writes the message it reads */
 			pmu__err(ctx, r, "the %s PMU's CPUs (%s, %s): cannot make the context of their event tables: %s",
-				 d->name, d->cpus ? d->cpus : "?", d->cpuid, pmu__err_msg());
+				 d->name, d->cpus ? d->cpus : "?", d->cpuid, why);
 			own = NULL;
 		} else {
 			own->core_child = true;
@@ -184,7 +186,7 @@ PMU_EXPORT void pmu_ctx_free(struct pmu_ctx *ctx)
 	if (!ctx)
 		return;
 	for (size_t i = 0; i < ctx->n_pmus; i++)
-		pmu_ctx_free(ctx->pmus[i].own); /* a core PMU's tables' context (coretype.c) */
+		pmu_ctx_free(ctx->pmus[i].own); /* a core PMU's tables' context (pmu__core_ctx) */
 	pmu__sysfs_free(ctx);
 	pmu__tables_free(&ctx->tables);
 	pthread_mutex_destroy(&ctx->tables_lock);
@@ -239,7 +241,7 @@ PMU_EXPORT int pmu_pmu_get(struct pmu_ctx *ctx, size_t i, struct pmu_pmu_info *o
 		pmu__strlcpy(out->cpuid, d->cpuid, sizeof(out->cpuid));
 		pmu__core_type_name(ctx, d, out->core_type, sizeof(out->core_type));
 		if (!own)
-			return pmu__err(ctx, -ENOMEM, "pmu_pmu_get: the %s PMU's tables: %s", d->name, pmu__err_msg());
+			return -ENOMEM; /* said by pmu__core_ctx */
 		if (pmu__tables_load(own) == 0 && own->tables.cpu_dir)
 			pmu__strlcpy(out->events_table, own->tables.cpu_dir, sizeof(out->events_table));
 	}

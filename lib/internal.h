@@ -51,7 +51,7 @@ struct pmu_dev {
 	int ext_type;           /* a core PMU of several: whether the kernel takes its type in a generic event's
 	                           config bits 32-63 (1, 0), PMU_UNKNOWN until asked (generic-native.c) */
 	char *cpus;             /* a core PMU of several: its CPUs (sysfs cpus), malloc'd; NULL otherwise */
-	char cpuid[64];         /* ... and their identity, as cpu.c spells it ("" otherwise: coretype.c) */
+	char cpuid[64];         /* ... and their identity, as cpu.c spells it ("" otherwise; both read by the scan) */
 	struct pmu_ctx *own;    /* ... the context of its own event tables where they are not the machine's */
 };
 
@@ -82,7 +82,7 @@ struct pmu_ctx {
 	size_t nparams;
 	pthread_mutex_t tables_lock;
 	struct pmu_tables tables;   /* loaded on first use (pmu__tables_load) */
-	bool core_child;            /* the context of one core PMU's tables (coretype.c): makes none itself */
+	bool core_child;            /* the context of one core PMU's tables (pmu__core_ctx): makes none itself */
 };
 
 /* ---- contexts (context.c) ---- */
