@@ -144,9 +144,7 @@ int pmu__hybrid_split(struct pmu_set *s, struct pmu_speclist *l)
 				if (e->per_core_name) {
 					/* the core PMU's own event for the name: "cpu_core/INST.RET/u" */
 					char spelled[PMU_NAME_MAX + 80];
-					size_t b = pmu__mode_base(e->info.name);
-					const char *mods = e->info.name + b + (e->info.name[b] == ':');
-					snprintf(spelled, sizeof(spelled), "%s/%.*s/%s", core[c]->name, (int)b, e->info.name, mods);
+					pmu__name_on_pmu(spelled, sizeof(spelled), core[c]->name, e->info.name);
 					nev[k].per_core_name = false;
 					pmu__err_quiet(true);
 					r = pmu__resolve_mode(ctx, spelled, l->v[j].group_mods, &nev[k].info,

@@ -104,6 +104,14 @@ size_t pmu__mode_base(const char *name)
 	return strlen(name);
 }
 
+int pmu__name_on_pmu(char *buf, size_t len, const char *pmu, const char *name)
+{
+	size_t b = pmu__mode_base(name);
+
+	return (size_t)snprintf(buf, len, "%s/%.*s/%s", pmu, (int)b, name, name + b + (name[b] == ':')) < len ?
+		       0 : -ENAMETOOLONG;
+}
+
 /*
  * The label of @name with modifiers @mods: the letters of @name that are not
  * modes (p, D, G, ...), then @mods, each letter once (p as often as written):

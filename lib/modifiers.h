@@ -10,6 +10,9 @@ struct pmu_event_info;
 
 /* Length of @name without its mode modifiers: "cycles:uk" 6, "cpu/event=0x3c/u" 15 (up to the last '/'). */
 size_t pmu__mode_base(const char *name);
+/* @name ("INST.RET:u") spelled on PMU @pmu as the resolver takes it: "cpu_core/INST.RET/u". 0, or
+ * -ENAMETOOLONG when it does not fit @len. */
+int pmu__name_on_pmu(char *buf, size_t len, const char *pmu, const char *name);
 /* The label of @name counted in modes @mods ("u", "uk"), as perf writes it: "cycles:u",
  * "cpu/event=0x3c/u" (a mode modifier @name had is replaced). 0, or -ENAMETOOLONG when it does not
  * fit @len. */

@@ -481,11 +481,8 @@ bool pmu__name_countable(struct pmu_ctx *ctx, const char *name)
 	if (pmu__name_per_core_pmu(ctx, name)) {
 		/* counted on each core PMU that gives it a meaning: countable where one does */
 		char spelled[PMU_NAME_MAX + 80];
-		size_t b = pmu__mode_base(name);
 		for (size_t i = 0; i < ctx->n_pmus; i++)
-			if (ctx->pmus[i].is_core &&
-			    (size_t)snprintf(spelled, sizeof(spelled), "%s/%.*s/%s", ctx->pmus[i].name, (int)b, name,
-					     name + b + (name[b] == ':')) < sizeof(spelled) &&
+			if (ctx->pmus[i].is_core && pmu__name_on_pmu(spelled, sizeof(spelled), ctx->pmus[i].name, name) == 0 &&
 			    pmu__resolve_quiet(ctx, spelled, &info) == 0 && !pmu__uncountable(ctx, &info))
 				return true;
 		return false;
