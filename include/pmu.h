@@ -608,6 +608,20 @@ int pmu_set_event(const struct pmu_set *s, size_t i, struct pmu_event_info *out)
 /** Group number of event @i (events with the same number are read together), or -EINVAL. */
 int pmu_set_group_of(const struct pmu_set *s, size_t i);
 
+/**
+ * pmu_set_total_of - the name that value @i of @s is one core type's part of.
+ * On a machine of several core PMUs a name is counted on each core PMU that
+ * gives it a meaning, one value per core type (PMU_EVF_HYBRID_PART, labelled
+ * "armv8_cortex_a55/INST.RET/:u", see pmu_set_open()); the parts' sum is the
+ * name's total, exact when no part was multiplexed. Writes that name as the
+ * list gave it, with the modes counted ("INST.RET:u"), into @name (@len
+ * bytes; NULL for none) and returns the index of the name's last part: the
+ * values whose calls return the same index add up to one total, which
+ * pmu stat and region reports show after that part. -1: value @i is no part;
+ * -EINVAL: @s NULL or @i out of range; -ENAMETOOLONG: @name too short.
+ */
+int pmu_set_total_of(const struct pmu_set *s, size_t i, char *name, size_t len);
+
 /** A count with the times the kernel reports for it. */
 struct pmu_value {
 	uint64_t value;     /* events counted */
@@ -1132,10 +1146,14 @@ struct pmu_region_result {
 	const char *name;
 	long tid;                   /* thread id, or -1 for the sum over threads */
 	uint64_t calls;             /* completed begin/end pairs */
-	size_t nvalues;             /* events */
-	const char *const *events;  /* their names */
-	const struct pmu_value *values; /* sums of the deltas (value, enabled, running) */
-	const uint64_t *min, *max;  /* smallest and largest delta of each event in one call */
+	size_t nvalues;             /* events; on a machine of several core PMUs, after the last
+	                               part of a name counted on each (pmu_set_total_of()), one
+	                               more: the name's total */
+	const char *const *events;  /* their names (a total: the name as listed, "INST.RET:u") */
+	const struct pmu_value *values; /* sums of the deltas (value, enabled, running); a total's
+	                               are its parts' added up */
+	const uint64_t *min, *max;  /* smallest and largest delta of each event in one call (a
+	                               total: of the parts' deltas of one call added up) */
 	uint32_t unsupported;       /* bit k: event k could not be counted here (values are 0) */
 };
 

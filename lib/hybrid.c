@@ -65,6 +65,17 @@ static void pmu_label(struct pmu_event_info *in, const char *pmu)
 	pmu__strlcpy(in->name, name, sizeof(in->name));
 }
 
+int pmu__part_total_name(const char *label, char *out, size_t len)
+{
+	const char *a = strchr(label, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+
+	if (!b)
+		return -EINVAL;
+	/* the modes after the slash: ":u" as listed, "u" where the user-mode fallback added it */
+	return (size_t)snprintf(out, len, "%.*s%s%s", (int)(b - a - 1), a + 1, b[1] && b[1] != ':' ? ":" : "",
+				b + 1) < len ? 0 : -ENAMETOOLONG;
+}
+
 /*
  * Intel hybrid CPUs (cpu_core + cpu_atom): the kernel gives a generic
  * hardware event without a PMU type to cpu_core only, so a thread running on

@@ -13,6 +13,10 @@ struct pmu_value;
  * negative errno with the message set; the caller sizes its read plan again. Nothing to do (0) on
  * other CPUs. */
 int pmu__hybrid_split(struct pmu_set *s, struct pmu_speclist *l);
+/* The name a part's label @label ("armv8_cortex_a55/INST.RET/:u", "cpu_core/cycles/u") is a part of,
+ * as listed with the modes counted ("INST.RET:u", "cycles:u"), into @out: 0, -EINVAL (not a part's
+ * label) or -ENAMETOOLONG. */
+int pmu__part_total_name(const char *label, char *out, size_t len);
 /* On a CPU with several core PMUs, an event of one core PMU whose name does not say which
  * ("slots", a table event, r01c2) is labelled with it: "cpu_core/slots/". */
 void pmu__hybrid_label(struct pmu_set *s);

@@ -21,12 +21,15 @@
  * load before the first store: @NOW is the thread state's, which the compiler must otherwise assume
  * the stores to the slot change (reloads: 3 more instructions per event).
  */
+/* One event's count in one call: its delta @NOW - @START less @OV, the pair's own cost (0 when less). */
+#define PMU_REGION_DELTA(NOW, START, OV) ((NOW) - (START) > (OV) ? (NOW) - (START) - (OV) : 0)
+
 #define PMU_REGION_ACCUMULATE(S, NOW, OV, NEV)                                                    \
 	do {                                                                                     \
 		for (size_t k_ = 0; k_ < (NEV); k_++) {                                          \
 			struct pmu_value n_ = (NOW)[k_], st_ = (S)->start[k_], sum_ = (S)->sum[k_]; \
-			uint64_t lo_ = (S)->min[k_], hi_ = (S)->max[k_], d_ = n_.value - st_.value;   \
-			d_ = d_ > (OV)[k_] ? d_ - (OV)[k_] : 0;                                      \
+			uint64_t lo_ = (S)->min[k_], hi_ = (S)->max[k_];                             \
+			uint64_t d_ = PMU_REGION_DELTA(n_.value, st_.value, (OV)[k_]);                \
 			sum_.value += d_;                                                            \
 			sum_.enabled += n_.enabled - st_.enabled;                                    \
 			sum_.running += n_.running - st_.running;                                    \

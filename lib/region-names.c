@@ -182,8 +182,7 @@ struct slot *pmu__region_new_slot(struct thread_state *ts, const char *name, int
 	s->gen = ts->gen;
 	s->hash = hash_name(name);
 	strcpy(s->name, name);
-	for (size_t k = 0; k < REG_MAX_EV; k++)
-		s->min[k] = UINT64_MAX;
+	pmu__region_slot_forget(s);
 	{
 		uint32_t i = s->hash & ts->cmask;
 		while (ts->cidx[i])

@@ -16,49 +16,98 @@
 #include "region.h"
 #include "textfmt.h"
 
-struct result_buf {
-	struct pmu_region_result r;
-	struct pmu_value values[REG_MAX_EV];
-	uint64_t min[REG_MAX_EV], max[REG_MAX_EV];
-	const char *events[REG_MAX_EV];
+/* A report's column: value ev of the threads' sets, or (ev < 0) the total R.tot[tot] of a name counted
+ * on each core PMU, after its last part. */
+struct column {
+	int ev, tot;
 };
 
-static size_t event_names(const char **out, struct pmu_event_info *infos)
+struct result_buf {
+	struct pmu_region_result r;
+	struct pmu_value values[REG_MAX_COL];
+	uint64_t min[REG_MAX_COL], max[REG_MAX_COL];
+	const char *events[REG_MAX_COL];
+};
+
+/* The columns, their names and events (a total: its last part's, named as listed, its PMUs the parts');
+ * returns how many. */
+static size_t columns(struct column *cols, const char **out, struct pmu_event_info *infos)
 {
+	size_t c = 0;
+
 	for (size_t k = 0; k < R.nev; k++) {
-		infos[k] = R.infos[k];
-		out[k] = infos[k].name;
+		cols[c] = (struct column){ (int)k, -1 };
+		infos[c] = R.infos[k];
+		out[c] = infos[c].name;
+		c++;
+		for (size_t t = 0; t < R.ntot; t++) {
+			struct pmu_event_info *in = &infos[c];
+			bool counted = false;
+			if (R.tot[t].last != k)
+				continue;
+			cols[c] = (struct column){ -1, (int)t };
+			*in = R.infos[k];
+			pmu__strlcpy(in->name, R.tot[t].name, sizeof(in->name));
+			in->pmu[0] = 0;
+			for (size_t j = 0; j <= k; j++)
+				if (R.tot[t].parts >> j & 1) {
+					counted = counted || !(R.infos[j].flags & PMU_EVF_UNSUPPORTED);
+					pmu__list_add(in->pmu, sizeof(in->pmu), R.infos[j].pmu);
+				}
+			in->flags &= ~(unsigned)(PMU_EVF_HYBRID_PART | PMU_EVF_UNSUPPORTED);
+			if (!counted)
+				in->flags |= PMU_EVF_UNSUPPORTED;
+			out[c] = in->name;
+			c++;
+		}
 	}
-	return R.nev;
+	return c;
 }
 
-static void add_slot(struct result_buf *b, const struct slot *s, size_t nev)
+static void add_slot(struct result_buf *b, const struct slot *s, const struct column *cols, size_t ncol)
 {
 	b->r.calls += s->calls;
-	for (size_t k = 0; k < nev; k++) {
-		b->values[k].value += s->sum[k].value;
-		b->values[k].enabled += s->sum[k].enabled;
-		b->values[k].running += s->sum[k].running;
-		if (s->calls && s->min[k] < b->min[k])
-			b->min[k] = s->min[k];
-		if (s->max[k] > b->max[k])
-			b->max[k] = s->max[k];
+	for (size_t c = 0; c < ncol; c++) {
+		uint64_t lo, hi;
+		if (cols[c].ev >= 0) {
+			size_t k = (size_t)cols[c].ev;
+			b->values[c].value += s->sum[k].value;
+			b->values[c].enabled += s->sum[k].enabled;
+			b->values[c].running += s->sum[k].running;
+			lo = s->min[k];
+			hi = s->max[k];
+		} else {
+			size_t t = (size_t)cols[c].tot;
+			for (size_t k = 0; k < R.nev; k++)
+				if (R.tot[t].parts >> k & 1) {
+					b->values[c].value += s->sum[k].value;
+					b->values[c].enabled += s->sum[k].enabled;
+					b->values[c].running += s->sum[k].running;
+				}
+			lo = s->tmin[t];
+			hi = s->tmax[t];
+		}
+		if (s->calls && lo < b->min[c])
+			b->min[c] = lo;
+		if (hi > b->max[c])
+			b->max[c] = hi;
 	}
 }
 
-static void buf_init(struct result_buf *b, const char *name, long tid, size_t nev, const char **events)
+static void buf_init(struct result_buf *b, const char *name, long tid, size_t ncol, const char *const *events,
+		     const struct pmu_event_info *infos)
 {
 	memset(b, 0, sizeof(*b));
-	for (size_t k = 0; k < nev; k++)
-		if (R.infos[k].flags & PMU_EVF_UNSUPPORTED)
-			b->r.unsupported |= 1u << k;
+	for (size_t c = 0; c < ncol; c++)
+		if (infos[c].flags & PMU_EVF_UNSUPPORTED)
+			b->r.unsupported |= 1u << c;
 	b->r.name = name;
 	b->r.tid = tid;
-	b->r.nvalues = nev;
-	for (size_t k = 0; k < REG_MAX_EV; k++)
-		b->min[k] = UINT64_MAX;
-	for (size_t k = 0; k < nev; k++)
-		b->events[k] = events[k];
+	b->r.nvalues = ncol;
+	for (size_t c = 0; c < REG_MAX_COL; c++)
+		b->min[c] = UINT64_MAX;
+	for (size_t c = 0; c < ncol; c++)
+		b->events[c] = events[c];
 	b->r.events = b->events;
 	b->r.values = b->values;
 	b->r.min = b->min;
@@ -75,8 +124,16 @@ static int emit(struct result_buf *b, size_t nev, pmu_region_cb cb, void *data, 
 	return cb(&b->r, data);
 }
 
+/* The columns of a report (under R.lock). */
+struct report_cols {
+	struct column cols[REG_MAX_COL];
+	const char *events[REG_MAX_COL];
+	struct pmu_event_info infos[REG_MAX_COL];
+	size_t n;
+};
+
 /* under R.lock */
-static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const char **events, size_t nev)
+static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const struct report_cols *rc)
 {
 	struct result_buf b;
 	int count = 0, r;
@@ -85,16 +142,16 @@ static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const ch
 		bool used = false;
 		if (!strcmp(R.names[id], CAL_NAME))
 			continue;
-		buf_init(&b, R.names[id], -1, nev, events);
+		buf_init(&b, R.names[id], -1, rc->n, rc->events, rc->infos);
 		for (struct thread_state *t = R.threads; t; t = t->next)
 			for (size_t i = 0; i < t->nslots; i++)
 				if (t->slots[i]->id == id) {
-					add_slot(&b, t->slots[i], nev);
+					add_slot(&b, t->slots[i], rc->cols, rc->n);
 					used = true;
 				}
 		if (!used || !b.r.calls)
 			continue; /* never completed, or forgotten by pmu_region_reset() */
-		if ((r = emit(&b, nev, cb, data, &count)))
+		if ((r = emit(&b, rc->n, cb, data, &count)))
 			return r;
 		if (!per_thread)
 			continue;
@@ -102,9 +159,9 @@ static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const ch
 			for (size_t i = 0; i < t->nslots; i++) {
 				if (t->slots[i]->id != id)
 					continue;
-				buf_init(&b, R.names[id], t->tid, nev, events);
-				add_slot(&b, t->slots[i], nev);
-				if ((r = emit(&b, nev, cb, data, &count)))
+				buf_init(&b, R.names[id], t->tid, rc->n, rc->events, rc->infos);
+				add_slot(&b, t->slots[i], rc->cols, rc->n);
+				if ((r = emit(&b, rc->n, cb, data, &count)))
 					return r;
 			}
 	}
@@ -113,16 +170,14 @@ static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const ch
 
 PMU_EXPORT int pmu_region_foreach(int per_thread, pmu_region_cb cb, void *data)
 {
-	const char *events[REG_MAX_EV];
-	struct pmu_event_info infos[REG_MAX_EV];
-	size_t nev;
+	struct report_cols rc;
 	int r;
 
 	if (!cb)
 		return -EINVAL;
 	pthread_mutex_lock(&R.lock);
-	nev = event_names(events, infos);
-	r = foreach_locked(per_thread, cb, data, events, nev);
+	rc.n = columns(rc.cols, rc.events, rc.infos);
+	r = foreach_locked(per_thread, cb, data, &rc);
 	pthread_mutex_unlock(&R.lock);
 	return r;
 }
@@ -132,7 +187,7 @@ struct writer {
 	int format;
 	int scaled;                     /* text: some value was multiplexed and scaled */
 	int namew;                      /* text: width of the region column (the longest name) */
-	int colw[REG_MAX_EV];           /* text: width of each event's column (its label) */
+	int colw[REG_MAX_COL];          /* text: width of each column (its label) */
 	const struct pmu_event_info *infos;
 	json_object *regions;           /* json: the regions array */
 	json_object *threads;           /* json: the current region's per-thread array */
@@ -143,7 +198,7 @@ struct writer {
 static void each_metric(const struct pmu_region_result *r, void (*fn)(const char *m, double v, void *data),
 			void *data)
 {
-	struct pmu_named_value nv[REG_MAX_EV];
+	struct pmu_named_value nv[REG_MAX_COL];
 	char *copy = R.metrics ? strdup(R.metrics) : NULL, *save = NULL;
 
 	for (size_t k = 0; k < r->nvalues; k++) {
@@ -422,8 +477,7 @@ static FILE *open_report(const char *file, int *err)
 PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 {
 	char file[PATH_MAX];
-	const char *events[REG_MAX_EV];
-	struct pmu_event_info infos[REG_MAX_EV];
+	struct report_cols rc;
 	struct writer w;
 	json_object *doc = NULL;
 	FILE *f;
@@ -449,24 +503,24 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 					err == ENXIO ? "it is a FIFO that no process is reading" : strerror(err));
 	}
 	pthread_mutex_lock(&R.lock);
-	nev = event_names(events, infos);
+	nev = rc.n = columns(rc.cols, rc.events, rc.infos);
 	for (struct thread_state *t = R.threads; t; t = t->next)
 		nthreads++;
 	memset(&w, 0, sizeof(w));
 	w.f = f;
 	w.format = format;
-	w.infos = infos;
+	w.infos = rc.infos;
 	if (format == PMU_FORMAT_JSON) {
-		if ((doc = json_header(nthreads, events, nev)) && (w.regions = json_object_new_array()))
+		if ((doc = json_header(nthreads, rc.events, nev)) && (w.regions = json_object_new_array()))
 			json_object_object_add(doc, "regions", w.regions);
-		r = w.regions ? foreach_locked(per_thread, write_result, &w, events, nev)
+		r = w.regions ? foreach_locked(per_thread, write_result, &w, &rc)
 			      : pmu__err(R.ctx, -ENOMEM, "out of memory writing the region report");
 	} else if (format == PMU_FORMAT_CSV) {
 		fprintf(f, "region,tid,calls,event,value,scaled,enabled_ns,running_ns,confidence,min,max,unsupported\n");
-		r = foreach_locked(per_thread, write_result, &w, events, nev);
+		r = foreach_locked(per_thread, write_result, &w, &rc);
 	} else {
-		text_header(&w, nthreads, events, nev);
-		r = foreach_locked(per_thread, write_result, &w, events, nev);
+		text_header(&w, nthreads, rc.events, nev);
+		r = foreach_locked(per_thread, write_result, &w, &rc);
 		fprintf(f, "\n%s", r == 0 ? " (no regions)\n\n" : w.scaled ? " * scaled: the event was multiplexed\n\n" : "");
 	}
 	pthread_mutex_unlock(&R.lock);

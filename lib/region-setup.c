@@ -270,6 +270,23 @@ PMU_EXPORT int pmu_region_configure(const char *events, int calibrate)
 	return pmu__err(R.ctx, R.err, "%s", R.errmsg);
 }
 
+/* Value @k of @set, the last part of a name counted on each core PMU: that name's total noted in R.tot
+ * (under R.lock). */
+static void totals_note(const struct pmu_set *set, size_t k)
+{
+	char name[PMU_NAME_MAX];
+	uint32_t parts = 0;
+
+	if (R.ntot == REG_MAX_TOT || pmu_set_total_of(set, k, name, sizeof(name)) != (int)k)
+		return;
+	for (size_t j = 0; j <= k; j++)
+		if (pmu_set_total_of(set, j, NULL, 0) == (int)k)
+			parts |= 1u << j;
+	pmu__strlcpy(R.tot[R.ntot].name, name, sizeof(R.tot[R.ntot].name));
+	R.tot[R.ntot].parts = parts;
+	R.tot[R.ntot++].last = k;
+}
+
 struct thread_state *pmu__region_thread_init(void)
 {
 	struct thread_state *ts;
@@ -312,8 +329,10 @@ struct thread_state *pmu__region_thread_init(void)
 	}
 	pthread_mutex_lock(&R.lock);
 	if (!ts->err && !R.nev) {
-		for (size_t k = 0; k < ts->nev; k++)
+		for (size_t k = 0; k < ts->nev; k++) {
 			pmu_set_event(ts->set, k, &R.infos[k]);
+			totals_note(ts->set, k);
+		}
 		R.nev = ts->nev;
 	}
 	ts->next = R.threads;

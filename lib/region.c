@@ -191,10 +191,35 @@ __attribute__((noinline)) static int end_lookup(struct thread_state *ts, const c
 	return end_close(ts, name, 0);
 }
 
+/* The closing end of @s with the counts @now (@by_handle: through a handle), on a set that counts names
+ * on each core PMU (R.tot): each such name's total in this call — its parts' deltas, each less its
+ * calibrated cost, added up —, the smallest and largest kept. Such a set is never read inline (set.c),
+ * so only the slow ends come here. */
+static void totals_close(const struct thread_state *ts, struct slot *s, const struct pmu_value *now, bool by_handle)
+{
+	const uint64_t *ov = ts->ov[2 * s->by_handle + by_handle];
+
+	for (size_t t = 0; t < R.ntot; t++) {
+		uint64_t d = 0;
+		for (size_t k = 0; k < ts->nev; k++)
+			if (R.tot[t].parts >> k & 1)
+				d += PMU_REGION_DELTA(now[k].value, s->start[k].value, ov[k]);
+		if (d < s->tmin[t])
+			s->tmin[t] = d;
+		if (d > s->tmax[t])
+			s->tmax[t] = d;
+	}
+}
+
 /* An end whose read user space could not do: the read, then the rest in the same frame. */
 __attribute__((noinline)) static int end_slow(struct thread_state *ts, const char *name)
 {
-	return end_close(ts, name, pmu_fast_slow(ts->fast, ts->now));
+	int r = pmu_fast_slow(ts->fast, ts->now);
+	struct slot *s;
+
+	if (R.ntot && r >= 0 && (s = find(ts, name)) && s->depth == 1)
+		totals_close(ts, s, ts->now, false);
+	return end_close(ts, name, r);
 }
 
 /* Any other end: a NULL name, no region in this thread yet, regions off, inside a signal handler's. */
@@ -317,6 +342,8 @@ __attribute__((noinline)) static int leave_slow(struct thread_state *ts, struct 
 
 	if (s->depth == 0 || r < 0)
 		return end_failed(ts, r, true, s->name);
+	if (R.ntot && s->depth == 1)
+		totals_close(ts, s, ts->now, true);
 	slot_end(ts, s, ts->now, true);
 	ts->busy = 0;
 	return 0;
@@ -343,14 +370,8 @@ PMU_EXPORT void pmu_region_reset(void)
 {
 	pthread_mutex_lock(&R.lock);
 	for (struct thread_state *t = R.threads; t; t = t->next)
-		for (size_t i = 0; i < t->nslots; i++) {
-			struct slot *s = t->slots[i];
-			s->calls = 0;
-			memset(s->sum, 0, sizeof(s->sum));
-			memset(s->max, 0, sizeof(s->max));
-			for (size_t k = 0; k < REG_MAX_EV; k++)
-				s->min[k] = UINT64_MAX;
-		}
+		for (size_t i = 0; i < t->nslots; i++)
+			pmu__region_slot_forget(t->slots[i]);
 	pthread_mutex_unlock(&R.lock);
 }
 
@@ -398,12 +419,7 @@ static void calibrate_pair(struct thread_state *ts, struct pmu_region *h, uint64
 			if (s->max[k] < best[k])
 				best[k] = s->max[k];
 		/* forget this round so that max is the next round's value */
-		memset(s->sum, 0, sizeof(s->sum));
-		for (size_t k = 0; k < REG_MAX_EV; k++) {
-			s->max[k] = 0;
-			s->min[k] = UINT64_MAX;
-		}
-		s->calls = 0;
+		pmu__region_slot_forget(s);
 	}
 	for (size_t k = 0; k < ts->nev; k++)
 		out[k] = best[k] == UINT64_MAX ? 0 : best[k];

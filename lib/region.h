@@ -12,10 +12,16 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 #include "set.h"
 #include "region-name.h"
 
 #define REG_MAX_EV 16
+/* names counted on each core PMU (a total of two parts or more) */
+#define REG_MAX_TOT (REG_MAX_EV / 2)
+/* a report's columns: the values, and each such name's total after its last part */
+#define REG_MAX_COL (REG_MAX_EV + REG_MAX_TOT)
 #define REG_NAME_MAX 128
 #define CAL_NAME "libpmu.calibration"
 #define CAL_ROUNDS 16
@@ -42,6 +48,7 @@ struct slot {
 	struct pmu_value start[REG_MAX_EV];
 	struct pmu_value sum[REG_MAX_EV];
 	uint64_t min[REG_MAX_EV], max[REG_MAX_EV];
+	uint64_t tmin[REG_MAX_TOT], tmax[REG_MAX_TOT]; /* a name's total in one call (R.tot) */
 };
 
 struct thread_state {
@@ -101,9 +108,29 @@ struct regions {
 	pthread_key_t tls_key;
 	struct pmu_event_info infos[REG_MAX_EV]; /* the events, as the first thread opened them */
 	size_t nev;
+	/* names of the list counted on each core PMU, from the first thread's set (pmu_set_total_of()) */
+	struct {
+		char name[PMU_NAME_MAX];        /* "INST.RET:u" */
+		uint32_t parts;                 /* bit k: value k is one of its parts */
+		size_t last;                    /* its last part */
+	} tot[REG_MAX_TOT];
+	size_t ntot;
 };
 extern struct regions pmu__regions __attribute__((visibility("hidden")));
 #define R pmu__regions /* in the region files only */
+
+/* @s as before its first call: no calls, no counts. */
+static inline void pmu__region_slot_forget(struct slot *s)
+{
+	s->calls = 0;
+	memset(s->sum, 0, sizeof(s->sum));
+	memset(s->max, 0, sizeof(s->max));
+	memset(s->tmax, 0, sizeof(s->tmax));
+	for (size_t k = 0; k < REG_MAX_EV; k++)
+		s->min[k] = UINT64_MAX;
+	for (size_t t = 0; t < REG_MAX_TOT; t++)
+		s->tmin[t] = UINT64_MAX;
+}
 
 /* The calling thread's state (region.c); initial-exec: in the shared library a plain
  * __thread costs a __tls_get_addr call at every begin and end. */

@@ -830,6 +830,23 @@ PMU_EXPORT int pmu_set_group_of(const struct pmu_set *s, size_t i)
 	return (int)s->ev[i].group;
 }
 
+PMU_EXPORT int pmu_set_total_of(const struct pmu_set *s, size_t i, char *name, size_t len)
+{
+	size_t last = i;
+	int r;
+
+	if (!s || i >= s->n)
+		return -EINVAL;
+	if (s->ev[i].part_of < 0)
+		return -1;
+	for (size_t j = i + 1; j < s->n; j++)
+		if (s->ev[j].part_of == s->ev[i].part_of)
+			last = j;
+	if (name && (r = pmu__part_total_name(s->ev[i].info.name, name, len)) < 0)
+		return r;
+	return (int)last;
+}
+
 PMU_EXPORT int pmu_event_resolve_each(struct pmu_ctx *ctx, const char *name, struct pmu_event_info *out, size_t n)
 {
 	struct pmu_set_opts o = { sizeof(o), 0, 0, -1 };

@@ -285,6 +285,44 @@ int main(void)
 		r = pmu_metric_eval(ctx, "instructions / cycles", v, 4, &ipc);
 		CHECK(r == 0 && fabs(ipc - 1.0) < 1e-12, "IPC over both core types: %d %g", r, ipc);
 	}
+	/* pmu_set_total_of: the name each part adds up to, and the index of its last part (where pmu stat and
+	 * region reports put the total). Written by hand from the list: the group {INST.RET:u,cycles} is one
+	 * copy per core type (values 0-3), instructions two parts (4, 5), task-clock none (6). With
+	 * PMU_SET_USER_ONLY the parts' labels end "/u" ("cpu_core/cycles/u"): the total is "cycles:u" (the
+	 * command's own rule gave "cyclesu" before). */
+	{
+		static const struct {
+			unsigned flags;
+			int last[7];
+			const char *name[7];
+		} want[] = {
+			{ 0, { 2, 3, 2, 3, 5, 5, -1 }, { "INST.RET:u", "cycles", "INST.RET:u", "cycles", "instructions",
+							   "instructions", "" } },
+			{ PMU_SET_USER_ONLY, { 2, 3, 2, 3, 5, 5, -1 }, { "INST.RET:u", "cycles:u", "INST.RET:u", "cycles:u",
+									 "instructions:u", "instructions:u", "" } },
+		};
+		for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+			struct pmu_set_opts o = { sizeof(o), want[w].flags, 0, -1 };
+			struct pmu_set *s = NULL;
+			char name[PMU_NAME_MAX], tiny[4];
+			r = pmu__set_plan(ctx, "{INST.RET:u,cycles},instructions,task-clock", &o, &s);
+			CHECK(r == 0 && s->n == 7, "plan for pmu_set_total_of: %d %s, %zu values", r, r ? pmu_strerror(r) : "",
+			      r ? 0 : s->n);
+			for (size_t i = 0; r == 0 && i < s->n && i < 7; i++) {
+				int last = pmu_set_total_of(s, i, name, sizeof(name));
+				CHECK(last == want[w].last[i] && (last < 0 || !strcmp(name, want[w].name[i])),
+				      "flags %u value %zu (%s): total_of %d '%s', expected %d '%s'", want[w].flags, i,
+				      s->ev[i].info.name, last, last < 0 ? "" : name, want[w].last[i], want[w].name[i]);
+				CHECK(pmu_set_total_of(s, i, NULL, 0) == want[w].last[i], "value %zu without a name buffer", i);
+			}
+			if (r == 0) {
+				CHECK(pmu_set_total_of(s, 7, name, sizeof(name)) == -EINVAL, "index past the set");
+				CHECK(pmu_set_total_of(NULL, 0, name, sizeof(name)) == -EINVAL, "NULL set");
+				CHECK(pmu_set_total_of(s, 0, tiny, sizeof(tiny)) == -ENAMETOOLONG, "4 bytes for 'INST.RET:u'");
+			}
+			pmu_set_close(s);
+		}
+	}
 	pmu_ctx_free(ctx);
 
 	/* not hybrid: nothing split, no type bits */

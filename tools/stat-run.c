@@ -532,38 +532,22 @@ static int units_read(struct session *s)
 
 /* ---------------- counts ---------------- */
 
-/* The name a part of an event counted on each core PMU is a part of: "INST.RET:u" of the label
- * "armv8_cortex_a55/INST.RET/:u" (lib/hybrid.c's pmu_label); 0, or -1 when @label is not so made. */
-static int part_total_name(const char *label, char *out, size_t len)
+/* After the last part of an event counted on each core PMU (value @k of @set, of @n), its total: a row
+ * of the name the list gave (pmu_set_total_of()), the sum of the parts' counts and of their times (their
+ * enabled times are each the time on its core type: the sum is exact where no part was multiplexed), its
+ * PMU the parts' PMUs. */
+static int total_add(struct stat_rows *rs, const struct pmu_set *set, const struct pmu_event_info *info,
+		     const struct pmu_value *vals, size_t k)
 {
-	const char *a = strchr(label, '/'), *b = a ? strchr(a + 1, '/') : NULL;
-
-	if (!b || (size_t)snprintf(out, len, "%.*s%s", (int)(b - a - 1), a + 1, b + 1) >= len)
-		return -1;
-	return 0;
-}
-
-/* After the last part of an event counted on each core PMU (@info[@k], one of @n), its total: a row
- * of the name the list gave, the sum of the parts' counts and of their times (their enabled times are
- * each the time on its core type: the sum is exact where no part was multiplexed), its PMU the parts'
- * PMUs. */
-static int total_add(struct stat_rows *rs, const struct pmu_event_info *info, const struct pmu_value *vals,
-		     size_t n, size_t k)
-{
-	char name[PMU_NAME_MAX], other[PMU_NAME_MAX], pmus[sizeof(info->pmu)] = "";
+	char name[PMU_NAME_MAX], pmus[sizeof(info->pmu)] = "";
 	struct stat_row *row;
 	struct pmu_value sum = { 0, 0, 0 };
 	bool added, first = true;
 
-	if (!(info[k].flags & PMU_EVF_HYBRID_PART) || part_total_name(info[k].name, name, sizeof(name)) < 0)
-		return 0;
-	for (size_t j = k + 1; j < n; j++)
-		if ((info[j].flags & PMU_EVF_HYBRID_PART) && part_total_name(info[j].name, other, sizeof(other)) == 0 &&
-		    !strcmp(other, name))
-			return 0; /* not its last part */
+	if (pmu_set_total_of(set, k, name, sizeof(name)) != (int)k)
+		return 0; /* no part, or not the last of its name's */
 	for (size_t j = 0; j <= k; j++) {
-		if (!(info[j].flags & PMU_EVF_HYBRID_PART) || part_total_name(info[j].name, other, sizeof(other)) < 0 ||
-		    strcmp(other, name))
+		if (pmu_set_total_of(set, j, NULL, 0) != (int)k)
 			continue;
 		sum.value += vals[j].value;
 		sum.enabled += vals[j].enabled;
@@ -639,7 +623,7 @@ static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *s
 		row->v.value += vals[k].value;
 		row->v.enabled += vals[k].enabled;
 		row->v.running += vals[k].running;
-		if (total_add(rs, info, vals, n, k) < 0) {
+		if (total_add(rs, set, info, vals, k) < 0) {
 			free(info);
 			return -ENOMEM;
 		}

@@ -91,6 +91,7 @@ _set_reset = _declare("pmu_set_reset", _I, [_P])
 _set_count = _declare("pmu_set_count", ctypes.c_size_t, [_P])
 _set_event = _declare("pmu_set_event", _I, [_P, ctypes.c_size_t, ctypes.POINTER(_EventInfo)])
 _set_group_of = _declare("pmu_set_group_of", _I, [_P, ctypes.c_size_t])
+_set_total_of = _declare("pmu_set_total_of", _I, [_P, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t])
 _set_read = _declare("pmu_set_read", _I, [_P, ctypes.POINTER(_Value)])
 _set_read_syscall = _declare("pmu_set_read_syscall", _I, [_P, ctypes.POINTER(_Value)])
 _delta = _declare("pmu_delta", None, [ctypes.POINTER(_Value), ctypes.POINTER(_Value), ctypes.c_size_t,

@@ -9,7 +9,7 @@ from . import topdown as _topdown
 from .errors import _check, _fail
 from .events import _event_dict
 from ._libpmu import (_set_close, _set_count, _set_disable, _set_enable, _set_enable_before_exec, _set_event,
-                      _set_group_of, _set_open, _set_read, _set_read_syscall, _set_reset)
+                      _set_group_of, _set_open, _set_total_of, _set_read, _set_read_syscall, _set_reset)
 from ._types import _P, _enc, _EventInfo, _SetOpts, _Value
 from .values import Value, _values_array, delta
 
@@ -81,6 +81,9 @@ class Set:
                 raise _fail(rc, "pmu_set_event")
             d = _event_dict(e)
             d["group"] = _set_group_of(h, i)
+            # one core type's part of a name counted on each core PMU: that name (its total's label)
+            name = ctypes.create_string_buffer(128)
+            d["total_of"] = name.value.decode() if _set_total_of(h, i, name, len(name)) >= 0 else None
             infos.append(d)
         self._info = infos
         self.delta = None

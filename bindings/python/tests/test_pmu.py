@@ -360,6 +360,8 @@ def test_set_groups_and_info(ctx):
     assert [e["name"] for e in info] == ["task-clock", "page-faults", "context-switches"]
     assert info[0]["group"] == info[1]["group"] != info[2]["group"]
     assert "software" in info[2]["flags"]
+    # software events are no core type's part of a name (pmu_set_total_of -1)
+    assert [e["total_of"] for e in info] == [None, None, None]
     s.close()
 
 

@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include "labutil.h"
@@ -323,35 +324,65 @@ static void multiplexed_cluster(struct pmu_ctx *ctx)
 	pmu_set_close(busy);
 }
 
-/* Regions (PMU_EVENTS=INST.RET:u, in a child: the variable is read once per process): a region whose
- * calls run 2N user instructions on each cluster (lab_spin(N): N decrements and N branches) reports a
- * value per core type, each within 1% of 2N per call, counted all the time it ran on its cluster
- * (confidence 1). What may differ: the user code of the move inside the region (sched_setaffinity's and
- * sched_yield's libc part, on one cluster or the other) and the calibrated begin/end cost, measured on
- * one cluster and subtracted from both parts: 6,600 instructions a call seen once (CI, N 200,000: 1.6%),
- * hence N 2,000,000. */
+/* Regions (PMU_EVENTS=INST.RET:u, in a child: the variable is read once per process): call i of a region
+ * runs 2 x spin[0][i] x N user instructions on the A55 cluster and 2 x spin[1][i] x N on the A76 one
+ * (lab_spin(N): N decrements and N branches). The report has a value per core type, each within 1% of
+ * what ran there, counted all the time it ran on its cluster (confidence 1), then the name's total,
+ * "INST.RET:u": their sum, and per call the smallest and largest total, within 1% of the smallest and
+ * largest call's work (3N x 2 and 4N x 2 here; the parts' own minima and maxima add up to 2N x 2 and 5N x
+ * 2, so a total's extremes taken from the parts' fail). What may differ: the user code of the move inside
+ * the region (sched_setaffinity's and sched_yield's libc part, on one cluster or the other) and the
+ * calibrated begin/end cost, measured on one cluster and subtracted from both parts: 6,600 instructions a
+ * call seen once (CI, N 200,000: 1.6%), hence N 2,000,000. */
 #define REGION_N 2000000
 #define REGION_CALLS 5
+static const int region_spin[NPMU][REGION_CALLS] = { { 1, 2, 1, 2, 1 }, { 2, 1, 2, 1, 3 } };
+
+static uint64_t region_total; /* the result's total, for the CSV report's check */
+
+static bool within(double got, double want)
+{
+	return got > want * 0.99 && got < want * 1.01;
+}
+
 static int region_result(const struct pmu_region_result *r, void *data)
 {
+	uint64_t sum = 0, sum_min = 0, sum_max = 0;
 	int *ok = data;
 
 	if (strcmp(r->name, "both") || r->tid != -1)
 		return 0;
-	LAB_CHECK(r->nvalues == NPMU && r->calls == REGION_CALLS, "region: %zu values, %llu calls", r->nvalues,
-		  (unsigned long long)r->calls);
-	for (size_t k = 0; k < r->nvalues && k < NPMU; k++) {
-		double want = 2.0 * REGION_N * REGION_CALLS, got = (double)pmu_scale(&r->values[k]);
-		printf("region 'both': %s %llu (enabled %llu running %llu), %u calls of 2 x %d on each cluster\n",
+	LAB_CHECK(r->nvalues == NPMU + 1 && r->calls == REGION_CALLS, "region: %zu values (a part per cluster and "
+		  "the total), %llu calls", r->nvalues, (unsigned long long)r->calls);
+	if (r->nvalues != NPMU + 1)
+		return 0;
+	for (size_t k = 0; k < NPMU; k++) {
+		double want = 0, got = (double)pmu_scale(&r->values[k]);
+		for (int i = 0; i < REGION_CALLS; i++)
+			want += 2.0 * REGION_N * region_spin[k][i];
+		printf("region 'both': %s %llu (enabled %llu running %llu, per call %llu-%llu), %u calls\n",
 		       r->events[k], (unsigned long long)r->values[k].value, (unsigned long long)r->values[k].enabled,
-		       (unsigned long long)r->values[k].running, REGION_CALLS, REGION_N);
+		       (unsigned long long)r->values[k].running, (unsigned long long)r->min[k],
+		       (unsigned long long)r->max[k], REGION_CALLS);
 		LAB_CHECK(!strncmp(r->events[k], pmu_name[k], strlen(pmu_name[k])), "region value %zu is %s", k,
 			  r->events[k]);
-		LAB_CHECK(got > want * 0.99 && got < want * 1.01, "region: %s %.0f, expected %.0f within 1%%",
-			  r->events[k], got, want);
+		LAB_CHECK(within(got, want), "region: %s %.0f, expected %.0f within 1%%", r->events[k], got, want);
 		LAB_CHECK(pmu_confidence(&r->values[k]) == 1.0, "region: %s confidence %f", r->events[k],
 			  pmu_confidence(&r->values[k]));
+		sum += r->values[k].value;
+		sum_min += r->min[k];
+		sum_max += r->max[k];
 	}
+	printf("region 'both': %s %llu, per call %llu-%llu (the parts' minima add up to %llu, maxima to %llu)\n",
+	       r->events[NPMU], (unsigned long long)r->values[NPMU].value, (unsigned long long)r->min[NPMU],
+	       (unsigned long long)r->max[NPMU], (unsigned long long)sum_min, (unsigned long long)sum_max);
+	LAB_CHECK(!strcmp(r->events[NPMU], "INST.RET:u"), "region: the total is named %s", r->events[NPMU]);
+	LAB_CHECK(r->values[NPMU].value == sum, "region: total %llu, the parts add up to %llu",
+		  (unsigned long long)r->values[NPMU].value, (unsigned long long)sum);
+	LAB_CHECK(within((double)r->min[NPMU], 2.0 * REGION_N * 3) && within((double)r->max[NPMU], 2.0 * REGION_N * 4),
+		  "region: a call's total %llu-%llu, expected %.0f-%.0f within 1%%", (unsigned long long)r->min[NPMU],
+		  (unsigned long long)r->max[NPMU], 2.0 * REGION_N * 3, 2.0 * REGION_N * 4);
+	region_total = r->values[NPMU].value;
 	*ok = 1;
 	return 0;
 }
@@ -366,13 +397,30 @@ static int regions_child(unsigned unused)
 	for (int i = 0; i < REGION_CALLS; i++) {
 		pin(cluster_cpu[0][1]);
 		pmu_region_begin("both");
-		lab_spin(REGION_N);
+		lab_spin((unsigned long)region_spin[0][i] * REGION_N);
 		pin(cluster_cpu[1][1]);
-		lab_spin(REGION_N);
+		lab_spin((unsigned long)region_spin[1][i] * REGION_N);
 		pmu_region_end("both");
 	}
 	pmu_region_foreach(0, region_result, &ok);
 	LAB_CHECK(ok, "no result for region 'both'");
+	/* the CSV report has the total's row, as the result gave it */
+	{
+		const char *csv = "/tmp/lab-hetero-regions.csv";
+		char line[512], want[160];
+		bool found = false;
+		FILE *f;
+		int rr;
+		snprintf(want, sizeof(want), "\"both\",-1,%d,\"INST.RET:u\",%llu,", REGION_CALLS,
+			 (unsigned long long)region_total);
+		rr = pmu_region_report(csv, PMU_FORMAT_CSV, 0);
+		LAB_CHECK(rr == 0, "region CSV report: %s", pmu_strerror(rr));
+		for (f = fopen(csv, "r"); f && fgets(line, sizeof(line), f);)
+			found = found || !strncmp(line, want, strlen(want));
+		LAB_CHECK(found, "region CSV report: no row starting %s", want);
+		if (f)
+			fclose(f);
+	}
 	return lab_failures ? 1 : 0;
 }
 
