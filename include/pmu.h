@@ -786,6 +786,14 @@ struct pmu_metric_info {
  * of the metric's own PMU (as perf resolves them), and perf's "PMU@EVENT@"
  * is the value named "PMU/EVENT/".
  *
+ * Machines of several core PMUs: a name counted on each core PMU is given as
+ * its parts ("armv8_cortex_a55/INST.RET/:u", see pmu_set_total_of()); a
+ * metric takes their sum. "PMU/NAME/" of a core PMU, where NAME is a metric of
+ * no PMU of its own (arm64's tables, libpmu's standard metrics), is NAME as
+ * that core type's tables define it, over that core type's parts only: one
+ * core type's value (-ENOENT when that core type has no part of a name the
+ * metric needs; never the other core types' counts).
+ *
  * Returns 0, -ENOENT (the message lists every value that was missing),
  * -EINVAL (syntax: the message gives the position; or a NULL argument, a
  * value with a NULL name), -ELOOP (metrics refer to each other in a cycle, or

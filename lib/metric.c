@@ -172,6 +172,9 @@ struct kept {
 
 struct eval {
 	struct pmu_ctx *ctx;
+	/* "PMU/NAME/" of a core PMU, NAME no PMU's own metric, on a machine of several core PMUs: the
+	 * values of names counted on each core PMU are that PMU's parts only (see metric_defs()) */
+	const char *only;
 	const struct pmu_named_value *vals;
 	size_t n;
 	struct pmu_event_info *val_info; /* resolved encodings of vals, lazily */
@@ -607,15 +610,17 @@ static const char *event_spelling(const struct pmu_ctx *ctx, const char *name, c
 /*
  * Hybrid CPUs: a set counts a generic event once per core type
  * ("cpu_core/cycles/", "cpu_atom/cycles/", maybe with ":u" or "u" after the
- * slash). A metric naming "cycles" gets the sum of the parts. Only core
- * PMUs: an uncore PMU's "cycles" is another clock.
+ * slash). A metric naming "cycles" gets the sum of the parts, or with @only
+ * the part of core PMU @only. Only core PMUs: an uncore PMU's "cycles" is
+ * another clock. Returns the number of parts added into *out; *any: @name has
+ * parts (on any core PMU).
  */
-static bool sum_parts(const struct eval *ev, const char *name, double *out)
+static size_t sum_parts(const struct eval *ev, const char *name, const char *only, bool *any, double *out)
 {
-	size_t len = strlen(name);
-	bool any = false;
+	size_t len = strlen(name), n = 0;
 	double sum = 0;
 
+	*any = false;
 	for (size_t i = 0; i < ev->n; i++) {
 		const char *v = ev->vals[i].name, *slash = strchr(v, '/');
 		const struct pmu_dev *d;
@@ -629,12 +634,15 @@ static bool sum_parts(const struct eval *ev, const char *name, double *out)
 		d = pmu__pmu_by_name(ev->ctx, pmu);
 		if (d ? !d->is_core : strncmp(pmu, "cpu", 3) && strncmp(pmu, "armv8_", 6))
 			continue;
+		*any = true;
+		if (only && strcmp(pmu, only))
+			continue;
 		sum += ev->vals[i].value;
-		any = true;
+		n++;
 	}
-	if (any)
+	if (n)
 		*out = sum;
-	return any;
+	return n;
 }
 
 /*
@@ -733,14 +741,28 @@ static int lookup(const char *name, int is_const, void *data, double *out)
 		*out = NAN;
 		return 0;
 	}
+	if (ev->only) {
+		/* one core type's value: its part; a name with parts on the other core types only has none */
+		bool any;
+		if (sum_parts(ev, name, ev->only, &any, out))
+			return 0;
+		if (any) {
+			note_missing(ev, name, PMU_NAME_VAR);
+			*out = NAN;
+			return 0;
+		}
+	}
 	spelled = event_spelling(ev->ctx, name, cur_pmu(ev), buf, sizeof(buf));
 	for (size_t i = 0; i < ev->n; i++)
 		if (!strcasecmp(ev->vals[i].name, name) || !strcasecmp(ev->vals[i].name, spelled)) {
 			*out = ev->vals[i].value;
 			return 0;
 		}
-	if (sum_parts(ev, name, out))
-		return 0;
+	{
+		bool any;
+		if (sum_parts(ev, name, NULL, &any, out))
+			return 0;
+	}
 	if ((e = metric_on(ev->ctx, name, cur_pmu(ev)))) {
 		size_t from = ev->nlive;
 		r = reuse(ev, e, out);
@@ -821,32 +843,58 @@ static int eval_metric(struct eval *ev, const struct pmu_tentry *m, const char *
 	return r;
 }
 
+/* Where a metric named "PMU/NAME/" is evaluated (metric_defs()). */
+struct mscope {
+	struct pmu_ctx *ctx;    /* the context whose tables hold the definition */
+	const char *only;       /* a core PMU whose parts alone are the values of names counted on each */
+};
+
 /*
  * The table metric @what names: "NAME", or "PMU/NAME/" for the definition of
  * one PMU. Sets *one to it (NULL: not a table metric, an expression), or,
  * when a bare NAME is defined once per PMU, *defs and *nd to those
  * definitions. Returns 0, or -ENOENT for a PMU/NAME/ that names no metric.
+ * On a machine of several core PMUs, "PMU/NAME/" of a core PMU whose tables
+ * give NAME no definition of that PMU's own (a metric without a Unit: arm64's
+ * tables, libpmu's standard metrics) is NAME as that core type's tables
+ * define it (pmu__core_ctx()), over that core type's parts only: @scope (if
+ * not NULL) gets that context and the PMU; else @ctx and NULL.
  */
 static int metric_defs(struct pmu_ctx *ctx, const char *what, const struct pmu_tentry **one,
-		       const struct pmu_tname **defs, size_t *nd)
+		       const struct pmu_tname **defs, size_t *nd, struct mscope *scope)
 {
 	const char *s1 = strchr(what, '/');
 	size_t l = strlen(what);
-
+	struct mscope sc = { ctx, NULL };
 	int r;
 
 	*one = NULL;
 	*defs = NULL;
 	*nd = 0;
+	if (scope)
+		*scope = sc;
 	if ((r = pmu__tables_load(ctx)) < 0)
 		return r; /* the load's error, not 'no such metric' */
 	if (s1 && s1 > what && l >= 4 && what[l - 1] == '/' && s1 < what + l - 2 &&
 	    !memchr(s1 + 1, '/', (size_t)(what + l - 2 - s1))) {
 		char pmu[64], name[PMU_NAME_MAX];
 		if ((size_t)(s1 - what) < sizeof(pmu) && (size_t)(what + l - 2 - s1) < sizeof(name)) {
+			const struct pmu_dev *d;
 			snprintf(pmu, sizeof(pmu), "%.*s", (int)(s1 - what), what);
 			snprintf(name, sizeof(name), "%.*s", (int)(what + l - 2 - s1), s1 + 1);
-			if ((*one = metric_on(ctx, name, pmu)))
+			if ((*one = metric_on(ctx, name, pmu)) && !(*one)->unit && pmu__n_core_pmus(ctx) > 1 &&
+			    (d = pmu__pmu_by_name(ctx, pmu)) && d->is_core) {
+				const struct pmu_tentry *own;
+				struct pmu_ctx *cc = pmu__core_ctx(ctx, d);
+				if (cc && cc != ctx && pmu__tables_load(cc) == 0 && (own = metric_on(cc, name, pmu))) {
+					*one = own;
+					sc.ctx = cc;
+				}
+				sc.only = d->name;
+				if (scope)
+					*scope = sc;
+			}
+			if (*one)
 				return 0;
 		}
 		return pmu__err(ctx, -ENOENT, "no metric '%.*s' for PMU '%.*s' ('pmu list' shows the metrics)",
@@ -881,7 +929,7 @@ static const char *spellings(const struct pmu_tname *defs, size_t nd, char *buf,
  */
 static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tentry *m, bool threshold,
 		    const struct pmu_named_value *vals, const struct pmu_event_info *infos, size_t n, double *out,
-		    char *why, size_t wl)
+		    char *why, size_t wl, const char *only)
 {
 	struct eval *ev;
 	int r;
@@ -892,6 +940,7 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 		return -ENOMEM;
 	}
 	ev->ctx = ctx;
+	ev->only = only;
 	ev->vals = vals;
 	ev->n = n;
 	ev->val_info = calloc(n ? n : 1, sizeof(*ev->val_info));
@@ -951,6 +1000,7 @@ static int eval_common(struct pmu_ctx *ctx, const char *what, bool threshold, co
 {
 	const struct pmu_tentry *m;
 	const struct pmu_tname *defs;
+	struct mscope sc;
 	size_t nd, nfit = 0;
 	char why[1024], list[512];
 	double v = 0, got = 0;
@@ -961,14 +1011,14 @@ static int eval_common(struct pmu_ctx *ctx, const char *what, bool threshold, co
 	for (size_t i = 0; i < n; i++)
 		if (!vals[i].name)
 			return pmu__err(ctx, -EINVAL, "pmu_metric_eval: value %zu has a NULL name", i);
-	if ((r = metric_defs(ctx, what, &m, &defs, &nd)) < 0)
+	if ((r = metric_defs(ctx, what, &m, &defs, &nd, &sc)) < 0)
 		return r;
 	if (threshold && !m && !defs)
 		return pmu__err(ctx, -ENOENT, "no metric named '%s'", what);
 	if (threshold && m && !m->threshold)
 		return pmu__err(ctx, -ENODATA, "metric '%s' has no threshold", what);
 	if (!defs || nd == 1) {
-		r = eval_run(ctx, what, m, threshold, vals, infos, n, out, why, sizeof(why));
+		r = eval_run(sc.ctx, what, m, threshold, vals, infos, n, out, why, sizeof(why), sc.only);
 		return r < 0 ? pmu__err(ctx, r, "%s", why) : 0;
 	}
 	/* defined once per PMU: the definition whose values were given */
@@ -977,7 +1027,7 @@ static int eval_common(struct pmu_ctx *ctx, const char *what, bool threshold, co
 		size_t o = strlen(list);
 		if (threshold && !defs[i].ent->threshold)
 			continue;
-		r = eval_run(ctx, what, defs[i].ent, threshold, vals, infos, n, &v, why, sizeof(why));
+		r = eval_run(ctx, what, defs[i].ent, threshold, vals, infos, n, &v, why, sizeof(why), NULL);
 		if (r == 0 && nfit++ == 0)
 			got = v;
 		if (r < 0 && o + 2 < sizeof(list))
@@ -1248,6 +1298,7 @@ PMU_EXPORT int pmu_metric_events(struct pmu_ctx *ctx, const char *metric_or_expr
 	const struct pmu_tentry *m = NULL;
 	const struct pmu_tname *defs;
 	struct collect c;
+	struct mscope sc;
 	char list[512];
 	size_t nd;
 	int r;
@@ -1257,13 +1308,15 @@ PMU_EXPORT int pmu_metric_events(struct pmu_ctx *ctx, const char *metric_or_expr
 		return pmu__err(ctx, -EINVAL, "pmu_metric_events: NULL argument");
 	if (len)
 		buf[0] = 0;
-	if ((r = metric_defs(ctx, metric_or_expr, &m, &defs, &nd)) < 0)
+	if ((r = metric_defs(ctx, metric_or_expr, &m, &defs, &nd, &sc)) < 0)
 		return r;
 	if (nd > 1)
 		return pmu__err(ctx, -EINVAL, "metric '%s' is defined once per PMU, with other events for each: name "
 				"one, %s", metric_or_expr, spellings(defs, nd, list, sizeof(list)));
 	memset(&c, 0, sizeof(c));
-	c.ctx = ctx;
+	/* one core type's metric (sc.only): its names as the whole list counts them, each on every core
+	 * PMU; the evaluation takes that core type's parts */
+	c.ctx = sc.ctx;
 	c.pmu = m ? m->unit : NULL;
 	if (m && pmu__pmap_put(&c.expanded, m, 1) < 0) {
 		c.err = pmu__err(ctx, -ENOMEM, "out of memory");
@@ -1298,7 +1351,7 @@ PMU_EXPORT int pmu_metric_info(struct pmu_ctx *ctx, const char *name, struct pmu
 	pmu__err_clear();
 	if (!ctx || !name || !out)
 		return pmu__err(ctx, -EINVAL, "pmu_metric_info: NULL argument");
-	if ((r = metric_defs(ctx, name, &m, &defs, &nd)) < 0)
+	if ((r = metric_defs(ctx, name, &m, &defs, &nd, NULL)) < 0)
 		return r;
 	if (nd > 1)
 		return pmu__err(ctx, -EINVAL, "metric '%s' is defined once per PMU: name one, %s", name,

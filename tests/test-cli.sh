@@ -473,6 +473,19 @@ run 0 "$tmp/o" "$tmp/e" report -M "instructions / cycles" "$tmp/adl-u.json"
 check "hybrid report, labels with u: P-core IPC 6000/3000" has "$tmp/o" "cpu_core/instructions/u *# *2.00 insn per cycle"
 check "hybrid report, labels with u: E-core IPC 2000/5000" has "$tmp/o" "cpu_atom/instructions/u *# *0.40 insn per cycle"
 check "hybrid report, labels with u: metric sums the parts, 8000/8000" has "$tmp/o" "instructions / cycles  *1.000"
+# a metric per core type on big.LITTLE (hand-written counts, tests/reports/arm64-biglittle-mpki.json: the
+# parts and totals pmu stat writes): -M NAME gives the whole and each core type's, libpmu's standard
+# PRD_RETIRED.CONTROL_FLOW.MPKI = MISPRED / RETIRED.INST x 1000: 35/60000 = 0.583, A55 30/10000 = 3.000,
+# A76 5/50000 = 0.100 (either core type's spelling gave the whole's 0.583 before)
+bl=$SRC/tests/fixtures/arm64-biglittle
+PMU_SYSFS_ROOT=$bl/sys PMU_PROCFS_ROOT=$bl/proc run 0 "$tmp/o" "$tmp/e" report -M PRD_RETIRED.CONTROL_FLOW.MPKI "$SRC/tests/reports/arm64-biglittle-mpki.json"
+check "big.LITTLE report: the whole's MPKI 35/60000" has "$tmp/o" "^   PRD_RETIRED.CONTROL_FLOW.MPKI  *0.583"
+check "big.LITTLE report: the A55's MPKI 30/10000" has "$tmp/o" "^   armv8_cortex_a55/PRD_RETIRED.CONTROL_FLOW.MPKI/  *3.000"
+check "big.LITTLE report: the A76's MPKI 5/50000" has "$tmp/o" "^   armv8_cortex_a76/PRD_RETIRED.CONTROL_FLOW.MPKI/  *0.100"
+# an expression (no metric's name) is evaluated once, over the totals
+PMU_SYSFS_ROOT=$bl/sys PMU_PROCFS_ROOT=$bl/proc run 0 "$tmp/o" "$tmp/e" report -M "RETIRED.INST:u / 1000" "$SRC/tests/reports/arm64-biglittle-mpki.json"
+check "big.LITTLE report: an expression, 60000/1000" has "$tmp/o" "^   RETIRED.INST:u / 1000  *60.000"
+check "big.LITTLE report: an expression once" not_has "$tmp/o" "^   armv8_cortex_a"
 # metrics from an Intel perfmon metric file (fixture in its structure), on hand-written counts
 PMU_EVENTS_PATH="$SRC/tests/tables/intel-perfmon" run 0 "$tmp/o" "$tmp/e" report -M cpi,issue_cycles "$SRC/tests/reports/skx-perfmon.json"
 check "perfmon metric: cpi 3000/1000" has "$tmp/o" "cpi  *3.000 per instruction"

@@ -364,6 +364,45 @@ int main(void)
 			      "L1-dcache-store-misses on big.LITTLE: %d %s", r, pmu_strerror(r));
 			pmu_set_close(s);
 		}
+		/* A metric per core type: "PMU/NAME/" of a core PMU, NAME a metric of no PMU of its own (libpmu's
+		 * standard PRD_RETIRED.CONTROL_FLOW.MPKI = PRD_RETIRED.CONTROL_FLOW.MISPRED / RETIRED.INST * 1000),
+		 * takes that core type's parts. By hand: A55 30 / 10,000 x 1000 = 3.0; A76 5 / 50,000 x 1000 =
+		 * 0.1; the name alone, both: 35 / 60,000 x 1000 = 0.58333. Before, either PMU's spelling gave
+		 * 0.58333. A core type whose part of a name is missing has no value (not the other's). */
+		{
+			const struct pmu_named_value v[] = {
+				{ "armv8_cortex_a55/PRD_RETIRED.CONTROL_FLOW.MISPRED/:u", 30 },
+				{ "armv8_cortex_a76/PRD_RETIRED.CONTROL_FLOW.MISPRED/:u", 5 },
+				{ "armv8_cortex_a55/RETIRED.INST/:u", 10000 },
+				{ "armv8_cortex_a76/RETIRED.INST/:u", 50000 },
+			};
+			static const struct {
+				const char *metric;
+				size_t n;
+				int r;
+				double want;
+			} cases[] = {
+				{ "armv8_cortex_a55/PRD_RETIRED.CONTROL_FLOW.MPKI/", 4, 0, 3.0 },
+				{ "armv8_cortex_a76/PRD_RETIRED.CONTROL_FLOW.MPKI/", 4, 0, 0.1 },
+				{ "PRD_RETIRED.CONTROL_FLOW.MPKI", 4, 0, 35.0 / 60000 * 1000 },
+				/* without the A76's MISPRED part: the A76 has no value, the A55 still its own */
+				{ "armv8_cortex_a55/PRD_RETIRED.CONTROL_FLOW.MPKI/", 3, 0, 3.0 },
+				{ "armv8_cortex_a76/PRD_RETIRED.CONTROL_FLOW.MPKI/", 3, -ENOENT, 0 },
+			};
+			const struct pmu_named_value v3[] = { v[0], v[2], v[3] };
+			char need[512];
+			for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+				double got = -1;
+				r = pmu_metric_eval(ctx, cases[i].metric, cases[i].n == 4 ? v : v3, cases[i].n, &got);
+				CHECK(r == cases[i].r && (r < 0 || fabs(got - cases[i].want) < 1e-9),
+				      "%s over %zu values: %d %g (%s), expected %d %g", cases[i].metric, cases[i].n, r, got,
+				      r < 0 ? pmu_strerror(r) : "", cases[i].r, cases[i].want);
+			}
+			/* its events are the name's, counted on each core PMU: the set's parts are what it takes */
+			r = pmu_metric_events(ctx, "armv8_cortex_a76/PRD_RETIRED.CONTROL_FLOW.MPKI/", need, sizeof(need));
+			CHECK(r > 0 && !strcmp(need, "PRD_RETIRED.CONTROL_FLOW.MISPRED,RETIRED.INST"),
+			      "events of the A76's MPKI: %d '%s'", r, r > 0 ? need : pmu_strerror(r));
+		}
 		pmu_ctx_free(ctx);
 	}
 	return test_done("test-hybrid");

@@ -229,6 +229,11 @@ static int report_metrics(FILE *f, struct pmu_ctx *ctx, const struct strv *ms, c
 		free(mv);
 		return -1;
 	}
+	int w = 40; /* the names' column: as wide as the longest ("armv8_cortex_a76/NAME/") */
+
+	for (size_t i = 0; i < ms->n; i++)
+		if ((int)strlen(mv[i].name) > w)
+			w = (int)strlen(mv[i].name);
 	if (!arr && ms->n)
 		fprintf(f, " Metrics:\n");
 	for (size_t i = 0; i < ms->n; i++) {
@@ -236,9 +241,9 @@ static int report_metrics(FILE *f, struct pmu_ctx *ctx, const struct strv *ms, c
 		if (arr)
 			json_object_array_add(arr, metric_json(m));
 		else if (m->why)
-			fprintf(f, "   %-40s  n/a: %s\n", m->name, m->why);
+			fprintf(f, "   %-*s  n/a: %s\n", w, m->name, m->why);
 		else
-			fprintf(f, "   %-40s %14.3f %-10s%s\n", m->name, m->value, m->unit,
+			fprintf(f, "   %-*s %14.3f %-10s%s\n", w, m->name, m->value, m->unit,
 				m->crossed ? "  <== over threshold" : "");
 	}
 	if (!arr && ms->n)
@@ -452,6 +457,56 @@ static int group_member(const struct pmu_event_entry *e, void *data)
 	return 0;
 }
 
+/* On a machine of several core PMUs, their names into @names (at most @max); how many (0: one core PMU). */
+static size_t core_pmus(struct pmu_ctx *ctx, char (*names)[64], size_t max)
+{
+	struct pmu_pmu_info p;
+	size_t n = 0;
+
+	for (size_t i = 0; i < pmu_pmu_count(ctx) && n < max; i++)
+		if (pmu_pmu_get(ctx, i, &p) == 0 && p.is_core && p.cpus[0])
+			snprintf(names[n++], sizeof(names[0]), "%s", p.name);
+	return n > 1 ? n : 0;
+}
+
+/* Does metric @m need a name that is counted on each core PMU (one part per core type)? */
+static bool counted_per_core(struct pmu_ctx *ctx, const char *m)
+{
+	char need[4096], *save = NULL;
+	bool split = false;
+
+	if (pmu_metric_events(ctx, m, need, sizeof(need)) < 0)
+		return false;
+	for (char *e = strtok_r(need, ",", &save); e && !split; e = strtok_r(NULL, ",", &save))
+		split = pmu_event_resolve_each(ctx, e, NULL, 0) > 1;
+	return split;
+}
+
+/*
+ * Metric @m as given to -M, into @out: on a machine of several core PMUs, as perf does, once per core
+ * type too ("armv8_cortex_a76/NAME/": that core type's tables and counts, see pmu_metric_eval()) where
+ * it needs a name counted on each, after the whole; a metric defined once per PMU (Intel's
+ * cpu_core/cpu_atom tables) once per core PMU that defines it.
+ */
+static int metric_add(struct pmu_ctx *ctx, struct strv *out, const char *m, int info)
+{
+	char core[8][64], spelled[PMU_NAME_MAX * 2];
+	size_t nc = strchr(m, '/') ? 0 : core_pmus(ctx, core, 8), added = 0;
+	struct pmu_metric_info mi;
+	int r = 0;
+
+	if (info == 0 || info != -EINVAL || nc == 0)
+		if ((r = strv_add(out, m, strlen(m))) < 0 || nc == 0 || info != 0 || !counted_per_core(ctx, m))
+			return r;
+	for (size_t c = 0; r == 0 && c < nc; c++) {
+		snprintf(spelled, sizeof(spelled), "%s/%s/", core[c], m);
+		if (pmu_metric_info(ctx, spelled, &mi) == 0 && (r = strv_add(out, spelled, strlen(spelled))) == 0)
+			added++;
+	}
+	/* defined per PMU, none of this machine's core PMUs: as given, said later */
+	return r == 0 && info == -EINVAL && !added ? strv_add(out, m, strlen(m)) : r;
+}
+
 int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms)
 {
 	struct strv out = { NULL, 0 };
@@ -464,7 +519,7 @@ int metrics_expand(struct pmu_ctx *ctx, const char *cmd, struct strv *ms)
 		struct group_walk w = { ctx, m, &out, 0 };
 		int info = pmu_metric_info(ctx, m, &mi);
 		if (info == 0 || info == -EINVAL || !bare_name(m)) {
-			r = strv_add(&out, m, strlen(m)); /* a metric (-EINVAL: one per PMU, said later), an expression */
+			r = metric_add(ctx, &out, m, info); /* a metric (-EINVAL: one per PMU), an expression */
 			continue;
 		}
 		if (pmu_event_foreach(ctx, NULL, group_member, &w) < 0 || w.r < 0) {
