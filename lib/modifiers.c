@@ -2,7 +2,9 @@
 /* Event modifiers: the letters after ':' (or after PMU/.../) recognised, parsed, refused by name
  * when libpmu does not take them, applied to an encoding, and written into a label. Depends on the
  * error convention only. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 #include "modifiers.h"
@@ -104,10 +106,80 @@ size_t pmu__mode_base(const char *name)
 	return strlen(name);
 }
 
+int pmu__intel_mod(const char *tok, const char **term, unsigned long long *value)
+{
+	const char *v = tok + 1 + (tok[0] && tok[1] == '=');
+	char *end = (char *)v;
+	unsigned long long x = *v ? strtoull(v, &end, 0) : 1;
+
+	if (*end || !tok[0] || !strchr("ceiu", tok[0]) || (tok[0] == 'u' && !*v) || *v == '-' ||
+	    (tok[0] == 'c' || tok[0] == 'u' ? x > 255 : x > 1))
+		return -EINVAL;
+	*term = tok[0] == 'c' ? "cmask" : tok[0] == 'e' ? "edge" : tok[0] == 'i' ? "inv" : "umask";
+	*value = x;
+	return 0;
+}
+
+/* The Intel modifiers of @name's first @b bytes, "BASE:c1:e1" (perf's modes among them left out), as
+ * format terms after BASE into @out: "BASE,cmask=1,edge=1"; their modes appended to @modes. 0, -EINVAL
+ * (a token that is neither), or -ENAMETOOLONG. */
+static int intel_terms(const char *name, size_t b, char *out, size_t len, char *modes, size_t mlen)
+{
+	const char *colon = memchr(name, ':', b);
+	size_t o, base = colon ? (size_t)(colon - name) : b;
+
+	if ((o = (size_t)snprintf(out, len, "%.*s", (int)base, name)) >= len)
+		return -ENAMETOOLONG;
+	for (const char *t = colon; t && t < name + b;) {
+		const char *next = memchr(t + 1, ':', (size_t)(name + b - t - 1));
+		size_t tl = (size_t)((next ? next : name + b) - t - 1);
+		char tok[64];
+		const char *term;
+		unsigned long long x;
+		if (tl >= sizeof(tok))
+			return -EINVAL;
+		memcpy(tok, t + 1, tl);
+		tok[tl] = 0;
+		t = next;
+		if (!strcmp(tok, "perf_metrics"))
+			continue; /* the SLOTS event as topdown opens it anyway */
+		if (pmu__is_mods(tok)) {
+			size_t m = strlen(modes);
+			if (m + tl >= mlen)
+				return -ENAMETOOLONG;
+			memcpy(modes + m, tok, tl + 1);
+			continue;
+		}
+		if (pmu__intel_mod(tok, &term, &x) < 0)
+			return -EINVAL;
+		if ((o += (size_t)snprintf(out + o, len - o, ",%s=%#llx", term, x)) >= len)
+			return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+bool pmu__intel_mods_only(const char *name)
+{
+	char base[PMU_NAME_MAX + 64], modes[32] = "";
+	size_t b = pmu__mode_base(name);
+
+	return memchr(name, ':', b) && !memchr(name, '/', b) &&
+	       intel_terms(name, b, base, sizeof(base), modes, sizeof(modes)) == 0;
+}
+
 int pmu__name_on_pmu(char *buf, size_t len, const char *pmu, const char *name)
 {
 	size_t b = pmu__mode_base(name);
+	char base[PMU_NAME_MAX + 64], modes[32] = "";
+	int r;
 
+	/* Intel's modifiers of a table event (INST_RETIRED.ANY:c1:u): the format terms they set */
+	if (memchr(name, ':', b) && !memchr(name, '/', b)) {
+		if ((r = intel_terms(name, b, base, sizeof(base), modes, sizeof(modes))) < 0)
+			return r;
+		return (size_t)snprintf(buf, len, "%s/%s/%s%s", pmu, base, modes, name + b + (name[b] == ':')) < len ?
+			       0 : -ENAMETOOLONG;
+	}
 	return (size_t)snprintf(buf, len, "%s/%.*s/%s", pmu, (int)b, name, name + b + (name[b] == ':')) < len ?
 		       0 : -ENAMETOOLONG;
 }

@@ -10,9 +10,17 @@ struct pmu_event_info;
 
 /* Length of @name without its mode modifiers: "cycles:uk" 6, "cpu/event=0x3c/u" 15 (up to the last '/'). */
 size_t pmu__mode_base(const char *name);
-/* @name ("INST.RET:u") spelled on PMU @pmu as the resolver takes it: "cpu_core/INST.RET/u". 0, or
+/* @name ("INST.RET:u") spelled on PMU @pmu as the resolver takes it: "cpu_core/INST.RET/u"; Intel's
+ * modifiers of a table event as the format terms they set: "INST_RETIRED.ANY:c1:u" is
+ * "cpu_core/INST_RETIRED.ANY,cmask=0x1/u". 0, -EINVAL (a modifier neither Intel's nor perf's), or
  * -ENAMETOOLONG when it does not fit @len. */
 int pmu__name_on_pmu(char *buf, size_t len, const char *pmu, const char *name);
+/* Intel's modifier @tok of a table event (c<N> counter mask 0-255, e1 edge, i1 invert, u<mask> unit
+ * mask 0-255; "c=1" too): the format term it sets ("cmask", "edge", "inv", "umask") and its value.
+ * 0, or -EINVAL when @tok is none. */
+int pmu__intel_mod(const char *tok, const char **term, unsigned long long *value);
+/* Is @name "EVENT:tok:tok" with Intel's modifiers (perf's modes among them), and no PMU? */
+bool pmu__intel_mods_only(const char *name);
 /* The label of @name counted in modes @mods ("u", "uk"), as perf writes it: "cycles:u",
  * "cpu/event=0x3c/u" (a mode modifier @name had is replaced). 0, or -ENAMETOOLONG when it does not
  * fit @len. */

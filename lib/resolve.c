@@ -631,8 +631,14 @@ bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name)
 	const struct pmu_tentry *e;
 	size_t b = pmu__mode_base(name);
 
-	if (pmu__n_core_pmus(ctx) < 2 || b >= sizeof(base) || memchr(name, '/', b) || memchr(name, ':', b))
+	if (pmu__n_core_pmus(ctx) < 2 || b >= sizeof(base) || memchr(name, '/', b))
 		return false;
+	if (memchr(name, ':', b)) {
+		/* Intel's modifiers of a table event (INST_RETIRED.ANY:c1): the event's, on each core PMU */
+		if (ctx->cpu.arch != PMU_ARCH_X86 || !pmu__intel_mods_only(name))
+			return false;
+		b = (size_t)((const char *)memchr(name, ':', b) - name);
+	}
 	memcpy(base, name, b);
 	base[b] = 0;
 	if (pmu__tables_load(ctx) == 0 && (e = pmu__tables_find(ctx, base)))
@@ -712,19 +718,14 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 		return r;
 	if (!(e = pmu__tables_find(ctx, base)) || e->kind != PMU_T_NATIVE)
 		return -ENOENT;
-	if ((r = name_one_pmu(ctx, name, e)) < 0)
-		return r;
 	if (!(e->have & PMU_TF_EVENT) || (strncmp(e->dir, "x86/", 4) && ctx->cpu.arch != PMU_ARCH_X86))
 		return pmu__err(ctx, -EINVAL, "event '%s': modifiers c, e, i and u<mask> apply to Intel events; "
 				"'%s' (%s) takes only :u, :k, :h", name, base, e->file);
 	m = *e;
 	pmu__strlcpy(base, colon + 1, sizeof(base));
 	for (tok = strtok_r(base, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
-		const char *v = tok + 1;
-		char *end;
+		const char *term;
 		unsigned long long x;
-		if (*v == '=')
-			v++;
 		if (!strcmp(tok, "perf_metrics"))
 			continue;
 		if (pmu__is_mods(tok) && np + strlen(tok) < privlen) {
@@ -732,11 +733,7 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 			np += strlen(tok);
 			continue;
 		}
-		x = *v ? strtoull(v, &end, 0) : 1;
-		if (!*v)
-			end = (char *)v;
-		if (*end || !strchr("ceiu", tok[0]) || (tok[0] == 'u' && !*v) ||
-		    (tok[0] == 'c' ? x > 255 : tok[0] == 'u' ? x > 255 : x > 1))
+		if (pmu__intel_mod(tok, &term, &x) < 0)
 			return pmu__err(ctx, -EINVAL,
 					"event '%s': '%s' is not a modifier; Intel's are c<N> (counter mask 0-255), "
 					"e1 (edge), i1 (invert), u<mask> (unit mask, e.g. u0x80); perf's are u, k, h",
@@ -748,6 +745,9 @@ static int resolve_table_mods(struct pmu_ctx *ctx, const char *name, const char 
 		case 'u': m.umask = x; m.have |= PMU_TF_UMASK; break;
 		}
 	}
+	/* the modifiers first: a bad one is said as such, also of an event defined once per PMU */
+	if ((r = name_one_pmu(ctx, name, e)) < 0)
+		return r;
 	return pmu__tables_encode(ctx, &m, name, out);
 }
 

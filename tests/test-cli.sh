@@ -433,13 +433,13 @@ PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-9A-3 PM
 	run 0 "$tmp/o" "$tmp/e" resolve --json INST.RET
 check "hybrid: bare INST.RET lists its part on each core PMU, each core type's event (0x211, 0x12 by hand)" json "$tmp/o" "[(e['name'], e['pmu'], e['config'], e['part_of']) for e in d] == [('cpu_core/INST.RET/', 'cpu_core', '0x211', 'INST.RET'), ('cpu_atom/INST.RET/', 'cpu_atom', '0x12', 'INST.RET')]"
 # a table event without a Unit on that CPU: each core type counts it; the bare name lists the same
-# event on each core PMU (with Intel's :c1 it is still refused: not split yet) (types 4 and 10: the fixture's), the plain
-# text says it is counted on each
+# event on each core PMU (types 4 and 10: the fixture's), the plain text says it is counted on each; with
+# Intel's :c1 too, each part with the counter mask (0x11 | 1 << 24, by hand; it was refused)
 mkdir -p "$tmp/hy1"
 echo '[{"EventName": "NOUNIT", "EventCode": "0x11"}]' > "$tmp/hy1/t.json"
 PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-9A-3 PMU_EVENTS_PATH=$tmp/hy1 \
-	run 1 "$tmp/o" "$tmp/e" resolve NOUNIT:c1
-check "hybrid: NOUNIT:c1 (Intel's modifier) refused, both spellings named" has "$tmp/e" "2 core PMUs (perf counts it on each): one encoding cannot count it, name it: cpu_core/NOUNIT/ or cpu_atom/NOUNIT/"
+	run 0 "$tmp/o" "$tmp/e" resolve --json NOUNIT:c1
+check "hybrid: NOUNIT:c1 (Intel's modifier) on each core PMU, with cmask 1" json "$tmp/o" "[(e['pmu'], e['type'], e['config'], e['part_of']) for e in d] == [('cpu_core', 4, '0x1000011', 'NOUNIT:c1'), ('cpu_atom', 10, '0x1000011', 'NOUNIT:c1')]"
 for n in NOUNIT; do
 	PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-9A-3 PMU_EVENTS_PATH=$tmp/hy1 \
 		run 0 "$tmp/o" "$tmp/e" resolve "$n"

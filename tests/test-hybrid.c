@@ -155,6 +155,24 @@ int main(void)
 	per_core(ctx, "{INST.RET:u,cycles}", "cpu_core/INST.RET/:u,cpu_core/cycles/,cpu_atom/INST.RET/:u,cpu_atom/cycles/",
 		 "0,0,1,1", (const unsigned[]){ 4, 0, 10, 0 },
 		 (const unsigned long long[]){ 0xc0, 0x400000000ull, 0xc0, 0xa00000000ull }, (const unsigned[]){ 1, 1, 1, 1 });
+	/* Intel's modifiers of a table event (c<N> counter mask, i1 invert, e1 edge) on a name defined for
+	 * both core PMUs: each part the core PMU's event with them, as "cpu_core/NAME,cmask=1,inv=1/u" would
+	 * be. By hand from perf's alderlake pipeline.json (INST_RETIRED.ANY event 0xc0, BR_MISP_RETIRED.
+	 * ALL_BRANCHES 0xc5, both PMUs) and the x86 format (cmask bits 24-31, inv 23, edge 18): 0x10000c0 |
+	 * 0x800000 = 0x18000c0; 0xc5 | 0x40000 = 0x400c5. They were refused, naming the spellings. */
+	per_core(ctx, "INST_RETIRED.ANY:c1:i1:u,BR_MISP_RETIRED.ALL_BRANCHES:e1",
+		 "cpu_core/INST_RETIRED.ANY:c1:i1/:u,cpu_atom/INST_RETIRED.ANY:c1:i1/:u,"
+		 "cpu_core/BR_MISP_RETIRED.ALL_BRANCHES:e1/,cpu_atom/BR_MISP_RETIRED.ALL_BRANCHES:e1/", "0,1,2,3",
+		 (const unsigned[]){ 4, 10, 4, 10 }, (const unsigned long long[]){ 0x18000c0, 0x18000c0, 0x400c5, 0x400c5 },
+		 (const unsigned[]){ 1, 1, 1, 1 });
+	{
+		struct pmu_set *s = NULL;
+		struct pmu_set_opts o = { sizeof(o), 0, 0, -1 };
+		r = pmu__set_plan(ctx, "INST_RETIRED.ANY:c999", &o, &s);
+		CHECK(r == -EINVAL && strstr(pmu_strerror(r), "'c999' is not a modifier"), "INST_RETIRED.ANY:c999: %d %s",
+		      r, pmu_strerror(r));
+		pmu_set_close(s);
+	}
 	/* counting one CPU: only its core type's event (CPU 9 is a cpu_atom CPU) */
 	{
 		struct pmu_set *s = NULL;
@@ -362,6 +380,15 @@ int main(void)
 			r = pmu__set_plan(ctx, "L1-dcache-store-misses", &o, &s);
 			CHECK(r == -ENOENT && strstr(pmu_strerror(r), "no meaning on any of the 2 core PMUs"),
 			      "L1-dcache-store-misses on big.LITTLE: %d %s", r, pmu_strerror(r));
+			pmu_set_close(s);
+		}
+		/* Intel's modifiers are Intel's: on Arm cores refused as such, not split */
+		{
+			struct pmu_set *s = NULL;
+			struct pmu_set_opts o = { sizeof(o), 0, 0, -1 };
+			r = pmu__set_plan(ctx, "INST_RETIRED:c1", &o, &s);
+			CHECK(r == -EINVAL && strstr(pmu_strerror(r), "apply to Intel events"), "INST_RETIRED:c1 on Arm: %d %s",
+			      r, pmu_strerror(r));
 			pmu_set_close(s);
 		}
 		/* A metric per core type: "PMU/NAME/" of a core PMU, NAME a metric of no PMU of its own (libpmu's
