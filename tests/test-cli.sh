@@ -473,6 +473,17 @@ run 0 "$tmp/o" "$tmp/e" report -M "instructions / cycles" "$tmp/adl-u.json"
 check "hybrid report, labels with u: P-core IPC 6000/3000" has "$tmp/o" "cpu_core/instructions/u *# *2.00 insn per cycle"
 check "hybrid report, labels with u: E-core IPC 2000/5000" has "$tmp/o" "cpu_atom/instructions/u *# *0.40 insn per cycle"
 check "hybrid report, labels with u: metric sums the parts, 8000/8000" has "$tmp/o" "instructions / cycles  *1.000"
+# Ice Lake-X: metrics whose formulas name the topdown SLOTS event under two names (perf's tma_* "slots",
+# libpmu's TMA.* "TOPDOWN.SLOTS", both event 0x00 umask 0x04 by perf's table) or beside the TOPDOWN keyword
+# count it once; the user wrote no event list twice. Each was refused ("names the topdown SLOTS event
+# 2 times"). Here, without a PMU, every event is <not supported> and the run goes on (exit 0).
+icx=$SRC/tests/fixtures/intel-icx
+for args in "-M TopdownL1" "-M TMA" "-M tma_retiring,TMA.RETIRING" "-e TOPDOWN -M tma_retiring"; do
+	# shellcheck disable=SC2086
+	PMU_SYSFS_ROOT=$icx/sys PMU_PROCFS_ROOT=$icx/proc run 0 "$tmp/o" "$tmp/e" stat -x, $args -- true
+	check "Ice Lake-X stat $args: not refused" not_has "$tmp/e" "names the topdown SLOTS event"
+	check "Ice Lake-X stat $args: the SLOTS event counted once" test "$(grep -c -E '^[^,]*,[^,]*,(slots|TOPDOWN.SLOTS),' "$tmp/e")" = 1
+done
 # a metric per core type on big.LITTLE (hand-written counts, tests/reports/arm64-biglittle-mpki.json: the
 # parts and totals pmu stat writes): -M NAME gives the whole and each core type's, libpmu's standard
 # PRD_RETIRED.CONTROL_FLOW.MPKI = MISPRED / RETIRED.INST x 1000: 35/60000 = 0.583, A55 30/10000 = 3.000,

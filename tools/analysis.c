@@ -548,7 +548,40 @@ struct countable_arg {
 	const char *metric;
 	int topdown;            /* the TOPDOWN keyword counts the topdown events */
 	struct strv *notes;
+	char *const *events;    /* the list so far */
 };
+
+/* Does the event list @list count event @info already, under another name: an item of the same
+ * encoding (perf's tables name the topdown SLOTS event "slots" in one metric and "TOPDOWN.SLOTS" in
+ * another; a set would open it twice, and topdown refuses a second SLOTS), or the TOPDOWN keyword for a
+ * topdown event? A metric finds the value by its encoding (pmu_metric_eval_events). */
+static bool counted_already(struct pmu_ctx *ctx, const char *list, const struct pmu_event_info *info)
+{
+	const unsigned modes = PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
+	char item[PMU_NAME_MAX * 2];
+
+	for (const char *p = list ? list : ""; *p;) {
+		size_t n = strcspn(p, ",");
+		struct pmu_event_info other;
+		const char *a = p, *b = p + n;
+		p = *b ? b + 1 : b;
+		while (a < b && (*a == '{' || *a == ' '))
+			a++;
+		while (b > a && (b[-1] == ' ' || b[-1] == '}'))
+			b--;
+		if ((size_t)(b - a) >= sizeof(item))
+			continue;
+		snprintf(item, sizeof(item), "%.*s", (int)(b - a), a);
+		if (!strncasecmp(item, "TOPDOWN", 7) && (!item[7] || item[7] == ':'))
+			if (info->flags & (PMU_EVF_TOPDOWN_SLOTS | PMU_EVF_TOPDOWN_METRIC))
+				return true;
+		if (pmu_event_resolve(ctx, item, &other) == 0 && other.type == info->type &&
+		    other.config == info->config && other.config1 == info->config1 && other.config2 == info->config2 &&
+		    (other.flags & modes) == (info->flags & modes))
+			return true;
+	}
+	return false;
+}
 
 /* Is event @e, which a metric needs, countable here? 0 yes; 1 no, with a note saying why (the other
  * metrics are counted, this one says n/a); -ENOMEM. */
@@ -561,6 +594,8 @@ static int countable(const char *e, void *data)
 
 	if (rr == 0 && a->topdown && (info.flags & (PMU_EVF_TOPDOWN_SLOTS | PMU_EVF_TOPDOWN_METRIC)))
 		return 1; /* counted by the TOPDOWN keyword, in its group */
+	if (rr == 0 && counted_already(a->ctx, *a->events, &info))
+		return 1;
 	if (rr != -ENOENT && rr != -ENODEV && rr != -EINVAL)
 		return 0;
 	/* not countable on this machine: a PMU it lacks, an event its tables do not have */
@@ -588,7 +623,7 @@ int add_metric_events(struct pmu_ctx *ctx, const struct strv *ms, int topdown, c
 			break;
 		}
 		{
-			struct countable_arg a = { ctx, ms->v[i], topdown, notes };
+			struct countable_arg a = { ctx, ms->v[i], topdown, notes, events };
 			if ((r = pmu__names_add_new(events, need, countable, &a)) < 0)
 				fprintf(stderr, "pmu stat: out of memory\n");
 		}
