@@ -400,13 +400,55 @@ check "-M with an absent PMU: the other metric computed, this one n/a with a not
 # inherit: a child process's work is counted (sh forks the workload)
 run 0 "$tmp/o" "$tmp/e" stat -e page-faults --json -o "$tmp/inh.json" -- sh -c "$BUILD/examples/workload 8 >/dev/null; true"
 check "children counted (inherit)" json "$tmp/inh.json" "d['events'][0]['value']>=2048"
-run 0 "$tmp/o" "$tmp/e" report "$tmp/run.json" "$tmp/run.json"
-check "report sums files" has "$tmp/o" "counts summed"
+# one run named twice is refused: summed, it would be counted twice
+run 2 "$tmp/o" "$tmp/e" report "$tmp/run.json" "$tmp/run.json"
+check "report: the same run twice refused" has "$tmp/e" "holds the same run as"
+# What pmu report sums, from hand-made files (the schema's keys, values chosen): only files that counted
+# the same events the same number of times (-r); the rest reported apart, each with its own ratios, and
+# said. Elapsed of a sum: the wall-clock time the runs covered together. By hand:
+#   t1 task-clock 100 ms, t2 task-clock 300 ms, each 200 ms elapsed; t2 starts 50 ms after t1 (they ran
+#   at once): covered 250 ms of 400 ms of spans, elapsed (200 + 200) x 250 / 400 = 250 ms, CPUs utilized
+#   400 / 250 = 1.600; t3 like t2 but 1 s after t1 (one after another): elapsed 400 ms, 400 / 400 = 1.000.
+#   p1 page-faults 5,000 only: apart, with no rate (it has no task-clock; before, it took t1's: K/sec).
+#   r3 task-clock as t1 with -r 3 (a mean, +- 6.00%): apart, "(3 runs)".
+$PY - "$tmp" <<'PYEOF'
+import json, sys
+tmp = sys.argv[1]
+def doc(events, start_ms, runs=1, elapsed_ms=200, cmd=("work",)):
+    s = 1_800_000_000_000_000_000 + start_ms * 1_000_000
+    return {"schema": "libpmu-stat/1", "version": "0.1.0", "cpuid": "AuthenticAMD-25-1-1", "hw_pmu": False,
+            "command": list(cmd), "exit_status": 0, "elapsed_ns": elapsed_ms * 1_000_000, "host": "h",
+            "boot_id": "b", "wall_start_ns": s, "wall_end_ns": s + elapsed_ms * 1_000_000, "user_ns": 1000,
+            "sys_ns": 0, "runs": runs, "events": events, "notes": []}
+def ev(name, value, unit="", pct=0.0):
+    return {"name": name, "pmu": "software", "type": 1, "config": "0x1", "config1": "0x0", "supported": True,
+            "value": value, "scaled": value, "enabled_ns": 1000, "running_ns": 1000, "confidence": 1.0,
+            "unit": unit, "stddev_pct": pct}
+for name, d in {"t1": doc([ev("task-clock", 100_000_000, "ns")], 0),
+                "t2": doc([ev("task-clock", 300_000_000, "ns")], 50),
+                "t3": doc([ev("task-clock", 300_000_000, "ns")], 1000),
+                "p1": doc([ev("page-faults", 5000)], 2000),
+                "r3": doc([ev("task-clock", 100_000_000, "ns", 6.0)], 3000, runs=3)}.items():
+    json.dump(d, open("%s/%s.json" % (tmp, name), "w"))
+PYEOF
+run 0 "$tmp/o" "$tmp/e" report "$tmp/t1.json" "$tmp/t2.json"
+check "report: files run at once: CPUs utilized 400/250 = 1.600" has "$tmp/o" "task-clock  *# *1.600 CPUs utilized"
+check "report: files run at once: elapsed 0.25 s" has "$tmp/o" "0.250000000 seconds time elapsed"
+check "report: files run at once: said" has "$tmp/o" "counts summed over 2 files.*some ran at the same time"
+check "report: titled with the files' command" has "$tmp/o" "Performance counter stats for 'work':"
+run 0 "$tmp/o" "$tmp/e" report "$tmp/t1.json" "$tmp/t3.json"
+check "report: files one after another: CPUs utilized 400/400 = 1.000" has "$tmp/o" "task-clock  *# *1.000 CPUs utilized"
+run 0 "$tmp/o" "$tmp/e" report "$tmp/t1.json" "$tmp/p1.json" "$tmp/r3.json"
+check "report: three kinds of file, three tables" test "$(grep -c "Performance counter stats" "$tmp/o")" = 3
+check "report: page-faults apart, no rate over another file's task-clock" not_has "$tmp/o" "page-faults  *#"
+check "report: the -r 3 file apart, as 3 runs with its spread" has "$tmp/o" "(3 runs):"
+check "report: the -r 3 file's +- 6.00%" has "$tmp/o" "( +- 6.00% )"
+check "report: what was reported apart is said" has "$tmp/o" "reported apart from $tmp/p1.json and $tmp/r3.json"
 # the counted machine's metric constants travel in the file: pmu report evaluates with them, not with
-# the reporting machine's. The file is rewritten as if counted on a 4-package, 64-core machine (by
+# the reporting machine's. The file is rewritten as if counted on a 4-package, 64-core machine, a second later (by
 # hand: 64 * 100 + 4 = 6404); --param overrides a recorded one (3 * 100 + 4 = 304)
 check "stat --json records the machine's constants" json "$tmp/run.json" "d['constants']['num_cpus'] >= 1 and 'num_cores' in d['constants']"
-$PY -c "import json, sys; d = json.load(open(sys.argv[1])); d['constants'].update(num_cores=64, num_packages=4); json.dump(d, open(sys.argv[2], 'w'))" "$tmp/run.json" "$tmp/big.json"
+$PY -c "import json, sys; d = json.load(open(sys.argv[1])); d['constants'].update(num_cores=64, num_packages=4); d['wall_start_ns'] += 10**9; d['wall_end_ns'] += 10**9; json.dump(d, open(sys.argv[2], 'w'))" "$tmp/run.json" "$tmp/big.json"
 run 0 "$tmp/o" "$tmp/e" report -M '#num_cores * 100 + #num_packages' "$tmp/big.json"
 check "report: metrics use the file's constants (6404)" grep -Eq '#num_cores \* 100 \+ #num_packages +6,?404' "$tmp/o"
 run 0 "$tmp/o" "$tmp/e" report -M '#num_cores * 100 + #num_packages' --param num_cores=3 "$tmp/big.json"

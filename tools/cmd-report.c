@@ -222,8 +222,9 @@ static const char *const report_synopsis[] = { "[-M METRICS] [--topdown] [--para
 					       "[--json] REGIONS.json...", NULL };
 const struct command report_command = {
 	"report", cmd_report, "Print saved 'pmu stat --json' results and region reports", report_synopsis,
-	"Saved stat results are summed over the files, with metrics and topdown evaluated for the CPU\n"
-	"they came from; region reports (PMU_FORMAT=json) are merged per region, with the spread of each\n"
+	"Saved stat results are summed over the files that counted the same events the same number of\n"
+	"times (others reported apart), with metrics and topdown evaluated for the CPU they came from;\n"
+	"region reports (PMU_FORMAT=json) are merged per region, with the spread of each\n"
 	"region's counts across the files (MPI ranks: min, mean, max, the rank of the max, max / mean).\n"
 	"Exit status: 0; 1 when a file cannot be read or a metric computed; 2 when a file is "
 	"refused for its content\n(one line naming the file and the key) or on a usage error.\n", report_opts, false,
@@ -247,12 +248,72 @@ static int on_opt(void *st, int id, const char *arg)
 	return analysis_opt(&o->a, "report", id, arg) == 0 ? 0 : -1;
 }
 
-/* Load files argv[first..argc) into @st or @rg (one kind), their names joined into *@title. 0 or the exit status. */
-static int load_all(int argc, char **argv, int first, struct saved_stat *st, struct saved_regions *rg,
-		    enum report_kind *kind0, char **title)
+/* Saved stat files that can be summed: the same events and number of runs (saved_stat_signature). */
+struct stat_group {
+	char *sig;
+	struct saved_stat st;
+	char *files;            /* their names, " + " between */
+	json_object **docs;
+	size_t ndocs;
+};
+
+struct stat_groups {
+	struct stat_group *v;
+	size_t n;
+};
+
+static void stat_groups_free(struct stat_groups *gs)
+{
+	for (size_t i = 0; i < gs->n; i++) {
+		free(gs->v[i].sig);
+		saved_stat_free(&gs->v[i].st);
+		free(gs->v[i].files);
+		for (size_t k = 0; k < gs->v[i].ndocs; k++)
+			json_object_put(gs->v[i].docs[k]);
+		free(gs->v[i].docs);
+	}
+	free(gs->v);
+	memset(gs, 0, sizeof(*gs));
+}
+
+/* The group of @doc (made if it is the first of its kind); NULL when out of memory. */
+static struct stat_group *group_of(struct stat_groups *gs, json_object *doc)
+{
+	char *sig = saved_stat_signature(doc);
+	struct stat_group *v, *g;
+	json_object **d;
+
+	if (!sig)
+		return NULL;
+	for (size_t i = 0; i < gs->n; i++)
+		if (!strcmp(gs->v[i].sig, sig)) {
+			free(sig);
+			g = &gs->v[i];
+			goto add;
+		}
+	if (!(v = realloc(gs->v, (gs->n + 1) * sizeof(*v)))) {
+		free(sig);
+		return NULL;
+	}
+	gs->v = v;
+	g = &v[gs->n++];
+	memset(g, 0, sizeof(*g));
+	g->sig = sig;
+add:
+	if (!(d = realloc(g->docs, (g->ndocs + 1) * sizeof(*d))))
+		return NULL;
+	g->docs = d;
+	d[g->ndocs++] = json_object_get(doc);
+	return g;
+}
+
+/* Load files argv[first..argc) into @gs (saved stat runs, grouped) or @rg (one kind). 0 or the exit status. */
+static int load_all(int argc, char **argv, int first, struct stat_groups *gs, struct saved_regions *rg,
+		    enum report_kind *kind0)
 {
 	for (int i = first; i < argc; i++) {
 		enum report_kind kind = 0;
+		struct stat_group *g = NULL;
 		json_object *doc;
 		char *err = NULL;
 		int r = report_load(argv[i], &doc, &kind, &err);
@@ -262,8 +323,10 @@ static int load_all(int argc, char **argv, int first, struct saved_stat *st, str
 				     kind_words(*kind0), argv[i], kind_words(kind)) < 0)
 				err = NULL;
 		}
+		if (r == 0 && kind == REPORT_STAT && !(g = group_of(gs, doc)))
+			r = -ENOMEM;
 		if (r == 0)
-			r = kind == REPORT_STAT ? saved_stat_add(st, argv[i], doc, &err) :
+			r = kind == REPORT_STAT ? saved_stat_add(&g->st, argv[i], doc, &err) :
 						  saved_regions_add(rg, argv[i], doc, &err);
 		json_object_put(doc);
 		if (r < 0) {
@@ -272,20 +335,39 @@ static int load_all(int argc, char **argv, int first, struct saved_stat *st, str
 			return r == -EINVAL ? 2 : 1;
 		}
 		*kind0 = kind;
-		if (str_append(title, " + ", argv[i]) < 0)
+		if (g && str_append(&g->files, " + ", argv[i]) < 0)
 			return fprintf(stderr, "pmu report: out of memory\n"), 1;
 	}
 	return 0;
 }
 
-/* The notes on saved counts: summed, from different CPUs. */
-static int stat_notes(const struct saved_stat *st, struct strv *notes)
+/* The notes on saved counts: which files were summed and how their time was taken, which were reported
+ * apart (@others: the other groups' files), from different CPUs. */
+static int stat_notes(struct saved_stat *st, const char *files, const char *others, struct strv *notes)
 {
 	char *n = NULL;
+	bool overlapped;
 	int r = 0;
 
-	if (st->files > 1)
-		r = strv_add(notes, "counts summed over the files", 28);
+	if (st->files > 1) {
+		bool covered = saved_stat_covered(st, &overlapped);
+		if (asprintf(&n, "counts summed over %d files (%s); elapsed: %s", st->files, files,
+			     !covered ? "the files' elapsed times added (some file does not say when it counted)" :
+			     overlapped ? "the time their runs covered together (some ran at the same time)" :
+					  "their elapsed times added (they ran one after another)") < 0)
+			return -1;
+		r = strv_add(notes, n, strlen(n));
+		free(n);
+		n = NULL;
+	}
+	if (r == 0 && others) {
+		if (asprintf(&n, "reported apart from %s: files are summed only when they counted the same events the "
+			     "same number of times (-r)", others) < 0)
+			return -1;
+		r = strv_add(notes, n, strlen(n));
+		free(n);
+		n = NULL;
+	}
 	if (r == 0 && st->other_cpuid) {
 		if (asprintf(&n, "the files come from different CPUs (%s, %s): metrics use the event tables of %s",
 			     st->cpuid, st->other_cpuid, st->cpuid) < 0)
@@ -344,20 +426,31 @@ static int cpu_wide_sums(struct saved_stat *st, struct strv *notes)
 	return 0;
 }
 
-/* Saved stat runs: the table, and the analysis for the CPU the counts came from. */
-static int report_stat(struct saved_stat *st, const char *title, const struct analysis_opts *a, struct cli *cli)
+/* Saved stat runs of one group: the table (titled with their command when they share one), and the
+ * analysis for the CPU the counts came from. */
+static int report_stat(struct stat_group *g, const char *others, const struct analysis_opts *a, struct cli *cli)
 {
+	struct saved_stat *st = &g->st;
 	struct strv notes = { NULL, 0 };
-	struct counted c = { st->rows.v, st->rows.n, st->times.elapsed_ns / 1e9, false };
+	struct counted c;
 	struct pmu_ctx *ctx;
+	char *command = saved_stat_command(g->docs, g->ndocs);
+	const char *title = command ? command : g->files;
 	int code = 0;
 
-	if (stat_notes(st, &notes) < 0 || cpu_wide_sums(st, &notes) < 0) {
+	if (stat_notes(st, g->files, others, &notes) < 0 || cpu_wide_sums(st, &notes) < 0) {
+		strv_free(&notes);
+		free(command);
+		return fprintf(stderr, "pmu report: out of memory\n"), 1;
+	}
+	c = (struct counted){ st->rows.v, st->rows.n, st->times.elapsed_ns / 1e9, false };
+	if (!command && strv_add(&notes, "the files counted different commands: titled with their names", 62) < 0) {
 		strv_free(&notes);
 		return fprintf(stderr, "pmu report: out of memory\n"), 1;
 	}
 	stat_print_text(stdout, title, &(struct stat_counts){ st->rows, NULL, 0 }, &st->times, &notes);
 	strv_free(&notes);
+	free(command);
 	if (!a->metrics.n && !a->topdown)
 		return 0;
 	if (cli_open_ctx(cli, st->cpuid, &ctx) < 0)
@@ -375,19 +468,37 @@ static int report_stat(struct saved_stat *st, const char *title, const struct an
 	return code;
 }
 
-/* Saved stat runs (summed) or region reports (merged). Exit 2 when a file is
+/* Each group of saved stat runs, the others named in its notes. The worst exit status. */
+static int report_stats(struct stat_groups *gs, const struct analysis_opts *a, struct cli *cli)
+{
+	int code = 0;
+
+	for (size_t i = 0; i < gs->n; i++) {
+		char *others = NULL;
+		int c;
+		for (size_t j = 0; j < gs->n; j++)
+			if (j != i && str_append(&others, " and ", gs->v[j].files) < 0) {
+				free(others);
+				return fprintf(stderr, "pmu report: out of memory\n"), 1;
+			}
+		c = report_stat(&gs->v[i], others, a, cli);
+		free(others);
+		code = c > code ? c : code;
+	}
+	return code;
+}
+
+/* Saved stat runs (summed where comparable) or region reports (merged). Exit 2 when a file is
  * refused for its content, 1 when one cannot be read or a metric computed. */
 static int cmd_report(int argc, char **argv, struct cli *cli)
 {
 	struct report_opts o;
-	struct saved_stat st;
+	struct stat_groups gs = { NULL, 0 };
 	struct saved_regions rg;
 	enum report_kind kind0 = 0;
-	char *title = NULL;
 	int code, first;
 
 	memset(&o, 0, sizeof(o));
-	memset(&st, 0, sizeof(st));
 	memset(&rg, 0, sizeof(rg));
 	first = opts_parse(&report_command, argc, argv, cli, on_opt, &o);
 	if (first < 0)
@@ -395,7 +506,7 @@ static int cmd_report(int argc, char **argv, struct cli *cli)
 	else if (first >= argc)
 		code = opts_error(&report_command, "name one or more files written by 'pmu stat --json' or region "
 				  "reports");
-	else if ((code = load_all(argc, argv, first, &st, &rg, &kind0, &title)) == 0 && kind0 == REPORT_REGIONS) {
+	else if ((code = load_all(argc, argv, first, &gs, &rg, &kind0)) == 0 && kind0 == REPORT_REGIONS) {
 		if (o.a.metrics.n || o.a.topdown)
 			fprintf(stderr, "pmu report: -M and --topdown apply to 'pmu stat --json' files; region reports "
 				"carry their metrics: not applied\n");
@@ -404,11 +515,10 @@ static int cmd_report(int argc, char **argv, struct cli *cli)
 		code = opts_error(&report_command, "--json merges region reports; 'pmu stat --json' files are JSON "
 				  "already, and their sum is printed as text (without --json)");
 	} else if (code == 0) {
-		code = report_stat(&st, title, &o.a, cli);
+		code = report_stats(&gs, &o.a, cli);
 	}
-	free(title);
 	analysis_opts_free(&o.a);
-	saved_stat_free(&st);
+	stat_groups_free(&gs);
 	saved_regions_free(&rg);
 	return code;
 }

@@ -680,8 +680,8 @@ static int file_add(struct saved_stat *s, const char *file, json_object *doc)
 	f = &v[s->files];
 	memset(f, 0, sizeof(*f));
 	s->nfilev++;
-	f->start = (double)count_at(doc, "wall_start_ns");
-	f->end = (double)count_at(doc, "wall_end_ns");
+	f->start = count_at(doc, "wall_start_ns");
+	f->end = count_at(doc, "wall_end_ns");
 	if (!(f->name = strdup(file)) || (host && *host && !(f->host = strdup(host))) ||
 	    (boot && *boot && !(f->boot = strdup(boot)))) {
 		file_free(&s->filev[--s->nfilev]);
@@ -730,6 +730,109 @@ enum sum_verdict saved_stat_overlap(const struct saved_stat *s, const char *name
 	return with > 1 && unknown ? SUM_UNKNOWN : SUM_OK;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *saved_stat_signature(json_object *doc)
+{
+	json_object *ev = NULL;
+	size_t n = json_object_object_get_ex(doc, "events", &ev) ? json_object_array_length(ev) : 0;
+	const char **names = calloc(n + 1, sizeof(*names));
+	char *sig = NULL;
+	size_t len;
+	FILE *f;
+
+	if (!names || !(f = open_memstream(&sig, &len))) {
+		free(names);
+		return NULL;
+	}
+	for (size_t k = 0; k < n; k++)
+		names[k] = str_at(json_object_array_get_idx(ev, k), "name") ?: "";
+	qsort(names, n, sizeof(*names), cmp_str);
+	fprintf(f, "runs=%llu", (unsigned long long)(count_at(doc, "runs") ?: 1));
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "\n%s", names[k]);
+	free(names);
+	if (fclose(f) != 0) {
+		free(sig);
+		return NULL;
+	}
+	return sig;
+}
+
+char *saved_stat_command(json_object *const *docs, size_t n)
+{
+	char *first = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *cmd = NULL;
+		char *line = NULL;
+		if (!json_object_object_get_ex(docs[i], "command", &cmd) || !json_object_is_type(cmd, json_type_array) ||
+		    !json_object_array_length(cmd)) {
+			free(first);
+			return NULL;
+		}
+		for (size_t k = 0; k < json_object_array_length(cmd); k++) {
+			const char *w = json_object_get_string(json_object_array_get_idx(cmd, k));
+			if (str_append(&line, " ", w ? w : "") < 0) {
+				free(line);
+				free(first);
+				return NULL;
+			}
+		}
+		if (!first) {
+			first = line;
+		} else {
+			bool same = !strcmp(first, line);
+			free(line);
+			if (!same) {
+				free(first);
+				return NULL;
+			}
+		}
+	}
+	return first;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct saved_file *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+bool saved_stat_covered(struct saved_stat *s, bool *overlapped)
+{
+	struct saved_file *v;
+	uint64_t span = 0, covered = 0, end = 0; /* ns since the epoch: exact as integers (not as doubles) */
+
+	*overlapped = false;
+	if (s->files < 2)
+		return true;
+	for (int i = 0; i < s->files; i++)
+		if (!s->filev[i].start || s->filev[i].end <= s->filev[i].start)
+			return false;
+	if (!(v = malloc((size_t)s->files * sizeof(*v))))
+		return false;
+	memcpy(v, s->filev, (size_t)s->files * sizeof(*v));
+	qsort(v, (size_t)s->files, sizeof(*v), cmp_start);
+	for (int i = 0; i < s->files; i++) {
+		uint64_t from = v[i].start > end ? v[i].start : end;
+		*overlapped = *overlapped || v[i].start < end;
+		span += v[i].end - v[i].start;
+		if (v[i].end > from)
+			covered += v[i].end - from;
+		if (v[i].end > end)
+			end = v[i].end;
+	}
+	free(v);
+	/* each file's elapsed time in the share of its wall-clock span not covered by another file's */
+	s->times.elapsed_ns *= (double)covered / (double)span;
+	return true;
+}
+
 int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, char **err)
 {
 	static const struct { const char *key; unsigned flag; } excl[] = {
@@ -749,6 +852,13 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 		return r;
 	if (file_add(s, file, doc) < 0)
 		return fail(err, -ENOMEM, "'%s': out of memory", file);
+	for (int i = 0; i < s->files; i++) {
+		const struct saved_file *prev = &s->filev[i], *cur = &s->filev[s->files];
+		if (prev->host && cur->host && prev->start && !strcmp(prev->host, cur->host) && prev->start == cur->start &&
+		    prev->end == cur->end && (!prev->boot || !cur->boot || !strcmp(prev->boot, cur->boot)))
+			return refuse_at(NULL, file, err, "it holds the same run as '%s' (host %s, the same start and end): "
+					 "summed, that run would be counted twice; name it once", prev->name, prev->host);
+	}
 	for (size_t k = 0; k < json_object_array_length(ev); k++) {
 		json_object *e = json_object_array_get_idx(ev, k);
 		const char *unit = str_at(e, "unit"), *pmu = str_at(e, "pmu");
@@ -791,6 +901,12 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 		if (json_object_object_get_ex(e, "cpu_wide", &x) && json_object_get_boolean(x) &&
 		    strv_add(&s->filev[s->files].cpu_wide, row->info.name, strlen(row->info.name)) < 0)
 			return fail(err, -ENOMEM, "'%s': out of memory", file);
+		if (json_object_object_get_ex(e, "stddev_pct", &x)) {
+			/* -r: the files' standard errors of the mean, as absolute values, add in quadrature */
+			double prev = row->stddev_pct * (double)row->v.value / 100, add = json_object_get_double(x) *
+				(double)count_at(e, "value") / 100, sum = (double)row->v.value + (double)count_at(e, "value");
+			row->stddev_pct = sum > 0 ? 100 * sqrt(prev * prev + add * add) / sum : 0;
+		}
 		if ((r = add_count(&row->v.value, e, "value", &at, file, err)) < 0 ||
 		    (r = add_count(&row->v.enabled, e, "enabled_ns", &at, file, err)) < 0 ||
 		    (r = add_count(&row->v.running, e, "running_ns", &at, file, err)) < 0)
@@ -798,7 +914,7 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 	}
 	if (!s->files)
 		s->times.user_ns = s->times.sys_ns = 0;
-	s->times.runs = 1;
+	s->times.runs = (int)(count_at(doc, "runs") ?: 1); /* one number of runs per sum: saved_stat_signature */
 	s->times.elapsed_ns += (double)count_at(doc, "elapsed_ns");
 	/* CPU times are shown only when every file has them */
 	if (json_object_object_get_ex(doc, "user_ns", NULL) && s->times.user_ns >= 0)

@@ -64,7 +64,7 @@ int report_parse(const char *name, const char *text, size_t len, json_object **d
 struct saved_file {
 	char *name;
 	char *host, *boot;       /* "host", "boot_id"; NULL where the file does not say */
-	double start, end;       /* "wall_start_ns", "wall_end_ns"; 0 where the file does not say */
+	uint64_t start, end;     /* "wall_start_ns", "wall_end_ns"; 0 where the file does not say */
 	struct strv cpu_wide;    /* the names of its rows with cpu_wide */
 };
 
@@ -83,6 +83,16 @@ struct saved_stat {
 };
 /* Add checked document @doc (REPORT_STAT) of file @name; refuses sums beyond 64 bits. */
 int saved_stat_add(struct saved_stat *s, const char *name, json_object *doc, char **err);
+/* What files must share to be summed: the same events (names, in any order) and the same number of
+ * runs (-r: their counts are means). A malloc'd string ("runs=1\ncycles\ntask-clock"), NULL when out
+ * of memory. */
+char *saved_stat_signature(json_object *doc);
+/* After the last file: the elapsed time of the sum, from the time the files' runs covered together
+ * (files run at once, MPI ranks, are not one after another). *@overlapped: some files ran at the same
+ * time. false when some file does not say when it counted (then the elapsed times are summed). */
+bool saved_stat_covered(struct saved_stat *s, bool *overlapped);
+/* The command the files counted, when every file names the same one (malloc'd), else NULL. */
+char *saved_stat_command(json_object *const *docs, size_t n);
 void saved_stat_free(struct saved_stat *s);
 /*
  * Whether the sum of row @name (a PMU that counts CPUs: a package's energy, an uncore) counts something
