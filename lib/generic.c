@@ -75,8 +75,67 @@ static const struct pmu_generic cache_events[] = {
 	CACHE_OPS("node", "local memory node", PERF_COUNT_HW_CACHE_NODE),
 };
 
+/*
+ * perf's other spellings of a cache event (tools/perf/util/evsel.c's evsel__hw_cache, _op and _result;
+ * parse-events.c's parse_events__decode_legacy_cache): a cache, then an operation, a result, or both in
+ * either order, each one of its aliases (any case) and joined by '-'; without an operation, loads;
+ * without a result, accesses. "l1d-load-misses" is L1-dcache-load-misses, "L1-icache-misses"
+ * L1-icache-load-misses. Returns the index of that event in cache_events (cache x 6 + operation x 2 +
+ * result: their order), or -1.
+ */
+static int cache_alias(const char *name)
+{
+	static const char *const caches[][5] = {
+		{ "L1-dcache", "l1-d", "l1d", "L1-data" }, { "L1-icache", "l1-i", "l1i", "L1-instruction" },
+		{ "LLC", "L2" }, { "dTLB", "d-tlb", "Data-TLB" }, { "iTLB", "i-tlb", "Instruction-TLB" },
+		{ "branch", "branches", "bpu", "btb", "bpc" }, { "node" },
+	};
+	static const char *const ops[][5] = {
+		{ "load", "loads", "read" }, { "store", "stores", "write" },
+		{ "prefetch", "prefetches", "speculative-read", "speculative-load" },
+	};
+	static const char *const results[][5] = { { "refs", "Reference", "ops", "access" }, { "misses", "miss" } };
+	int cache = -1, op = -1, result = -1;
+	size_t at = 0;
+
+	/* the longest alias of one of @n rows @v that @name has at @at, followed by '-' or its end: its row */
+#define ALIAS(v, n)                                                                                        \
+	({                                                                                                 \
+		int row_ = -1;                                                                             \
+		size_t best_ = 0;                                                                          \
+		for (size_t i_ = 0; i_ < (n); i_++)                                                        \
+			for (size_t j_ = 0; j_ < 5 && (v)[i_][j_]; j_++) {                                 \
+				size_t l_ = strlen((v)[i_][j_]);                                            \
+				if (l_ > best_ && !strncasecmp(name + at, (v)[i_][j_], l_) &&               \
+				    (name[at + l_] == '-' || !name[at + l_])) {                             \
+					best_ = l_;                                                          \
+					row_ = (int)i_;                                                      \
+				}                                                                            \
+			}                                                                                  \
+		at += best_ + (name[at + best_] == '-');                                                   \
+		row_;                                                                                      \
+	})
+	if ((cache = ALIAS(caches, ARRAY_SIZE(caches))) < 0)
+		return -1;
+	for (int part = 0; part < 2 && name[at]; part++) {
+		int k;
+		if (op < 0 && (k = ALIAS(ops, ARRAY_SIZE(ops))) >= 0)
+			op = k;
+		else if (result < 0 && (k = ALIAS(results, ARRAY_SIZE(results))) >= 0)
+			result = k;
+		else
+			return -1;
+	}
+#undef ALIAS
+	if (name[at] || name[at - 1] == '-')
+		return -1;
+	return cache * 6 + (op < 0 ? 0 : op) * 2 + (result < 0 ? 0 : result);
+}
+
 int pmu__generic_lookup(const char *name, struct pmu_generic *out)
 {
+	int idx;
+
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if (!strcasecmp(table[i].name, name)) {
 			*out = table[i];
@@ -88,6 +147,11 @@ int pmu__generic_lookup(const char *name, struct pmu_generic *out)
 			out->name = NULL; /* caller keeps its own spelling */
 			return 0;
 		}
+	if ((idx = cache_alias(name)) >= 0) {
+		*out = cache_events[idx];
+		out->name = NULL;
+		return 0;
+	}
 	return -ENOENT;
 }
 

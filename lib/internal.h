@@ -136,8 +136,7 @@ struct pmu_cpulist {
 int pmu__cpulist(const char *s, long cpu, struct pmu_cpulist *c);
 /* snprintf into a fixed buffer; returns -ENAMETOOLONG on truncation. */
 int pmu__path(char *buf, size_t len, const char *fmt, ...) PMU_PRINTF(3, 4);
-/* Case-insensitive Levenshtein distance, capped at @cap. */
-unsigned pmu__edit_distance(const char *a, const char *b, unsigned cap);
+#include "editdist.h" /* pmu__edit_distance */
 /* The library's own variables (PMU_*): secure_getenv(), so a program
  * running with more privileges than its user (setuid, setgid, file
  * capabilities such as cap_perfmon: AT_SECURE) ignores them. */

@@ -152,16 +152,16 @@ static int unknown(struct pmu_ctx *ctx, const char *name, const char *base)
 		const char *why = "this CPU has no event for it";
 		if (pmu__resolve_quiet(ctx, s.near, &info) == 0)
 			why = pmu__uncountable(ctx, &info);
-		if (o)
-			snprintf(near, sizeof(near), " ('%s' is closer but cannot be counted here: %s)", s.near,
-				 why ? why : "?");
-		else
-			snprintf(near, sizeof(near), "; did you mean '%s'? It cannot be counted here (%s)", s.near,
-				 why ? why : "?");
+		/* the closest name first, whether it counts here or not ("cyles": cycles, not cs) */
+		snprintf(near, sizeof(near), "; did you mean '%s'? It cannot be counted here (%s)", s.near,
+			 why ? why : "?");
 	}
 	if (pmu__pfm_missing(pfm_why, sizeof(pfm_why)))
 		snprintf(pfm, sizeof(pfm), "; libpfm4, which knows more vendor names, cannot be loaded (%s): "
 			 "install libpfm4", pfm_why);
+	if (o && near[0])
+		return pmu__err(ctx, -ENOENT, "unknown event '%s'%s; countable here and close to it: %s ('pmu list' "
+				"shows all)%s", name, near, list, pfm);
 	if (o)
 		return pmu__err(ctx, -ENOENT, "unknown event '%s'; did you mean: %s?%s ('pmu list' shows all)%s",
 				name, list, near, pfm);

@@ -42,6 +42,12 @@ not_has() { ! grep -q -- "$2" "$1"; }
 
 run 0 "$tmp/o" "$tmp/e" --version; check "version" has "$tmp/o" "pmu (libpmu)"
 run 2 "$tmp/o" "$tmp/e" nosuchcommand; check "unknown command named" has "$tmp/e" "unknown command 'nosuchcommand'"
+check "unknown command: nothing suggested when no command is close" not_has "$tmp/e" "did you mean"
+# a typing slip names the command meant (two letters swapped, one missing)
+run 2 "$tmp/o" "$tmp/e" stta; check "pmu stta: did you mean 'stat'?" has "$tmp/e" "^pmu: unknown command 'stta'; did you mean 'stat'?"
+run 2 "$tmp/o" "$tmp/e" help reslove; check "pmu help reslove: did you mean 'resolve'?" has "$tmp/e" "did you mean 'resolve'?"
+# an unknown event: the closest name first, even where it cannot be counted here ("cyles" suggested cs first)
+run 1 "$tmp/o" "$tmp/e" resolve cyles; check "cyles: cycles suggested first" grep -Eq "did you mean:? '?cycles" "$tmp/e"
 run 2 "$tmp/o" "$tmp/e"
 
 # help: every command's --help and -h (stdout, exit 0) start with its usage and list its options;
@@ -64,7 +70,7 @@ for c in info list resolve stat report check-tables help; do
 	check "pmu $c --no-such-option: then the usage line" test "$(sed -n 2p "$tmp/e" | cut -d' ' -f1-3)" = "usage: pmu $c"
 done
 run 2 "$tmp/o" "$tmp/e" help nosuchcommand
-check "pmu help nosuchcommand: said" has "$tmp/e" "^pmu help: no command 'nosuchcommand'"
+check "pmu help nosuchcommand: said" has "$tmp/e" "^pmu help: unknown command 'nosuchcommand'"
 
 # info: on a machine without a core PMU it must say so plainly
 run 0 "$tmp/o" "$tmp/e" info

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <pmu.h>
 #include "cli.h"
+#include "editdist.h"
 #include "opts.h"
 #include "util.h"
 
@@ -45,6 +46,35 @@ static const struct command *find_command(const char *name)
 		if (!strcmp(name, commands[i]->name))
 			return commands[i];
 	return NULL;
+}
+
+/* The command @name is a typing slip of (at most 2 edits: "stta", "reslove"), or NULL. */
+static const char *closest_command(const char *name)
+{
+	const char *best = NULL;
+	unsigned d = 3;
+
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		unsigned e = pmu__edit_distance(name, commands[i]->name, d);
+		if (e < d) {
+			d = e;
+			best = commands[i]->name;
+		}
+	}
+	return best;
+}
+
+/* A usage error: no command @name, the closest named, then the list. 2. */
+static int unknown_command(const char *who, const char *name)
+{
+	const char *near = closest_command(name);
+
+	fprintf(stderr, "%s: unknown command '%s'", who, name);
+	if (near)
+		fprintf(stderr, "; did you mean '%s'?", near);
+	fputc('\n', stderr);
+	usage(stderr);
+	return 2;
 }
 
 static int no_opt(void *st, int id, const char *arg)
@@ -100,11 +130,8 @@ static int cmd_help(int argc, char **argv, struct cli *cli)
 	}
 	if (first + 1 < argc)
 		return opts_error(&help_command, "one COMMAND at a time");
-	if (!(c = find_command(argv[first]))) {
-		fprintf(stderr, "pmu help: no command '%s'\n", argv[first]);
-		usage(stderr);
-		return 2;
-	}
+	if (!(c = find_command(argv[first])))
+		return unknown_command("pmu help", argv[first]);
 	if (c != &help_command) {
 		char page[64];
 		const char *why;
@@ -131,9 +158,7 @@ static int run_command(int argc, char **argv, struct cli *cli)
 	}
 	if ((c = find_command(argv[0])))
 		return c->fn(argc, argv, cli);
-	fprintf(stderr, "pmu: unknown command '%s'\n", argv[0]);
-	usage(stderr);
-	return 2;
+	return unknown_command("pmu", argv[0]);
 }
 
 int main(int argc, char **argv)
