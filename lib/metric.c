@@ -922,6 +922,30 @@ static const char *spellings(const struct pmu_tname *defs, size_t nd, char *buf,
 	return buf;
 }
 
+/* A user's expression with a name spelled with '-' ("page-faults / task-clock"), which the expression
+ * reads as a subtraction: the hint to escape it ("; '-' is minus in an expression: write page\-faults"),
+ * else "". */
+static void minus_hint(const char *expr, char *out, size_t len)
+{
+	for (const char *p = expr; *p; p++) {
+		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-\\");
+		const char *dash = memchr(p, '-', n);
+		if (dash && dash > p && dash[-1] != '\\' && dash + 1 < p + n && !isdigit((unsigned char)*p)) {
+			char word[PMU_NAME_MAX], *o = word;
+			for (const char *q = p; q < p + n && o + 2 < word + sizeof(word); q++) {
+				if (*q == '-' && (q == p || q[-1] != '\\'))
+					*o++ = '\\';
+				*o++ = *q;
+			}
+			*o = 0;
+			snprintf(out, len, "; '-' is minus in an expression: write %s", word);
+			return;
+		}
+		p += n ? n - 1 : 0;
+	}
+	out[0] = 0;
+}
+
 /*
  * Evaluate metric @m (its threshold with @threshold), or @what as an
  * expression when @m is NULL. Returns 0, or a negative errno with the
@@ -967,11 +991,15 @@ static int eval_run(struct pmu_ctx *ctx, const char *what, const struct pmu_tent
 		snprintf(why, wl, "metric '%s': %s", what, ev->errmsg ? ev->errmsg : "out of memory");
 	else if (r == -EINVAL)
 		snprintf(why, wl, "%s", ev->errmsg ? ev->errmsg : "out of memory");
-	else if (r == 0 && ev->nmissing)
-		snprintf(why, wl, "%s '%s' needs values that were not counted or set: %s%s", m ? "metric" : "expression",
+	else if (r == 0 && ev->nmissing) {
+		char minus[PMU_NAME_MAX + 96] = "";
+		if (!m)
+			minus_hint(what, minus, sizeof(minus));
+		snprintf(why, wl, "%s '%s' needs values that were not counted or set: %s%s%s", m ? "metric" : "expression",
 			 what, ev->missing,
-			 strchr(ev->missing, '#') ? " (set #constants with pmu_ctx_set_param or -D NAME=VALUE)" : ""),
-			r = -ENOENT;
+			 strchr(ev->missing, '#') ? " (set #constants with pmu_ctx_set_param or -D NAME=VALUE)" : "", minus);
+		r = -ENOENT;
+	}
 	else if (r < 0)
 		snprintf(why, wl, "%s '%s': %s", m ? "metric" : "expression", what, strerror(-r));
 	pmu__pmap_free(&ev->memo);

@@ -693,6 +693,20 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 			r = pmu__err(ctx, -EINVAL, "event '%s': empty term in '%s'", event_name, terms);
 			break;
 		}
+		/* perf's terms that encode nothing: name= labels the event; the sampling ones (period=, freq=,
+		 * call-graph=, stack-size=, max-stack=) have no effect when counting, as modifier S */
+		if (!strcmp(tok, "name")) {
+			if (!val || !*val) {
+				r = pmu__err(ctx, -EINVAL, "event '%s': term 'name' needs a value, the label to show "
+					     "(name=LABEL)", event_name);
+				break;
+			}
+			pmu__strlcpy(info->name, val, sizeof(info->name));
+			continue;
+		}
+		if (val && (!strcmp(tok, "period") || !strcmp(tok, "freq") || !strcmp(tok, "call-graph") ||
+			    !strcmp(tok, "stack-size") || !strcmp(tok, "max-stack")))
+			continue;
 		if (val && !strcmp(val, "?")) {
 			r = pmu__err(ctx, -EINVAL,
 				     "event '%s': term '%s' of PMU %s needs a value (write %s=N)",
@@ -709,8 +723,6 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 			r = pmu__err(ctx, -EINVAL, "event '%s': term '%s' needs a value", event_name, tok);
 			break;
 		}
-		if (!strcmp(tok, "name"))
-			continue;
 		/* a term without a value that is no format term: one of the PMU's named events */
 		ne = !val && !find_format(pmu, tok) ? find_event(pmu, tok) : NULL;
 		if (ne) {

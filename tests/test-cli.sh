@@ -521,6 +521,19 @@ run 0 "$tmp/o" "$tmp/e" report -M "instructions / cycles" "$tmp/adl-u.json"
 check "hybrid report, labels with u: P-core IPC 6000/3000" has "$tmp/o" "cpu_core/instructions/u *# *2.00 insn per cycle"
 check "hybrid report, labels with u: E-core IPC 2000/5000" has "$tmp/o" "cpu_atom/instructions/u *# *0.40 insn per cycle"
 check "hybrid report, labels with u: metric sums the parts, 8000/8000" has "$tmp/o" "instructions / cycles  *1.000"
+# an expression with a name spelled with '-': the hint to escape it (it listed "page, task, clock" only)
+run 0 "$tmp/o" "$tmp/e" stat -M 'page-faults / task-clock' -- true
+check "-M 'page-faults / task-clock': says '-' is minus, and how to write it" has "$tmp/e" "'-' is minus in an expression: write page\\\\-faults"
+run 0 "$tmp/o" "$tmp/e" stat -M 'instructions - cycles' -- true
+check "-M 'instructions - cycles': a real subtraction gets no hint" not_has "$tmp/e" "is minus in an expression"
+# perf's terms that encode nothing: name= is the label, period= (sampling) has no effect when counting;
+# both were "value 'mycyc' of term 'name' is not a number" / "no format term 'period'". By hand: event
+# 0x3c on the cpu PMU (type 4), config 0x3c either way
+icx=$SRC/tests/fixtures/intel-icx
+PMU_SYSFS_ROOT=$icx/sys PMU_PROCFS_ROOT=$icx/proc run 0 "$tmp/o" "$tmp/e" resolve --json "cpu/event=0x3c,name=mycyc/u" "cpu/event=0x3c,period=1000/"
+check "name= labels the event, period= has no effect" json "$tmp/o" "[(e['name'], e['type'], e['config']) for e in d] == [('mycyc', 4, '0x3c'), ('cpu/event=0x3c,period=1000/', 4, '0x3c')]"
+PMU_SYSFS_ROOT=$icx/sys PMU_PROCFS_ROOT=$icx/proc run 1 "$tmp/o" "$tmp/e" resolve "cpu/event=0x3c,name=/"
+check "name= without a label: said what it wants" has "$tmp/e" "term 'name' needs a value, the label to show"
 # Ice Lake-X: metrics whose formulas name the topdown SLOTS event under two names (perf's tma_* "slots",
 # libpmu's TMA.* "TOPDOWN.SLOTS", both event 0x00 umask 0x04 by perf's table) or beside the TOPDOWN keyword
 # count it once; the user wrote no event list twice. Each was refused ("names the topdown SLOTS event
