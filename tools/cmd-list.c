@@ -22,20 +22,23 @@
 
 static int cmd_list(int argc, char **argv, struct cli *cli);
 
-enum { OPT_JSON = OPT_LONG, OPT_DETAILS };
+enum { OPT_JSON = OPT_LONG, OPT_DETAILS, OPT_ALL };
 static const struct opt list_opts[] = {
 	{ OPT_JSON, "json", NULL, NULL, "the same as a JSON array on stdout" },
 	{ OPT_DETAILS, "details", NULL, NULL, "how each event is encoded; a metric's formula, unit, threshold, groups" },
+	{ OPT_ALL, "all", NULL, NULL, "without arguments: also the standard names and metrics no event of this CPU implements" },
 	{ 0 },
 };
-static const char *const list_synopsis[] = { "[--json] [--details] [KIND | PATTERN | PREFIX]...", NULL };
+static const char *const list_synopsis[] = { "[--json] [--details] [--all] [KIND | PATTERN | PREFIX]...", NULL };
 const struct command list_command = {
 	"list", cmd_list, "The events and metrics known here, with descriptions", list_synopsis,
 	"KIND, as perf list has them: hw (hardware), sw (software), cache (hwcache), tracepoint, pmu (sysfs),\n"
 	"metric, metricgroup; and standard, native (this CPU's table), libpfm4. A PATTERN has * ? [ ]\n"
 	"('task*', 'sched:*'); anything else is a PREFIX (pmu list TOPDOWN: a subtree), or, matching no name,\n"
 	"a part of one. Tracepoints are listed when asked for (tracepoint, or a pattern with ':').\n"
-	"Names pmu stat cannot count here are marked [not countable here]. Exit status 1 when nothing matches.\n",
+	"Names pmu stat cannot count here are marked [not countable here]. Without arguments, the text list\n"
+	"leaves out the standard names and metrics no event of this CPU implements (--all, --json, or the\n"
+	"kinds standard and metric list them). Exit status 1 when nothing matches.\n",
 	list_opts, false,
 };
 
@@ -346,7 +349,7 @@ static int print_groups(struct pmu_ctx *ctx, const struct items *it, json_object
 }
 
 struct list_opts {
-	bool json, details;
+	bool json, details, all;
 };
 
 static int on_opt(void *st, int id, const char *arg)
@@ -356,9 +359,31 @@ static int on_opt(void *st, int id, const char *arg)
 	(void)arg;
 	if (id == OPT_JSON)
 		o->json = true;
+	else if (id == OPT_ALL)
+		o->all = true;
 	else
 		o->details = true;
 	return 0;
+}
+
+/* Does @i mean something on this CPU: an event that resolves here (counted here or not: a VM without a
+ * PMU still has its CPU's events), a metric whose events all do? A standard name no event of this CPU
+ * implements, a metric of another CPU's events (libpmu's catalogue is every architecture's), do not. */
+static bool means_here(struct pmu_ctx *ctx, const struct item *i)
+{
+	struct pmu_event_info info;
+	char need[4096], *save = NULL;
+
+	if (i->usable || (i->cat != CAT_STANDARD && i->cat != CAT_METRIC))
+		return true;
+	if (i->cat == CAT_STANDARD)
+		return pmu_event_resolve(ctx, i->name, &info) == 0;
+	if (pmu_metric_events(ctx, i->name, need, sizeof(need)) < 0)
+		return false;
+	for (char *e = strtok_r(need, ",", &save); e; e = strtok_r(NULL, ",", &save))
+		if (pmu_event_resolve(ctx, e, &info) < 0 && pmu_event_resolve_each(ctx, e, NULL, 0) <= 0)
+			return false;
+	return true;
 }
 
 /* Everything the arguments may select: the library's names, libpfm4's, and (when asked) tracepoints. */
@@ -381,7 +406,8 @@ static int gather(struct pmu_ctx *ctx, int argc, char **argv, int first, struct 
 
 static int cmd_list(int argc, char **argv, struct cli *cli)
 {
-	struct list_opts o = { false, false };
+	struct list_opts o = { false, false, false };
+	size_t left_std = 0, left_metric = 0;
 	struct items it = { NULL, 0, NULL };
 	struct pmu_ctx *ctx;
 	json_object *arr = NULL;
@@ -404,8 +430,12 @@ static int cmd_list(int argc, char **argv, struct cli *cli)
 			groups = true;
 		else
 			shown += select_items(&it, argv[a]);
-	for (size_t i = 0; first >= argc && i < it.n; i++)
-		shown += it.v[i].shown = it.v[i].cat != CAT_TRACEPOINT;
+	for (size_t i = 0; first >= argc && i < it.n; i++) {
+		bool here = o.all || o.json || means_here(ctx, &it.v[i]); /* JSON: for programs, everything */
+		shown += it.v[i].shown = it.v[i].cat != CAT_TRACEPOINT && here;
+		left_std += !here && it.v[i].cat == CAT_STANDARD;
+		left_metric += !here && it.v[i].cat == CAT_METRIC;
+	}
 	if (o.json)
 		arr = json_object_new_array();
 	else if (shown || !groups)
@@ -417,6 +447,10 @@ static int cmd_list(int argc, char **argv, struct cli *cli)
 			print_item(ctx, &it.v[i], o.details);
 	if (!o.json && !shown && !groups)
 		printf("  (none)\n");
+	if (!o.json && (left_std || left_metric))
+		printf("\n %zu standard names and %zu metrics that no event of this CPU implements are not listed: "
+		       "pmu list --all lists them too (pmu list standard, pmu list metric: all of each kind)\n",
+		       left_std, left_metric);
 	if (groups)
 		shown += print_groups(ctx, &it, arr);
 	if (arr) {
