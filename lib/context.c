@@ -48,6 +48,17 @@ static bool effective_caps(const struct pmu_ctx *ctx, unsigned long long *eff)
 	return true;
 }
 
+bool pmu__kernel_at_least(const struct pmu_ctx *ctx, int major, int minor)
+{
+	char path[512], v[128];
+	int ma, mi;
+
+	if (pmu__path(path, sizeof(path), "%s/sys/kernel/osrelease", ctx->procfs_root) < 0 ||
+	    pmu__read_file(path, v, sizeof(v)) <= 0 || sscanf(v, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 static void read_caps(struct pmu_ctx *ctx)
 {
 	struct pmu_caps *c = &ctx->caps;

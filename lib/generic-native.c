@@ -170,7 +170,9 @@ bool pmu__ext_type_ok(const struct pmu_ctx *ctx, const struct pmu_dev *d)
 	if (v != PMU_UNKNOWN)
 		return v == 1;
 	if (strcmp(ctx->sysfs_root, "/sys")) {
-		v = 0;
+		/* a written tree: the answer of the kernel its procfs states, arm_pmu having the extended type
+		 * since v6.6 (commit 5c816728651a "arm_pmu: Add PERF_PMU_CAP_EXTENDED_HW_TYPE capability") */
+		v = pmu__kernel_at_least(ctx, 6, 6);
 	} else {
 		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);

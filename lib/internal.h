@@ -91,6 +91,10 @@ struct pmu_ctx {
  * the same roots, tables path and log), kept with @ctx and freed with it; else @ctx. NULL when out of
  * memory or that context cannot be made (said). Thread-safe. pmu_ctx_free frees it with @ctx. */
 struct pmu_ctx *pmu__core_ctx(struct pmu_ctx *ctx, const struct pmu_dev *d);
+/* Whether the kernel of @ctx's procfs root is release @major.@minor or later, by its sys/kernel/osrelease
+ * ("6.1.0-18-arm64": 6.1): a written tree states its kernel there. False where the file is absent or
+ * does not begin with MAJOR.MINOR. */
+bool pmu__kernel_at_least(const struct pmu_ctx *ctx, int major, int minor);
 
 /* ---- errors and logging (error.c) ---- */
 /* Log at @level; for PMU_LOG_ERR also remembers the text for pmu_strerror(err). */

@@ -625,6 +625,31 @@ static int name_one_pmu(struct pmu_ctx *ctx, const char *name, const struct pmu_
 			name, e->file, pmu__n_core_pmus(ctx), list);
 }
 
+/* Whether more than one core PMU lists sysfs event @name (mem-loads on Intel hybrid; inst_retired on an
+ * arm64 machine without a table for its cores), each with its own encoding. Not the kernel's generic names
+ * that x86 lists there too (cpu-cycles, instructions: split as generic events) nor the topdown events
+ * (slots, topdown-*), which stay with the core PMU whose group they lead or fill (topdown-role.c). */
+static bool sysfs_on_several(const struct pmu_ctx *ctx, const char *name)
+{
+	struct pmu_generic g;
+	size_t listing = 0;
+
+	if (pmu__generic_lookup(name, &g) == 0)
+		return false; /* a kernel generic name (instructions): split as one, its extended type on each */
+	for (size_t i = 0; i < PMU_TD_ROLES; i++)
+		if (!strcasecmp(name, pmu__td_roles[i].sysfs))
+			return false;
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		const struct pmu_dev *d = &ctx->pmus[i];
+		for (size_t k = 0; d->is_core && k < d->n_events; k++)
+			if (!strcasecmp(d->events[k].name, name)) {
+				listing++;
+				break;
+			}
+	}
+	return listing > 1;
+}
+
 bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name)
 {
 	char base[PMU_NAME_MAX];
@@ -651,7 +676,7 @@ bool pmu__name_per_core_pmu(struct pmu_ctx *ctx, const char *name)
 		if (pmu__tables_load(own) == 0 && (e = pmu__tables_find(own, base)) && e->kind != PMU_T_METRIC)
 			return true;
 	}
-	return false;
+	return sysfs_on_several(ctx, base);
 }
 
 /* Resolve from the tables. 0 done, -ENOENT not a table name, other errors final. */
