@@ -177,8 +177,31 @@ _pmu() {
 			return 0
 		fi
 	done
+	# pmu help COMMAND: pmu's own commands, not the shell's
+	if [ "$cmd" = help ]; then
+		[ "$cword" = $((ci + 1)) ] && COMPREPLY=($(compgen -W "$(_pmu_commands "$pmu")" -- "$cur"))
+		return 0
+	fi
 	local opts
 	opts=$(_pmu_options "$pmu" "$cmd")
+	# a command to run (pmu stat ls /tm): the first word that is no option nor an option's argument starts
+	# it, and the rest is completed as that command's
+	if _pmu_run "$pmu" "$cmd" --help | grep -qE "^[Uu]sage: *[^ ]*pmu $cmd .*(CMD|COMMAND)( |\]|$)"; then
+		for ((i = ci + 1; i < cword; i++)); do
+			local w=${words[i]} ph
+			if [[ $w == -* ]]; then
+				ph=$(printf '%s\n' "$opts" | awk -v o="$w" '$1 == o { print $2; exit }')
+				[[ $w != *=* && -n $ph && $ph != - ]] && i=$((i + 1)) # its argument
+				continue
+			fi
+			if declare -F _command_offset >/dev/null 2>&1; then
+				_command_offset "$i"
+			else
+				COMPREPLY=($(compgen -f -- "$cur"))
+			fi
+			return 0
+		done
+	fi
 	# the argument of an option
 	if [[ $prev == -* ]]; then
 		local ph

@@ -105,6 +105,17 @@ run_checks() {
 	expect_only "pmu resolve cpu-cl" cpu-clock
 	expect_has "pmu list task" task-clock
 	expect_has "pmu stat -- ech" echo
+	# pmu help: pmu's commands, not the shell's (it offered every command on PATH)
+	expect_only "pmu help st" stat
+	expect_only "pmu help stat "
+	# the command's own arguments after it, with or without --, after options and their arguments (they
+	# got nothing: "pmu stat ls /tm")
+	mkdir -p "$tmp/cmdfiles/tmpdir" && touch "$tmp/cmdfiles/notes.txt"
+	cd "$tmp/cmdfiles"
+	expect_has "pmu stat ls tm" tmpdir
+	expect_has "pmu stat -e task-clock ls no" notes.txt
+	expect_has "pmu stat -r 3 -- ls no" notes.txt
+	cd - >/dev/null
 	# metric names: the same set Python's json module reads from pmu list --json
 	local want got
 	# both through one sort, in the C locale: Python's order is the code points', sort's a locale's
