@@ -24,25 +24,43 @@ def _load():
     found = ctypes.util.find_library("pmu")
     if found:
         try:
-            return ctypes.CDLL(found), found
+            return ctypes.CDLL(found), _loaded_path(found)
         except OSError as e:
             tried.append('ctypes.util.find_library("pmu") -> %s: %s' % (found, e))
     else:
         tried.append('ctypes.util.find_library("pmu") (nothing found)')
 
-    here = os.path.dirname(os.path.abspath(__file__))        # <repo>/bindings/python/pmu
+    # run from libpmu's source tree (<repo>/bindings/python/pmu): the library built beside it; an
+    # installed copy of this package (site-packages/pmu) has no such place to try
+    here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.normpath(os.path.join(here, "..", "..", ".."))
-    local = os.path.join(repo, "build", "lib", "libpmu.so")
-    if os.path.exists(local):
-        try:
-            return ctypes.CDLL(local), local
-        except OSError as e:
-            tried.append("%s: %s" % (local, e))
-    else:
-        tried.append("%s (no such file)" % local)
+    if here.endswith(os.path.join("bindings", "python", "pmu")) and os.path.exists(os.path.join(repo, "meson.build")):
+        local = os.path.join(repo, "build", "lib", "libpmu.so")
+        if os.path.exists(local):
+            try:
+                return ctypes.CDLL(local), local
+            except OSError as e:
+                tried.append("%s: %s" % (local, e))
+        else:
+            tried.append("%s (no such file: build it with meson setup build && ninja -C build)" % local)
     raise ImportError("pmu: libpmu.so not found; tried " + "; ".join(tried) +
-                      ". Build it (meson setup build && ninja -C build), install it, "
-                      "or set PMU_LIBRARY=/path/to/libpmu.so")
+                      ". Install libpmu (the libpmu0 package, or ninja -C build install), or set "
+                      "PMU_LIBRARY=/path/to/libpmu.so")
+
+
+def _loaded_path(name):
+    """The file the dynamic loader mapped for @name (find_library gives a name, "libpmu.so.0"), else @name."""
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split(None, 5)[-1].strip() if len(line.split(None, 5)) == 6 else ""
+                base = os.path.basename(path)
+                if path.startswith("/") and (base == name or base.startswith(name + ".") or
+                                             (base.startswith("libpmu.so") and name.startswith("libpmu.so"))):
+                    return path
+    except OSError:
+        pass
+    return name
 
 
 _lib, library_path = _load()

@@ -69,6 +69,30 @@ def test_version_and_library():
     assert os.path.basename(pmu.library_path).startswith("libpmu")
 
 
+def test_installed_copy_library_path_and_error(tmp_path):
+    """A copy of the package outside libpmu's source tree (as pip installs it): found through the
+    loader's path, library_path is the file mapped (find_library gives "libpmu.so.0", not a path);
+    not found, the ImportError names only the places it tried (it named <copy>/../../build/lib,
+    a path that cannot exist for an installed package)."""
+    shutil.copytree(os.path.dirname(pmu.__file__), str(tmp_path / "pmu"))
+    lib = os.path.dirname(os.path.realpath(pmu.library_path))
+    env = {k: v for k, v in os.environ.items() if k not in ("PMU_LIBRARY", "LD_LIBRARY_PATH")}
+    env["PYTHONPATH"] = str(tmp_path)
+    code = "import os, pmu; print(pmu.library_path); print(os.path.isabs(pmu.library_path) and " \
+           "os.path.isfile(pmu.library_path))"
+    r = subprocess.run([sys.executable, "-c", code], env=dict(env, LD_LIBRARY_PATH=lib), capture_output=True,
+                       text=True, cwd=str(tmp_path))
+    assert r.returncode == 0 and r.stdout.split()[-1] == "True", r.stdout + r.stderr
+    assert os.path.realpath(r.stdout.split()[0]) == os.path.realpath(pmu.library_path)
+    r = subprocess.run([sys.executable, "-c", "import pmu"], env=env, capture_output=True, text=True,
+                       cwd=str(tmp_path))
+    if r.returncode == 0:
+        pytest.skip("libpmu is installed on this machine: the loader finds it without help")
+    msg = r.stderr.strip().splitlines()[-1]  # the message (the traceback above names the copy's files)
+    assert msg.startswith("ImportError") and "build/lib" not in msg and str(tmp_path.parent) not in msg, msg
+    assert "PMU_LIBRARY=/path/to/libpmu.so" in msg
+
+
 def test_missing_library_names_what_was_tried():
     env = dict(os.environ, PMU_LIBRARY="/nonexistent/libpmu.so",
                PYTHONPATH=os.path.dirname(os.path.dirname(pmu.__file__)))
