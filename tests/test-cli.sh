@@ -546,6 +546,13 @@ PMU_SYSFS_ROOT=$icx/sys PMU_PROCFS_ROOT=$icx/proc run 0 "$tmp/o" "$tmp/e" resolv
 check "name= labels the event, period= has no effect" json "$tmp/o" "[(e['name'], e['type'], e['config']) for e in d] == [('mycyc', 4, '0x3c'), ('cpu/event=0x3c,period=1000/', 4, '0x3c')]"
 PMU_SYSFS_ROOT=$icx/sys PMU_PROCFS_ROOT=$icx/proc run 1 "$tmp/o" "$tmp/e" resolve "cpu/event=0x3c,name=/"
 check "name= without a label: said what it wants" has "$tmp/e" "term 'name' needs a value, the label to show"
+# an event note shared by several rows is said once, naming them (the four topdown-* each repeated it)
+icx=$SRC/tests/fixtures/intel-icx
+PMU_SYSFS_ROOT=$icx/sys PMU_PROCFS_ROOT=$icx/proc run 0 "$tmp/o" "$tmp/e" stat -e TOPDOWN -- true
+check "TOPDOWN: the PERF_METRICS note once" test "$(grep -c 'Pseudo-event read from the PERF_METRICS register' "$tmp/e")" = 1
+check "TOPDOWN: the note names the four events" has "$tmp/e" "note on topdown-retiring, topdown-bad-spec, topdown-fe-bound, topdown-be-bound: Pseudo-event"
+PMU_SYSFS_ROOT=$icx/sys PMU_PROCFS_ROOT=$icx/proc run 0 "$tmp/o" "$tmp/e" stat --json -o "$tmp/td.json" -e TOPDOWN -- true
+check "TOPDOWN --json: the note once" json "$tmp/td.json" "sum('PERF_METRICS register' in n for n in d['notes']) == 1"
 # Ice Lake-X: metrics whose formulas name the topdown SLOTS event under two names (perf's tma_* "slots",
 # libpmu's TMA.* "TOPDOWN.SLOTS", both event 0x00 umask 0x04 by perf's table) or beside the TOPDOWN keyword
 # count it once; the user wrote no event list twice. Each was refused ("names the topdown SLOTS event

@@ -226,6 +226,29 @@ static void text_row(FILE *f, const char *label, const struct stat_row *rows, si
 	fprintf(f, "\n");
 }
 
+/* The event notes of @rows, each once with the names of every row that has it ("topdown-retiring,
+ * topdown-bad-spec: Pseudo-event read from ..."): a malloc'd line for the note of row @i, or NULL when the
+ * row has none or an earlier row has the same. */
+static char *event_note(const struct stat_row *rows, size_t n, size_t i)
+{
+	const char *note = rows[i].info.note;
+	char *line = NULL;
+
+	if (!note || !*note)
+		return NULL;
+	for (size_t j = 0; j < i; j++)
+		if (rows[j].info.note && !strcmp(rows[j].info.note, note))
+			return NULL;
+	for (size_t j = i; j < n; j++)
+		if (rows[j].info.note && !strcmp(rows[j].info.note, note) && str_append(&line, ", ", rows[j].info.name) < 0)
+			break;
+	if (str_append(&line, ": ", note) < 0) {
+		free(line);
+		return NULL;
+	}
+	return line;
+}
+
 /* The notes under the table: given, what some rows counted (flag_notes), per event. */
 static void text_notes(FILE *f, const struct stat_row *rows, size_t n, const struct strv *notes)
 {
@@ -238,8 +261,10 @@ static void text_notes(FILE *f, const struct stat_row *rows, size_t n, const str
 		free(fb);
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (rows[i].info.note && *rows[i].info.note)
-			fprintf(f, " note on %s: %s\n", rows[i].info.name, rows[i].info.note);
+		char *line = event_note(rows, n, i);
+		if (line)
+			fprintf(f, " note on %s\n", line);
+		free(line);
 		if ((rows[i].info.flags & PMU_EVF_APPROX) && rows[i].info.approx_note)
 			fprintf(f, " %s is approximate: %s\n", rows[i].info.name, rows[i].info.approx_note);
 	}
@@ -553,14 +578,12 @@ json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, 
 			json_object_array_add(jnotes, json_object_new_string(fb));
 		free(fb);
 	}
-	for (size_t i = 0; i < tot->n; i++)
-		if (tot->v[i].info.note && *tot->v[i].info.note) {
-			char *buf = NULL;
-			if (str_append(&buf, NULL, tot->v[i].info.name) == 0 &&
-			    str_append(&buf, ": ", tot->v[i].info.note) == 0)
-				json_object_array_add(jnotes, json_object_new_string(buf));
-			free(buf);
-		}
+	for (size_t i = 0; i < tot->n; i++) {
+		char *line = event_note(tot->v, tot->n, i);
+		if (line)
+			json_object_array_add(jnotes, json_object_new_string(line));
+		free(line);
+	}
 	json_object_object_add(o, "notes", jnotes);
 	return o;
 }
