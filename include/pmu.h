@@ -291,9 +291,17 @@ struct pmu_event_info {
  *
  * Tool events, perf's names: "duration_time" (wall-clock ns while the set
  * is enabled), "user_time" and "system_time" (ns of user / kernel CPU time
- * of the counted process while the set is enabled: getrusage(RUSAGE_SELF)
- * for the calling process, /proc/PID/stat for a set of PMU_SET_PID, which
- * counts whole clock ticks). Unit "ns", pmu "tool", source PMU_SRC_TOOL,
+ * of the counted process, all its threads, while the set is enabled). As
+ * precise as the kernel splits user from system time for it: for the
+ * calling process getrusage(RUSAGE_SELF), microseconds (the process, not
+ * the thread: a set may be read from any thread); for another process
+ * (PMU_SET_PID) /proc/PID/stat's utime and stime, whole clock ticks
+ * (1/sysconf(_SC_CLK_TCK) s, 10 ms where USER_HZ is 100), the finest split
+ * the kernel gives for another process: its /proc/PID/schedstat and CPU
+ * clock (clock_getcpuclockid()) count ns of user + system together, and its
+ * rusage in microseconds goes only to its parent, by wait4() once it has
+ * ended (pmu stat reports that for its command, as perf stat does). Its
+ * waited-for children are not included. Unit "ns", pmu "tool", source PMU_SRC_TOOL,
  * flag PMU_EVF_TOOL; the encoding is what perf 6.12 records for them
  * (PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY) but no perf_event is opened: the
  * library measures them (see pmu_set_open()). No modifiers.
