@@ -8,7 +8,9 @@
  *    -EACCES not permitted, ...). A sentence naming the problem and the fix
  *    is sent to the context's log callback and kept per thread for
  *    pmu_strerror().
- *  - Objects are opaque handles; destroyers accept NULL.
+ *  - Objects are opaque handles; destroyers accept NULL. A function that
+ *    makes one through an out pointer (pmu_ctx_new(), pmu_set_open(),
+ *    pmu_region_get()) writes NULL there before any failure return.
  *  - NULL where an object, a name or an output is required gives -EINVAL
  *    (with a message); functions without an error return say below what
  *    they do with NULL. The inline pmu_fast_read() and pmu_page_read() do
@@ -89,7 +91,7 @@ struct pmu_ctx_opts {
 /**
  * pmu_ctx_new - create a context: detect the CPU, scan the PMUs, read access
  * settings.
- * @out:  receives the new context on success (untouched on failure).
+ * @out:  receives the new context; NULL on failure (unless @out is NULL).
  * @opts: options, or NULL for defaults.
  *
  * The caller owns *out and releases it with pmu_ctx_free(); sets opened from
@@ -504,7 +506,8 @@ struct pmu_set_opts {
  *          stands, in its place, for every tracepoint it matches, sorted by
  *          subsystem then name (-ENOENT when none does).
  * @opts:   NULL: the calling thread, any CPU, opened disabled, fast reads.
- * @out:    receives the set; caller owns it (pmu_set_close()).
+ * @out:    receives the set; caller owns it (pmu_set_close()). NULL on
+ *          failure (unless @out is NULL), which pmu_set_close() takes.
  *
  * Every group is read with PERF_FORMAT_GROUP (one read(2) per group) and each
  * event's user page is mapped for the fast path.
