@@ -8,7 +8,9 @@
  *    -EACCES not permitted, ...). A sentence naming the problem and the fix
  *    is sent to the context's log callback and kept per thread for
  *    pmu_strerror().
- *  - Objects are opaque handles; destroyers accept NULL.
+ *  - Objects are opaque handles; destroyers accept NULL. A function that
+ *    makes one through an out pointer (pmu_ctx_new(), pmu_set_open(),
+ *    pmu_region_get()) writes NULL there before any failure return.
  *  - NULL where an object, a name or an output is required gives -EINVAL
  *    (with a message); functions without an error return say below what
  *    they do with NULL. The inline pmu_fast_read() and pmu_page_read() do
@@ -89,7 +91,7 @@ struct pmu_ctx_opts {
 /**
  * pmu_ctx_new - create a context: detect the CPU, scan the PMUs, read access
  * settings.
- * @out:  receives the new context on success (untouched on failure).
+ * @out:  receives the new context; NULL on failure (unless @out is NULL).
  * @opts: options, or NULL for defaults.
  *
  * The caller owns *out and releases it with pmu_ctx_free(); sets opened from
@@ -291,9 +293,17 @@ struct pmu_event_info {
  *
  * Tool events, perf's names: "duration_time" (wall-clock ns while the set
  * is enabled), "user_time" and "system_time" (ns of user / kernel CPU time
- * of the counted process while the set is enabled: getrusage(RUSAGE_SELF)
- * for the calling process, /proc/PID/stat for a set of PMU_SET_PID, which
- * counts whole clock ticks). Unit "ns", pmu "tool", source PMU_SRC_TOOL,
+ * of the counted process, all its threads, while the set is enabled). As
+ * precise as the kernel splits user from system time for it: for the
+ * calling process getrusage(RUSAGE_SELF), microseconds (the process, not
+ * the thread: a set may be read from any thread); for another process
+ * (PMU_SET_PID) /proc/PID/stat's utime and stime, whole clock ticks
+ * (1/sysconf(_SC_CLK_TCK) s, 10 ms where USER_HZ is 100), the finest split
+ * the kernel gives for another process: its /proc/PID/schedstat and CPU
+ * clock (clock_getcpuclockid()) count ns of user + system together, and its
+ * rusage in microseconds goes only to its parent, by wait4() once it has
+ * ended (pmu stat reports that for its command, as perf stat does). Its
+ * waited-for children are not included. Unit "ns", pmu "tool", source PMU_SRC_TOOL,
  * flag PMU_EVF_TOOL; the encoding is what perf 6.12 records for them
  * (PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY) but no perf_event is opened: the
  * library measures them (see pmu_set_open()). No modifiers.
@@ -496,7 +506,8 @@ struct pmu_set_opts {
  *          stands, in its place, for every tracepoint it matches, sorted by
  *          subsystem then name (-ENOENT when none does).
  * @opts:   NULL: the calling thread, any CPU, opened disabled, fast reads.
- * @out:    receives the set; caller owns it (pmu_set_close()).
+ * @out:    receives the set; caller owns it (pmu_set_close()). NULL on
+ *          failure (unless @out is NULL), which pmu_set_close() takes.
  *
  * Every group is read with PERF_FORMAT_GROUP (one read(2) per group) and each
  * event's user page is mapped for the fast path.

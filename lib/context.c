@@ -114,6 +114,7 @@ PMU_EXPORT int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts
 	pmu__global_init();
 	if (!out)
 		return pmu__err(NULL, -EINVAL, "pmu_ctx_new: NULL output pointer");
+	*out = NULL; /* on every failure below */
 	memset(&o, 0, sizeof(o));
 	if (opts) {
 		if (opts->size < offsetof(struct pmu_ctx_opts, log_fn) || opts->size > 4096)

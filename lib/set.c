@@ -550,6 +550,8 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 
 	pmu__err_clear();
 	pmu__global_init();
+	if (out)
+		*out = NULL; /* on every failure below */
 	if (!ctx || !out)
 		return pmu__err(ctx, -EINVAL, "pmu_set_open: NULL context or output pointer");
 	if (opts) {

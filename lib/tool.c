@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Tool events (perf's names and units): duration_time, the wall-clock ns a
  * set is enabled; user_time and system_time, the ns of user and system CPU
- * time the counted process spends meanwhile (getrusage() for the calling
- * process, /proc/PID/stat for another). Each is read by the set's read. */
+ * time the counted process spends meanwhile (getrusage(), microseconds, for
+ * the calling process; /proc/PID/stat, clock ticks, for another: pmu.h's
+ * pmu_event_resolve() says why no finer split exists). Each is read by the
+ * set's read. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>

@@ -809,6 +809,23 @@ static void count(struct session *s, const struct stat_target *tg, const struct 
 	}
 }
 
+/* pmu stat's user_time and system_time of its command (@rs) are the command's rusage from wait4(), the
+ * footer's @t, as perf stat's are (6.1: read_single_counter() takes ru_stats): the command with its
+ * waited-for children, in the microseconds the kernel gives a parent, for the whole run (-D too). The
+ * library reads the command's /proc/PID/stat meanwhile: whole clock ticks of the command alone (-I). */
+static void rows_take_rusage(struct stat_rows *rs, const struct run_times *t)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct stat_row *row = &rs->v[i];
+		if (!(row->info.flags & PMU_EVF_TOOL))
+			continue;
+		if (!strcmp(row->info.name, "user_time"))
+			row->v.value = (uint64_t)llround(t->user_ns);
+		else if (!strcmp(row->info.name, "system_time"))
+			row->v.value = (uint64_t)llround(t->sys_ns);
+	}
+}
+
 /* Counting is over: the times, the command reaped, the last counts (and the last, partial, interval). */
 static int finish(struct session *s, const struct stat_target *tg, const struct stat_run_opts *o,
 		  const sigset_t *mask, struct stat_result *res)
@@ -816,6 +833,7 @@ static int finish(struct session *s, const struct stat_target *tg, const struct 
 	struct rusage ru;
 	double end, u1, s1;
 	int exec_err = 0, r;
+	bool own = !tg->pids.n && !tg->tids.n && !tg->cpus.n; /* the command is what is counted */
 
 	units_enable(s, false);
 	end = ns_now();
@@ -830,7 +848,7 @@ static int finish(struct session *s, const struct stat_target *tg, const struct 
 	res->times.wall_end_ns = s->wall0 + (end - s->t0);
 	res->times.user_ns = tg->pids.n && s->u0 >= 0 && u1 >= 0 ? u1 - s->u0 : -1;
 	res->times.sys_ns = tg->pids.n && s->s0 >= 0 && s1 >= 0 ? s1 - s->s0 : -1;
-	if (!tg->pids.n && !tg->tids.n && !tg->cpus.n) {
+	if (own) {
 		res->times.user_ns = ru.ru_utime.tv_sec * 1e9 + ru.ru_utime.tv_usec * 1e3;
 		res->times.sys_ns = ru.ru_stime.tv_sec * 1e9 + ru.ru_stime.tv_usec * 1e3;
 	}
@@ -842,6 +860,11 @@ static int finish(struct session *s, const struct stat_target *tg, const struct 
 	if ((r = units_read(s)) < 0 || (r = counts_of(s, false, tg->per_unit, &res->counts)) < 0) {
 		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
 		return 1;
+	}
+	if (own) {
+		rows_take_rusage(&res->counts.total, &res->times);
+		for (size_t i = 0; i < res->counts.nunits; i++)
+			rows_take_rusage(&res->counts.units[i].rows, &res->times);
 	}
 	if (o->interval_ms && o->on_interval) {
 		struct stat_counts c;
