@@ -360,6 +360,7 @@ enum pmu_entry_kind {
 	PMU_ENTRY_NATIVE = 4,   /* event of this CPU's table */
 	PMU_ENTRY_METRIC = 5,   /* metric of a table */
 	PMU_ENTRY_LIBPFM = 6,   /* event of libpfm4 (pmu_libpfm_event_foreach) */
+	PMU_ENTRY_TOOL = 7,     /* tool event measured by libpmu (duration_time, user_time, system_time) */
 };
 
 /** One entry passed to a pmu_event_foreach() callback. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "tool.h"
 
 struct foreach_state {
 	struct pmu_ctx *ctx;
@@ -122,6 +123,14 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 	}
 	if ((r = pmu__generic_foreach(foreach_generic, &st)))
 		return r;
+	/* the tool events, as perf list has them ("[Tool event]") */
+	for (size_t k = 0; pmu__tool_name(k); k++) {
+		struct pmu_event_info info;
+		if (!pmu__prefix(pmu__tool_name(k), st.prefix) || pmu__tool_resolve(ctx, pmu__tool_name(k), &info))
+			continue;
+		if ((r = give_named(&st, pmu__tool_name(k), "tool", info.desc, PMU_SRC_TOOL, PMU_ENTRY_TOOL)))
+			return r;
+	}
 	for (size_t p = 0; p < ctx->n_pmus; p++) {
 		const struct pmu_dev *d = &ctx->pmus[p];
 		if ((r = pmu__pmu_load(ctx, d)) == -ENOMEM)

@@ -38,6 +38,11 @@ struct pmu_tool {
 	pthread_mutex_t lock;   /* reads may come from other threads than enable/disable */
 };
 
+const char *pmu__tool_name(size_t k)
+{
+	return k < ARRAY_SIZE(tools) ? tools[k].name : NULL;
+}
+
 int pmu__tool_resolve(struct pmu_ctx *ctx, const char *spec, struct pmu_event_info *out)
 {
 	(void)ctx;

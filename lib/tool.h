@@ -7,6 +7,9 @@
 
 struct pmu_tool;
 
+/* The name of tool event @k (0, 1, ...), NULL past the last: for listing them. */
+const char *pmu__tool_name(size_t k);
+
 /* 0 with @out filled when @spec names a tool event (any case), 1 when it does not. */
 int pmu__tool_resolve(struct pmu_ctx *ctx, const char *spec, struct pmu_event_info *out);
 

@@ -288,6 +288,19 @@ print("perf only:", sorted(perf - ours), "pmu only:", sorted(ours - perf))
 sys.exit(0 if ours <= perf and perf - ours <= {'bpf-output'} else 1)
 PYEOF
 fi
+# the tool events, as perf list lists them ("[Tool event]"; they were missing), kind tool; --no-desc: names alone
+run 0 "$tmp/o" "$tmp/e" list --json tool
+if command -v perf > /dev/null && perf list > "$tmp/perf-all" 2>/dev/null && grep -q '\[Tool event\]' "$tmp/perf-all"; then
+	check "list tool: perf list's tool events" $PY - "$tmp/perf-all" "$tmp/o" <<'PYEOF'
+import json, sys
+perf = {l.split('[')[0].strip() for l in open(sys.argv[1]) if '[Tool event]' in l}
+ours = {e['name'] for e in json.load(open(sys.argv[2])) if e['kind'] == 'tool'}
+print("perf:", sorted(perf), "pmu:", sorted(ours))
+sys.exit(0 if ours == perf and ours else 1)
+PYEOF
+fi
+run 0 "$tmp/o" "$tmp/e" list --no-desc tool
+check "list --no-desc: the names alone" test "$(cat "$tmp/o")" = "$(printf 'duration_time\nuser_time\nsystem_time')"
 run 0 "$tmp/o" "$tmp/e" list --json hw
 check "list hw: the kernel's generic hardware events (enum perf_hw_id, perf's names), nothing else" $PY - "$tmp/o" <<'PYEOF'
 import json, sys

@@ -226,6 +226,8 @@ static void fixture_list(const char *machine, const char *cpuid, int core, const
 			want = core && !in(e->name, no);
 		else if (e->kind == PMU_ENTRY_KERNEL)
 			want = core; /* cache events: a core PMU, no sysfs list to say more */
+		else if (e->kind == PMU_ENTRY_TOOL)
+			want = 1; /* measured by libpmu itself: every machine */
 		else if (e->kind == PMU_ENTRY_SYSFS)
 			/* a core PMU's own events; msr, RAPL, uncore PMUs count every mode or none (the
 			 * kernel refuses exclude_kernel there), and the fixtures' /proc is an

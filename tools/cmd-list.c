@@ -22,18 +22,20 @@
 
 static int cmd_list(int argc, char **argv, struct cli *cli);
 
-enum { OPT_JSON = OPT_LONG, OPT_DETAILS, OPT_ALL };
+enum { OPT_JSON = OPT_LONG, OPT_DETAILS, OPT_ALL, OPT_NO_DESC };
 static const struct opt list_opts[] = {
 	{ OPT_JSON, "json", NULL, NULL, "the same as a JSON array on stdout" },
+	{ 'd', "desc", NULL, NULL, "each name with its kind and description (the default, as perf list's)" },
+	{ OPT_NO_DESC, "no-desc", NULL, NULL, "the names alone, one per line" },
 	{ OPT_DETAILS, "details", NULL, NULL, "how each event is encoded; a metric's formula, unit, threshold, groups" },
 	{ OPT_ALL, "all", NULL, NULL, "without arguments: also the standard names and metrics no event of this CPU implements" },
 	{ 0 },
 };
-static const char *const list_synopsis[] = { "[--json] [--details] [--all] [KIND | PATTERN | PREFIX]...", NULL };
+static const char *const list_synopsis[] = { "[--json] [--details] [--all] [--no-desc] [KIND | PATTERN | PREFIX]...", NULL };
 const struct command list_command = {
 	"list", cmd_list, "The events and metrics known here, with descriptions", list_synopsis,
 	"KIND, as perf list has them: hw (hardware), sw (software), cache (hwcache), tracepoint, pmu (sysfs),\n"
-	"metric, metricgroup; and standard, native (this CPU's table), libpfm4. A PATTERN has * ? [ ]\n"
+	"tool, metric, metricgroup; and standard, native (this CPU's table), libpfm4. A PATTERN has * ? [ ]\n"
 	"('task*', 'sched:*'); anything else is a PREFIX (pmu list TOPDOWN: a subtree), or, matching no name,\n"
 	"a part of one. Tracepoints are listed when asked for (tracepoint, or a pattern with ':').\n"
 	"Names pmu stat cannot count here are marked [not countable here]. Without arguments, the text list\n"
@@ -45,13 +47,13 @@ const struct command list_command = {
 /* What kind of name an entry is, as the words of pmu list select them. */
 enum cat {
 	CAT_HW = 1 << 0, CAT_SW = 1 << 1, CAT_CACHE = 1 << 2, CAT_TRACEPOINT = 1 << 3, CAT_PMU = 1 << 4,
-	CAT_METRIC = 1 << 5, CAT_STANDARD = 1 << 6, CAT_NATIVE = 1 << 7, CAT_PFM = 1 << 8,
+	CAT_METRIC = 1 << 5, CAT_STANDARD = 1 << 6, CAT_NATIVE = 1 << 7, CAT_PFM = 1 << 8, CAT_TOOL = 1 << 9,
 };
 static const struct { const char *word; unsigned cats; } words[] = {
 	{ "hw", CAT_HW }, { "hardware", CAT_HW }, { "sw", CAT_SW }, { "software", CAT_SW },
 	{ "cache", CAT_CACHE }, { "hwcache", CAT_CACHE }, { "tracepoint", CAT_TRACEPOINT }, { "pmu", CAT_PMU },
 	{ "metric", CAT_METRIC }, { "standard", CAT_STANDARD }, { "native", CAT_NATIVE }, { "libpfm4", CAT_PFM },
-	{ "pfm", CAT_PFM },
+	{ "pfm", CAT_PFM }, { "tool", CAT_TOOL },
 };
 
 /* One name known here. */
@@ -111,6 +113,7 @@ static unsigned cat_of(struct pmu_ctx *ctx, const struct pmu_event_entry *e)
 	case PMU_ENTRY_NATIVE: return CAT_NATIVE;
 	case PMU_ENTRY_METRIC: return CAT_METRIC;
 	case PMU_ENTRY_LIBPFM: return CAT_PFM;
+	case PMU_ENTRY_TOOL: return CAT_TOOL;
 	}
 	if (pmu_event_resolve(ctx, e->name, &info) == 0)
 		return info.type == 1 ? CAT_SW : info.type == 3 ? CAT_CACHE : CAT_HW; /* PERF_TYPE_SOFTWARE, _HW_CACHE */
@@ -349,7 +352,7 @@ static int print_groups(struct pmu_ctx *ctx, const struct items *it, json_object
 }
 
 struct list_opts {
-	bool json, details, all;
+	bool json, details, all, no_desc;
 };
 
 static int on_opt(void *st, int id, const char *arg)
@@ -361,6 +364,10 @@ static int on_opt(void *st, int id, const char *arg)
 		o->json = true;
 	else if (id == OPT_ALL)
 		o->all = true;
+	else if (id == OPT_NO_DESC)
+		o->no_desc = true;
+	else if (id == 'd')
+		o->no_desc = false;
 	else
 		o->details = true;
 	return 0;
@@ -406,7 +413,7 @@ static int gather(struct pmu_ctx *ctx, int argc, char **argv, int first, struct 
 
 static int cmd_list(int argc, char **argv, struct cli *cli)
 {
-	struct list_opts o = { false, false, false };
+	struct list_opts o = { false, false, false, false };
 	size_t left_std = 0, left_metric = 0;
 	struct items it = { NULL, 0, NULL };
 	struct pmu_ctx *ctx;
@@ -438,11 +445,13 @@ static int cmd_list(int argc, char **argv, struct cli *cli)
 	}
 	if (o.json)
 		arr = json_object_new_array();
-	else if (shown || !groups)
+	else if ((shown || !groups) && !o.no_desc)
 		printf("Events%s (name, kind, description):\n", first < argc ? " matching the arguments" : "");
 	for (size_t i = 0; i < it.n; i++)
 		if (it.v[i].shown && arr)
 			json_object_array_add(arr, item_json(ctx, &it.v[i], o.details));
+		else if (it.v[i].shown && o.no_desc)
+			printf("%s\n", it.v[i].name);
 		else if (it.v[i].shown)
 			print_item(ctx, &it.v[i], o.details);
 	if (!o.json && !shown && !groups)
