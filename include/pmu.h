@@ -665,7 +665,10 @@ uint64_t pmu_scale(const struct pmu_value *v);
  * pmu_confidence - running / enabled in [0, 1]: 1.0 means counted the whole
  * time (exact), less means multiplexed and pmu_scale() is an estimate, 0 means
  * never counted. Returns 1.0 when enabled == 0 and value == 0 and nothing is
- * known, 0.0 when running == 0 < enabled, and for NULL.
+ * known, 0.0 when running == 0 < enabled, and for NULL. An event a set or a
+ * region could not count (PMU_EVF_UNSUPPORTED, a region result's unsupported
+ * bit) reads 0 with enabled == running == 0: it was never counted, whatever
+ * this function says of those zeros.
  */
 double pmu_confidence(const struct pmu_value *v);
 
@@ -1162,7 +1165,11 @@ struct pmu_region_result {
 	                               are its parts' added up */
 	const uint64_t *min, *max;  /* smallest and largest delta of each event in one call (a
 	                               total: of the parts' deltas of one call added up) */
-	uint32_t unsupported;       /* bit k: event k could not be counted here (values are 0) */
+	uint32_t unsupported;       /* bit k: event k could not be counted here: never counted,
+	                               confidence 0, as every report says (text "<not counted>",
+	                               JSON null, CSV confidence 0 and unsupported 1). Its values
+	                               are 0, of which pmu_confidence() says 1.0 (nothing known):
+	                               test the bit first */
 };
 
 typedef int (*pmu_region_cb)(const struct pmu_region_result *r, void *data);

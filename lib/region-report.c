@@ -214,6 +214,14 @@ static void each_metric(const struct pmu_region_result *r, void (*fn)(const char
 	free(copy);
 }
 
+/* Event @k of @r as counted, or NULL when it could not be counted here: never counted, which every
+ * form says the same way (text "<not counted>", JSON null, CSV confidence 0 with zeros). Its values
+ * are 0, of which pmu_confidence() would say 1.0 ("nothing known"): the bit decides, not the values. */
+static const struct pmu_value *counted_value(const struct pmu_region_result *r, size_t k)
+{
+	return r->unsupported >> k & 1 ? NULL : &r->values[k];
+}
+
 /* ---- CSV (RFC 4180: text fields quoted, inner quotes doubled) ---- */
 
 static void csv_str(FILE *f, const char *s)
@@ -233,10 +241,11 @@ static void write_csv(const struct pmu_region_result *r, const struct writer *w)
 		csv_str(w->f, r->name);
 		fprintf(w->f, ",%ld,%llu,", r->tid, (unsigned long long)r->calls);
 		csv_str(w->f, r->events[k]);
+		const struct pmu_value *v = counted_value(r, k);
 		fprintf(w->f, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", (unsigned long long)r->values[k].value,
 			(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
-			(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]), (unsigned long long)r->min[k],
-			(unsigned long long)r->max[k], !!(w->infos[k].flags & PMU_EVF_UNSUPPORTED));
+			(unsigned long long)r->values[k].running, v ? pmu_confidence(v) : 0.0, (unsigned long long)r->min[k],
+			(unsigned long long)r->max[k], !v);
 	}
 }
 
@@ -249,18 +258,19 @@ static json_object *json_fixed(double v, const char *fmt)
 	return json_object_new_double_s(v, buf);
 }
 
-static json_object *json_events(const struct pmu_region_result *r, const struct writer *w)
+static json_object *json_events(const struct pmu_region_result *r)
 {
 	json_object *o = json_object_new_object();
 
 	for (size_t k = 0; o && k < r->nvalues; k++) {
+		const struct pmu_value *v = counted_value(r, k);
 		json_object *e = NULL;
-		if (!(w->infos[k].flags & PMU_EVF_UNSUPPORTED) && (e = json_object_new_object())) {
-			json_object_object_add(e, "value", json_object_new_uint64(r->values[k].value));
-			json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->values[k])));
-			json_object_object_add(e, "enabled_ns", json_object_new_uint64(r->values[k].enabled));
-			json_object_object_add(e, "running_ns", json_object_new_uint64(r->values[k].running));
-			json_object_object_add(e, "confidence", json_fixed(pmu_confidence(&r->values[k]), "%.6f"));
+		if (v && (e = json_object_new_object())) {
+			json_object_object_add(e, "value", json_object_new_uint64(v->value));
+			json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(v)));
+			json_object_object_add(e, "enabled_ns", json_object_new_uint64(v->enabled));
+			json_object_object_add(e, "running_ns", json_object_new_uint64(v->running));
+			json_object_object_add(e, "confidence", json_fixed(pmu_confidence(v), "%.6f"));
 			json_object_object_add(e, "min", json_object_new_uint64(r->min[k]));
 			json_object_object_add(e, "max", json_object_new_uint64(r->max[k]));
 		}
@@ -284,7 +294,7 @@ static void write_json(const struct pmu_region_result *r, struct writer *w)
 		json_object *m = json_object_new_object();
 		json_object_object_add(o, "name", json_object_new_string(r->name));
 		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
-		json_object_object_add(o, "events", json_events(r, w));
+		json_object_object_add(o, "events", json_events(r));
 		if (m)
 			each_metric(r, json_metric, m);
 		json_object_object_add(o, "metrics", m);
@@ -295,7 +305,7 @@ static void write_json(const struct pmu_region_result *r, struct writer *w)
 	} else {
 		json_object_object_add(o, "tid", json_object_new_int64(r->tid));
 		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
-		json_object_object_add(o, "events", json_events(r, w));
+		json_object_object_add(o, "events", json_events(r));
 		json_object_array_add(w->threads, o);
 	}
 }
@@ -377,8 +387,7 @@ static void write_text(const struct pmu_region_result *r, struct writer *w)
 	else
 		fprintf(w->f, "   thread %-*ld %10llu", w->namew - 9, r->tid, (unsigned long long)r->calls);
 	for (size_t k = 0; k < r->nvalues; k++)
-		w->scaled |= pmu__text_count_cell(w->f, w->colw[k],
-						  w->infos[k].flags & PMU_EVF_UNSUPPORTED ? NULL : &r->values[k]);
+		w->scaled |= pmu__text_count_cell(w->f, w->colw[k], counted_value(r, k));
 	fprintf(w->f, "\n");
 	if (r->tid == -1)
 		each_metric(r, text_metric, w->f);
