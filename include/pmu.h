@@ -1037,8 +1037,15 @@ int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *va
  * from $PMU_EVENTS (an event list, metric names, or TOPDOWN; default:
  * instructions, cycles, branch and cache misses in user mode where a
  * hardware PMU exists, else task-clock, page-faults, context-switches), and
- * at exit a report goes to $PMU_OUTPUT (default stderr; "%p" becomes the
- * pid, "%r" the MPI rank) in $PMU_FORMAT (text, json, csv). These
+ * at exit a report goes to $PMU_OUTPUT (default stderr; "-" stdout; "%p"
+ * becomes the pid, "%r" the MPI rank) in $PMU_FORMAT (text, json, csv).
+ * A regular file named by $PMU_OUTPUT is never written over: each process
+ * creates it exclusively, and one that finds it taken (another rank's or
+ * forked child's report, an earlier run's) writes to a name derived from it,
+ * "dir/report.json" -> "dir/report.rank3.pid4242.json" (".pid4242" without a
+ * rank; "-2", "-3"... after the pid if that exists too), and says once on
+ * stderr where and why; a process's own later report replaces its earlier
+ * one. A FIFO or device (/dev/null, /dev/stdout) is written as before. These
  * variables, $PMU_CALIBRATE and $PMU_PER_THREAD are read once, at the first
  * region call. A misconfiguration (an unknown event, format or yes/no
  * value, a report that cannot be written, a thread that cannot open its
@@ -1143,7 +1150,10 @@ enum pmu_report_format {
 /**
  * pmu_region_report - write the report now (threads summed, per thread with
  * @per_thread) to @path (NULL: $PMU_OUTPUT or stderr; "-" stdout) in
- * @format. Regions still open are reported as of their last end. Can be
+ * @format. A @path given here ("%p", "%r" expanded) is the caller's choice:
+ * created or written over, as fopen(path, "w") would; NULL follows
+ * $PMU_OUTPUT's rule (see pmu_region_begin): never over another process's
+ * report. Regions still open are reported as of their last end. Can be
  * called many times; the report at exit still happens unless
  * pmu_region_reset() cleared everything. Returns 0 or a negative errno.
  */

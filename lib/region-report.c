@@ -2,11 +2,10 @@
 /*
  * Regions: results and reports. pmu_region_foreach() sums each name's
  * slots over threads (and per thread); pmu_region_report() writes them as
- * text, CSV or JSON (schema libpmu-regions/1, with json-c) to the file
- * PMU_OUTPUT names (%p pid, %r MPI rank), stdout or stderr.
+ * text, CSV or JSON (schema libpmu-regions/1, with json-c) to a file
+ * (region-output.c chooses it), stdout or stderr.
  */
 #include <ctype.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -310,24 +309,10 @@ static void write_json(const struct pmu_region_result *r, struct writer *w)
 	}
 }
 
-/* The MPI rank given by the launcher (Open MPI, MPICH/PMI, PMIx, Slurm,
- * MVAPICH2), or NULL: the one reading of it, for %r and the JSON header. */
-static const char *mpi_rank(void)
-{
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
-					    "MV2_COMM_WORLD_RANK" };
-	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
-		const char *v = pmu__getenv(vars[i]);
-		if (v && *v)
-			return v;
-	}
-	return NULL;
-}
-
 /* The rank as JSON: a number when it is one (decimal digits), else the string as given; null when none. */
 static json_object *json_rank(void)
 {
-	const char *v = mpi_rank();
+	const char *v = pmu__region_rank();
 	char *end;
 	long long n;
 
@@ -436,56 +421,10 @@ static int write_result(const struct pmu_region_result *r, void *data)
 	return 0;
 }
 
-/* @in with %p, %r and %% expanded into @out; -ENAMETOOLONG when it does not fit. */
-static int expand_path(const char *in, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (const char *p = in; *p; p++) {
-		if (o + 1 >= len)
-			return -ENAMETOOLONG;
-		if (p[0] == '%' && p[1] == 'p') {
-			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
-			p++;
-		} else if (p[0] == '%' && p[1] == 'r') {
-			const char *rank = mpi_rank();
-			o += (size_t)snprintf(out + o, len - o, "%s", rank ? rank : "0");
-			p++;
-		} else if (p[0] == '%' && p[1] == '%') {
-			out[o++] = '%';
-			p++;
-		} else {
-			out[o++] = *p;
-		}
-	}
-	if (o >= len)
-		return -ENAMETOOLONG;
-	out[o] = 0;
-	return 0;
-}
-
-/* The report file, opened without waiting: a FIFO with no reader is an
- * error now (ENXIO), not a program blocked at exit. */
-static FILE *open_report(const char *file, int *err)
-{
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666), fl;
-	FILE *f;
-
-	if (fd < 0) {
-		*err = errno;
-		return NULL;
-	}
-	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
-		*err = errno;
-		close(fd);
-		return NULL;
-	}
-	return f;
-}
-
 PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 {
 	char file[PATH_MAX];
+	const char *env = NULL;         /* $PMU_OUTPUT: never written over (region-output.c) */
 	struct report_cols rc;
 	struct writer w;
 	json_object *doc = NULL;
@@ -497,21 +436,29 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 		return pmu__err(R.ctx, -EINVAL, "pmu_region_report: format %d is not PMU_FORMAT_TEXT, _JSON or _CSV",
 				format);
 	if (!path)
-		path = pmu__getenv("PMU_OUTPUT");
+		env = path = pmu__getenv("PMU_OUTPUT");
+	pthread_mutex_lock(&R.lock); /* also over the choice of $PMU_OUTPUT's file */
 	if (!path || !*path) {
 		f = stderr;
 	} else if (!strcmp(path, "-")) {
 		f = stdout;
 	} else {
 		int err = 0;
-		if (expand_path(path, file, sizeof(file)) < 0)
+		char asked[PATH_MAX];
+		if (pmu__region_expand_path(path, asked, sizeof(asked)) < 0) {
+			pthread_mutex_unlock(&R.lock);
 			return pmu__err(R.ctx, -ENAMETOOLONG, "the region report path '%.60s...' is longer than %d "
 					"characters once %%p/%%r are expanded", path, PATH_MAX - 1);
-		if (!(f = open_report(file, &err)))
+		}
+		pmu__strlcpy(file, asked, sizeof(file));
+		f = env ? pmu__region_open_output(asked, file, sizeof(file), &err) : pmu__region_open_report(asked, &err);
+		if (!f) {
+			pthread_mutex_unlock(&R.lock);
 			return pmu__err(R.ctx, -err, "cannot write the region report to '%s': %s", file,
-					err == ENXIO ? "it is a FIFO that no process is reading" : strerror(err));
+					err == ENXIO ? "it is a FIFO that no process is reading" :
+					err == EEXIST ? "it and the names derived from it exist" : strerror(err));
+		}
 	}
-	pthread_mutex_lock(&R.lock);
 	nev = rc.n = columns(rc.cols, rc.events, rc.infos);
 	for (struct thread_state *t = R.threads; t; t = t->next)
 		nthreads++;
