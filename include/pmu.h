@@ -677,7 +677,10 @@ uint64_t pmu_scale(const struct pmu_value *v);
  * pmu_confidence - running / enabled in [0, 1]: 1.0 means counted the whole
  * time (exact), less means multiplexed and pmu_scale() is an estimate, 0 means
  * never counted. Returns 1.0 when enabled == 0 and value == 0 and nothing is
- * known, 0.0 when running == 0 < enabled, and for NULL.
+ * known, 0.0 when running == 0 < enabled, and for NULL. An event a set or a
+ * region could not count (PMU_EVF_UNSUPPORTED, a region result's unsupported
+ * bit) reads 0 with enabled == running == 0: it was never counted, whatever
+ * this function says of those zeros.
  */
 double pmu_confidence(const struct pmu_value *v);
 
@@ -1046,8 +1049,15 @@ int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *va
  * from $PMU_EVENTS (an event list, metric names, or TOPDOWN; default:
  * instructions, cycles, branch and cache misses in user mode where a
  * hardware PMU exists, else task-clock, page-faults, context-switches), and
- * at exit a report goes to $PMU_OUTPUT (default stderr; "%p" becomes the
- * pid, "%r" the MPI rank) in $PMU_FORMAT (text, json, csv). These
+ * at exit a report goes to $PMU_OUTPUT (default stderr; "-" stdout; "%p"
+ * becomes the pid, "%r" the MPI rank) in $PMU_FORMAT (text, json, csv).
+ * A regular file named by $PMU_OUTPUT is never written over: each process
+ * creates it exclusively, and one that finds it taken (another rank's or
+ * forked child's report, an earlier run's) writes to a name derived from it,
+ * "dir/report.json" -> "dir/report.rank3.pid4242.json" (".pid4242" without a
+ * rank; "-2", "-3"... after the pid if that exists too), and says once on
+ * stderr where and why; a process's own later report replaces its earlier
+ * one. A FIFO or device (/dev/null, /dev/stdout) is written as before. These
  * variables, $PMU_CALIBRATE and $PMU_PER_THREAD are read once, at the first
  * region call. A misconfiguration (an unknown event, format or yes/no
  * value, a report that cannot be written, a thread that cannot open its
@@ -1152,7 +1162,10 @@ enum pmu_report_format {
 /**
  * pmu_region_report - write the report now (threads summed, per thread with
  * @per_thread) to @path (NULL: $PMU_OUTPUT or stderr; "-" stdout) in
- * @format. Regions still open are reported as of their last end. Can be
+ * @format. A @path given here ("%p", "%r" expanded) is the caller's choice:
+ * created or written over, as fopen(path, "w") would; NULL follows
+ * $PMU_OUTPUT's rule (see pmu_region_begin): never over another process's
+ * report. Regions still open are reported as of their last end. Can be
  * called many times; the report at exit still happens unless
  * pmu_region_reset() cleared everything. Returns 0 or a negative errno.
  */
@@ -1174,7 +1187,11 @@ struct pmu_region_result {
 	                               are its parts' added up */
 	const uint64_t *min, *max;  /* smallest and largest delta of each event in one call (a
 	                               total: of the parts' deltas of one call added up) */
-	uint32_t unsupported;       /* bit k: event k could not be counted here (values are 0) */
+	uint32_t unsupported;       /* bit k: event k could not be counted here: never counted,
+	                               confidence 0, as every report says (text "<not counted>",
+	                               JSON null, CSV confidence 0 and unsupported 1). Its values
+	                               are 0, of which pmu_confidence() says 1.0 (nothing known):
+	                               test the bit first */
 };
 
 typedef int (*pmu_region_cb)(const struct pmu_region_result *r, void *data);

@@ -2,11 +2,10 @@
 /*
  * Regions: results and reports. pmu_region_foreach() sums each name's
  * slots over threads (and per thread); pmu_region_report() writes them as
- * text, CSV or JSON (schema libpmu-regions/1, with json-c) to the file
- * PMU_OUTPUT names (%p pid, %r MPI rank), stdout or stderr.
+ * text, CSV or JSON (schema libpmu-regions/1, with json-c) to a file
+ * (region-output.c chooses it), stdout or stderr.
  */
 #include <ctype.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -214,6 +213,14 @@ static void each_metric(const struct pmu_region_result *r, void (*fn)(const char
 	free(copy);
 }
 
+/* Event @k of @r as counted, or NULL when it could not be counted here: never counted, which every
+ * form says the same way (text "<not counted>", JSON null, CSV confidence 0 with zeros). Its values
+ * are 0, of which pmu_confidence() would say 1.0 ("nothing known"): the bit decides, not the values. */
+static const struct pmu_value *counted_value(const struct pmu_region_result *r, size_t k)
+{
+	return r->unsupported >> k & 1 ? NULL : &r->values[k];
+}
+
 /* ---- CSV (RFC 4180: text fields quoted, inner quotes doubled) ---- */
 
 static void csv_str(FILE *f, const char *s)
@@ -233,10 +240,11 @@ static void write_csv(const struct pmu_region_result *r, const struct writer *w)
 		csv_str(w->f, r->name);
 		fprintf(w->f, ",%ld,%llu,", r->tid, (unsigned long long)r->calls);
 		csv_str(w->f, r->events[k]);
+		const struct pmu_value *v = counted_value(r, k);
 		fprintf(w->f, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", (unsigned long long)r->values[k].value,
 			(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
-			(unsigned long long)r->values[k].running, pmu_confidence(&r->values[k]), (unsigned long long)r->min[k],
-			(unsigned long long)r->max[k], !!(w->infos[k].flags & PMU_EVF_UNSUPPORTED));
+			(unsigned long long)r->values[k].running, v ? pmu_confidence(v) : 0.0, (unsigned long long)r->min[k],
+			(unsigned long long)r->max[k], !v);
 	}
 }
 
@@ -249,18 +257,19 @@ static json_object *json_fixed(double v, const char *fmt)
 	return json_object_new_double_s(v, buf);
 }
 
-static json_object *json_events(const struct pmu_region_result *r, const struct writer *w)
+static json_object *json_events(const struct pmu_region_result *r)
 {
 	json_object *o = json_object_new_object();
 
 	for (size_t k = 0; o && k < r->nvalues; k++) {
+		const struct pmu_value *v = counted_value(r, k);
 		json_object *e = NULL;
-		if (!(w->infos[k].flags & PMU_EVF_UNSUPPORTED) && (e = json_object_new_object())) {
-			json_object_object_add(e, "value", json_object_new_uint64(r->values[k].value));
-			json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(&r->values[k])));
-			json_object_object_add(e, "enabled_ns", json_object_new_uint64(r->values[k].enabled));
-			json_object_object_add(e, "running_ns", json_object_new_uint64(r->values[k].running));
-			json_object_object_add(e, "confidence", json_fixed(pmu_confidence(&r->values[k]), "%.6f"));
+		if (v && (e = json_object_new_object())) {
+			json_object_object_add(e, "value", json_object_new_uint64(v->value));
+			json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(v)));
+			json_object_object_add(e, "enabled_ns", json_object_new_uint64(v->enabled));
+			json_object_object_add(e, "running_ns", json_object_new_uint64(v->running));
+			json_object_object_add(e, "confidence", json_fixed(pmu_confidence(v), "%.6f"));
 			json_object_object_add(e, "min", json_object_new_uint64(r->min[k]));
 			json_object_object_add(e, "max", json_object_new_uint64(r->max[k]));
 		}
@@ -284,7 +293,7 @@ static void write_json(const struct pmu_region_result *r, struct writer *w)
 		json_object *m = json_object_new_object();
 		json_object_object_add(o, "name", json_object_new_string(r->name));
 		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
-		json_object_object_add(o, "events", json_events(r, w));
+		json_object_object_add(o, "events", json_events(r));
 		if (m)
 			each_metric(r, json_metric, m);
 		json_object_object_add(o, "metrics", m);
@@ -295,29 +304,15 @@ static void write_json(const struct pmu_region_result *r, struct writer *w)
 	} else {
 		json_object_object_add(o, "tid", json_object_new_int64(r->tid));
 		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
-		json_object_object_add(o, "events", json_events(r, w));
+		json_object_object_add(o, "events", json_events(r));
 		json_object_array_add(w->threads, o);
 	}
-}
-
-/* The MPI rank given by the launcher (Open MPI, MPICH/PMI, PMIx, Slurm,
- * MVAPICH2), or NULL: the one reading of it, for %r and the JSON header. */
-static const char *mpi_rank(void)
-{
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
-					    "MV2_COMM_WORLD_RANK" };
-	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
-		const char *v = pmu__getenv(vars[i]);
-		if (v && *v)
-			return v;
-	}
-	return NULL;
 }
 
 /* The rank as JSON: a number when it is one (decimal digits), else the string as given; null when none. */
 static json_object *json_rank(void)
 {
-	const char *v = mpi_rank();
+	const char *v = pmu__region_rank();
 	char *end;
 	long long n;
 
@@ -377,8 +372,7 @@ static void write_text(const struct pmu_region_result *r, struct writer *w)
 	else
 		fprintf(w->f, "   thread %-*ld %10llu", w->namew - 9, r->tid, (unsigned long long)r->calls);
 	for (size_t k = 0; k < r->nvalues; k++)
-		w->scaled |= pmu__text_count_cell(w->f, w->colw[k],
-						  w->infos[k].flags & PMU_EVF_UNSUPPORTED ? NULL : &r->values[k]);
+		w->scaled |= pmu__text_count_cell(w->f, w->colw[k], counted_value(r, k));
 	fprintf(w->f, "\n");
 	if (r->tid == -1)
 		each_metric(r, text_metric, w->f);
@@ -427,56 +421,10 @@ static int write_result(const struct pmu_region_result *r, void *data)
 	return 0;
 }
 
-/* @in with %p, %r and %% expanded into @out; -ENAMETOOLONG when it does not fit. */
-static int expand_path(const char *in, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (const char *p = in; *p; p++) {
-		if (o + 1 >= len)
-			return -ENAMETOOLONG;
-		if (p[0] == '%' && p[1] == 'p') {
-			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
-			p++;
-		} else if (p[0] == '%' && p[1] == 'r') {
-			const char *rank = mpi_rank();
-			o += (size_t)snprintf(out + o, len - o, "%s", rank ? rank : "0");
-			p++;
-		} else if (p[0] == '%' && p[1] == '%') {
-			out[o++] = '%';
-			p++;
-		} else {
-			out[o++] = *p;
-		}
-	}
-	if (o >= len)
-		return -ENAMETOOLONG;
-	out[o] = 0;
-	return 0;
-}
-
-/* The report file, opened without waiting: a FIFO with no reader is an
- * error now (ENXIO), not a program blocked at exit. */
-static FILE *open_report(const char *file, int *err)
-{
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666), fl;
-	FILE *f;
-
-	if (fd < 0) {
-		*err = errno;
-		return NULL;
-	}
-	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
-		*err = errno;
-		close(fd);
-		return NULL;
-	}
-	return f;
-}
-
 PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 {
 	char file[PATH_MAX];
+	const char *env = NULL;         /* $PMU_OUTPUT: never written over (region-output.c) */
 	struct report_cols rc;
 	struct writer w;
 	json_object *doc = NULL;
@@ -488,21 +436,29 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 		return pmu__err(R.ctx, -EINVAL, "pmu_region_report: format %d is not PMU_FORMAT_TEXT, _JSON or _CSV",
 				format);
 	if (!path)
-		path = pmu__getenv("PMU_OUTPUT");
+		env = path = pmu__getenv("PMU_OUTPUT");
+	pthread_mutex_lock(&R.lock); /* also over the choice of $PMU_OUTPUT's file */
 	if (!path || !*path) {
 		f = stderr;
 	} else if (!strcmp(path, "-")) {
 		f = stdout;
 	} else {
 		int err = 0;
-		if (expand_path(path, file, sizeof(file)) < 0)
+		char asked[PATH_MAX];
+		if (pmu__region_expand_path(path, asked, sizeof(asked)) < 0) {
+			pthread_mutex_unlock(&R.lock);
 			return pmu__err(R.ctx, -ENAMETOOLONG, "the region report path '%.60s...' is longer than %d "
 					"characters once %%p/%%r are expanded", path, PATH_MAX - 1);
-		if (!(f = open_report(file, &err)))
+		}
+		pmu__strlcpy(file, asked, sizeof(file));
+		f = env ? pmu__region_open_output(asked, file, sizeof(file), &err) : pmu__region_open_report(asked, &err);
+		if (!f) {
+			pthread_mutex_unlock(&R.lock);
 			return pmu__err(R.ctx, -err, "cannot write the region report to '%s': %s", file,
-					err == ENXIO ? "it is a FIFO that no process is reading" : strerror(err));
+					err == ENXIO ? "it is a FIFO that no process is reading" :
+					err == EEXIST ? "it and the names derived from it exist" : strerror(err));
+		}
 	}
-	pthread_mutex_lock(&R.lock);
 	nev = rc.n = columns(rc.cols, rc.events, rc.infos);
 	for (struct thread_state *t = R.threads; t; t = t->next)
 		nthreads++;

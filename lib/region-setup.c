@@ -7,7 +7,6 @@
  * exit writes the report.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -83,22 +82,6 @@ static void at_fork_child(void)
 	pthread_mutex_init(&R.lock, NULL);
 }
 
-/* Zero-setup regions have no caller to tell: a misconfiguration is said,
- * once, on stderr (the one place the library writes there; see STYLE.md).
- * The regions' own context is made without options, so it has no log
- * callback to take the message instead. */
-static void say(const char *fmt, ...) PMU_PRINTF(1, 2);
-static void say(const char *fmt, ...)
-{
-	char msg[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "libpmu regions: %s\n", msg);
-}
-
 /* A yes/no variable: 1/yes/on/true or 0/no/off/false (any case); unset or
  * empty: @def; anything else is said and gives @def. */
 static int env_flag(const char *var, int def)
@@ -114,7 +97,7 @@ static int env_flag(const char *var, int def)
 		if (!strcasecmp(v, no[i]))
 			return 0;
 	}
-	say("%s='%.100s' is neither 1 nor 0 (yes/no, on/off, true/false are accepted too); using %s, the default. "
+	pmu__region_say("%s='%.100s' is neither 1 nor 0 (yes/no, on/off, true/false are accepted too); using %s, the default. "
 	    "Fix %s.", var, v, def ? "1" : "0", var);
 	return def;
 }
@@ -131,7 +114,7 @@ static int env_format(void)
 	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++)
 		if (!strcasecmp(v, fmts[i]))
 			return (int)i;
-	say("PMU_FORMAT='%.100s' is not text, json or csv; the report will be text. Fix PMU_FORMAT.", v);
+	pmu__region_say("PMU_FORMAT='%.100s' is not text, json or csv; the report will be text. Fix PMU_FORMAT.", v);
 	return PMU_FORMAT_TEXT;
 }
 
@@ -150,11 +133,11 @@ static void report_at_exit(void)
 		return;
 	if ((r = pmu_region_report(NULL, R.format, R.per_thread)) < 0 && out && *out && strcmp(out, "-")) {
 		/* the counts are not lost for a wrong path */
-		say("PMU_OUTPUT='%.200s': %s; the report follows on stderr. Fix PMU_OUTPUT (a file in a writable "
+		pmu__region_say("PMU_OUTPUT='%.200s': %s; the report follows on stderr. Fix PMU_OUTPUT (a file in a writable "
 		    "directory; '-' for stdout, unset for stderr).", out, pmu_strerror(r));
 		pmu_region_report("", R.format, R.per_thread);
 	} else if (r < 0) {
-		say("the report to %s failed: %s.", out && !strcmp(out, "-") ? "stdout" : "stderr", pmu_strerror(r));
+		pmu__region_say("the report to %s failed: %s.", out && !strcmp(out, "-") ? "stdout" : "stderr", pmu_strerror(r));
 	}
 }
 
@@ -304,7 +287,7 @@ struct thread_state *pmu__region_thread_init(void)
 	ts->err = R.err;
 	ts->errmsg = R.errmsg;
 	if (R.err && !R.told && !__atomic_exchange_n(&R.said, 1, __ATOMIC_RELAXED))
-		say("%s. Regions are off in this process; %s.", R.errmsg, R.fix);
+		pmu__region_say("%s. Regions are off in this process; %s.", R.errmsg, R.fix);
 	if (!ts->err && (r = pmu__region_index_grow(ts)) < 0)
 		ts->err = pmu__err(R.ctx, r, "out of memory setting up regions for this thread");
 	if (!ts->err) {
@@ -324,7 +307,7 @@ struct thread_state *pmu__region_thread_init(void)
 		snprintf(ts->errbuf, sizeof(ts->errbuf), "%.300s: %s", R.origin, pmu__err_msg());
 		ts->errmsg = ts->errbuf;
 		if (!__atomic_exchange_n(&R.said, 1, __ATOMIC_RELAXED))
-			say("%s. Regions are off in thread %ld (other threads that fail are not said again).", ts->errbuf,
+			pmu__region_say("%s. Regions are off in thread %ld (other threads that fail are not said again).", ts->errbuf,
 			    ts->tid);
 	}
 	pthread_mutex_lock(&R.lock);

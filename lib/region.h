@@ -4,7 +4,7 @@
  * (begin/end/enter/leave and handles) and measures an empty pair of it,
  * region-names.c finds a thread's slot for a name, region-setup.c reads the
  * configuration and sets threads up, region-report.c gathers the counts and
- * writes the reports.
+ * writes the reports, region-output.c chooses the file a report goes to.
  */
 #ifndef PMU_REGION_H
 #define PMU_REGION_H
@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "set.h"
 #include "region-name.h"
@@ -140,6 +141,23 @@ extern __thread struct thread_state *pmu__region_me
 /* region-setup.c */
 /* The calling thread's state, set up on first use (NULL: out of memory). */
 struct thread_state *pmu__region_thread_init(void);
+
+/* region-output.c */
+/* Say @fmt on stderr, "libpmu regions: ...": zero-setup regions have no caller to tell (each
+ * caller says a thing once). */
+void pmu__region_say(const char *fmt, ...) PMU_PRINTF(1, 2);
+/* The MPI rank the launcher gave (Open MPI, MPICH/PMI, PMIx, Slurm, MVAPICH2), or NULL: the one
+ * reading of it, for %r, a derived name and the JSON header. */
+const char *pmu__region_rank(void);
+/* @in with %p, %r and %% expanded into @out; -ENAMETOOLONG when it does not fit. */
+int pmu__region_expand_path(const char *in, char *out, size_t len);
+/* @file created or truncated, as a program that names it asks (NULL and *@err: errno). */
+FILE *pmu__region_open_report(const char *file, int *err);
+/* The file for $PMU_OUTPUT's @file (under R.lock): created exclusively, or, where a regular file of
+ * that name exists (another process's, an earlier run's), a name derived from it (said once);
+ * this process's own earlier file replaced; a FIFO or device opened as asked. The name used in
+ * @used. NULL and *@err: errno. */
+FILE *pmu__region_open_output(const char *file, char *used, size_t len, int *err);
 
 /* region-names.c */
 /* Interned id of @name (under R.lock), or -ENOMEM. */

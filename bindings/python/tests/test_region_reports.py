@@ -153,3 +153,67 @@ def test_rank_that_is_not_a_number_is_a_json_string(regions, tmp_path):
     name, doc = run_with_rank(tmp_path, None, None)
     assert name == "rank-0.json" and doc["rank"] is None
     jsonschema.validate(doc, schema())
+
+
+_UNSUPPORTED_SCRIPT = r"""
+import json, sys
+import pmu
+for _ in range(3):
+    with pmu.region("r"):
+        sum(range(10000))
+out = sys.argv[1]
+pmu.region_report(path=out + ".csv", format="csv")
+pmu.region_report(path=out + ".json", format="json")
+pmu.region_report(path=out + ".txt", format="text")
+print(json.dumps(pmu.region_results()))
+pmu.region_reset()
+"""
+
+
+def unsupported_event():
+    """An event this machine knows but the kernel cannot count, by a set opened with
+    skip_unsupported (pmu_set_open's flag: not the region code), or None."""
+    with pmu.Context() as ctx:
+        for name in ("cycles", "instructions", "branch-misses", "cache-misses", "ref-cycles"):
+            try:
+                s = pmu.Set(ctx, name, skip_unsupported=True)
+            except pmu.PmuError:
+                continue
+            try:
+                if any("unsupported" in e["flags"] for e in s.event_info()):
+                    return name
+            finally:
+                s.close()
+    return None
+
+
+def test_unsupported_event_is_never_counted_in_every_form(regions, tmp_path):
+    # README: confidence 0 means never counted. An event the kernel refused was never counted: the
+    # CSV's confidence must be 0 (it said 1.000000), as the text says "<not counted>", the JSON null,
+    # and pmu_region_foreach its unsupported bit with values 0.
+    ev = unsupported_event()
+    if ev is None:
+        pytest.skip("every candidate event is counted here: no unsupported event to report")
+    out = tmp_path / "r"
+    env = dict(os.environ, PMU_EVENTS=ev + ",task-clock", PMU_OUTPUT="/dev/null")
+    p = subprocess.run([sys.executable, "-c", _UNSUPPORTED_SCRIPT, str(out)], env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    with open(str(out) + ".csv", newline="") as f:
+        rows = {r["event"]: r for r in csv.DictReader(f, strict=True)}
+    assert set(rows) == {ev, "task-clock"}, rows
+    assert rows[ev]["unsupported"] == "1" and float(rows[ev]["confidence"]) == 0.0, rows[ev]
+    assert [rows[ev][k] for k in ("value", "scaled", "enabled_ns", "running_ns", "min", "max")] == ["0"] * 6
+    assert rows["task-clock"]["unsupported"] == "0" and float(rows["task-clock"]["confidence"]) > 0
+    assert int(rows["task-clock"]["calls"]) == 3 and int(rows[ev]["calls"]) == 3
+    doc = json.loads((tmp_path / "r.json").read_text())
+    (reg,) = doc["regions"]
+    assert reg["events"][ev] is None and reg["events"]["task-clock"]["confidence"] > 0, reg
+    lines = (tmp_path / "r.txt").read_text().splitlines()
+    header = [ln for ln in lines if ln.split()[:2] == ["region", "calls"]]
+    row = [ln for ln in lines if ln.split()[:1] == ["r"]]
+    assert len(header) == 1 and len(row) == 1, lines
+    assert header[0].split()[2] == ev and "<not counted>" in row[0], lines
+    (res,) = json.loads(p.stdout)
+    assert res["values"][ev] == {"value": 0, "enabled": 0, "running": 0, "min": 0, "max": 0, "unsupported": True}
+    assert res["values"]["task-clock"]["unsupported"] is False

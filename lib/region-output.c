@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions: where what they write goes. A misconfiguration said on stderr
+ * (the library's one place for it); a report path's %p (pid), %r (MPI rank) and %%
+ * expanded; the report file opened without waiting on a FIFO; and the rule
+ * for $PMU_OUTPUT, which every process of a job (MPI ranks, forked children,
+ * one run after another) reads the same: a regular file is created
+ * exclusively, never overwritten, and a process that finds it taken writes
+ * to a name derived from it and says so once.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "region.h"
+
+/* how many derived names a process tries ("x.pid7.json", "x.pid7-2.json", ...) before it gives up */
+#define DERIVED_TRIES 100
+
+/* The file this process chose for $PMU_OUTPUT (under R.lock): a later report of the same process to
+ * the same name replaces its own earlier one, and no other. After fork() the pid differs: a child
+ * chooses again. */
+static struct {
+	pid_t pid;
+	char asked[PATH_MAX];           /* $PMU_OUTPUT expanded */
+	char used[PATH_MAX];            /* what this process created: asked, or a name derived from it */
+} own;
+
+/* Zero-setup regions have no caller to tell: a misconfiguration is said,
+ * once, on stderr (the one place the library writes there; see STYLE.md).
+ * The regions' own context is made without options, so it has no log
+ * callback to take the message instead. */
+void pmu__region_say(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "libpmu regions: %s\n", msg);
+}
+
+const char *pmu__region_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+					    "MV2_COMM_WORLD_RANK" };
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		const char *v = pmu__getenv(vars[i]);
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+int pmu__region_expand_path(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = in; *p; p++) {
+		if (o + 1 >= len)
+			return -ENAMETOOLONG;
+		if (p[0] == '%' && p[1] == 'p') {
+			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
+			p++;
+		} else if (p[0] == '%' && p[1] == 'r') {
+			const char *rank = pmu__region_rank();
+			o += (size_t)snprintf(out + o, len - o, "%s", rank ? rank : "0");
+			p++;
+		} else if (p[0] == '%' && p[1] == '%') {
+			out[o++] = '%';
+			p++;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	if (o >= len)
+		return -ENAMETOOLONG;
+	out[o] = 0;
+	return 0;
+}
+
+/* @fd made blocking again and a stream; closed on failure (*err: errno). */
+static FILE *stream(int fd, int *err)
+{
+	int fl;
+	FILE *f;
+
+	if (fd < 0) {
+		*err = errno;
+		return NULL;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
+		*err = errno;
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+/* Opened without waiting: a FIFO with no reader is an error now (ENXIO), not a program blocked at
+ * exit. */
+FILE *pmu__region_open_report(const char *file, int *err)
+{
+	return stream(open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666), err);
+}
+
+/* @file with ".rank<R>.pid<P>" (".pid<P>" without a rank; "-<n>" after the pid from the second try)
+ * before its extension: "dir/report.json" -> "dir/report.rank3.pid4242.json". A rank's '/' becomes '_'. */
+static int derived_name(const char *file, int n, char *out, size_t len)
+{
+	const char *base = strrchr(file, '/'), *dot, *rank = pmu__region_rank();
+	char tag[160], r[64];
+	size_t stem;
+	int w;
+
+	base = base ? base + 1 : file;
+	dot = strrchr(base, '.');
+	stem = dot && dot > base ? (size_t)(dot - file) : strlen(file);
+	pmu__strlcpy(r, rank ? rank : "", sizeof(r));
+	for (char *c = r; *c; c++)
+		if (*c == '/')
+			*c = '_';
+	snprintf(tag, sizeof(tag), "%s%s.pid%ld", rank ? ".rank" : "", r, (long)getpid());
+	if (n > 1)
+		snprintf(tag + strlen(tag), sizeof(tag) - strlen(tag), "-%d", n);
+	w = snprintf(out, len, "%.*s%s%s", (int)stem, file, tag, file + stem);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+FILE *pmu__region_open_output(const char *file, char *used, size_t len, int *err)
+{
+	struct stat st;
+	int fd;
+
+	if (own.pid == getpid() && !strcmp(own.asked, file)) {
+		/* this process's own earlier report: the newest replaces it */
+		pmu__strlcpy(used, own.used, len);
+		return pmu__region_open_report(own.used, err);
+	}
+	pmu__strlcpy(used, file, len);
+	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode))
+		return pmu__region_open_report(file, err); /* a FIFO, /dev/null, a terminal: as asked */
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0666);
+	for (int n = 1; fd < 0 && errno == EEXIST && n <= DERIVED_TRIES; n++) {
+		if (derived_name(file, n, used, len) < 0) {
+			errno = ENAMETOOLONG;
+			break;
+		}
+		fd = open(used, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0666);
+	}
+	if (fd >= 0 && strcmp(used, file))
+		pmu__region_say("PMU_OUTPUT: '%s' exists (another process's report, or an earlier run's), and a "
+				"report is never written over; this process's report (pid %ld%s%s) is in '%s'. To "
+				"name each process's file yourself, put %%r (the MPI rank) or %%p (the pid) in "
+				"PMU_OUTPUT.", file, (long)getpid(), pmu__region_rank() ? ", rank " : "",
+				pmu__region_rank() ? pmu__region_rank() : "", used);
+	if (fd >= 0) {
+		own.pid = getpid();
+		pmu__strlcpy(own.asked, file, sizeof(own.asked));
+		pmu__strlcpy(own.used, used, sizeof(own.used));
+	}
+	return stream(fd, err);
+}
