@@ -79,6 +79,7 @@ static void at_fork_child(void)
 	R.nnames = 0;
 	pmu__region_me = NULL;
 	R.nev = 0;
+	R.ntot = 0; /* the child's first thread notes its set's values and totals again */
 	pthread_mutex_init(&R.lock, NULL);
 }
 

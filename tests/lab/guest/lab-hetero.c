@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include "labutil.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -387,6 +388,20 @@ static int region_result(const struct pmu_region_result *r, void *data)
 	return 0;
 }
 
+/* A forked child's region "child": a part per cluster and one total (the parent's totals were kept by
+ * the child and noted again: two totals, the child's own and a stale copy). */
+static int child_result(const struct pmu_region_result *r, void *data)
+{
+	int *ok = data;
+
+	if (strcmp(r->name, "child") || r->tid != -1)
+		return 0;
+	printf("forked child's region: %zu values, the last %s\n", r->nvalues, r->nvalues ? r->events[r->nvalues - 1] : "");
+	*ok = r->nvalues == NPMU + 1 && !strcmp(r->events[NPMU], "INST.RET:u") &&
+	      r->values[NPMU].value == r->values[0].value + r->values[1].value;
+	return 0;
+}
+
 static int regions_child(unsigned unused)
 {
 	int ok = 0;
@@ -420,6 +435,24 @@ static int regions_child(unsigned unused)
 		LAB_CHECK(found, "region CSV report: no row starting %s", want);
 		if (f)
 			fclose(f);
+	}
+	/* a forked child of this process, which used regions: its own set's parts and one total */
+	{
+		int st = -1;
+		pid_t pid = fork();
+		if (pid == 0) {
+			int okc = 0;
+			pin(cluster_cpu[0][1]);
+			pmu_region_begin("child");
+			lab_spin(REGION_N);
+			pin(cluster_cpu[1][1]);
+			lab_spin(REGION_N);
+			pmu_region_end("child");
+			pmu_region_foreach(0, child_result, &okc);
+			_exit(okc ? 0 : 1);
+		}
+		LAB_CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			  "a forked child's region: a part per cluster and one total (status %d)", st);
 	}
 	return lab_failures ? 1 : 0;
 }
