@@ -421,6 +421,44 @@ static int write_result(const struct pmu_region_result *r, void *data)
 	return 0;
 }
 
+/* The calls a report leaves out, said (under R.lock): a region begun and not ended when the report is
+ * written, ends without a begin (refused when made; a caller may not look). In the text report @f,
+ * else (CSV, JSON: no place for them in the schema) on stderr. */
+static void unbalanced(FILE *f)
+{
+	char line[REG_NAME_MAX * 2 + 200];
+
+	for (const struct thread_state *t = R.threads; t; t = t->next) {
+		for (size_t i = 0; i < t->nslots; i++) {
+			const struct slot *s = t->slots[i];
+			for (int k = 0; k < 2 && strcmp(s->name, CAL_NAME); k++) {
+				if (k == 0 && s->depth)
+					snprintf(line, sizeof(line), "region '%s' (thread %ld) was begun and not ended: its "
+						 "open call is not in this report", s->name, t->tid);
+				else if (k == 1 && s->stray_ends)
+					snprintf(line, sizeof(line), "region '%s' (thread %ld) was ended %llu time%s without a "
+						 "begin: not counted", s->name, t->tid, (unsigned long long)s->stray_ends,
+						 s->stray_ends == 1 ? "" : "s");
+				else
+					continue;
+				if (f)
+					fprintf(f, " note: %s\n", line);
+				else
+					pmu__region_say("%s", line);
+			}
+		}
+		if (!t->stray_unknown)
+			continue;
+		snprintf(line, sizeof(line), "%llu end%s of regions never begun in thread %ld (the first: '%s'): not "
+			 "counted", (unsigned long long)t->stray_unknown, t->stray_unknown == 1 ? "" : "s", t->tid,
+			 t->stray_name);
+		if (f)
+			fprintf(f, " note: %s\n", line);
+		else
+			pmu__region_say("%s", line);
+	}
+}
+
 PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 {
 	char file[PATH_MAX];
@@ -479,6 +517,7 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 		r = foreach_locked(per_thread, write_result, &w, &rc);
 		fprintf(f, "\n%s", r == 0 ? " (no regions)\n\n" : w.scaled ? " * scaled: the event was multiplexed\n\n" : "");
 	}
+	unbalanced(format == PMU_FORMAT_TEXT ? f : NULL);
 	pthread_mutex_unlock(&R.lock);
 	if (doc && r >= 0)
 		fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |

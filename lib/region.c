@@ -31,9 +31,16 @@ __thread struct thread_state *pmu__region_me __attribute__((tls_model("initial-e
 __attribute__((noinline, cold)) static int end_failed(struct thread_state *ts, int r, bool by_handle,
 						      const char *name)
 {
+	struct slot *s;
+
 	ts->busy = 0;
 	if (r < 0)
 		return r;
+	/* kept for the report, which says it: the caller may not look at the return value */
+	if ((s = find(ts, name)))
+		s->stray_ends++;
+	else if (ts->stray_unknown++ == 0)
+		pmu__strlcpy(ts->stray_name, name, sizeof(ts->stray_name));
 	return pmu__err(R.ctx, -EINVAL, "%s(\"%s\") without a matching %s in this thread; nothing recorded",
 			by_handle ? "pmu_region_leave" : "pmu_region_end", name,
 			by_handle ? "enter or begin" : "pmu_region_begin");

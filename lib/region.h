@@ -50,6 +50,7 @@ struct slot {
 	struct pmu_value sum[REG_MAX_EV];
 	uint64_t min[REG_MAX_EV], max[REG_MAX_EV];
 	uint64_t tmin[REG_MAX_TOT], tmax[REG_MAX_TOT]; /* a name's total in one call (R.tot) */
+	uint64_t stray_ends;            /* ends of this name with no begin open: refused, and said by the report */
 };
 
 struct thread_state {
@@ -79,6 +80,8 @@ struct thread_state {
 	struct pmu_value now[REG_MAX_EV]; /* an end's read (under busy): not on the stack, whose frame of
 					 * 400 bytes the common path would set up */
 	struct thread_state *next;
+	uint64_t stray_unknown;         /* ends of a name never begun in this thread, the first one's name: */
+	char stray_name[REG_NAME_MAX];  /* refused, and said by the report */
 };
 
 /* The process-wide region state (one object: every field is set up by
@@ -131,6 +134,7 @@ static inline void pmu__region_slot_forget(struct slot *s)
 		s->min[k] = UINT64_MAX;
 	for (size_t t = 0; t < REG_MAX_TOT; t++)
 		s->tmin[t] = UINT64_MAX;
+	s->stray_ends = 0;
 }
 
 /* The calling thread's state (region.c); initial-exec: in the shared library a plain
