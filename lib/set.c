@@ -202,6 +202,12 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 			fd = sys_perf_event_open(&u.attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0 && (errno == EACCES || errno == EPERM))
 				return access_error(s, e, errno, false, pid, cpu); /* not even user mode: why */
+			if (fd < 0 && (errno == ENOENT || errno == ENODEV)) {
+				/* no mode counts it: the event or its PMU is absent (cycles without a
+				 * hardware PMU), as perf says "<not supported>" of "cycles:u" */
+				*e = u;
+				return open_error(s, e, errno, member, pid, cpu);
+			}
 			if (fd < 0)
 				return pmu__err_hold(-err,
 						"cannot open '%s': kernel.perf_event_paranoid=%d forbids kernel mode "
