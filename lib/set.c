@@ -65,12 +65,26 @@ static int access_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool
 	return pmu__err_hold(-err, "%s", msg);
 }
 
+/* Is @cpu among the CPUs online in the context's sysfs (true where that cannot be read)? @online gets
+ * the list ("0-1"). The kernel refuses a CPU beyond its last with EINVAL, as it refuses an attribute. */
+static bool cpu_online(const struct pmu_ctx *ctx, int cpu, char *online, size_t len)
+{
+	struct pmu_cpulist c;
+	char path[512];
+
+	if (pmu__path(path, sizeof(path), "%s/devices/system/cpu/online", ctx->sysfs_root) < 0 ||
+	    pmu__read_file(path, online, len) < 0 || pmu__cpulist(online, cpu, &c) < 0)
+		return true;
+	online[strcspn(online, "\n")] = 0;
+	return c.has;
+}
+
 /* One sentence naming the event, the cause and the fix (@pid, @cpu: what perf_event_open was asked). */
 static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool member, pid_t pid, int cpu)
 {
 	struct pmu_ctx *ctx = s->ctx;
 	const struct pmu_caps *c = &ctx->caps;
-	char enc[160];
+	char enc[160], online[256];
 
 	snprintf(enc, sizeof(enc), "type %u (%s) config 0x%llx%s", e->attr.type, type_name(e->attr.type),
 		 (unsigned long long)e->attr.config, e->attr.config1 ? " config1 set" : "");
@@ -100,6 +114,11 @@ static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool m
 					"cannot open '%s' (%s): the %s PMU rejected precise_ip %u (modifier p): it is "
 					"a sampling attribute, which x86 PMUs refuse for counting; drop the p",
 					e->info.name, enc, e->info.pmu, (unsigned)e->attr.precise_ip);
+		if (cpu >= 0 && !cpu_online(ctx, cpu, online, sizeof(online)))
+			return pmu__err_hold(-EINVAL,
+					"cannot open '%s' on CPU %d: this machine has no CPU %d online (the CPUs "
+					"online are %s, %s/devices/system/cpu/online); open the set on one of those",
+					e->info.name, cpu, cpu, online, ctx->sysfs_root);
 		return pmu__err_hold(-EINVAL,
 				"cannot open '%s' (%s): the %s PMU rejected an attribute (config bits it does "
 				"not know, or an exclude_* mode it cannot filter; try without modifiers)",
@@ -202,6 +221,12 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 			fd = sys_perf_event_open(&u.attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0 && (errno == EACCES || errno == EPERM))
 				return access_error(s, e, errno, false, pid, cpu); /* not even user mode: why */
+			if (fd < 0 && (errno == ENOENT || errno == ENODEV)) {
+				/* no mode counts it: the event or its PMU is absent (cycles without a
+				 * hardware PMU), as perf says "<not supported>" of "cycles:u" */
+				*e = u;
+				return open_error(s, e, errno, member, pid, cpu);
+			}
 			if (fd < 0)
 				return pmu__err_hold(-err,
 						"cannot open '%s': kernel.perf_event_paranoid=%d forbids kernel mode "

@@ -74,6 +74,7 @@ static bool has_event(struct pmu_ctx *ctx, const char *name)
 static int unavailable(struct pmu_ctx *ctx)
 {
 	const char *method, *lacks;
+	char pmu_lacks[640], table_lacks[256];
 
 	if (ctx->cpu.arch == PMU_ARCH_ARM64) {
 		method = "Arm's top-down method counts operation slots (STALL_SLOT, STALL_SLOT_FRONTEND, "
@@ -91,8 +92,22 @@ static int unavailable(struct pmu_ctx *ctx)
 		lacks = "this core's table has neither (the stall events of the RISC-V cores libpmu knows count "
 			"cycles or occurrences, not issue slots)";
 	} else {
-		method = "it has no SLOTS/PERF_METRICS events (Intel Ice Lake and later)";
-		lacks = "its table neither implements the standard TOPDOWN events nor gives them as formulas";
+		/* what was looked for and is not here: the core PMU's sysfs slots event, the table's events; never
+		 * what the CPU lacks (Rocket Lake has PERF_METRICS; without a table libpmu cannot tell) */
+		const struct pmu_dev *core = pmu__core_pmu(ctx);
+		method = "Intel's top-down method counts issue slots, with SLOTS and the PERF_METRICS topdown-* events "
+			 "(Ice Lake and later) or with formulas over the events of the CPU's table (Skylake)";
+		if (core)
+			snprintf(pmu_lacks, sizeof(pmu_lacks), "the %s PMU lists no slots event in %s/bus/event_source/"
+				 "devices/%s/events", core->name, ctx->sysfs_root, core->name);
+		else
+			snprintf(pmu_lacks, sizeof(pmu_lacks), "no core PMU is exposed (%s/bus/event_source/devices: "
+				 "a virtual machine without a virtual PMU?)", ctx->sysfs_root);
+		snprintf(table_lacks, sizeof(table_lacks), ctx->tables.cpu_dir ? "its table (%s) neither implements the "
+			 "standard TOPDOWN events nor gives them as formulas" : "libpmu has no event table for this CPU%s",
+			 ctx->tables.cpu_dir ? ctx->tables.cpu_dir : "");
+		return pmu__err(ctx, -ENOENT, "topdown analysis is not available on this CPU (%s): %s; here %s, and %s",
+				ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified", method, pmu_lacks, table_lacks);
 	}
 	return pmu__err(ctx, -ENOENT, "topdown analysis is not available on this CPU (%s): %s, and %s",
 			ctx->cpu.cpuid[0] ? ctx->cpu.cpuid : "unidentified", method, lacks);

@@ -306,6 +306,43 @@ fi
 both li6 list --help
 check "li6: pmu list --help: exit 0" test "$(rc li6 pmu)" = 0
 
+# ---- issue 39, items 1 and 9 (branch i39-stat): -C, -p and -t name each CPU, process, thread once,
+# -C only CPUs that are online. perf refuses a CPU named twice (-C 0,0 and the overlapping -C 0,0-1: the
+# oracle, its exit status), and counts a process or thread named twice twice (-p X,X of a busy loop:
+# 370 ms of task-clock in 300 ms, 1.233 CPUs utilized, where -p X gave 0.435); pmu
+# counted CPU 0 twice ("2.000 CPUs utilized" of one CPU) and the rest alike: now all three are refused,
+# exit 2, naming the number and the list written once. A CPU that is not online (the kernel's EINVAL)
+# was "the software PMU rejected an attribute ... try without modifiers": the oracle for the CPUs that
+# exist is /sys/devices/system/cpu/online itself, and a written one through PMU_SYSFS_ROOT.
+both d1 stat -x, -C 0,0 -e cpu-clock sleep 0.1
+[ $have_perf = 1 ] && check "d1: perf refuses -C 0,0 (exit $(rc d1 perf))" test "$(rc d1 perf)" != 0
+check "d1: pmu refuses -C 0,0: exit 2 (got $(rc d1 pmu))" test "$(rc d1 pmu)" = 2
+check "d1: ... naming CPU 0 and the list once" grep -q "^pmu stat: -C names CPU 0 twice ('0,0').*name each once: -C 0$" "$tmp/d1.pmu.err"
+both d2 stat -x, -C 0,0-1 -A -e cpu-clock sleep 0.1
+[ $have_perf = 1 ] && check "d2: perf refuses -C 0,0-1 (exit $(rc d2 perf))" test "$(rc d2 perf)" != 0
+check "d2: pmu refuses -C 0,0-1 -A: exit 2 (got $(rc d2 pmu))" test "$(rc d2 pmu)" = 2
+check "d2: ... naming CPU 0 and the list once" grep -q "CPU 0 twice ('0,0-1').*name each once: -C 0-1$" "$tmp/d2.pmu.err"
+"$PMU" stat -x, -C 0 -C 0 -e cpu-clock sleep 0.1 > /dev/null 2> "$tmp/d3.err"
+check "d3: -C 0 -C 0 (two options) refused alike: exit $?" grep -q "CPU 0 twice ('0,0')" "$tmp/d3.err"
+sleep 20 & target=$!
+for o in -p -t; do
+	both d4$o stat -x, $o $target,$target -e task-clock --timeout 200
+	[ $have_perf = 1 ] && echo "note: perf stat $o X,X counts X twice, exit $(rc d4$o perf): $(grep ',task-clock,' "$tmp/d4$o.perf.err")"
+	check "d4$o: pmu refuses $o X,X: exit 2 (got $(rc d4$o pmu))" test "$(rc d4$o pmu)" = 2
+	check "d4$o: ... naming $target and the list once" grep -q -e "$o names [a-z]* $target twice ('$target,$target').*name each once: $o $target$" "$tmp/d4$o.pmu.err"
+done
+kill $target; wait $target 2> /dev/null
+online=$(cat /sys/devices/system/cpu/online)
+beyond=$(( $(getconf _NPROCESSORS_CONF) + 5 ))
+both d5 stat -x, -C $beyond -e cpu-clock sleep 0.1
+check "d5: -C $beyond (online: $online): exit 2 (got $(rc d5 pmu))" test "$(rc d5 pmu)" = 2
+check "d5: ... naming the CPU and the CPUs online ($online)" grep -q "CPU $beyond, which this machine does not have online: its CPUs online are $online (/sys/devices/system/cpu/online)" "$tmp/d5.pmu.err"
+check "d5: ... no word of an attribute or modifiers" test -z "$(grep -e attribute -e modifier "$tmp/d5.pmu.err")"
+mkdir -p "$tmp/sys/devices/system/cpu" && echo "0-3,8" > "$tmp/sys/devices/system/cpu/online"
+PMU_SYSFS_ROOT=$tmp/sys "$PMU" stat -x, -C 2,5 -e cpu-clock sleep 0.1 > /dev/null 2> "$tmp/d6.err"
+check "d6: a written sysfs (online 0-3,8): -C 2,5 refused, exit $?, naming 5 and 0-3,8" grep -q "CPU 5, which .* online are 0-3,8 ($tmp/sys/devices/system/cpu/online)" "$tmp/d6.err"
+# ---- end of issue 39, items 1 and 9
+
 echo "test-perf-habits: $cases invocations, $checks checks, $fails failed, $xfails expected to fail"
 if [ $xfails != 0 ]; then
 	echo "TODO (the library, lib/eventlist.c, on another branch; these turn into checks when it lands):"

@@ -163,6 +163,26 @@ int main(void)
 			}
 		}
 	}
+	/* a CPU the machine does not have (beyond the kernel's last: EINVAL, as for a bad attribute): the
+	 * sentence names the CPU and the CPUs online, as /sys/devices/system/cpu/online lists them */
+	{
+		struct pmu_set_opts o = { sizeof(o), PMU_SET_CPU | PMU_SET_PID, -1, 100000 };
+		char online[256] = "", want[512];
+		FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+		if (f && fgets(online, sizeof(online), f))
+			online[strcspn(online, "\n")] = 0;
+		if (f)
+			fclose(f);
+		snprintf(want, sizeof(want), "no CPU 100000 online (the CPUs online are %s,", online);
+		r = pmu_set_open(ctx, "cpu-clock", &o, &set);
+		if (r == -EACCES || r == -EPERM)
+			printf("note: counting a whole CPU is not permitted here: CPU 100000 not tried\n");
+		else
+			CHECK(r == -EINVAL && online[0] && strstr(pmu_strerror(r), want), "CPU 100000: %d %s (want '%s')",
+			      r, pmu_strerror(r), want);
+		if (r == 0)
+			pmu_set_close(set);
+	}
 	pmu_ctx_free(ctx);
 	return test_done("test-sw-events");
 }

@@ -352,6 +352,19 @@ static size_t core_trees(struct pmu_ctx *ctx, const struct counted *c, struct pm
 	return nt;
 }
 
+/* The names of the rows that have no count (<not supported>, or never on a counter), comma separated
+ * (malloc'd), or NULL */
+static char *uncounted_rows(const struct counted *c)
+{
+	char *names = NULL;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->rows[i].not_summed && (!c->rows[i].supported || (c->rows[i].v.enabled && !c->rows[i].v.running)) &&
+		    str_append(&names, ", ", c->rows[i].info.name) < 0)
+			break;
+	return names;
+}
+
 /* The metrics and topdown parts of a report; returns 1 if something could not be computed. */
 int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdown, const struct counted *c,
 	     json_object *json)
@@ -370,6 +383,7 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 		struct pmu_topdown t;
 		int r;
 		struct pmu_caps caps;
+		char *uncounted = NULL;
 		/* named by core type: a hybrid CPU's trees, or one tree of a core PMU that is not this
 		 * machine's (first) one (a hybrid CPU's counts whose other type gave no tree, or reported
 		 * on another machine) */
@@ -392,8 +406,13 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 			json_object_object_add(json, "topdown", r == 0 ? topdown_json(&t) : NULL);
 		else if (r == 0)
 			print_topdown(f, &t, NULL);
+		else if ((uncounted = uncounted_rows(c)))
+			/* --topdown listed the events: the library's fix (count them) was done, and failed */
+			fprintf(f, " Topdown: not available: %s %s not counted (<not supported>, or never on a "
+				"counter)\n\n", uncounted, strchr(uncounted, ',') ? "were" : "was");
 		else
 			fprintf(f, " Topdown: not available: %s\n\n", pmu_strerror(r));
+		free(uncounted);
 		bad |= r != 0;
 		free(nv);
 	}

@@ -16,6 +16,10 @@ struct cli {
 	int quiet;      /* no warnings (the output says it: perf's CSV and JSON lines) unless -v */
 };
 
+/* The sysfs tree the commands read, and give their contexts: $PMU_SYSFS_ROOT (ignored, as the library
+ * ignores it, in a program with more privileges than its user: secure_getenv), else /sys. */
+const char *cli_sysfs_root(void);
+
 /* A context logging warnings (debug with -v) to stderr; @cpuid NULL: this CPU.
  * On failure it says why on stderr and returns the negative errno. */
 int cli_open_ctx(const struct cli *cli, const char *cpuid, struct pmu_ctx **ctx);

@@ -67,7 +67,7 @@ struct stat_cmd {
 	enum stat_format format;
 	int formats;                   /* how many of -x, -j, --json */
 	const char *sep;
-	const char *pids, *tids, *cpus; /* as written */
+	char *pids, *tids, *cpus;      /* as written, each -p (-t, -C) joined with ',' */
 	int repeat;
 	bool all_cpus, per_thread, no_aggr, no_inherit, metric_only;
 };
@@ -80,10 +80,11 @@ static int number(const char *arg, long min, long max, const char *msg, int *out
 	return -1;
 }
 
-static int list(struct intv *l, const char *arg, bool ranges, int min, const char *msg)
+/* -p, -t, -C: @arg's numbers added to @l, and @arg to what was written (*@written) */
+static int list(struct intv *l, char **written, const char *arg, bool ranges, int min, const char *msg)
 {
 	if (intv_parse(l, arg, ranges, min, ranges ? 65535 : INT_MAX) == 0)
-		return 0;
+		return str_append(written, ",", arg) < 0 ? -1 : 0;
 	fprintf(stderr, "pmu stat: %s, not '%s'\n", msg, arg);
 	return -1;
 }
@@ -116,11 +117,11 @@ static int on_opt(void *st, int id, const char *arg)
 			return analysis_old_param("stat", arg);
 		return number(arg, 0, INT_MAX, "-D (--delay) wants milliseconds (0 or more)", &s->run.delay_ms);
 	case 'p':
-		return s->pids = arg, list(&s->tg.pids, arg, false, 1, "-p wants a process id (or several: 12,34)");
+		return list(&s->tg.pids, &s->pids, arg, false, 1, "-p wants a process id (or several: 12,34)");
 	case 't':
-		return s->tids = arg, list(&s->tg.tids, arg, false, 1, "-t wants a thread id (or several: 12,34)");
+		return list(&s->tg.tids, &s->tids, arg, false, 1, "-t wants a thread id (or several: 12,34)");
 	case 'C':
-		return s->cpus = arg, list(&s->tg.cpus, arg, true, 0, "-C wants CPU numbers such as 0,2-3");
+		return list(&s->tg.cpus, &s->cpus, arg, true, 0, "-C wants CPU numbers such as 0,2-3");
 	case 'a':
 		return s->all_cpus = true, 0;
 	case 'A':
@@ -143,6 +144,58 @@ static int on_opt(void *st, int id, const char *arg)
 		return format(s, FMT_JSON);
 	}
 	return -1;
+}
+
+/*
+ * -p, -t, -C name each process, thread, CPU once: perf refuses a CPU named twice (-C 1,1), and counts a
+ * process or thread named twice twice (-p 12,12); pmu refuses all three, naming the number and the list
+ * without it. A sentence and 2, or 0.
+ */
+static int named_once(const struct intv *l, const char *opt, const char *what, const char *written)
+{
+	int dup = intv_dup(l);
+	char *once;
+	int r;
+
+	if (dup < 0)
+		return 0;
+	once = intv_text(l, !strcmp(opt, "-C"));
+	r = opts_error(&stat_command, "%s names %s %d twice ('%s'), which would count it twice; name each once: %s %s",
+		       opt, what, dup, written, opt, once ? once : "...");
+	free(once);
+	return r;
+}
+
+/*
+ * -C: each CPU named is online, as <sysfs>/devices/system/cpu/online (the context's sysfs root) lists
+ * them; the kernel's own refusal of a CPU beyond its last (EINVAL) names no CPU. Unchecked where that
+ * file cannot be read. A sentence and 2, or 0.
+ */
+static int cpus_online(const struct stat_cmd *s)
+{
+	char path[4096], text[4096];
+	struct intv on = { NULL, 0 };
+	int r = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", cli_sysfs_root());
+	if (!(f = fopen(path, "r")))
+		return 0;
+	if (!fgets(text, sizeof(text), f))
+		text[0] = 0;
+	fclose(f);
+	text[strcspn(text, "\n")] = 0;
+	if (intv_parse(&on, text, true, 0, INT_MAX) < 0) {
+		free(on.v);
+		return 0;
+	}
+	for (size_t i = 0; r == 0 && i < s->tg.cpus.n; i++)
+		if (!intv_has(&on, s->tg.cpus.v[i]))
+			r = opts_error(&stat_command, "-C names CPU %d, which this machine does not have online: its CPUs "
+				       "online are %s (%s); name CPUs among them, or count them all with -a",
+				       s->tg.cpus.v[i], text, path);
+	free(on.v);
+	return r;
 }
 
 /* What the options ask for, checked together; a sentence and 2 when they do not fit. */
@@ -173,7 +226,8 @@ static int check(const struct stat_cmd *s, bool has_cmd)
 		return opts_error(c, "--metric-only prints the metrics: name them with -M (or --topdown)");
 	if (s->a.topdown && (s->format == FMT_CSV || s->format == FMT_JSON_LINES))
 		return opts_error(c, "--topdown prints in the text table or --json, not with -x or -j");
-	return 0;
+	return named_once(&s->tg.cpus, "-C", "CPU", s->cpus) ?: named_once(&s->tg.pids, "-p", "process", s->pids) ?:
+	       named_once(&s->tg.tids, "-t", "thread", s->tids) ?: cpus_online(s);
 }
 
 /* "sleep 1", "process 12 while sleep 1", "all CPUs": what the title names. */
@@ -418,5 +472,8 @@ static int cmd_stat(int argc, char **argv, struct cli *cli)
 	free(s.tg.pids.v);
 	free(s.tg.tids.v);
 	free(s.tg.cpus.v);
+	free(s.pids);
+	free(s.tids);
+	free(s.cpus);
 	return code;
 }

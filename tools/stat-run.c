@@ -71,6 +71,58 @@ int intv_parse(struct intv *l, const char *s, bool ranges, int min, int max)
 	}
 }
 
+int intv_dup(const struct intv *l)
+{
+	for (size_t i = 1; i < l->n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (l->v[j] == l->v[i])
+				return l->v[i];
+	return -1;
+}
+
+bool intv_has(const struct intv *l, int v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return true;
+	return false;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+char *intv_text(const struct intv *l, bool ranges)
+{
+	struct intv u = { NULL, 0 };
+	char *t = NULL, num[48];
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < l->n; i++)
+		if (!intv_has(&u, l->v[i]))
+			r = intv_add(&u, l->v[i]);
+	if (r == 0 && ranges && u.n)
+		qsort(u.v, u.n, sizeof(*u.v), int_cmp);
+	for (size_t i = 0; r == 0 && i < u.n; i++) {
+		size_t j = i;
+		while (ranges && j + 1 < u.n && u.v[j + 1] == u.v[j] + 1)
+			j++;
+		if (j > i)
+			snprintf(num, sizeof(num), "%d-%d", u.v[i], u.v[j]);
+		else
+			snprintf(num, sizeof(num), "%d", u.v[i]);
+		r = str_append(&t, ",", num);
+		i = j;
+	}
+	free(u.v);
+	if (r < 0 || !t) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
 /*
  * Signals while pmu stat counts. It waits for what it counts and prints the
  * counts: SIGINT, SIGQUIT, SIGTERM and SIGHUP are caught. One that a process

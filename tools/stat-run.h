@@ -24,6 +24,12 @@ struct intv {
 };
 /* Parse "1,2,5-7" (@ranges: a-b allowed) into @l, each within [min, max]; -1 if malformed. */
 int intv_parse(struct intv *l, const char *s, bool ranges, int min, int max);
+/* The first number @l holds twice (-C 0,0-1: 0), or -1 if each once. */
+int intv_dup(const struct intv *l);
+bool intv_has(const struct intv *l, int v);
+/* @l written with each number once (malloc'd; NULL if empty or out of memory): in its order ("12,34"),
+ * or with @ranges sorted into ranges ("0-1,4") */
+char *intv_text(const struct intv *l, bool ranges);
 
 /* What to count. With no pids, tids or CPUs: the command (with its
  * children unless !inherit). Otherwise the command, if any, runs meanwhile
