@@ -611,6 +611,16 @@ int pmu_set_disable(struct pmu_set *s);
  */
 int pmu_set_reset(struct pmu_set *s);
 
+/**
+ * pmu_set_check - what pmu_set_open() would say of @events with @opts before
+ * opening anything: the list's syntax, each name resolved, the plan of groups
+ * (an unknown name, a '{' without '}', a tool event in a group, a name no
+ * core PMU gives a meaning). Opens nothing: the kernel's answers (access, a
+ * counter it refuses) come only from pmu_set_open(). Returns 0, or the
+ * negative errno with the message set. Thread-safe for a shared context.
+ */
+int pmu_set_check(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts);
+
 /** Number of values a read returns (one per event; per core type for a split event, see pmu_set_open()). */
 size_t pmu_set_count(const struct pmu_set *s);
 

@@ -857,6 +857,19 @@ PMU_EXPORT int pmu_set_group_of(const struct pmu_set *s, size_t i)
 	return (int)s->ev[i].group;
 }
 
+PMU_EXPORT int pmu_set_check(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts)
+{
+	struct pmu_set *s = NULL;
+	int r;
+
+	pmu__err_clear();
+	if (!ctx || !events || !opts)
+		return pmu__err(ctx, -EINVAL, "pmu_set_check: NULL context, events or options");
+	r = pmu__set_plan(ctx, events, opts, &s);
+	pmu_set_close(s);
+	return r;
+}
+
 PMU_EXPORT int pmu_set_total_of(const struct pmu_set *s, size_t i, char *name, size_t len)
 {
 	size_t last = i;

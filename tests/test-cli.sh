@@ -408,7 +408,7 @@ check "stat: stdout holds the command's output only" test "$(cat "$tmp/o")" = he
 run 3 "$tmp/o" "$tmp/e" stat -- sh -c 'exit 3'
 run 127 "$tmp/o" "$tmp/e" stat -- /nonexistent/cmd
 check "exec failure explained" has "$tmp/e" "cannot run '/nonexistent/cmd'"
-run 1 "$tmp/o" "$tmp/e" stat -e nosuch -- true
+run 2 "$tmp/o" "$tmp/e" stat -e nosuch -- true
 check "stat unknown event" has "$tmp/e" "unknown event 'nosuch'"
 run 2 "$tmp/o" "$tmp/e" stat
 check "stat without command" has "$tmp/e" "name a command"
@@ -546,6 +546,12 @@ run 0 "$tmp/o" "$tmp/e" report -M "instructions / cycles" "$tmp/adl-u.json"
 check "hybrid report, labels with u: P-core IPC 6000/3000" has "$tmp/o" "cpu_core/instructions/u *# *2.00 insn per cycle"
 check "hybrid report, labels with u: E-core IPC 2000/5000" has "$tmp/o" "cpu_atom/instructions/u *# *0.40 insn per cycle"
 check "hybrid report, labels with u: metric sums the parts, 8000/8000" has "$tmp/o" "instructions / cycles  *1.000"
+# a wrong event list is a usage error (exit 2, as perf's 129), said before the command runs: it exited 1
+# ("counting failed") after starting it
+for e in '{task-clock' 'task-clock}' 'nosuch-event' 'task-clock,{duration_time}'; do
+	run 2 "$tmp/o" "$tmp/e" stat -e "$e" -- sh -c "touch $tmp/ran"
+	check "stat -e '$e': usage error, the command not run" test ! -e "$tmp/ran"
+done
 # an expression with a name spelled with '-': the hint to escape it (it listed "page, task, clock" only)
 run 0 "$tmp/o" "$tmp/e" stat -M 'page-faults / task-clock' -- true
 check "-M 'page-faults / task-clock': says '-' is minus, and how to write it" has "$tmp/e" "'-' is minus in an expression: write page\\\\-faults"
@@ -1285,6 +1291,9 @@ mkfifo "$tmp/fifo-fx/sys/kernel/tracing/events/sched/sched_switch/id"
 PMU_SYSFS_ROOT=$tmp/fifo-fx/sys PMU_PROCFS_ROOT=$tmp/fifo-fx/proc \
 	$WRAP "$PMU" stat -e sched:sched_switch -- sleep 20 > "$tmp/o" 2> "$tmp/e" &
 spid=$!
+# the list is checked before the command is forked (pmu_set_check): its read of the id is let through,
+# the second, while opening the events, holds pmu
+echo 300 > "$tmp/fifo-fx/sys/kernel/tracing/events/sched/sched_switch/id"
 cpid=
 for _ in $(seq 300); do cpid=$(pgrep -P "$spid") && break; sleep 0.1; done
 # pmu blocked on the FIFO, its command waiting for the go byte

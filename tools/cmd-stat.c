@@ -53,7 +53,7 @@ const struct command stat_command = {
 	"branch-misses. With -p, -t, -a or -C a command after -- runs meanwhile, uncounted, and its end ends\n"
 	"the count. -D NAME=VALUE was pmu's metric parameter: that is --param NAME=VALUE now.\n"
 	"Exit status: the command's (128+N when signal N ended it); 128+N when signal N ended -p, -t, -a or -C;\n"
-	"1 when counting failed; 2 on a usage error.\n",
+	"1 when counting failed; 2 on a usage error (a wrong event list too).\n",
 	stat_opts, true,
 };
 

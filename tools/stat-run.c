@@ -954,6 +954,15 @@ int stat_run(struct pmu_ctx *ctx, const struct stat_target *tg, const struct sta
 	memset(&s, 0, sizeof(s));
 	s.go = s.err = -1;
 	s.ctx = ctx;
+	/* the list as the sets will take it, before the command starts: a wrong list is a usage error */
+	{
+		struct pmu_set_opts so = { sizeof(so), PMU_SET_SKIP_UNSUPPORTED, 0, -1 };
+		int r = pmu_set_check(ctx, o->events, &so);
+		if (r < 0) {
+			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+			return r == -ENOMEM ? 1 : 2;
+		}
+	}
 	/* caught from the moment the command exists: it gets them, and we print what was counted */
 	catch_signals(old);
 	if (tg->cmd && tg->cmd[0])
