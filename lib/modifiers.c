@@ -108,11 +108,16 @@ size_t pmu__mode_base(const char *name)
 
 int pmu__intel_mod(const char *tok, const char **term, unsigned long long *value)
 {
-	const char *v = tok + 1 + (tok[0] && tok[1] == '=');
-	char *end = (char *)v;
-	unsigned long long x = *v ? strtoull(v, &end, 0) : 1;
+	const char *v;
+	char *end;
+	unsigned long long x;
 
-	if (*end || !tok[0] || !strchr("ceiu", tok[0]) || (tok[0] == 'u' && !*v) || *v == '-' ||
+	if (!tok[0] || !strchr("ceiu", tok[0]))
+		return -EINVAL; /* (an empty token: v would be past its end) */
+	v = tok + 1 + (tok[1] == '=');
+	end = (char *)v;
+	x = *v ? strtoull(v, &end, 0) : 1;
+	if (*end || (tok[0] == 'u' && !*v) || *v == '-' ||
 	    (tok[0] == 'c' || tok[0] == 'u' ? x > 255 : x > 1))
 		return -EINVAL;
 	*term = tok[0] == 'c' ? "cmask" : tok[0] == 'e' ? "edge" : tok[0] == 'i' ? "inv" : "umask";
