@@ -202,6 +202,22 @@ static int make_user_only(struct pmu_ev *e)
 	return 0;
 }
 
+/* The events of @s that count user mode only because kernel.perf_event_paranoid forbids kernel mode
+ * (PMU_EVF_USER_FALLBACK), said in one warning naming them all (it was one warning per event). */
+static void fallback_said(const struct pmu_set *s)
+{
+	char names[1024] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if ((s->ev[i].info.flags & PMU_EVF_USER_FALLBACK) && n++ < 16)
+			pmu__list_add(names, sizeof(names), s->ev[i].info.name);
+	if (n)
+		pmu__log(s->ctx, PMU_LOG_WARN, "%s count%s user mode only%s: kernel.perf_event_paranoid=%d forbids "
+			 "kernel mode (sudo sysctl kernel.perf_event_paranoid=1, or CAP_PERFMON, counts it)", names,
+			 n == 1 ? "s" : "", n > 16 ? " (and more)" : "", s->ctx->caps.paranoid);
+}
+
 static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int group_fd, bool member)
 {
 	int fd, err;
@@ -236,11 +252,7 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 						strerror(errno));
 		}
 		if (fd >= 0) {
-			pmu__log(s->ctx, PMU_LOG_WARN,
-				 "'%s' counts user mode only, as '%s': kernel.perf_event_paranoid=%d forbids "
-				 "kernel mode (sudo sysctl kernel.perf_event_paranoid=1, or CAP_PERFMON, counts it)",
-				 e->info.name, u.info.name, s->ctx->caps.paranoid);
-			*e = u;
+			*e = u; /* said once for the set (fallback_said) */
 			e->info.flags |= PMU_EVF_USER_FALLBACK;
 		}
 		errno = err;
@@ -687,6 +699,7 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			fast = s->pages[g->first + k] != NULL;
 		s->fgroups[gi].fast = fast;
 	}
+	fallback_said(s);
 	pmu__hybrid_presence_open(s);
 	s->fast.abi = PMU_FAST_ABI;
 	s->fast.count = (uint32_t)s->n;

@@ -878,6 +878,8 @@ PYEOF
 	$nobody $WRAP "${PMU_NOBODY:-$PMU}" stat -e "$evs" -- true > "$tmp/o" 2> "$tmp/e"
 	check "unprivileged text rows: task-clock:u" has "$tmp/e" "msec  *task-clock:u "
 	check "unprivileged text rows: the note says user mode only" has "$tmp/e" "note: context-switches:u, task-clock:u, cpu-clock:u, minor-faults:u: user mode only"
+	# said once at open, naming the events, and once in the note (it was a warning per event: four here)
+	check "unprivileged: one warning names the events counted user mode only" test "$(grep -c '^pmu: warning: .*user mode only' "$tmp/e")" = 1
 	$nobody $WRAP "${PMU_NOBODY:-$PMU}" stat -M 'page\-faults / task\-clock' --json -o "$tmp/nobody/m.json" -- true > "$tmp/o" 2> "$tmp/e"
 	check "unprivileged -M: the metric finds page-faults:u and task-clock:u" json "$tmp/nobody/m.json" "d['metrics'][0]['value'] is not None and d['events'][0]['name'].endswith(':u')"
 	$nobody perf stat -e context-switches:k -- true > /dev/null 2>&1
