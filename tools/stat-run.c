@@ -957,7 +957,11 @@ int stat_run(struct pmu_ctx *ctx, const struct stat_target *tg, const struct sta
 	/* the list as the sets will take it, before the command starts: a wrong list is a usage error */
 	{
 		struct pmu_set_opts so = { sizeof(so), PMU_SET_SKIP_UNSUPPORTED, 0, -1 };
-		int r = pmu_set_check(ctx, o->events, &so);
+		int r;
+		if (tg->cpus.n) /* as open_units opens them: CPU sets, else task sets */
+			so = (struct pmu_set_opts){ sizeof(so), PMU_SET_SKIP_UNSUPPORTED | PMU_SET_CPU | PMU_SET_PID, -1,
+						    tg->cpus.v[0] };
+		r = pmu_set_check(ctx, o->events, &so);
 		if (r < 0) {
 			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
 			return r == -ENOMEM ? 1 : 2;
