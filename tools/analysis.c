@@ -514,7 +514,8 @@ static int metric_add(struct pmu_ctx *ctx, struct strv *out, const char *m, int 
 	struct pmu_metric_info mi;
 	int r = 0;
 
-	if (info == 0 || info != -EINVAL || nc == 0)
+	/* the whole first, unless it is defined once per PMU (then only the core PMUs' spellings) */
+	if (info != -EINVAL || nc == 0)
 		if ((r = strv_add(out, m, strlen(m))) < 0 || nc == 0 || info != 0 || !counted_per_core(ctx, m))
 			return r;
 	for (size_t c = 0; r == 0 && c < nc; c++) {
