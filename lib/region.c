@@ -376,9 +376,12 @@ PMU_EXPORT int pmu_region_leave(struct pmu_region *h)
 PMU_EXPORT void pmu_region_reset(void)
 {
 	pthread_mutex_lock(&R.lock);
-	for (struct thread_state *t = R.threads; t; t = t->next)
+	for (struct thread_state *t = R.threads; t; t = t->next) {
 		for (size_t i = 0; i < t->nslots; i++)
 			pmu__region_slot_forget(t->slots[i]);
+		t->stray_unknown = 0; /* the ends of names never begun, which no slot holds */
+		t->stray_name[0] = 0;
+	}
 	pthread_mutex_unlock(&R.lock);
 }
 
