@@ -410,8 +410,8 @@ run 127 "$tmp/o" "$tmp/e" stat -- /nonexistent/cmd
 check "exec failure explained" has "$tmp/e" "cannot run '/nonexistent/cmd'"
 run 2 "$tmp/o" "$tmp/e" stat -e nosuch -- true
 check "stat unknown event" has "$tmp/e" "unknown event 'nosuch'"
-run 2 "$tmp/o" "$tmp/e" stat
-check "stat without command" has "$tmp/e" "name a command"
+run 2 "$tmp/o" "$tmp/e" stat -r 2
+check "stat -r 2 without a command (every CPU once, as perf): a usage error naming a command" has "$tmp/e" "name one: pmu stat"
 run 0 "$tmp/o" "$tmp/e" stat -e task-clock,page-faults --json -o "$tmp/run.json" -- "$BUILD/examples/workload" 8
 check "stat --json schema" json "$tmp/run.json" "d['schema']=='libpmu-stat/1' and d['exit_status']==0 and d['events'][0]['name']=='task-clock' and d['events'][0]['value']>0 and d['events'][1]['value']>=2048 and d['events'][0]['confidence']==1.0"
 # tool events in metrics are seconds, as perf's metrics take them (Intel's DURATIONTIMEINMILLISECONDS is
@@ -473,7 +473,7 @@ run 0 "$tmp/o" "$tmp/e" report "$tmp/t1.json" "$tmp/p1.json" "$tmp/r3.json"
 check "report: three kinds of file, three tables" test "$(grep -c "Performance counter stats" "$tmp/o")" = 3
 check "report: page-faults apart, no rate over another file's task-clock" not_has "$tmp/o" "page-faults  *#"
 check "report: the -r 3 file apart, as 3 runs with its spread" has "$tmp/o" "(3 runs):"
-check "report: the -r 3 file's +- 6.00%" has "$tmp/o" "( +- 6.00% )"
+check "report: the -r 3 file's +- 6.00% (perf's width: '( +-  6.00% )')" has "$tmp/o" "( +-  6.00% )"
 check "report: what was reported apart is said" has "$tmp/o" "reported apart from $tmp/p1.json and $tmp/r3.json"
 # the counted machine's metric constants travel in the file: pmu report evaluates with them, not with
 # the reporting machine's. The file is rewritten as if counted on a 4-package, 64-core machine, a second later (by
@@ -982,17 +982,17 @@ check "region report: the 40th event's count (40) in each row" test "$(grep -c '
 # -r: repeated runs, mean and perf's "+-" (standard error of the mean); -I: counts every interval
 run 0 "$tmp/o" "$tmp/e" stat -r 3 -e page-faults -- "$BUILD/examples/workload" 4
 check "stat -r: runs in the header" has "$tmp/e" "'.*workload 4' (3 runs):"
-check "stat -r: +- column" has "$tmp/e" "page-faults .*( +- [0-9.]*% )"
+check "stat -r: +- column" has "$tmp/e" "page-faults .*( +- *[0-9.]*% )"
 run 0 "$tmp/o" "$tmp/e" stat -r 2 --json -o "$tmp/r.json" -e page-faults -- "$BUILD/examples/workload" 4
 check "stat -r --json: runs, mean of >= 1024 faults (4 MiB touched), stddev" json "$tmp/r.json" "d['runs']==2 and d['events'][0]['value']>=1024 and 0<=d['events'][0]['stddev_pct']<50"
-run 2 "$tmp/o" "$tmp/e" stat -r 0 -- true
-check "stat -r 0 refused" has "$tmp/e" "-r wants a number of runs"
+run 2 "$tmp/o" "$tmp/e" stat -r -1 -- true
+check "stat -r -1 refused (-r 0: until Ctrl-C)" has "$tmp/e" "-r wants a number of runs"
 run 2 "$tmp/o" "$tmp/e" stat -r 2 -I 100 -- true
 check "stat -r with -I refused" has "$tmp/e" "do not go together"
 run 0 "$tmp/o" "$tmp/e" stat -I 100 -e task-clock,page-faults -- sleep 0.45
 check "stat -I: header" has "$tmp/e" "time (s) .*counts  event"
 check "stat -I: a line per interval (0.45 s, 100 ms: 4 expected, 2 or more required)" test "$(grep -c '^ *[0-9.]* .*msec  task-clock$' "$tmp/e")" -ge 2
-check "stat -I: the final table follows" has "$tmp/e" "Performance counter stats for 'sleep 0.45'"
+check "stat -I: no final table (as perf: --summary asks for it)" not_has "$tmp/e" "Performance counter stats for 'sleep 0.45'"
 
 # -p: attach to a running process. It waits for a file (created once pmu holds its perf_event
 # descriptors, i.e. has attached), then execs the workload, which touches 4 MiB (>= 1024 page
@@ -1078,7 +1078,7 @@ check "resolve: unknown option, exit 2" has "$tmp/e" "^pmu resolve: unknown opti
 run 0 "$tmp/o" "$tmp/e" stat -I 100 -x, -e task-clock,page-faults,context-switches -- sleep 0.35
 check "-I -x: 3 rows per time stamp, 3 or more stamps, the first at 0.1 s, the last at the end (0.35 s or later)" $PY - "$tmp/e" <<'PYEOF'
 import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+rows = [r for r in csv.reader(open(sys.argv[1])) if r and not r[0].startswith('#')]  # -o: '# started on'
 stamps = {}
 for r in rows:
     stamps.setdefault(float(r[0]), []).append(r[3])
@@ -1106,7 +1106,7 @@ wait $pmupid
 check "-I -p: exit 0" test $? = 0
 check "-I -p: intervals until the process ended (2 or more stamps, 2 rows each)" $PY - "$tmp/ip.csv" <<'PYEOF'
 import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+rows = [r for r in csv.reader(open(sys.argv[1])) if r and not r[0].startswith('#')]  # -o: '# started on'
 stamps = {}
 for r in rows:
     stamps.setdefault(r[0], []).append(r[3])
@@ -1143,7 +1143,7 @@ tids=$(ls /proc/$target/task | sort -n | tr '\n' ' ')
 run 0 "$tmp/o" "$tmp/e" stat -p $target --per-thread -x, -e task-clock,context-switches -o "$tmp/pt.csv" -- sleep 0.1
 check "--per-thread: a row per event of each of the 4 threads ($tids), labelled comm-TID" $PY - "$tmp/pt.csv" $tids <<'PYEOF'
 import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+rows = [r for r in csv.reader(open(sys.argv[1])) if r and not r[0].startswith('#')]  # -o: '# started on'
 labels = sorted({r[0] for r in rows}, key=lambda l: int(l.rsplit('-', 1)[1]))
 print("labels:", labels)
 ok = [l.rsplit('-', 1)[1] for l in labels] == sys.argv[2:] and len(rows) == 2 * len(labels)

@@ -255,6 +255,198 @@ both m1 stat -M nonsense true
 check "m1: -M nonsense refused by both (pmu exit $(rc m1 pmu))" test "$(rc m1 pmu)" != 0
 check "m1: pmu says: unknown metric (not unknown event)" grep -q "unknown metric or metric group 'nonsense'" "$tmp/m1.pmu.err"
 
+# ---- issue 39, the perf habits: each command line with perf beside it where perf runs here; the numbers
+# against what the test itself knows (the clock, the CPUs online, the moments it sent a command)
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+# -d, -dd, -ddd: perf's detailed events after the list (without a PMU both say <not supported>)
+for d in -d -dd -ddd; do
+	both det$d stat -x, -e task-clock $d true;                   same_csv det$d , 0
+done
+check "det-ddd: 1 + 4 + 6 + 2 rows" test "$(grep -c ',task-clock,\|-loads,\|-misses,\|-prefetches,' "$tmp/det-ddd.pmu.err")" = 13
+both det0 stat -x, -dd true
+[ $have_perf = 1 ] && check "det0: -dd after the default events: perf's last 10 rows" $PY -c '
+import sys
+rows = lambda p: [l.split(",")[2] for l in open(p) if l.count(",") >= 5]
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+print(a[-10:], b[-10:]); sys.exit(0 if a[-10:] == b[-10:] else 1)' "$tmp/det0.pmu.err" "$tmp/det0.perf.err"
+# -o: perf's "# started on DATE" line first; the date is this clock's (within 2 minutes)
+started() { $PY -c '
+import sys, time
+l = open(sys.argv[1]).readline().rstrip("\n")
+t = time.mktime(time.strptime(l[len("# started on "):], "%a %b %d %H:%M:%S %Y"))
+print(repr(l), "now - then:", time.time() - t)
+sys.exit(0 if l.startswith("# started on ") and abs(time.time() - t) < 120 else 1)' "$1"; }
+check "o1: -o -x: the file starts with '# started on' and now" started "$tmp/o1.pmu.file"
+check "o2: -o text: the file starts with '# started on' and now" started "$tmp/o2.pmu.file"
+[ $have_perf = 1 ] && check "o2: ... as perf's file starts" started "$tmp/o2.perf.file"
+# --append: a second run adds its header and rows to the file
+for tool in pmu perf; do
+	[ $tool = perf ] && [ $have_perf = 0 ] && continue
+	t=$PMU; [ $tool = perf ] && t=perf
+	$t stat -x, -o "$tmp/ap.$tool" -e task-clock true 2> /dev/null
+	$t stat -x, --append -o "$tmp/ap.$tool" -e task-clock,page-faults true 2> /dev/null
+done
+cases=$((cases + 1))
+check "ap: --append: two '# started on' lines and 1 + 2 rows" test "$(grep -c '^# started on' "$tmp/ap.pmu")/$(grep -c ',task-clock,\|,page-faults,' "$tmp/ap.pmu")" = 2/3
+[ $have_perf = 1 ] && check "ap: ... the rows of perf's file" cmp_ csv "$tmp/ap.pmu" "$tmp/ap.perf" , 0
+"$PMU" stat --append -e task-clock true > /dev/null 2> "$tmp/ap.err"
+check "ap: --append without -o: usage error ($?)" grep -q "append adds to the file of -o" "$tmp/ap.err"
+# -B, --no-big-num: the page faults of a 16 MiB workload (4096 pages and more) with and without separators
+both bn1 stat --no-big-num -e page-faults "$W" 16
+check "bn1: --no-big-num: the count's digits alone" grep -Eq '^ +[4-8][0-9]{3} +page-faults' "$tmp/bn1.pmu.err"
+[ $have_perf = 1 ] && check "bn1: ... as perf's" grep -Eq '^ +[4-8][0-9]{3} +page-faults' "$tmp/bn1.perf.err"
+both bn2 stat -B -e page-faults "$W" 16
+check "bn2: -B: thousands' separators (perf's follow the locale's; pmu's always ',')" grep -Eq '^ +[4-8],[0-9]{3} +page-faults' "$tmp/bn2.pmu.err"
+both bn3 stat -B -x, -e page-faults true
+check "bn3: -B -x: usage error, as perf's (exit $(rc bn3 pmu))" test "$(rc bn3 pmu)" = 2
+# -n: no counter, the time elapsed; with -r its mean and +-, perf's line
+both n1 stat -n sleep 0.1
+check "n1: -n: no counter row" test -z "$(grep -E 'msec|faults|clock' "$tmp/n1.pmu.err")"
+check "n1: ... the time elapsed of sleep 0.1 (0.1 to 1 s)" $PY -c '
+import re, sys
+v = float(re.search(r"([0-9.]+) seconds time elapsed", open(sys.argv[1]).read()).group(1)); print(v)
+sys.exit(0 if 0.1 <= v < 1 else 1)' "$tmp/n1.pmu.err"
+both n2 stat -n -r 3 sleep 0.05
+elapsed_pm='^ +[0-9]+\.[0-9]+ \+- [0-9]+\.[0-9]+ seconds time elapsed  \( \+- +[0-9]+\.[0-9][0-9]% \)$'
+check "n2: -n -r 3: 'MEAN +- SE seconds time elapsed  ( +- P% )'" grep -Eq "$elapsed_pm" "$tmp/n2.pmu.err"
+[ $have_perf = 1 ] && check "n2: ... perf's line" grep -Eq "$elapsed_pm" "$tmp/n2.perf.err"
+both n3 stat -n -x, true
+check "n3: -n -x: no row, as perf" test -z "$(grep , "$tmp/n3.pmu.err")"
+# -r N and --table: each run's time, its difference from the mean, the mean and its standard error,
+# checked by the test's own arithmetic from the table's values
+both tb1 stat -r 4 --table -e task-clock sleep 0.05
+for tool in pmu perf; do
+	[ $tool = perf ] && [ $have_perf = 0 ] && continue
+	check "tb1: --table of 4 runs ($tool): runs, their mean and standard error as printed" $PY -c '
+import math, re, sys
+t = open(sys.argv[1]).read()
+runs = [(float(a), float(b)) for a, b in re.findall(r"^ +([0-9.]+) \(([+-][0-9.]+)\) #+$", t, re.M)]
+m = re.search(r"# Final result:\n +([0-9.]+) \+- ([0-9.]+) seconds time elapsed  \( \+- +([0-9.]+)% \)", t)
+print(runs, m and m.groups())
+if len(runs) != 4 or not m: sys.exit(1)
+mean, se, pct = map(float, m.groups())
+d = len(m.group(1).split(".")[1]); q = 10 ** -d
+xs = [r for r, _ in runs]; mu = sum(xs) / 4
+sd = math.sqrt(sum((x - mu) ** 2 for x in xs) / 3 / 4)
+ok = abs(mu - mean) <= 2 * q and abs(sd - se) <= 2 * q and all(abs((x - mean) - dx) <= 2 * q for x, dx in runs)
+ok = ok and abs(100 * se / mean - pct) <= 0.01 + 100 * q / mean and all(0.05 <= x < 1 for x in xs)
+sys.exit(0 if ok else 1)' "$tmp/tb1.$tool.err"
+done
+both tb2 stat --table -e task-clock true
+check "tb2: --table without -r: usage error (exit $(rc tb2 pmu))" test "$(rc tb2 pmu)" = 2
+# -r 0: run again and again, each run printed, until Ctrl-C (SIGINT after 0.6 s: 3 runs of sleep 0.1 at least)
+for tool in pmu perf; do
+	[ $tool = perf ] && [ $have_perf = 0 ] && continue
+	t=$PMU; [ $tool = perf ] && t=perf
+	timeout -s INT 0.6 $t stat -r 0 -x, -e task-clock sleep 0.1 > /dev/null 2> "$tmp/r0.$tool"
+	check "r0: -r 0 ($tool): a row per run, 3 or more in 0.6 s" test "$(grep -c ',task-clock,' "$tmp/r0.$tool")" -ge 3
+done
+cases=$((cases + 1))
+# --pre, --post: around each run, in order
+both pp1 stat -r 2 --pre 'echo pre >> @OUT@' --post 'echo post >> @OUT@' -x, -e task-clock true
+check "pp1: --pre and --post around each of 2 runs" test "$(tr '\n' ' ' < "$tmp/pp1.pmu.file")" = "pre post pre post "
+[ $have_perf = 1 ] && check "pp1: ... as perf's" test "$(tr '\n' ' ' < "$tmp/pp1.perf.file")" = "pre post pre post "
+both pp2 stat --pre 'exit 3' -x, -e task-clock true
+check "pp2: a failing --pre stops pmu stat: exit 1, naming it (perf counts on)" grep -q "pmu stat: --pre 'exit 3' exited with 3: stopped" "$tmp/pp2.pmu.err"
+# --all-user: every event in user mode: perf's rows of ':u' events; perf's attr (perf -vv) excludes the kernel
+both au1 stat -x, --all-user -e task-clock,page-faults true
+if [ $have_perf = 1 ]; then
+	perf stat -x, -e task-clock:u,page-faults:u true 2> "$tmp/au1.perfu.err"
+	check "au1: --all-user: the rows of perf's -e task-clock:u,page-faults:u" cmp_ csv "$tmp/au1.pmu.err" "$tmp/au1.perfu.err" , 0
+	perf stat -vv --all-user -e task-clock true 2>&1 | grep -E '^  exclude_(kernel|user|hv) ' | sort > "$tmp/au1.attr"
+	cat "$tmp/au1.attr"
+	check "au1: perf -vv --all-user: exclude_kernel 1, user counted" grep -q '^  exclude_kernel *1$' "$tmp/au1.attr"
+fi
+"$PMU" stat --json --all-user -e task-clock true 2> "$tmp/au2.json" > /dev/null
+check "au2: --all-user --json: exclude_kernel, not exclude_user" $PY -c "import json, sys; e = json.load(open(sys.argv[1]))['events'][0]; print(e); sys.exit(0 if e['exclude_kernel'] and not e['exclude_user'] else 1)" "$tmp/au2.json"
+# -I: no trailing total without --summary; with it, perf's "summary" lines; --interval-count N
+both su0 stat -I 100 -e task-clock sleep 0.25
+check "su0: -I: no trailing table (perf has none)" test -z "$(grep 'Performance counter stats' "$tmp/su0.pmu.err")"
+both su1 stat -I 100 --summary -x, -e task-clock sleep 0.25
+check "su1: -I --summary -x: a 'summary' row last" $PY -c '
+import sys
+rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1]) if "," in l]
+print(rows[-1]); sys.exit(0 if rows[-1][0].strip() == "summary" and rows[-1][3] == "task-clock" else 1)' "$tmp/su1.pmu.err"
+[ $have_perf = 1 ] && check "su1: ... the fields of perf's summary row" $PY -c '
+import sys
+last = lambda p: [l.rstrip("\n").split(",") for l in open(p) if "summary," in l][-1]
+a, b = last(sys.argv[1]), last(sys.argv[2]); print(a, b); sys.exit(0 if len(a) == len(b) and a[2:4] == b[2:4] else 1)' "$tmp/su1.pmu.err" "$tmp/su1.perf.err"
+both su2 stat -I 100 --summary -e task-clock sleep 0.25
+check "su2: -I --summary text: the table after the intervals" grep -q "Performance counter stats for 'sleep 0.25'" "$tmp/su2.pmu.err"
+both su3 stat -I 100 --summary --no-csv-summary -x, -e task-clock sleep 0.25
+check "su3: --no-csv-summary: the last row without a time field, as perf" $PY -c '
+import sys
+last = lambda p: [l.rstrip("\n").split(",") for l in open(p) if "," in l][-1]
+a = last(sys.argv[1]); b = last(sys.argv[2]) if len(sys.argv) > 2 else a; print(a, b)
+sys.exit(0 if a[2] == "task-clock" and len(a) == len(b) else 1)' "$tmp/su3.pmu.err" $([ $have_perf = 1 ] && echo "$tmp/su3.perf.err")
+both ic1 stat -I 100 --interval-count 2 -x, -e task-clock sleep 0.5
+check "ic1: --interval-count 2: 2 intervals" test "$(grep -c ',task-clock,' "$tmp/ic1.pmu.err")" = 2
+[ $have_perf = 1 ] && check "ic1: ... perf's 2" test "$(grep -c ',task-clock,' "$tmp/ic1.perf.err")" = 2
+# -I below 10 ms: every 5 ms, the stamps 5 ms apart (median within 4-8 ms), perf accepts it too
+both i5 stat -I 5 -x, -e task-clock sleep 0.2
+check "i5: -I 5: 10 stamps or more, 5 ms apart" $PY -c '
+import sys
+st = [float(l.split(",")[0]) for l in open(sys.argv[1]) if l.count(",") > 4]
+d = sorted(b - a for a, b in zip(st, st[1:])); print(len(st), d[len(d) // 2] if d else None)
+sys.exit(0 if len(st) >= 10 and 0.004 <= d[len(d) // 2] <= 0.008 else 1)' "$tmp/i5.pmu.err"
+[ $have_perf = 1 ] && check "i5: perf takes -I 5 too (exit $(rc i5 perf))" test "$(rc i5 perf)" = 0
+# -D -1 with --control: counting from 'enable' to 'disable', written by the test at moments it
+# measures itself, of a command busy for 1.5 s: task-clock = the time between them
+control_run() { # tool-command out
+	rm -f "$tmp/ctl" "$tmp/ack"; mkfifo "$tmp/ctl" "$tmp/ack"
+	$1 stat -D -1 --control "fifo:$tmp/ctl,$tmp/ack" -x, -e task-clock -- $PY -c '
+import time
+t = time.time()
+while time.time() - t < 1.5: pass' 2> "$2" &
+	local pid=$! t0 t1
+	sleep 0.3; exec 7<> "$tmp/ack"
+	t0=$(date +%s%N); echo enable > "$tmp/ctl"; read -r -t 5 a1 <&7
+	sleep 0.5
+	echo disable > "$tmp/ctl"; t1=$(date +%s%N); read -r -t 5 a2 <&7
+	exec 7<&-
+	wait $pid
+	echo "$(( (t1 - t0) / 1000000 )) ${a1:-} ${a2:-}" > "$2.between"
+}
+control_run "$PMU" "$tmp/ctl.pmu"
+cases=$((cases + 1))
+check "ctl: each command acknowledged ('ack')" test "$(cut -d' ' -f2- "$tmp/ctl.pmu.between")" = "ack ack"
+within_between() { $PY -c '
+import sys
+tc = [float(l.split(",")[0]) for l in open(sys.argv[1]) if ",task-clock," in l][0]
+ms = float(open(sys.argv[2]).read().split()[0]); print("task-clock", tc, "ms; enable to disable", ms, "ms")
+sys.exit(0 if 0.7 * ms - 30 <= tc <= 1.1 * ms + 30 else 1)' "$1" "$1.between"; }
+check "ctl: -D -1 --control: task-clock = the time from enable to disable" within_between "$tmp/ctl.pmu"
+if [ $have_perf = 1 ]; then
+	control_run perf "$tmp/ctl.perf"
+	check "ctl: ... and perf's, the same run" within_between "$tmp/ctl.perf"
+fi
+"$PMU" stat -D -1 -e task-clock true > /dev/null 2> "$tmp/ctl.err"
+check "ctl: -D -1 without --control: usage error" grep -q "give --control" "$tmp/ctl.err"
+"$PMU" stat --control fifo:$tmp/nonexistent -e task-clock true > /dev/null 2> "$tmp/ctl.err"
+check "ctl: a missing FIFO named, with mkfifo" grep -q "cannot open the control FIFO '$tmp/nonexistent'.*mkfifo" "$tmp/ctl.err"
+# no command: every CPU until Ctrl-C (as root: CPU-wide counting), cpu-clock = CPUs online x the time
+if [ $root = 1 ]; then
+	for tool in pmu perf; do
+		[ $tool = perf ] && [ $have_perf = 0 ] && continue
+		t=$PMU; [ $tool = perf ] && t=perf
+		s0=$(date +%s%N)
+		timeout -s INT 0.5 $t stat -x, -e cpu-clock > /dev/null 2> "$tmp/sw.$tool"
+		s1=$(date +%s%N)
+		check "sw: no command ($tool): cpu-clock of every CPU until SIGINT" $PY -c '
+import os, sys
+v = [float(l.split(",")[0]) for l in open(sys.argv[1]) if ",cpu-clock," in l]
+want = os.cpu_count() * (int(sys.argv[2]) - int(sys.argv[3])) / 1e6
+print(v, "want about", want); sys.exit(0 if len(v) == 1 and 0.6 * want <= v[0] <= 1.05 * want else 1)' "$tmp/sw.$tool" $s1 $s0
+	done
+	cases=$((cases + 1))
+fi
+# --td-level: the topdown tree to a level (pmu report of hand-written counts: Sapphire Rapids' level 2)
+"$PMU" report --td-level 1 "$SRC/tests/reports/spr-topdown.json" > "$tmp/td1" 2>&1
+check "td1: --td-level 1: level 1 of the 2 counted, no level-2 node" test "$(grep -c 'level 1 of the 2 counted' "$tmp/td1")/$(grep -c 'Light operations\|Memory bound' "$tmp/td1")" = 1/0
+"$PMU" report --td-level 2 "$SRC/tests/reports/skl-topdown.json" > "$tmp/td2" 2>&1
+check "td2: --td-level 2 where level 1 was counted: said" grep -q "level 2 was asked for: this CPU's counters give the tree to level 1" "$tmp/td2"
+# ---- end of the perf habits
+
 # ---- what the library adds on another branch (lib/eventlist.c): expected to fail until it lands
 T="tracepoints SYS:NAME"
 both l1 stat -x, -e sched:sched_switch true
@@ -276,7 +468,8 @@ both h1 stat --help
 check "h1: pmu stat --help: exit 0, usage on stdout" test "$(rc h1 pmu)" = 0 -a "$(head -c 15 "$tmp/h1.pmu.out")" = "usage: pmu stat"
 if [ $have_perf = 1 ]; then
 	perf stat -h > "$tmp/perf-h" 2>&1
-	own="--events --interval --json --json-lines --param -h --help"
+	# --no-big-num: perf gives every boolean option its --no- spelling (bn1 runs it with perf)
+	own="--events --interval --json --json-lines --param -h --help --no-big-num"
 	for o in $(sed -n 's/^  \(-[^ ].*\)  .*/\1/p' "$tmp/h1.pmu.out" | sed 's/  .*//; s/ [A-Z][A-Z=,.\[]*.*//; s/,/ /g'); do
 		case " $own " in *" $o "*) continue ;; esac
 		check "h1: pmu stat $o is perf stat's spelling" grep -q -e "$o\b" "$tmp/perf-h"

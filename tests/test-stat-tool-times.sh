@@ -23,9 +23,9 @@ W='(i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done; dd if=/dev/zero of=/dev/n
 row() { # file, event: its count in ns (perf prints 123456 ns, pmu 123,456 ns)
 	sed -n "s/^ *\([0-9,]*\) *ns *$2\( .*\)*\$/\1/p" "$1" | tr -d , | head -1
 }
-footer() { # file, user|sys: "0.903520000 seconds user" in ns
+footer() { # file, user|sys: "0.903520000 seconds user" (-r: "... seconds user (mean)") in ns
 	local v
-	v=$(sed -n "s/^ *\([0-9]*\)\.\([0-9]\{9\}\) seconds $2\$/\1\2/p" "$1" | head -1)
+	v=$(sed -n "s/^ *\([0-9]*\)\.\([0-9]\{9\}\) seconds $2\( (mean)\)*\$/\1\2/p" "$1" | head -1)
 	[ -n "$v" ] && echo $((10#$v))
 }
 times_ns() { # times output, column 1 (user) or 2 (system): own + children in ns ("0m0.120000s", bash's "0m0.120s")

@@ -87,8 +87,19 @@ int analysis_opt(struct analysis_opts *a, const char *cmd, int id, const char *a
 		fprintf(stderr, "pmu %s: out of memory\n", cmd);
 		return -1;
 	case OPT_TOPDOWN:
-		a->topdown = 1;
+		if (!a->topdown) /* --td-level's, else every level */
+			a->topdown = TOPDOWN_COUNTED;
 		return 0;
+	case OPT_TD_LEVEL: {
+		int level;
+		if (opts_int(arg, 0, 2, &level) < 0) {
+			fprintf(stderr, "pmu %s: --td-level wants a level of the topdown tree: 1, 2 or 0 (every level "
+				"counted), not '%s'\n", cmd, arg);
+			return -1;
+		}
+		a->topdown = level ? level : TOPDOWN_COUNTED;
+		return 0;
+	}
 	case OPT_PARAM:
 		return params_add(&a->params, arg);
 	default:
@@ -265,17 +276,18 @@ static void bar(FILE *f, double frac, int width)
 	fputs(part[eighths % 8], f);
 }
 
-static void topdown_line(FILE *f, int depth, const char *name, double v, const char *mark)
+/* A node of the tree at level @depth, printed down to level @max */
+static void topdown_line(FILE *f, int max, int depth, const char *name, double v, const char *mark)
 {
-	if (isnan(v))
+	if (isnan(v) || depth > max)
 		return;
 	fprintf(f, "   %*s%-*s %6.1f%%  ", 2 * depth, "", 22 - 2 * depth, name, v * 100);
 	bar(f, v, 40);
 	fprintf(f, "%s\n", mark);
 }
 
-/* @pmu: the core type the tree is of, on a hybrid CPU (NULL elsewhere) */
-static void print_topdown(FILE *f, const struct pmu_topdown *t, const char *pmu)
+/* @pmu: the core type the tree is of, on a hybrid CPU (NULL elsewhere); @depth: the deepest level printed */
+static void print_topdown(FILE *f, const struct pmu_topdown *t, const char *pmu, int depth)
 {
 	const char *names[4] = { "Retiring", "Bad speculation", "Frontend bound", "Backend bound" };
 	double l1[4] = { t->retiring, t->bad_spec, t->fe_bound, t->be_bound };
@@ -286,23 +298,28 @@ static void print_topdown(FILE *f, const struct pmu_topdown *t, const char *pmu)
 	for (int i = 2; i < 4; i++)
 		if (l1[i] > l1[worst])
 			worst = i;
-	fprintf(f, " Topdown%s%s, level %d (%llu slots%s):\n", pmu ? " of " : "", pmu ? pmu : "", t->level,
-		(unsigned long long)t->slots, (t->flags & PMU_TOPDOWN_RESET) ? ", since a counter reset" : "");
-	topdown_line(f, 1, names[0], t->retiring, "");
-	topdown_line(f, 2, amd ? "Fast-path ops" : "Light operations", t->light_ops, "");
-	topdown_line(f, 2, amd ? "Microcode ops" : "Heavy operations", t->heavy_ops, "");
-	topdown_line(f, 1, names[1], t->bad_spec, worst == 1 ? "  <== bottleneck" : "");
-	topdown_line(f, 2, "Branch mispredicts", t->br_mispredict, "");
-	topdown_line(f, 2, amd ? "Pipeline restarts" : "Machine clears", t->machine_clears, "");
-	topdown_line(f, 1, names[2], t->fe_bound, worst == 2 ? "  <== bottleneck" : "");
-	topdown_line(f, 2, "Fetch latency", t->fetch_lat, "");
-	topdown_line(f, 2, "Fetch bandwidth", t->fetch_bw, "");
-	topdown_line(f, 1, names[3], t->be_bound, worst == 3 ? "  <== bottleneck" : "");
-	topdown_line(f, 2, "Memory bound", t->mem_bound, "");
-	topdown_line(f, 2, amd ? "CPU bound" : "Core bound", t->core_bound, "");
+	fprintf(f, " Topdown%s%s, level %d", pmu ? " of " : "", pmu ? pmu : "", depth < t->level ? depth : t->level);
+	if (depth < t->level)
+		fprintf(f, " of the %d counted", t->level);
+	fprintf(f, " (%llu slots%s):\n", (unsigned long long)t->slots,
+		(t->flags & PMU_TOPDOWN_RESET) ? ", since a counter reset" : "");
+	topdown_line(f, depth, 1, names[0], t->retiring, "");
+	topdown_line(f, depth, 2, amd ? "Fast-path ops" : "Light operations", t->light_ops, "");
+	topdown_line(f, depth, 2, amd ? "Microcode ops" : "Heavy operations", t->heavy_ops, "");
+	topdown_line(f, depth, 1, names[1], t->bad_spec, worst == 1 ? "  <== bottleneck" : "");
+	topdown_line(f, depth, 2, "Branch mispredicts", t->br_mispredict, "");
+	topdown_line(f, depth, 2, amd ? "Pipeline restarts" : "Machine clears", t->machine_clears, "");
+	topdown_line(f, depth, 1, names[2], t->fe_bound, worst == 2 ? "  <== bottleneck" : "");
+	topdown_line(f, depth, 2, "Fetch latency", t->fetch_lat, "");
+	topdown_line(f, depth, 2, "Fetch bandwidth", t->fetch_bw, "");
+	topdown_line(f, depth, 1, names[3], t->be_bound, worst == 3 ? "  <== bottleneck" : "");
+	topdown_line(f, depth, 2, "Memory bound", t->mem_bound, "");
+	topdown_line(f, depth, 2, amd ? "CPU bound" : "Core bound", t->core_bound, "");
 	/* AMD's fifth level-1 category, the slots the other SMT thread took: what the four leave (pmu.h) */
 	if (amd && 1 - (l1[0] + l1[1] + l1[2] + l1[3]) >= 0.0005)
-		topdown_line(f, 1, "SMT contention", 1 - (l1[0] + l1[1] + l1[2] + l1[3]), "  (the rest of the slots)");
+		topdown_line(f, depth, 1, "SMT contention", 1 - (l1[0] + l1[1] + l1[2] + l1[3]), "  (the rest of the slots)");
+	if (depth != TOPDOWN_COUNTED && depth > t->level)
+		fprintf(f, " (level %d was asked for: this CPU's counters give the tree to level %d)\n", depth, t->level);
 	fprintf(f, "\n");
 }
 
@@ -393,7 +410,7 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 				if (by)
 					json_object_object_add(by, trees[i].pmu, topdown_json(&trees[i].t));
 				else
-					print_topdown(f, &trees[i].t, trees[i].pmu);
+					print_topdown(f, &trees[i].t, trees[i].pmu, topdown);
 			if (json) {
 				json_object_object_add(json, "topdown", topdown_json(&trees[0].t));
 				json_object_object_add(json, "topdown_by_pmu", by);
@@ -405,7 +422,7 @@ int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdo
 		if (json)
 			json_object_object_add(json, "topdown", r == 0 ? topdown_json(&t) : NULL);
 		else if (r == 0)
-			print_topdown(f, &t, NULL);
+			print_topdown(f, &t, NULL, topdown);
 		else if ((uncounted = uncounted_rows(c)))
 			/* --topdown listed the events: the library's fix (count them) was done, and failed */
 			fprintf(f, " Topdown: not available: %s %s not counted (<not supported>, or never on a "

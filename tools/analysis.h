@@ -32,15 +32,19 @@ int constants_record(struct pmu_ctx *ctx, json_object *doc);
 int constants_apply(json_object *constants, struct pmu_ctx *ctx);
 
 /* The options that ask for analysis, pmu stat's and pmu report's alike. */
-enum { OPT_TOPDOWN = OPT_LONG + 64, OPT_PARAM };
+enum { OPT_TOPDOWN = OPT_LONG + 64, OPT_TD_LEVEL, OPT_PARAM };
 #define ANALYSIS_OPTS \
 	{ 'M', "metrics", NULL, "METRICS", "metrics to compute: names of the tables' metrics or metric groups, " \
 	  "or expressions (comma-separated; repeatable)" }, \
 	{ OPT_TOPDOWN, "topdown", NULL, NULL, "the topdown tree: level 1, and level 2 where the CPU counts it" }, \
+	{ OPT_TD_LEVEL, "td-level", NULL, "N", "the topdown tree to level N (1 or 2; 0: every level counted)" }, \
 	{ OPT_PARAM, "param", NULL, "NAME=VALUE", "set metric parameter #NAME (MetricParams; repeatable)" }
+/* The levels of the topdown tree printed: 0 none; N: levels 1 to N (with a note where the CPU's
+ * counters give fewer); TOPDOWN_COUNTED: those the counters give (--topdown) */
+#define TOPDOWN_COUNTED 99
 struct analysis_opts {
 	struct strv metrics;    /* -M, split into metrics */
-	int topdown;
+	int topdown;            /* as TOPDOWN_COUNTED says */
 	struct metric_params params;
 };
 /* Take option @id (of ANALYSIS_OPTS) of command @cmd: 0, -1 after saying why, or 1 when @id is another option. */
@@ -73,7 +77,7 @@ void metric_values_free(struct metric_value *v, size_t n);
 /* {name, value, unit, threshold_crossed[, error]}, as the libpmu-stat/1 document has a metric. */
 json_object *metric_json(const struct metric_value *m);
 
-/* The metrics @metrics and (@topdown) the topdown tree over @c: printed to
+/* The metrics @metrics and (@topdown: its levels, as TOPDOWN_COUNTED says) the topdown tree over @c: printed to
  * @f, or added to @json ("metrics", "topdown") when it is not NULL. Returns
  * 1 if something could not be computed, else 0. */
 int analysis(FILE *f, struct pmu_ctx *ctx, const struct strv *metrics, int topdown, const struct counted *c,

@@ -448,7 +448,7 @@ static int report_stat(struct stat_group *g, const char *others, const struct an
 		strv_free(&notes);
 		return fprintf(stderr, "pmu report: out of memory\n"), 1;
 	}
-	stat_print_text(stdout, title, &(struct stat_counts){ st->rows, NULL, 0 }, &st->times, &notes);
+	stat_print_text(&(struct stat_printer){ .f = stdout }, title, &(struct stat_counts){ st->rows, NULL, 0 }, &st->times, &notes);
 	strv_free(&notes);
 	free(command);
 	if (!a->metrics.n && !a->topdown)

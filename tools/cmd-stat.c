@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "analysis.h"
 #include "cli.h"
@@ -18,14 +19,32 @@
 
 static int cmd_stat(int argc, char **argv, struct cli *cli);
 
-enum { OPT_JSON = OPT_LONG, OPT_PER_THREAD, OPT_TIMEOUT, OPT_METRIC_ONLY };
+enum {
+	OPT_JSON = OPT_LONG, OPT_PER_THREAD, OPT_TIMEOUT, OPT_METRIC_ONLY, OPT_APPEND, OPT_NO_BIG_NUM, OPT_ALL_USER,
+	OPT_INTERVAL_COUNT, OPT_SUMMARY, OPT_NO_CSV_SUMMARY, OPT_TABLE, OPT_PRE, OPT_POST, OPT_CONTROL,
+};
 static const struct opt stat_opts[] = {
 	{ 'e', "event", "events", "EVENTS", "events to count, comma-separated ({a,b}: counted together); repeatable" },
 	ANALYSIS_OPTS,
-	{ 'r', "repeat", NULL, "N", "run the command N times: the mean of each count and its +- (standard error)" },
-	{ 'I', "interval-print", "interval", "MS", "also print the counts of every MS milliseconds (10 or more)" },
+	{ 'd', "detailed", NULL, NULL, "add perf's cache events: -d L1-dcache and LLC, -dd also L1-icache and TLBs, "
+	  "-ddd also L1-dcache prefetches" },
+	{ 'n', "null", NULL, NULL, "count nothing: only the time elapsed (with -r: its mean and +-)" },
+	{ OPT_ALL_USER, "all-user", NULL, NULL, "count every event in user mode only (as :u on each)" },
+	{ 'r', "repeat", NULL, "N", "run the command N times: the mean of each count and its +- (standard error); "
+	  "-r 0: run it again and again, printing each run, until Ctrl-C" },
+	{ OPT_TABLE, "table", NULL, NULL, "with -r: a table of each run's time elapsed" },
+	{ OPT_PRE, "pre", NULL, "CMD", "run CMD (with sh -c) before each run; its failure ends pmu stat" },
+	{ OPT_POST, "post", NULL, "CMD", "run CMD (with sh -c) after each run; its failure ends pmu stat" },
+	{ 'I', "interval-print", "interval", "MS", "print the counts of every MS milliseconds (1 or more), without "
+	  "the total at the end (--summary: with it)" },
+	{ OPT_INTERVAL_COUNT, "interval-count", NULL, "N", "with -I: stop counting after N intervals" },
+	{ OPT_SUMMARY, "summary", NULL, NULL, "with -I: also the total at the end" },
+	{ OPT_NO_CSV_SUMMARY, "no-csv-summary", NULL, NULL, "with -I --summary -x or -j: no 'summary' field" },
 	{ OPT_TIMEOUT, "timeout", NULL, "MS", "stop counting after MS milliseconds (the command gets SIGTERM)" },
-	{ 'D', "delay", NULL, "MS", "start counting MS milliseconds after the command starts" },
+	{ 'D', "delay", NULL, "MS", "start counting MS milliseconds after the command starts; -1: when --control "
+	  "says 'enable'" },
+	{ OPT_CONTROL, "control", NULL, "KIND:CTL[,ACK]", "take 'enable', 'disable', 'stop' and 'ping' from "
+	  "fifo:PATH[,PATH] or fd:N[,N] (each answered 'ack' on ACK)" },
 	{ 'p', "pid", NULL, "PID[,PID]", "count running processes (all their threads) until they end or Ctrl-C" },
 	{ 't', "tid", NULL, "TID[,TID]", "count running threads until they end or Ctrl-C" },
 	{ 'a', "all-cpus", NULL, NULL, "count every CPU, all tasks, until Ctrl-C or the command ends" },
@@ -33,11 +52,14 @@ static const struct opt stat_opts[] = {
 	{ 'A', "no-aggr", NULL, NULL, "a row per CPU (with -a or -C)" },
 	{ OPT_PER_THREAD, "per-thread", NULL, NULL, "a row per thread (with -p or -t)" },
 	{ 'i', "no-inherit", NULL, NULL, "leave out the processes and threads the counted ones start" },
-	{ 'o', "output", NULL, "FILE", "write the results to FILE (default: stderr)" },
+	{ 'o', "output", NULL, "FILE", "write the results to FILE (default: stderr), after a '# started on' line" },
+	{ OPT_APPEND, "append", NULL, NULL, "with -o: add to FILE, not replace it" },
 	{ 'x', "field-separator", NULL, "SEP", "perf's CSV: a line per counter, fields separated by SEP" },
 	{ 'j', "json-lines", "json-output", NULL, "perf's JSON (perf stat -j): an object per counter, one per line" },
 	{ OPT_JSON, "json", NULL, NULL, "one JSON document, schema libpmu-stat/1 (pmu report reads it)" },
 	{ OPT_METRIC_ONLY, "metric-only", NULL, NULL, "print the metrics of -M (and --topdown), not the counts" },
+	{ 'B', "big-num", NULL, NULL, "counts with thousands' separators (1,234,567): the text table's default" },
+	{ OPT_NO_BIG_NUM, "no-big-num", NULL, NULL, "counts without thousands' separators (1234567)" },
 	{ 0 },
 };
 static const char *const stat_synopsis[] = {
@@ -68,8 +90,14 @@ struct stat_cmd {
 	int formats;                   /* how many of -x, -j, --json */
 	const char *sep;
 	char *pids, *tids, *cpus;      /* as written, each -p (-t, -C) joined with ',' */
-	int repeat;
+	int repeat;                    /* -r; 0: until Ctrl-C */
+	int detailed;                  /* how many -d */
+	const char *pre, *post;        /* --pre, --post */
+	const char *control;           /* --control, as written */
 	bool all_cpus, per_thread, no_aggr, no_inherit, metric_only;
+	bool system_wide;              /* no command, nothing named: every CPU (all_cpus) */
+	bool append, null_run, all_user, summary, no_csv_summary, table;
+	int big_num;                   /* -B: 1, --no-big-num: 0; -1: not given */
 };
 
 static int number(const char *arg, long min, long max, const char *msg, int *out)
@@ -107,15 +135,43 @@ static int on_opt(void *st, int id, const char *arg)
 	case 'e':
 		return str_append(&s->events, ",", arg) < 0 ? -1 : 0;
 	case 'r':
-		return number(arg, 1, 100000, "-r wants a number of runs (1 or more)", &s->repeat);
+		return number(arg, 0, 100000, "-r wants a number of runs (1 or more; 0: until Ctrl-C)", &s->repeat);
 	case 'I':
-		return number(arg, 10, 3600000, "-I wants an interval in milliseconds (10 or more)", &s->run.interval_ms);
+		return number(arg, 1, 3600000, "-I wants an interval in milliseconds (1 or more)", &s->run.interval_ms);
+	case OPT_INTERVAL_COUNT:
+		return number(arg, 1, INT_MAX, "--interval-count wants a number of intervals (1 or more)",
+			      &s->run.interval_count);
+	case 'd':
+		return s->detailed++, 0;
+	case 'n':
+		return s->null_run = true, 0;
+	case OPT_ALL_USER:
+		return s->all_user = true, 0;
+	case OPT_TABLE:
+		return s->table = true, 0;
+	case OPT_PRE:
+		return s->pre = arg, 0;
+	case OPT_POST:
+		return s->post = arg, 0;
+	case OPT_SUMMARY:
+		return s->summary = true, 0;
+	case OPT_NO_CSV_SUMMARY:
+		return s->no_csv_summary = true, 0;
+	case OPT_APPEND:
+		return s->append = true, 0;
+	case 'B':
+		return s->big_num = 1, 0;
+	case OPT_NO_BIG_NUM:
+		return s->big_num = 0, 0;
+	case OPT_CONTROL:
+		return s->control = arg, 0;
 	case OPT_TIMEOUT:
 		return number(arg, 10, INT_MAX, "--timeout wants milliseconds (10 or more)", &s->run.timeout_ms);
 	case 'D':
 		if (strchr(arg, '='))
 			return analysis_old_param("stat", arg);
-		return number(arg, 0, INT_MAX, "-D (--delay) wants milliseconds (0 or more)", &s->run.delay_ms);
+		return number(arg, -1, INT_MAX, "-D (--delay) wants milliseconds (0 or more; -1: until --control "
+			      "says 'enable')", &s->run.delay_ms);
 	case 'p':
 		return list(&s->tg.pids, &s->pids, arg, false, 1, "-p wants a process id (or several: 12,34)");
 	case 't':
@@ -199,24 +255,44 @@ static int cpus_online(const struct stat_cmd *s)
 }
 
 /* What the options ask for, checked together; a sentence and 2 when they do not fit. */
-static int check(const struct stat_cmd *s, bool has_cmd)
+static int check(const struct stat_cmd *s)
 {
 	int targets = (s->tg.pids.n > 0) + (s->tg.tids.n > 0) + (s->all_cpus || s->cpus);
 	const struct command *c = &stat_command;
 
-	if (!has_cmd && !targets)
-		return opts_error(c, "name a command to run: pmu stat [-e EVENTS] -- CMD [ARGS...], or a process to "
-				  "attach to: pmu stat -p PID, or count every CPU: pmu stat -a");
 	if (targets > 1)
 		return opts_error(c, "-p counts processes, -t threads, -a and -C CPUs: choose one");
-	if (targets && s->repeat > 1)
+	if (s->system_wide && (s->repeat != 1 || s->pre || s->post))
+		return opts_error(c, "without a command pmu stat counts every CPU once, until Ctrl-C: -r, --pre and "
+				  "--post repeat a command (name one: pmu stat [OPTIONS] -- CMD [ARGS...])");
+	if (targets && s->repeat != 1)
 		return opts_error(c, "-p, -t, -a and -C count once: -r does not apply");
-	if (s->repeat > 1 && s->run.interval_ms)
+	if (s->repeat != 1 && s->run.interval_ms)
 		return opts_error(c, "-r and -I do not go together; choose one");
+	if (s->table && s->repeat < 2)
+		return opts_error(c, "--table shows each run of -r: give -r N (2 or more)");
 	if (s->run.timeout_ms && s->run.interval_ms)
 		return opts_error(c, "--timeout and -I do not go together (as in perf); count a 'sleep' instead");
+	if (s->run.interval_count && !s->run.interval_ms)
+		return opts_error(c, "--interval-count counts the intervals of -I: give -I MS");
+	if (s->summary && !s->run.interval_ms)
+		return opts_error(c, "--summary adds the total to the intervals of -I (without -I the total is printed)");
+	if (s->no_csv_summary && !s->summary)
+		return opts_error(c, "--no-csv-summary is for -I --summary with -x or -j");
 	if (s->formats > 1)
 		return opts_error(c, "-x, -j and --json are three formats: choose one");
+	if (s->big_num == 1 && s->format != FMT_TEXT)
+		return opts_error(c, "-B (thousands' separators) is for the text table, not -x, -j or --json");
+	if (s->append && !s->outfile)
+		return opts_error(c, "--append adds to the file of -o: give -o FILE");
+	if (s->append && s->format == FMT_JSON)
+		return opts_error(c, "--json writes one document per file: --append would make the file two; give "
+				  "each run its own -o FILE (pmu report reads several)");
+	if (s->null_run && (s->events || s->a.metrics.n || s->a.topdown || s->detailed))
+		return opts_error(c, "-n counts no event: leave out -e, -M, --topdown and -d, or -n");
+	if (s->run.delay_ms < 0 && !s->control)
+		return opts_error(c, "-D -1 starts with the events disabled until 'enable' comes: give --control "
+				  "fifo:PATH or fd:N to send it on");
 	if (s->per_thread && !s->tg.pids.n && !s->tg.tids.n)
 		return opts_error(c, "--per-thread gives a row per thread of -p or -t (a command's threads and "
 				  "children are counted together)");
@@ -255,7 +331,15 @@ static char *title_of(const struct stat_cmd *s, char **cmd)
 	return t;
 }
 
-/* The events to count: -e, the metrics', TOPDOWN, else the default (and a note when there is no PMU). */
+/* What -d, -dd and -ddd add, each level to the one before: perf stat's detailed events */
+static const char *const detailed_events[3] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+/* The events to count: -e, the metrics', TOPDOWN, else the default (and a note when there is no PMU);
+ * -d's; none for -n. */
 static int events_of(struct stat_cmd *s, struct pmu_ctx *ctx, const struct pmu_caps *caps, struct strv *notes)
 {
 	static const char no_pmu[] = "no hardware PMU is exposed on this machine (a virtual machine "
@@ -266,15 +350,19 @@ static int events_of(struct stat_cmd *s, struct pmu_ctx *ctx, const struct pmu_c
 		return 1;
 	if (s->a.topdown && str_append(&s->events, ",", "TOPDOWN") < 0)
 		return -1;
-	if (s->events)
+	if (s->null_run)
 		return 0;
-	if (caps->hw_pmu)
-		return str_append(&s->events, NULL, "task-clock,context-switches,cpu-migrations,page-faults,cycles,"
-				  "instructions,branches,branch-misses");
-	if (str_append(&s->events, NULL, "task-clock,context-switches,cpu-migrations,page-faults,minor-faults,"
-		       "major-faults") < 0)
+	if (!s->events && caps->hw_pmu && str_append(&s->events, NULL, "task-clock,context-switches,cpu-migrations,"
+						       "page-faults,cycles,instructions,branches,branch-misses") < 0)
 		return -1;
-	return strv_add(notes, no_pmu, strlen(no_pmu));
+	if (!s->events && (str_append(&s->events, NULL, "task-clock,context-switches,cpu-migrations,page-faults,"
+				      "minor-faults,major-faults") < 0 || strv_add(notes, no_pmu, strlen(no_pmu)) < 0))
+		return -1;
+	/* -d, -dd, -ddd: perf's generic cache events, after the others (the list's or the default) */
+	for (int i = 0; i < s->detailed && i < 3; i++)
+		if (str_append(&s->events, ",", detailed_events[i]) < 0)
+			return -1;
+	return 0;
 }
 
 /* All online CPUs for -a. */
@@ -287,17 +375,39 @@ static int all_cpus(struct stat_target *tg)
 	return intv_parse(&tg->cpus, spec, true, 0, INT_MAX);
 }
 
-/* The runs (-r), the mean of them in @res; the exit status of the command (or 128+N for a signal). */
-static int runs(struct stat_cmd *s, struct pmu_ctx *ctx, struct stat_result *res, struct strv *notes,
-		int *code)
+/* --pre or --post @cmd (@what) with sh -c: 0, or 1 after saying how it failed. */
+static int hook(const char *cmd, const char *what)
+{
+	int st;
+
+	fflush(stdout);
+	fflush(stderr);
+	st = system(cmd);
+	if (st == 0)
+		return 0;
+	if (st < 0)
+		fprintf(stderr, "pmu stat: cannot run %s '%s': %s\n", what, cmd, strerror(errno));
+	else if (WIFEXITED(st))
+		fprintf(stderr, "pmu stat: %s '%s' exited with %d: stopped\n", what, cmd, WEXITSTATUS(st));
+	else
+		fprintf(stderr, "pmu stat: %s '%s' ended by signal %d: stopped\n", what, cmd, WTERMSIG(st));
+	return 1;
+}
+
+/* The runs (-r; one for -r 0), the mean of them in @res, each one's time elapsed for --table in @p; the exit
+ * status of the command (or 128+N for a signal). */
+static int runs(struct stat_cmd *s, struct pmu_ctx *ctx, struct stat_result *res, struct stat_printer *p,
+		struct strv *notes, int *code)
 {
 	struct stat_repeat rep;
 	int r = 0, status = 0;
 
 	memset(&rep, 0, sizeof(rep));
 	stat_run_begin();
-	for (int i = 0; i < s->repeat; i++) {
+	for (int i = 0; i < (s->repeat ? s->repeat : 1); i++) {
 		stat_result_free(res);
+		if (s->pre && (r = hook(s->pre, "--pre")) != 0)
+			break;
 		if ((r = stat_run(ctx, &s->tg, &s->run, res)) != 0)
 			break;
 		if (stat_repeat_add(&rep, res) < 0) {
@@ -308,17 +418,32 @@ static int runs(struct stat_cmd *s, struct pmu_ctx *ctx, struct stat_result *res
 		*code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 		if (res->timed_out && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
 			*code = 0; /* pmu ended it, as asked */
+		if (s->post && (r = hook(s->post, "--post")) != 0)
+			break;
 		/* a signal (Ctrl-C, kill) ends the repetitions; the runs so far are reported */
 		if (stat_run_signal() || (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT)))
 			break;
 	}
 	if (r == 0)
 		stat_repeat_mean(&rep, res);
+	if (r == 0 && s->table) {
+		free(p->table_ns);
+		p->table_ns = rep.elapsed_ns;
+		p->ntable = rep.runs;
+		rep.elapsed_ns = NULL;
+	}
 	stat_repeat_free(&rep);
 	if (r == 0 && res->timed_out) {
 		char sentence[128];
 		snprintf(sentence, sizeof(sentence), "--timeout: counted for %d ms%s", s->run.timeout_ms,
 			 s->tg.cmd[0] ? "; then the command was sent SIGTERM" : "");
+		r = strv_add(notes, sentence, strlen(sentence)) < 0;
+	}
+	if (r == 0 && res->intervals_done) {
+		char sentence[160];
+		snprintf(sentence, sizeof(sentence), "--interval-count: counted for %d intervals of %d ms%s",
+			 s->run.interval_count, s->run.interval_ms, s->tg.cmd[0] ? "; the command ran on, uncounted, "
+			 "to its end" : "");
 		r = strv_add(notes, sentence, strlen(sentence)) < 0;
 	}
 	if (r == 0 && stat_run_signal() && !WIFSIGNALED(status)) {
@@ -364,12 +489,16 @@ static int print_results(struct stat_cmd *s, struct stat_printer *p, const struc
 		if (WIFSIGNALED(st) && !res->timed_out)
 			fprintf(p->f, "\n '%s' terminated by signal %d (%s); counts up to then:\n", title, WTERMSIG(st),
 				sig_name(WTERMSIG(st), sig, sizeof(sig)));
+		if (s->run.interval_ms && !s->summary) { /* the intervals said it: their notes alone, as perf */
+			stat_print_notes(p, &res->counts, notes);
+			return 0;
+		}
 		if (s->metric_only)
 			fprintf(p->f, "\n Performance counter stats for '%s':\n\n", title);
 		else
-			stat_print_text(p->f, title, &res->counts, &res->times, notes);
+			stat_print_text(p, title, &res->counts, &res->times, notes);
 		analysis(p->f, p->ctx, &s->a.metrics, s->a.topdown, &cnt, NULL);
-	} else if (!s->run.interval_ms) {
+	} else if (!s->run.interval_ms || s->summary) {
 		/* CSV and JSON lines: with -I every line is an interval's, as perf has it */
 		struct metric_value *mv = calloc(s->a.metrics.n + 1, sizeof(*mv));
 		if (!mv || metrics_eval(p->ctx, &s->a.metrics, &cnt, mv) < 0) {
@@ -382,12 +511,28 @@ static int print_results(struct stat_cmd *s, struct stat_printer *p, const struc
 	return 0;
 }
 
+/* -o FILE: opened (--append: added to), with perf's "# started on" line (not in a --json document). -1 after
+ * saying why. */
+static int output_open(const struct stat_cmd *s, FILE **f)
+{
+	time_t now = time(NULL);
+
+	if (!(*f = fopen(s->outfile, s->append ? "a" : "w"))) {
+		fprintf(stderr, "pmu stat: cannot write '%s': %s\n", s->outfile, strerror(errno));
+		return -1;
+	}
+	if (s->format != FMT_JSON)
+		fprintf(*f, "# started on %s\n", ctime(&now));
+	return 0;
+}
+
 /* Count and print, once the options are known good: 0 or the exit status. */
 static int stat_main(struct stat_cmd *s, struct cli *cli)
 {
 	struct strv notes = { NULL, 0 };
 	struct stat_printer p;
 	struct stat_result res;
+	struct stat_control ctl;
 	struct pmu_ctx *ctx = NULL;
 	struct pmu_caps caps;
 	char *title = title_of(s, s->tg.cmd), *outname = NULL;
@@ -395,6 +540,7 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 
 	memset(&p, 0, sizeof(p));
 	memset(&res, 0, sizeof(res));
+	stat_control_none(&ctl);
 	p.f = stderr;
 	if (!title || (s->all_cpus && all_cpus(&s->tg) < 0))
 		goto nomem;
@@ -412,28 +558,46 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 			goto nomem;
 		goto out;
 	}
+	if (s->control && stat_control_open(&ctl, s->control) < 0) {
+		code = 2;
+		goto out;
+	}
 	/* the results go to stderr, as perf's, or to -o FILE: never mixed with the command's output */
 	if (s->outfile && asprintf(&outname, "'%s'", s->outfile) < 0)
 		goto nomem;
-	if (s->outfile && !(p.f = fopen(s->outfile, "w"))) {
-		fprintf(stderr, "pmu stat: cannot write '%s': %s\n", s->outfile, strerror(errno));
+	if (s->outfile && output_open(s, &p.f) < 0) {
 		p.f = stderr;
 		goto out;
 	}
 	p.format = s->format;
 	p.sep = s->sep;
 	p.metric_only = s->metric_only;
+	p.no_big_num = s->big_num == 0;
+	p.summary = s->summary;
+	p.no_csv_summary = s->no_csv_summary;
 	p.ctx = ctx;
 	p.metrics = &s->a.metrics;
 	s->run.events = s->events;
+	s->run.set_flags = s->all_user ? PMU_SET_USER_ONLY : 0;
+	s->run.control = s->control ? &ctl : NULL;
 	s->run.on_interval = stat_print_interval;
 	s->run.data = &p;
-	if ((r = runs(s, ctx, &res, &notes, &code)) != 0) {
-		code = r;
-		goto out;
-	}
-	if (print_results(s, &p, &res, title, &caps, &notes, code) < 0)
-		goto nomem;
+	do { /* -r 0: each run printed, until a signal */
+		if ((r = runs(s, ctx, &res, &p, &notes, &code)) != 0) {
+			code = r;
+			goto out;
+		}
+		if (print_results(s, &p, &res, title, &caps, &notes, code) < 0)
+			goto nomem;
+		/* -r 0: each run out as it ends; a write error ends the runs */
+		if (s->repeat == 0 && out_finish(p.f, outname ? outname : "standard error", false) < 0) {
+			if (p.f != stderr)
+				fclose(p.f);
+			p.f = stderr;
+			code = 1;
+			goto out;
+		}
+	} while (s->repeat == 0 && !stat_run_signal());
 	goto out;
 nomem:
 	fprintf(stderr, "pmu stat: out of memory\n");
@@ -442,6 +606,8 @@ out:
 	if (p.f != stderr && out_finish(p.f, outname, true) < 0 && code == 0)
 		code = 1;
 	json_object_put(p.intervals);
+	free(p.table_ns);
+	stat_control_close(&ctl);
 	stat_result_free(&res);
 	strv_free(&notes);
 	free(title);
@@ -457,15 +623,19 @@ static int cmd_stat(int argc, char **argv, struct cli *cli)
 
 	memset(&s, 0, sizeof(s));
 	s.repeat = 1;
+	s.big_num = -1;
 	first = opts_parse(&stat_command, argc, argv, cli, on_opt, &s);
 	if (first >= 0) {
+		/* no command, nothing named: every CPU until Ctrl-C, as perf stat */
+		if (first == argc && !s.pids && !s.tids && !s.cpus && !s.all_cpus)
+			s.all_cpus = s.system_wide = true;
 		s.tg.cmd = argv + first;
 		s.tg.inherit = !s.no_inherit;
 		s.tg.per_unit = s.per_thread || s.no_aggr;
 	}
 	if (first < 0)
 		code = first == OPTS_EXIT_OK ? 0 : 2;
-	else if ((code = check(&s, first < argc)) == 0)
+	else if ((code = check(&s)) == 0)
 		code = stat_main(&s, cli);
 	free(s.events);
 	analysis_opts_free(&s.a);

@@ -47,6 +47,7 @@ bool label_is(const char *label, const char *name);
 /* wall time of the run and the CPU time the kernel charged the command (with its waited-for children) */
 struct run_times {
 	double elapsed_ns, user_ns, sys_ns;   /* means over the runs; user/sys < 0: unknown (-p) */
+	double elapsed_se_ns;                 /* -r: the standard error of the mean elapsed; 0 otherwise */
 	int runs;                             /* -r; 1 otherwise */
 	double wall_start_ns, wall_end_ns;    /* CLOCK_REALTIME when counting began (the first run's) and ended
 	                                         (the last run's): when the counts were taken; 0: unknown */

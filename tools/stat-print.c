@@ -105,14 +105,17 @@ static double row_value(const struct stat_row *r, const char **unit)
 	return is_time(r) ? v / 1e6 : (double)v;
 }
 
-/* A count as the text table shows it: "1,234,567", with its unit when it has one ("1,691,577 ns"); one in
- * fractions of its unit multiplied into it, two decimals, as perf prints it ("12.34 Joules"). */
-static void count_text(const struct stat_row *r, char *buf, size_t len)
+/* A count as the text table shows it: "1,234,567" (@big: else "1234567"), with its unit when it has one
+ * ("1,691,577 ns"); one in fractions of its unit multiplied into it, two decimals, as perf prints it
+ * ("12.34 Joules"). */
+static void count_text(const struct stat_row *r, bool big, char *buf, size_t len)
 {
 	if (unit_factor(r))
 		snprintf(buf, len, "%.2f", (double)pmu_scale(&r->v) * unit_factor(r));
-	else
+	else if (big)
 		pmu__group_digits(pmu_scale(&r->v), buf, len);
+	else
+		snprintf(buf, len, "%" PRIu64, pmu_scale(&r->v));
 	if (r->info.unit && *r->info.unit)
 		snprintf(buf + strlen(buf), len - strlen(buf), " %s", r->info.unit);
 }
@@ -190,9 +193,10 @@ static const char *unit_label(const struct stat_unit *u, char *buf, size_t len)
 
 /* ---------------- text ---------------- */
 
-static void text_row(FILE *f, const char *label, const struct stat_row *rows, size_t n, const struct stat_row *r,
-		     double elapsed_ns, int runs)
+static void text_row(const struct stat_printer *p, const char *label, const struct stat_row *rows, size_t n,
+		     const struct stat_row *r, double elapsed_ns, int runs)
 {
+	FILE *f = p->f;
 	char num[48], extra[96] = "";
 	struct shadow s;
 	double conf;
@@ -215,12 +219,12 @@ static void text_row(FILE *f, const char *label, const struct stat_row *rows, si
 	if (is_time(r))
 		snprintf(num, sizeof(num), "%.2f msec", pmu_scale(&r->v) / 1e6);
 	else
-		count_text(r, num, sizeof(num));
+		count_text(r, !p->no_big_num, num, sizeof(num));
 	if (shadow_of(rows, n, r, elapsed_ns, &s))
 		snprintf(extra, sizeof(extra), "#  %8.*f%s", s.prec, s.v, s.unit);
 	fprintf(f, "%18s      %-28s %s", num, r->info.name, extra);
 	if (runs > 1)
-		fprintf(f, "  ( +- %.2f%% )", r->stddev_pct);
+		fprintf(f, "  ( +- %5.2f%% )", r->stddev_pct);
 	if (conf < 1.0)
 		fprintf(f, "  (%.2f%% counted, scaled)", conf * 100);
 	fprintf(f, "\n");
@@ -270,10 +274,36 @@ static void text_notes(FILE *f, const struct stat_row *rows, size_t n, const str
 	}
 }
 
-void stat_print_text(FILE *f, const char *cmdline, const struct stat_counts *c, const struct run_times *t,
-		     const struct strv *notes)
+/* The decimals of a time whose standard error is @se seconds: two digits more than the error's first, as
+ * perf prints them (9 when it has none) */
+static int time_decimals(double se)
+{
+	if (se <= 0)
+		return 9;
+	return se > 1 ? 2 : (int)ceil(-log10(se)) + 2;
+}
+
+/* --table: each run's time elapsed, its difference from the mean, and a bar of one '#' and one more per
+ * 5% of that difference */
+static void runs_table(const struct stat_printer *p, double mean_s, int decimals)
+{
+	fprintf(p->f, "\n%10s# Table of individual measurements:\n", "");
+	for (int i = 0; i < p->ntable; i++) {
+		double run = p->table_ns[i] / 1e9;
+		int bars = 1 + (int)(fabs(100.0 * (run - mean_s) / run) / 5);
+		fprintf(p->f, " %17.*f (%+.*f) ", decimals, run, decimals, run - mean_s);
+		for (int b = 0; b < bars; b++)
+			fputc('#', p->f);
+		fputc('\n', p->f);
+	}
+	fprintf(p->f, "\n%10s# Final result:\n", "");
+}
+
+void stat_print_text(const struct stat_printer *p, const char *cmdline, const struct stat_counts *c,
+		     const struct run_times *t, const struct strv *notes)
 {
 	const struct stat_rows *tot = &c->total;
+	FILE *f = p->f;
 
 	if (t->runs > 1)
 		fprintf(f, "\n Performance counter stats for '%s' (%d runs):\n\n", cmdline, t->runs);
@@ -286,17 +316,33 @@ void stat_print_text(FILE *f, const char *cmdline, const struct stat_counts *c, 
 			 strlen(label) < 16 ? 16 - (int)strlen(label) : 0, "");
 		for (size_t i = 0; i < c->units[u].rows.n; i++)
 			if (!counted_elsewhere(tot, &c->units[u].rows.v[i]))
-				text_row(f, label, c->units[u].rows.v, c->units[u].rows.n, &c->units[u].rows.v[i],
+				text_row(p, label, c->units[u].rows.v, c->units[u].rows.n, &c->units[u].rows.v[i],
 					 t->elapsed_ns, t->runs);
 	}
 	for (size_t i = 0; !c->nunits && i < tot->n; i++)
-		text_row(f, "", tot->v, tot->n, &tot->v[i], t->elapsed_ns, t->runs);
-	fprintf(f, "\n   %18.9f seconds time elapsed\n\n", t->elapsed_ns / 1e9);
+		text_row(p, "", tot->v, tot->n, &tot->v[i], t->elapsed_ns, t->runs);
+	if (t->runs > 1) { /* the mean, its standard error, and that relative to the mean: perf's line */
+		double se = t->elapsed_se_ns / 1e9, mean = t->elapsed_ns / 1e9;
+		int d = time_decimals(se);
+		if (p->table_ns)
+			runs_table(p, mean, d);
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed  ( +- %5.2f%% )\n\n", d, mean, d, se,
+			mean > 0 ? 100 * se / mean : 0);
+	} else {
+		fprintf(f, "\n   %18.9f seconds time elapsed\n\n", t->elapsed_ns / 1e9);
+	}
 	if (t->user_ns >= 0 && t->sys_ns >= 0) {
-		fprintf(f, "   %18.9f seconds user\n", t->user_ns / 1e9);
-		fprintf(f, "   %18.9f seconds sys\n\n", t->sys_ns / 1e9);
+		fprintf(f, "   %18.9f seconds user%s\n", t->user_ns / 1e9, t->runs > 1 ? " (mean)" : "");
+		fprintf(f, "   %18.9f seconds sys%s\n\n", t->sys_ns / 1e9, t->runs > 1 ? " (mean)" : "");
 	}
 	text_notes(f, tot->v, tot->n, notes);
+}
+
+void stat_print_notes(const struct stat_printer *p, const struct stat_counts *c, const struct strv *notes)
+{
+	if (notes->n)
+		fputc('\n', p->f);
+	text_notes(p->f, c->total.v, c->total.n, notes);
 }
 
 /* -I in text: "time  [thread or CPU]  counts  event" per row. */
@@ -319,7 +365,7 @@ static void text_interval(struct stat_printer *p, double seconds, const struct s
 		if (is_time(r))
 			snprintf(num, sizeof(num), "%.2f msec", pmu_scale(&r->v) / 1e6);
 		else
-			count_text(r, num, sizeof(num));
+			count_text(r, !p->no_big_num, num, sizeof(num));
 		fprintf(p->f, " %15.9f %s%*s%18s  %s%s\n", seconds, label, u ? 15 - (int)strlen(label) : 0, "", num,
 			r->info.name, pmu_confidence(&r->v) < 1.0 ? "  (scaled)" : "");
 	}
@@ -344,9 +390,12 @@ static void line_json(FILE *f, json_object *o)
 	json_object_put(o);
 }
 
+/* The time field of the lines of the total after -I's (--summary): perf's CSV has "summary" there */
+#define SUMMARY_LINE (-2.0)
+
 /* A counter's fields, as perf's CSV and JSON lines both have them. */
 struct line {
-	double seconds;              /* the interval's end; < 0: not an interval */
+	double seconds;              /* the interval's end; < 0: not an interval (SUMMARY_LINE: the total's) */
 	const struct stat_unit *u;   /* the CPU or thread, or NULL */
 	char label[64];              /* "CPU3", "sh-1234" */
 	const char *state;           /* "<not supported>", "<not counted>", or NULL: a value */
@@ -377,6 +426,8 @@ static void line_csv(struct stat_printer *p, const struct line *l, const struct 
 
 	if (l->seconds >= 0)
 		fprintf(p->f, "%16.9f%s", l->seconds, sep);
+	else if (l->seconds == SUMMARY_LINE)
+		fprintf(p->f, "%16s%s", "summary", sep);
 	if (l->u)
 		fprintf(p->f, "%s%s", l->label, sep);
 	if (l->state)
@@ -440,6 +491,8 @@ static void line_metric(struct stat_printer *p, double seconds, const struct sta
 	if (p->format == FMT_CSV) {
 		if (seconds >= 0)
 			fprintf(p->f, "%16.9f%s", seconds, p->sep);
+		else if (seconds == SUMMARY_LINE)
+			fprintf(p->f, "%16s%s", "summary", p->sep);
 		/* empty: [where,]value,unit,event,[variance,]runtime,percent */
 		for (int i = 0; i < 5 + (u != NULL) + (runs > 1); i++)
 			fputs(p->sep, p->f);
@@ -476,7 +529,7 @@ static void lines(struct stat_printer *p, double seconds, const struct stat_coun
 void stat_print_lines(struct stat_printer *p, const struct stat_counts *c, const struct run_times *t,
 		      const struct metric_value *mv, size_t nmv)
 {
-	lines(p, -1, c, t->elapsed_ns, t->runs, mv, nmv);
+	lines(p, p->summary && !p->no_csv_summary ? SUMMARY_LINE : -1, c, t->elapsed_ns, t->runs, mv, nmv);
 }
 
 /* ---------------- the JSON document ---------------- */

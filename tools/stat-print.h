@@ -32,6 +32,11 @@ struct stat_printer {
 	enum stat_format format;
 	const char *sep;            /* FMT_CSV */
 	bool metric_only;           /* --metric-only: the metrics, not the counts */
+	bool no_big_num;            /* text: counts without thousands' separators (--no-big-num) */
+	bool summary;               /* -I --summary: the lines of the total follow the intervals' */
+	bool no_csv_summary;        /* ... without perf's "summary" field in CSV */
+	double *table_ns;           /* --table: each run's time elapsed (ntable of them; owned), or NULL */
+	int ntable;
 	struct pmu_ctx *ctx;        /* the metrics of each interval are evaluated in it */
 	const struct strv *metrics; /* -M */
 	bool header_done;           /* FMT_TEXT intervals: the column header is out */
@@ -42,13 +47,18 @@ struct stat_printer {
 /* -I: the counts of the interval that ended @seconds after the start (a stat_run_opts on_interval). */
 void stat_print_interval(void *printer, double seconds, const struct stat_counts *c);
 
-/* The final counts in CSV or JSON lines, with @mv (@nmv metrics) after them. */
+/* The final counts in CSV or JSON lines, with @mv (@nmv metrics) after them (after -I: with --summary,
+ * marked as perf marks them). */
 void stat_print_lines(struct stat_printer *p, const struct stat_counts *c, const struct run_times *t,
 		      const struct metric_value *mv, size_t nmv);
 
-/* perf's table of @c for @cmdline (per thread or CPU when it has units), the times and the @notes. */
-void stat_print_text(FILE *f, const char *cmdline, const struct stat_counts *c, const struct run_times *t,
+/* perf's table of @c for @cmdline (per thread or CPU when it has units), the times and the @notes, to
+ * @p's file as @p says (its format aside). */
+void stat_print_text(const struct stat_printer *p, const char *cmdline, const struct stat_counts *c, const struct run_times *t,
 		     const struct strv *notes);
+
+/* The notes of stat_print_text() alone (-I without --summary). */
+void stat_print_notes(const struct stat_printer *p, const struct stat_counts *c, const struct strv *notes);
 
 /* The libpmu-stat/1 document: @cmd (@ncmd words) ran, exited @status. */
 json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, const struct run_times *t,

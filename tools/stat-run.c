@@ -324,6 +324,7 @@ struct watch {
 	bool *ended;
 	size_t n;
 	pid_t child;           /* pmu's child among them, or 0 */
+	int ctl;               /* --control's descriptor, waited on too; -1: none */
 };
 
 static int watch_add(struct watch *w, pid_t pid, bool child)
@@ -380,16 +381,17 @@ static bool watch_done(struct watch *w)
 	return all;
 }
 
-enum { WAIT_ENDED, WAIT_TIME, WAIT_SIGNAL };
+enum { WAIT_ENDED, WAIT_TIME, WAIT_SIGNAL, WAIT_CONTROL };
 
 /*
  * Wait until every watched process has ended, time @deadline (ns_now(); < 0:
- * none) or a caught signal, taken under @mask (the caller blocks them so
- * that none slips in between two waits).
+ * none), a caught signal, taken under @mask (the caller blocks them so
+ * that none slips in between two waits), or something to read on the
+ * control descriptor.
  */
 static int watch_wait(struct watch *w, double deadline, const sigset_t *mask)
 {
-	struct pollfd *p = calloc(w->n ? w->n : 1, sizeof(*p));
+	struct pollfd *p = calloc(w->n + 1, sizeof(*p));
 	int r = -1;
 
 	while (p && !watch_done(w)) {
@@ -410,9 +412,15 @@ static int watch_wait(struct watch *w, double deadline, const sigset_t *mask)
 			ms = 10;
 		ts.tv_sec = (time_t)(ms / 1000);
 		ts.tv_nsec = (long)fmod(ms, 1000) * 1000000L;
+		if (w->ctl >= 0)
+			p[k++] = (struct pollfd){ w->ctl, POLLIN, 0 };
 		seen = signals_seen;
 		if (ppoll(p, k, ms >= 0 ? &ts : NULL, mask) < 0 && errno == EINTR && seen != signals_seen) {
 			r = WAIT_SIGNAL; /* a caught one; SIGCHLD only ends the wait to look again */
+			break;
+		}
+		if (w->ctl >= 0 && p[k - 1].revents) {
+			r = WAIT_CONTROL;
 			break;
 		}
 		for (size_t i = 0, j = 0; i < w->n; i++)
@@ -444,6 +452,7 @@ struct session {
 	double t0;            /* when counting began */
 	double wall0;         /* the same, CLOCK_REALTIME */
 	double u0, s0;        /* the user and system time of -p's processes then */
+	unsigned set_flags;   /* added to every set's (stat_run_opts) */
 	struct pmu_ctx *ctx;
 };
 
@@ -464,7 +473,7 @@ static int open_unit(struct pmu_ctx *ctx, const char *events, unsigned flags, in
 	memset(u, 0, sizeof(*u));
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
-	so.flags = flags | PMU_SET_SKIP_UNSUPPORTED;
+	so.flags = flags | s->set_flags | PMU_SET_SKIP_UNSUPPORTED;
 	so.pid = pid;
 	so.cpu = cpu;
 	r = pmu_set_open(ctx, events, &so, &u->set);
@@ -520,6 +529,8 @@ static int open_units(struct pmu_ctx *ctx, const struct stat_target *tg, const s
 	unsigned inherit = tg->inherit ? PMU_SET_INHERIT : 0;
 	int r = 0;
 
+	if (!o->events || !*o->events)
+		return 0; /* -n: nothing to count */
 	for (size_t i = 0; r >= 0 && i < tg->pids.n; i++)
 		r = open_process(ctx, o->events, PMU_SET_PID | inherit, tg->pids.v[i], s);
 	for (size_t i = 0; r >= 0 && i < tg->tids.n; i++)
@@ -770,7 +781,7 @@ static void release(struct session *s)
 /* Wait for the command to end (caught signals passed on meanwhile) and reap it. */
 static void reap(struct session *s, const sigset_t *mask, int *status, struct rusage *ru)
 {
-	struct watch w = { NULL, NULL, NULL, 0, 0 };
+	struct watch w = { NULL, NULL, NULL, 0, 0, -1 };
 
 	if (watch_add(&w, s->child, true) == 0)
 		while (watch_wait(&w, -1, mask) != WAIT_ENDED)
@@ -809,8 +820,8 @@ static int watch_targets(struct session *s, const struct stat_target *tg)
 	return r;
 }
 
-/* Start counting, now or after -D's delay (the command runs meanwhile), and watch what ends the count.
- * 0, or -1 when out of memory. */
+/* Start counting, now, after -D's delay (the command runs meanwhile), or (-D -1) at the control's first
+ * 'enable'; watch what ends the count. 0, or -1 when out of memory. */
 static int start(struct session *s, const struct stat_target *tg, const struct stat_run_opts *o, const sigset_t *mask)
 {
 	bool own = !tg->pids.n && !tg->tids.n && !tg->cpus.n;
@@ -828,6 +839,13 @@ static int start(struct session *s, const struct stat_target *tg, const struct s
 	}
 	if (watch_targets(s, tg) < 0)
 		return -1;
+	if (o->delay_ms < 0) { /* the time runs from the start, the counts from 'enable' (as perf's -D -1) */
+		s->t0 = ns_now();
+		s->wall0 = wall_now();
+		targets_cpu(tg, &s->u0, &s->s0);
+		release(s);
+		return 0;
+	}
 	release(s);
 	for (double until = ns_now() + o->delay_ms * 1e6; watch_wait(&s->w, until, mask) == WAIT_SIGNAL && s->child;)
 		;
@@ -838,17 +856,32 @@ static int start(struct session *s, const struct stat_target *tg, const struct s
 	return 0;
 }
 
-/* Count until the end: the command's (or the processes'), a signal (without a command), the timeout. */
+/* --control: what has come, done */
+static void control(struct session *s, struct stat_control *c)
+{
+	enum stat_control_cmd cmd;
+
+	while ((cmd = stat_control_next(c)) != CTL_NONE)
+		if (cmd == CTL_ENABLE || cmd == CTL_DISABLE)
+			units_enable(s, cmd == CTL_ENABLE);
+	s->w.ctl = c->ctl; /* -1 once its writer is gone */
+}
+
+/* Count until the end: the command's (or the processes'), a signal (without a command), the timeout,
+ * --interval-count's last interval. */
 static void count(struct session *s, const struct stat_target *tg, const struct stat_run_opts *o,
 		  const sigset_t *mask, struct stat_result *res)
 {
 	double next = s->t0 + o->interval_ms * 1e6, end_at = o->timeout_ms ? s->t0 + o->timeout_ms * 1e6 : -1;
+	int intervals = 0;
 
 	while (!(got_signal && !s->child)) {
 		double deadline = o->interval_ms ? (end_at < 0 || next < end_at ? next : end_at) : end_at, now;
 		int r = watch_wait(&s->w, deadline, mask);
 		if (r == WAIT_ENDED || (r == WAIT_SIGNAL && !s->child))
 			break;
+		if (r == WAIT_CONTROL)
+			control(s, o->control);
 		now = ns_now();
 		if (end_at >= 0 && now >= end_at) {
 			res->timed_out = true;
@@ -857,6 +890,10 @@ static void count(struct session *s, const struct stat_target *tg, const struct 
 		if (o->interval_ms && now >= next) {
 			interval(s, tg, o, now);
 			next += o->interval_ms * 1e6;
+			if (o->interval_count && ++intervals == o->interval_count) {
+				res->intervals_done = true;
+				break;
+			}
 		}
 	}
 }
@@ -918,7 +955,7 @@ static int finish(struct session *s, const struct stat_target *tg, const struct 
 		for (size_t i = 0; i < res->counts.nunits; i++)
 			rows_take_rusage(&res->counts.units[i].rows, &res->times);
 	}
-	if (o->interval_ms && o->on_interval) {
+	if (o->interval_ms && o->on_interval && !res->intervals_done) {
 		struct stat_counts c;
 		if (counts_of(s, true, tg->per_unit, &c) == 0) {
 			o->on_interval(o->data, (end - s->t0) / 1e9, &c);
@@ -954,13 +991,15 @@ int stat_run(struct pmu_ctx *ctx, const struct stat_target *tg, const struct sta
 	memset(&s, 0, sizeof(s));
 	s.go = s.err = -1;
 	s.ctx = ctx;
+	s.set_flags = o->set_flags;
+	s.w.ctl = o->control ? o->control->ctl : -1;
 	/* the list as the sets will take it, before the command starts: a wrong list is a usage error */
-	{
-		struct pmu_set_opts so = { sizeof(so), PMU_SET_SKIP_UNSUPPORTED, 0, -1 };
+	if (o->events && *o->events) {
+		struct pmu_set_opts so = { sizeof(so), PMU_SET_SKIP_UNSUPPORTED | o->set_flags, 0, -1 };
 		int r;
 		if (tg->cpus.n) /* as open_units opens them: CPU sets, else task sets */
-			so = (struct pmu_set_opts){ sizeof(so), PMU_SET_SKIP_UNSUPPORTED | PMU_SET_CPU | PMU_SET_PID, -1,
-						    tg->cpus.v[0] };
+			so = (struct pmu_set_opts){ sizeof(so), PMU_SET_SKIP_UNSUPPORTED | PMU_SET_CPU | PMU_SET_PID |
+						    o->set_flags, -1, tg->cpus.v[0] };
 		r = pmu_set_check(ctx, o->events, &so);
 		if (r < 0) {
 			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
@@ -1023,6 +1062,11 @@ int stat_repeat_add(struct stat_repeat *r, const struct stat_result *res)
 	}
 	if (rs->n != r->n)
 		return -EINVAL;
+	double *el = realloc(r->elapsed_ns, (size_t)(r->runs + 1) * sizeof(*el));
+	if (!el)
+		return -ENOMEM;
+	r->elapsed_ns = el;
+	el[r->runs] = res->times.elapsed_ns;
 	for (size_t k = 0; k < rs->n; k++) {
 		double x = (double)pmu_scale(&rs->v[k].v);
 		r->sum[k] += x;
@@ -1053,6 +1097,12 @@ void stat_repeat_mean(const struct stat_repeat *r, struct stat_result *res)
 		rs->v[k].v.running = r->acc[k].running / (uint64_t)runs;
 		rs->v[k].stddev_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / runs) / mean : 0;
 	}
+	if (runs > 1) { /* the standard error of the mean elapsed, as the counts' +- */
+		double mean = r->total.elapsed_ns / runs, ss = 0;
+		for (int i = 0; i < runs; i++)
+			ss += (r->elapsed_ns[i] - mean) * (r->elapsed_ns[i] - mean);
+		res->times.elapsed_se_ns = sqrt(ss / (runs - 1) / runs);
+	}
 	if (runs > 0) {
 		res->times.elapsed_ns = r->total.elapsed_ns / runs;
 		res->times.user_ns = r->total.user_ns / runs;
@@ -1067,5 +1117,6 @@ void stat_repeat_free(struct stat_repeat *r)
 	free(r->sum);
 	free(r->sumsq);
 	free(r->acc);
+	free(r->elapsed_ns);
 	memset(r, 0, sizeof(*r));
 }

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <pmu.h>
 #include "report-read.h"
+#include "stat-control.h"
 
 /* A list of numbers (-p, -t, -C). */
 struct intv {
@@ -60,10 +61,13 @@ struct stat_counts {
 
 /* How to run. */
 struct stat_run_opts {
-	const char *events;
+	const char *events;    /* NULL or "": none (-n), only the time elapsed */
+	unsigned set_flags;    /* added to every set's (PMU_SET_USER_ONLY for --all-user) */
 	int interval_ms;       /* -I; 0: none */
+	int interval_count;    /* --interval-count: counting ends after this many intervals; 0: no limit */
 	int timeout_ms;        /* --timeout; 0: none */
-	int delay_ms;          /* -D; 0: none */
+	int delay_ms;          /* -D; 0: none; -1: until 'enable' on the control */
+	struct stat_control *control; /* --control, or NULL */
 	/* -I: called with the counts of each interval, the last one partial, stamped with its end */
 	void (*on_interval)(void *data, double seconds, const struct stat_counts *delta);
 	void *data;
@@ -75,6 +79,7 @@ struct stat_result {
 	struct run_times times;
 	int status;            /* the command's wait status; 0 without a command */
 	bool timed_out;        /* --timeout ended it (the command got SIGTERM) */
+	bool intervals_done;   /* --interval-count ended the count (the command ran on, uncounted) */
 };
 
 /* Before counting: SIGPIPE ignored (the command gets it as pmu got it), no signal received yet. */
@@ -96,10 +101,11 @@ struct stat_repeat {
 	struct pmu_value *acc;
 	size_t n;
 	struct run_times total;
+	double *elapsed_ns;    /* each run's time elapsed (--table) */
 	int runs;
 };
 int stat_repeat_add(struct stat_repeat *r, const struct stat_result *res);
-/* @res (the last run) gets the means over the runs. */
+/* @res (the last run) gets the means over the runs, and the time elapsed its standard error. */
 void stat_repeat_mean(const struct stat_repeat *r, struct stat_result *res);
 void stat_repeat_free(struct stat_repeat *r);
 
