@@ -489,6 +489,10 @@ enum pmu_set_flags {
 	                                       event outside braces (ENOENT/EOPNOTSUPP/ENODEV):
 	                                       it stays in the set flagged PMU_EVF_UNSUPPORTED
 	                                       and reads as 0 with enabled = running = 0 */
+	PMU_SET_KERNEL_ONLY = 1u << 8,  /* exclude user and hypervisor for every event, as the :k
+	                                   modifier does (names get ":k"; an event whose modifier
+	                                   asks for user or hypervisor mode is refused with
+	                                   -EINVAL, and so is PMU_SET_USER_ONLY with it) */
 };
 
 struct pmu_set_opts {
@@ -558,6 +562,12 @@ struct pmu_set_opts {
  * level that allows what was asked (0 for a whole CPU, 1 for kernel mode and
  * tracepoints, 2 for user mode), offers a user-mode spelling only where that
  * level is 2 and it would count, and never repeats a modifier the name has.
+ * PMU_SET_USER_ONLY and PMU_SET_KERNEL_ONLY write a mode for every event but
+ * the tool events, with the attribute bits and label of the modifier (":u"
+ * or ":k" added as perf writes it: "cycles:k", "cpu/event=0x3c/k", on each
+ * member of a {group}): an event of such a set is opened exactly so, never
+ * with the user-mode fallback, and one whose own modifier counts another
+ * mode is refused (-EINVAL), as are both flags together.
  *
  * Tool events (duration_time, user_time, system_time; see
  * pmu_event_resolve()) are measured by libpmu: each is a group of its own
@@ -613,7 +623,8 @@ int pmu_set_reset(struct pmu_set *s);
 
 /**
  * pmu_set_check - what pmu_set_open() would say of @events with @opts before
- * opening anything: the list's syntax, each name resolved, the plan of groups
+ * opening anything: @opts (its size, flags that cannot go together), the
+ * list's syntax, each name resolved, the plan of groups
  * (an unknown name, a '{' without '}', a tool event in a group, a name no
  * core PMU gives a meaning). Opens nothing: the kernel's answers (access, a
  * counter it refuses) come only from pmu_set_open(). Returns 0, or the

@@ -188,17 +188,35 @@ static void fill_attr(struct pmu_set *s, struct pmu_ev *e)
 #endif
 }
 
-/* Count @e in user mode only, named as perf names it ("cycles:u", "cpu/event=0x3c/u"). */
-static int make_user_only(struct pmu_ev *e)
+/* A mode a whole set counts (PMU_SET_USER_ONLY, PMU_SET_KERNEL_ONLY): the modifier that spells it,
+ * the PMU_EVF_EXCL_* bits that leave only it, and the words its refusal uses. */
+struct set_mode {
+	unsigned flag;          /* enum pmu_set_flags */
+	const char *mod;        /* "u", "k" */
+	unsigned excl;          /* the modes it excludes */
+	const char *flag_name, *others;
+};
+
+static const struct set_mode set_modes[] = {
+	/* first: the user-mode fallback's mode too (open_one) */
+	{ PMU_SET_USER_ONLY, "u", PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV, "PMU_SET_USER_ONLY", "kernel or hypervisor" },
+	{ PMU_SET_KERNEL_ONLY, "k", PMU_EVF_EXCL_USER | PMU_EVF_EXCL_HV, "PMU_SET_KERNEL_ONLY", "user or hypervisor" },
+};
+
+/* Count @e in mode @m only, named as perf names it ("cycles:u", "cpu/event=0x3c/k"), its flags and
+ * attribute as the modifier would make them. */
+static int make_mode_only(struct pmu_ev *e, const struct set_mode *m)
 {
 	char label[PMU_NAME_MAX];
-	int r = pmu__label_mode(label, sizeof(label), e->info.name, "u");
+	int r = pmu__label_mode(label, sizeof(label), e->info.name, m->mod);
 
 	if (r < 0)
 		return r;
 	pmu__strlcpy(e->info.name, label, sizeof(e->info.name));
-	e->info.flags |= PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
-	e->attr.exclude_kernel = e->attr.exclude_hv = 1;
+	e->info.flags |= m->excl;
+	e->attr.exclude_user = !!(e->info.flags & PMU_EVF_EXCL_USER);
+	e->attr.exclude_kernel = !!(e->info.flags & PMU_EVF_EXCL_KERNEL);
+	e->attr.exclude_hv = !!(e->info.flags & PMU_EVF_EXCL_HV);
 	return 0;
 }
 
@@ -233,7 +251,7 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 		 */
 		struct pmu_ev u = *e;
 		err = errno;
-		if (make_user_only(&u) == 0) {
+		if (make_mode_only(&u, &set_modes[0]) == 0) {
 			fd = sys_perf_event_open(&u.attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0 && (errno == EACCES || errno == EPERM))
 				return access_error(s, e, errno, false, pid, cpu); /* not even user mode: why */
@@ -453,23 +471,30 @@ static int resize_plan(struct pmu_set *s)
 	return 0;
 }
 
-/* PMU_SET_USER_ONLY: every event counts user mode only, and its label says so. */
-static int user_only(struct pmu_set *s)
+/* PMU_SET_USER_ONLY, PMU_SET_KERNEL_ONLY: every event counts that mode only, and its label says so; an
+ * event whose own modifier chose another mode is refused, not changed. Then each is opened exactly so,
+ * never with the user-mode fallback (mode_written). Tool events have no mode. */
+static int mode_only(struct pmu_set *s)
 {
-	const unsigned uo = PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
+	const unsigned all = PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
+	const struct set_mode *m = NULL;
 
-	if (!(s->flags & PMU_SET_USER_ONLY))
+	for (size_t k = 0; k < ARRAY_SIZE(set_modes); k++)
+		if (s->flags & set_modes[k].flag)
+			m = &set_modes[k];
+	if (!m)
 		return 0;
 	for (size_t i = 0; i < s->n; i++) {
 		struct pmu_ev *e = &s->ev[i];
 		if (e->info.flags & PMU_EVF_TOOL)
 			continue; /* measured by libpmu: no mode */
-		if (e->mode_written && (e->info.flags & uo) != uo)
+		if (e->mode_written && (e->info.flags & all) != m->excl)
 			return pmu__err(s->ctx, -EINVAL,
-					"'%s' asks for kernel or hypervisor mode, but the set is opened with "
-					"PMU_SET_USER_ONLY; drop the modifier or the flag", e->info.name);
-		if (!e->mode_written && make_user_only(e) < 0)
-			return pmu__err(s->ctx, -EINVAL, "event name '%s' is too long to add ':u' to", e->info.name);
+					"'%s' asks for %s mode, but the set is opened with %s; drop the modifier "
+					"or the flag", e->info.name, m->others, m->flag_name);
+		if (!e->mode_written && make_mode_only(e, m) < 0)
+			return pmu__err(s->ctx, -EINVAL, "event name '%s' is too long to add ':%s' to", e->info.name,
+					m->mod);
 		e->mode_written = true;
 	}
 	return 0;
@@ -531,7 +556,7 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 	if ((r = pmu__hybrid_split(s, &l)) < 0 || (r = pmu__topdown_arrange(s, &l)) < 0 || (r = resize_plan(s)) < 0)
 		goto fail;
 	pmu__hybrid_label(s);
-	if ((r = user_only(s)) < 0)
+	if ((r = mode_only(s)) < 0)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
 		s->ev[i].fd = -1;
@@ -578,10 +603,36 @@ static void arm_guard(struct pmu_set *s)
 		s->fast.guard = s->guard_page;
 }
 
+/*
+ * The caller's @opts (NULL: the defaults) into @o, as large as this library's: a caller built with a
+ * smaller struct (an older header) gets the defaults of the fields it lacks. Then the combinations no
+ * set can be opened with, each refused with its fix (@fn: the function to name).
+ */
+static int opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struct pmu_set_opts *o, const char *fn)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+	o->cpu = -1;
+	if (opts) {
+		if (opts->size < offsetof(struct pmu_set_opts, flags) + sizeof(unsigned) || opts->size > 4096)
+			return pmu__err(ctx, -EINVAL, "%s: opts->size is %zu; set it to sizeof(struct pmu_set_opts)", fn,
+					opts->size);
+		memcpy(o, opts, opts->size < sizeof(*o) ? opts->size : sizeof(*o));
+	}
+	if ((o->flags & PMU_SET_CPU) && o->cpu < 0)
+		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_CPU with cpu %d", fn, o->cpu);
+	if ((o->flags & PMU_SET_PID) && o->pid == -1 && !(o->flags & PMU_SET_CPU))
+		return pmu__err(ctx, -EINVAL, "%s: pid -1 (all tasks) needs PMU_SET_CPU", fn);
+	if ((o->flags & PMU_SET_USER_ONLY) && (o->flags & PMU_SET_KERNEL_ONLY))
+		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_USER_ONLY and PMU_SET_KERNEL_ONLY together leave no mode "
+				"to count; pass one of them (neither counts every mode)", fn);
+	return 0;
+}
+
 PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
 			    struct pmu_set **out)
 {
-	struct pmu_set_opts o = { sizeof(o), 0, 0, -1 };
+	struct pmu_set_opts o;
 	struct pmu_set *s;
 	int r;
 
@@ -591,17 +642,8 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		*out = NULL; /* on every failure below */
 	if (!ctx || !out)
 		return pmu__err(ctx, -EINVAL, "pmu_set_open: NULL context or output pointer");
-	if (opts) {
-		if (opts->size < offsetof(struct pmu_set_opts, flags) + sizeof(unsigned) || opts->size > 4096)
-			return pmu__err(ctx, -EINVAL,
-					"pmu_set_open: opts->size is %zu; set it to sizeof(struct pmu_set_opts)",
-					opts->size);
-		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
-	}
-	if ((o.flags & PMU_SET_CPU) && o.cpu < 0)
-		return pmu__err(ctx, -EINVAL, "pmu_set_open: PMU_SET_CPU with cpu %d", o.cpu);
-	if ((o.flags & PMU_SET_PID) && o.pid == -1 && !(o.flags & PMU_SET_CPU))
-		return pmu__err(ctx, -EINVAL, "pmu_set_open: pid -1 (all tasks) needs PMU_SET_CPU");
+	if ((r = opts_take(ctx, opts, &o, "pmu_set_open")) < 0)
+		return r;
 	if ((r = pmu__set_plan(ctx, events, &o, &s)) < 0)
 		return r;
 	/* Inherited events: at a context switch between tasks that share them the
@@ -872,13 +914,16 @@ PMU_EXPORT int pmu_set_group_of(const struct pmu_set *s, size_t i)
 
 PMU_EXPORT int pmu_set_check(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts)
 {
+	struct pmu_set_opts o;
 	struct pmu_set *s = NULL;
 	int r;
 
 	pmu__err_clear();
 	if (!ctx || !events || !opts)
 		return pmu__err(ctx, -EINVAL, "pmu_set_check: NULL context, events or options");
-	r = pmu__set_plan(ctx, events, opts, &s);
+	if ((r = opts_take(ctx, opts, &o, "pmu_set_check")) < 0)
+		return r;
+	r = pmu__set_plan(ctx, events, &o, &s);
 	pmu_set_close(s);
 	return r;
 }
