@@ -493,6 +493,9 @@ enum pmu_set_flags {
 	                                   modifier does (names get ":k"; an event whose modifier
 	                                   asks for user or hypervisor mode is refused with
 	                                   -EINVAL, and so is PMU_SET_USER_ONLY with it) */
+	PMU_SET_CGROUP = 1u << 9,       /* count the tasks of the cgroup `cgroup_fd` on CPU `cpu`
+	                                   (needs PMU_SET_CPU; not with PMU_SET_PID; see
+	                                   pmu_set_open()) */
 };
 
 struct pmu_set_opts {
@@ -500,6 +503,10 @@ struct pmu_set_opts {
 	unsigned flags;         /* enum pmu_set_flags */
 	pid_t pid;              /* with PMU_SET_PID: the task, or -1 (with PMU_SET_CPU) */
 	int cpu;                /* with PMU_SET_CPU */
+	int cgroup_fd;          /* with PMU_SET_CGROUP: an open descriptor of the cgroup's directory
+	                           (open("/sys/fs/cgroup/NAME", O_RDONLY | O_DIRECTORY)), kept open by
+	                           the caller until the set is opened; read only with that flag, so a
+	                           caller built before this field (a smaller size) never gives one */
 };
 
 /**
@@ -568,6 +575,24 @@ struct pmu_set_opts {
  * member of a {group}): an event of such a set is opened exactly so, never
  * with the user-mode fallback, and one whose own modifier counts another
  * mode is refused (-EINVAL), as are both flags together.
+ *
+ * Cgroups (PMU_SET_CGROUP, as perf stat -G): the set counts the tasks of the
+ * cgroup whose directory @opts->cgroup_fd is, while they run on CPU
+ * @opts->cpu: every perf_event_open() gets the descriptor for its pid and
+ * PERF_FLAG_PID_CGROUP. The kernel counts a cgroup per CPU, so PMU_SET_CPU is
+ * needed (-EINVAL without; open a set per CPU and add their counts up, as
+ * perf stat -a -G does), PMU_SET_PID is refused with it (-EINVAL), and so is a
+ * negative descriptor (-EBADF). Counting every task of a CPU, it needs the
+ * same permission (kernel.perf_event_paranoid <= 0 or CAP_PERFMON). The
+ * kernel's refusals get sentences: -EBADF, the descriptor is not a cgroup's
+ * directory; -ENOENT, the perf_event controller is not in its hierarchy. An
+ * event of a PMU that counts CPUs (a cpumask: RAPL, uncore) would count its
+ * package while a task of the cgroup runs on that CPU, neither the cgroup's
+ * share nor the whole: it is refused (-EOPNOTSUPP), or with
+ * PMU_SET_SKIP_UNSUPPORTED left out with a warning (PMU_EVF_UNSUPPORTED).
+ * Tool events: duration_time counts the wall-clock time; user_time and
+ * system_time refuse PMU_SET_CPU. The descriptor stays the caller's: it may
+ * be closed once pmu_set_open() returns.
  *
  * Tool events (duration_time, user_time, system_time; see
  * pmu_event_resolve()) are measured by libpmu: each is a group of its own

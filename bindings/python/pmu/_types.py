@@ -115,6 +115,7 @@ class _SetOpts(ctypes.Structure):
         ("flags", ctypes.c_uint),
         ("pid", ctypes.c_int),          # pid_t
         ("cpu", ctypes.c_int),
+        ("cgroup_fd", ctypes.c_int),    # read with PMU_SET_CGROUP only
     ]
 
 

@@ -616,7 +616,7 @@ int main(void) {
     S(pmu_event_info) O(pmu_event_info, type) O(pmu_event_info, config) O(pmu_event_info, flags)
     O(pmu_event_info, origin) O(pmu_event_info, desc) O(pmu_event_info, approx_note)
     S(pmu_event_entry) O(pmu_event_entry, usable)
-    S(pmu_set_opts) O(pmu_set_opts, pid) O(pmu_set_opts, cpu)
+    S(pmu_set_opts) O(pmu_set_opts, pid) O(pmu_set_opts, cpu) O(pmu_set_opts, cgroup_fd)
     S(pmu_value) S(pmu_named_value) S(pmu_metric_info) O(pmu_metric_info, file)
     S(pmu_topdown) O(pmu_topdown, slots) O(pmu_topdown, level) O(pmu_topdown, flags)
     S(pmu_constant_info) O(pmu_constant_info, value) O(pmu_constant_info, origin)
