@@ -377,6 +377,10 @@ struct pmu_event_entry {
 	                           CPUs, not tasks (RAPL, uncore) may count every task of a CPU
 	                           (pmu_set_open()); a metric when every event it needs is usable.
 	                           Suggestions name only such events. */
+	const char *long_desc;  /* the longer description, as perf list --long-desc prints it: a
+	                           table entry's PublicDescription (native events, standard names,
+	                           metrics) where it has one other than @desc, else @desc itself
+	                           (the same pointer: never NULL) */
 };
 
 typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);

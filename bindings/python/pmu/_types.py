@@ -90,6 +90,7 @@ class _EventEntry(ctypes.Structure):
         ("source", ctypes.c_int),
         ("kind", ctypes.c_int),
         ("usable", ctypes.c_int),
+        ("long_desc", ctypes.c_char_p),
     ]
 
 
