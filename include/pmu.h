@@ -377,6 +377,10 @@ struct pmu_event_entry {
 	                           CPUs, not tasks (RAPL, uncore) may count every task of a CPU
 	                           (pmu_set_open()); a metric when every event it needs is usable.
 	                           Suggestions name only such events. */
+	const char *long_desc;  /* the longer description, as perf list --long-desc prints it: a
+	                           table entry's PublicDescription (native events, standard names,
+	                           metrics) where it has one other than @desc, else @desc itself
+	                           (the same pointer: never NULL) */
 };
 
 typedef int (*pmu_event_cb)(const struct pmu_event_entry *e, void *data);
@@ -489,6 +493,13 @@ enum pmu_set_flags {
 	                                       event outside braces (ENOENT/EOPNOTSUPP/ENODEV):
 	                                       it stays in the set flagged PMU_EVF_UNSUPPORTED
 	                                       and reads as 0 with enabled = running = 0 */
+	PMU_SET_KERNEL_ONLY = 1u << 8,  /* exclude user and hypervisor for every event, as the :k
+	                                   modifier does (names get ":k"; an event whose modifier
+	                                   asks for user or hypervisor mode is refused with
+	                                   -EINVAL, and so is PMU_SET_USER_ONLY with it) */
+	PMU_SET_CGROUP = 1u << 9,       /* count the tasks of the cgroup `cgroup_fd` on CPU `cpu`
+	                                   (needs PMU_SET_CPU; not with PMU_SET_PID; see
+	                                   pmu_set_open()) */
 };
 
 struct pmu_set_opts {
@@ -496,6 +507,10 @@ struct pmu_set_opts {
 	unsigned flags;         /* enum pmu_set_flags */
 	pid_t pid;              /* with PMU_SET_PID: the task, or -1 (with PMU_SET_CPU) */
 	int cpu;                /* with PMU_SET_CPU */
+	int cgroup_fd;          /* with PMU_SET_CGROUP: an open descriptor of the cgroup's directory
+	                           (open("/sys/fs/cgroup/NAME", O_RDONLY | O_DIRECTORY)), kept open by
+	                           the caller until the set is opened; read only with that flag, so a
+	                           caller built before this field (a smaller size) never gives one */
 };
 
 /**
@@ -558,6 +573,30 @@ struct pmu_set_opts {
  * level that allows what was asked (0 for a whole CPU, 1 for kernel mode and
  * tracepoints, 2 for user mode), offers a user-mode spelling only where that
  * level is 2 and it would count, and never repeats a modifier the name has.
+ * PMU_SET_USER_ONLY and PMU_SET_KERNEL_ONLY write a mode for every event but
+ * the tool events, with the attribute bits and label of the modifier (":u"
+ * or ":k" added as perf writes it: "cycles:k", "cpu/event=0x3c/k", on each
+ * member of a {group}): an event of such a set is opened exactly so, never
+ * with the user-mode fallback, and one whose own modifier counts another
+ * mode is refused (-EINVAL), as are both flags together.
+ *
+ * Cgroups (PMU_SET_CGROUP, as perf stat -G): the set counts the tasks of the
+ * cgroup whose directory @opts->cgroup_fd is, while they run on CPU
+ * @opts->cpu: every perf_event_open() gets the descriptor for its pid and
+ * PERF_FLAG_PID_CGROUP. The kernel counts a cgroup per CPU, so PMU_SET_CPU is
+ * needed (-EINVAL without; open a set per CPU and add their counts up, as
+ * perf stat -a -G does), PMU_SET_PID is refused with it (-EINVAL), and so is a
+ * negative descriptor (-EBADF). Counting every task of a CPU, it needs the
+ * same permission (kernel.perf_event_paranoid <= 0 or CAP_PERFMON). The
+ * kernel's refusals get sentences: -EBADF, the descriptor is not a cgroup's
+ * directory; -ENOENT, the perf_event controller is not in its hierarchy. An
+ * event of a PMU that counts CPUs (a cpumask: RAPL, uncore) would count its
+ * package while a task of the cgroup runs on that CPU, neither the cgroup's
+ * share nor the whole: it is refused (-EOPNOTSUPP), or with
+ * PMU_SET_SKIP_UNSUPPORTED left out with a warning (PMU_EVF_UNSUPPORTED).
+ * Tool events: duration_time counts the wall-clock time; user_time and
+ * system_time refuse PMU_SET_CPU. The descriptor stays the caller's: it may
+ * be closed once pmu_set_open() returns.
  *
  * Tool events (duration_time, user_time, system_time; see
  * pmu_event_resolve()) are measured by libpmu: each is a group of its own
@@ -613,7 +652,8 @@ int pmu_set_reset(struct pmu_set *s);
 
 /**
  * pmu_set_check - what pmu_set_open() would say of @events with @opts before
- * opening anything: the list's syntax, each name resolved, the plan of groups
+ * opening anything: @opts (its size, flags that cannot go together), the
+ * list's syntax, each name resolved, the plan of groups
  * (an unknown name, a '{' without '}', a tool event in a group, a name no
  * core PMU gives a meaning). Opens nothing: the kernel's answers (access, a
  * counter it refuses) come only from pmu_set_open(). Returns 0, or the

@@ -27,6 +27,7 @@ static int foreach_generic(const struct pmu_generic *g, void *data)
 	e.name = g->name;
 	e.pmu = g->type == PERF_TYPE_SOFTWARE ? "software" : pmu__core_pmu_name(st->ctx);
 	e.desc = g->desc;
+	e.long_desc = e.desc;
 	e.source = PMU_SRC_GENERIC;
 	e.kind = PMU_ENTRY_KERNEL;
 	e.usable = pmu__name_countable(st->ctx, g->name);
@@ -36,20 +37,28 @@ static int foreach_generic(const struct pmu_generic *g, void *data)
 }
 
 /* An entry named @name ("PMU/EVENT/", "skx::EVENT"): given to the callback, whether it can be counted
- * here asked of that name. */
+ * here asked of that name; @long_desc NULL: none longer than @desc. */
 static int give_named(struct foreach_state *st, const char *name, const char *pmu, const char *desc,
-			  int source, int kind)
+			  const char *long_desc, int source, int kind)
 {
 	struct pmu_event_entry e;
 
 	e.name = name;
 	e.pmu = pmu;
 	e.desc = desc;
+	e.long_desc = long_desc ? long_desc : desc;
 	e.source = source;
 	e.kind = kind;
 	e.usable = pmu__name_countable(st->ctx, name);
 	st->count++;
 	return st->cb(&e, st->data);
+}
+
+/* A table entry's longer description (PublicDescription), else @desc, its brief one as the entry gives
+ * it (also where the two are the same text), as perf list --long-desc prints it. */
+static const char *long_desc(const struct pmu_tentry *te, const char *desc)
+{
+	return te->pdesc && *te->pdesc && strcmp(te->pdesc, desc) ? te->pdesc : desc;
 }
 
 /* A metric can be evaluated here when every event it needs can be counted here. */
@@ -91,6 +100,7 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 			e.name = te->name;
 			e.pmu = te->unit ? te->unit : te->kind == PMU_T_NATIVE ? pmu__core_pmu_name(ctx) : "";
 			e.desc = te->desc ? te->desc : "";
+			e.long_desc = long_desc(te, e.desc);
 			e.source = PMU_SRC_TABLE;
 			e.kind = te->kind == PMU_T_METRIC ? PMU_ENTRY_METRIC :
 				 te->kind == PMU_T_STANDARD ? PMU_ENTRY_STANDARD : PMU_ENTRY_NATIVE;
@@ -112,12 +122,13 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 			return own ? r : -ENOMEM;
 		for (size_t i = 0; i < own->tables.n; i++) {
 			const struct pmu_tentry *te = pmu__tables_entry(&own->tables, i);
+			const char *desc = te->desc ? te->desc : "";
 			if (te->kind != PMU_T_NATIVE || !pmu__tables_indexed(own, te) ||
 			    (size_t)snprintf(name, sizeof(name), "%s/%s/", d->name, te->name) >= sizeof(name) ||
 			    (!pmu__prefix(name, st.prefix) && !pmu__prefix(te->name, st.prefix)))
 				continue;
-			if ((r = give_named(&st, name, d->name, te->desc ? te->desc : "", PMU_SRC_TABLE,
-						PMU_ENTRY_NATIVE)))
+			if ((r = give_named(&st, name, d->name, desc, long_desc(te, desc), PMU_SRC_TABLE,
+					    PMU_ENTRY_NATIVE)))
 				return r;
 		}
 	}
@@ -128,7 +139,7 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 		struct pmu_event_info info;
 		if (!pmu__prefix(pmu__tool_name(k), st.prefix) || pmu__tool_resolve(ctx, pmu__tool_name(k), &info))
 			continue;
-		if ((r = give_named(&st, pmu__tool_name(k), "tool", info.desc, PMU_SRC_TOOL, PMU_ENTRY_TOOL)))
+		if ((r = give_named(&st, pmu__tool_name(k), "tool", info.desc, NULL, PMU_SRC_TOOL, PMU_ENTRY_TOOL)))
 			return r;
 	}
 	for (size_t p = 0; p < ctx->n_pmus; p++) {
@@ -141,7 +152,7 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 			snprintf(name, sizeof(name), "%s/%s/", d->name, d->events[i].name);
 			if (!pmu__prefix(name, st.prefix) && !(d->is_core && pmu__prefix(d->events[i].name, st.prefix)))
 				continue;
-			if ((r = give_named(&st, name, d->name, "named event of the PMU (sysfs)", PMU_SRC_SYSFS,
+			if ((r = give_named(&st, name, d->name, "named event of the PMU (sysfs)", NULL, PMU_SRC_SYSFS,
 						PMU_ENTRY_SYSFS)))
 				return r;
 		}
@@ -159,7 +170,7 @@ static int foreach_pfm(const char *pmu, const char *event, const char *desc, voi
 	if ((size_t)snprintf(name, sizeof(name), "%s::%s", pmu, event) >= sizeof(name) ||
 	    !pmu__prefix(name, st->prefix))
 		return 0; /* a name too long to resolve is not listed */
-	return st->stopped = give_named(st, name, pmu, desc, PMU_SRC_LIBPFM, PMU_ENTRY_LIBPFM);
+	return st->stopped = give_named(st, name, pmu, desc, NULL, PMU_SRC_LIBPFM, PMU_ENTRY_LIBPFM);
 }
 
 PMU_EXPORT int pmu_libpfm_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data)

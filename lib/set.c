@@ -5,7 +5,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 #include "set.h"
 #include "modifiers.h"
@@ -22,9 +25,17 @@
  * that stays 0 and every read takes pmu_fast_slow(). */
 static const uintptr_t guard_never;
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-			       unsigned long flags)
+/* perf_event_open() of @attr for @s: task @pid (-1: every task) on CPU @cpu. In a cgroup's set every
+ * task of the CPU is the tasks of the cgroup: the kernel takes its descriptor for the pid. */
+static int sys_perf_event_open(const struct pmu_set *s, struct perf_event_attr *attr, pid_t pid, int cpu,
+			       int group_fd)
 {
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+
+	if (s->cgroup_fd >= 0 && pid == -1) {
+		pid = s->cgroup_fd;
+		flags |= PERF_FLAG_PID_CGROUP;
+	}
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
@@ -79,13 +90,56 @@ static bool cpu_online(const struct pmu_ctx *ctx, int cpu, char *online, size_t 
 	return c.has;
 }
 
+/*
+ * The kernel refused @e of a cgroup's set with EBADF or ENOENT, on CPU @cpu: because of the cgroup's
+ * descriptor? EBADF: it is not a cgroup directory. ENOENT: either the perf_event controller is not in
+ * the cgroup's hierarchy or the event does not exist; a software event opened the same way tells them
+ * apart. The sentence held, or 0 when the cgroup is not the cause.
+ */
+static int cgroup_error(struct pmu_set *s, const struct pmu_ev *e, int err, int cpu)
+{
+	struct perf_event_attr probe;
+	struct statfs fs;
+	struct stat st;
+	int fd = s->cgroup_fd, pfd;
+
+	if (fstat(fd, &st) < 0)
+		return pmu__err_hold(-EBADF, "cannot open '%s' for cgroup_fd %d: it is not an open descriptor (%s); "
+				     "open the cgroup's directory and keep it open until pmu_set_open() returns",
+				     e->info.name, fd, strerror(errno));
+	if (!S_ISDIR(st.st_mode) || fstatfs(fd, &fs) < 0 ||
+	    (fs.f_type != CGROUP2_SUPER_MAGIC && fs.f_type != CGROUP_SUPER_MAGIC))
+		return pmu__err_hold(-EBADF, "cannot open '%s' for cgroup_fd %d: it is not a cgroup's directory; "
+				     "open the directory of the cgroup in its cgroup file system (cgroup2 mounted at "
+				     "/sys/fs/cgroup, see /proc/self/mounts)", e->info.name, fd);
+	if (err != ENOENT)
+		return 0;
+	memset(&probe, 0, sizeof(probe));
+	probe.size = sizeof(probe);
+	probe.type = PERF_TYPE_SOFTWARE;
+	probe.config = PERF_COUNT_SW_DUMMY;
+	probe.disabled = 1;
+	if ((pfd = sys_perf_event_open(s, &probe, -1, cpu, -1)) >= 0)
+		close(pfd); /* the cgroup takes events: the event is what does not exist */
+	if (pfd >= 0 || errno != ENOENT)
+		return 0;
+	return pmu__err_hold(-err, "cannot open '%s' for cgroup_fd %d: the kernel has no perf_event controller in "
+			     "that cgroup's hierarchy (cgroup v1 without perf_event, or cgroup v2 while perf_event "
+			     "is bound to a v1 hierarchy: /proc/self/cgroup names it); open the cgroup in the "
+			     "hierarchy that has perf_event", e->info.name, fd);
+}
+
 /* One sentence naming the event, the cause and the fix (@pid, @cpu: what perf_event_open was asked). */
 static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool member, pid_t pid, int cpu)
 {
 	struct pmu_ctx *ctx = s->ctx;
 	const struct pmu_caps *c = &ctx->caps;
 	char enc[160], online[256];
+	int r;
 
+	if (s->cgroup_fd >= 0 && (err == EBADF || err == ENOENT) && !(needs_hw_pmu(e) && !c->hw_pmu) &&
+	    (r = cgroup_error(s, e, err, cpu)) < 0)
+		return r;
 	snprintf(enc, sizeof(enc), "type %u (%s) config 0x%llx%s", e->attr.type, type_name(e->attr.type),
 		 (unsigned long long)e->attr.config, e->attr.config1 ? " config1 set" : "");
 	switch (err) {
@@ -188,17 +242,35 @@ static void fill_attr(struct pmu_set *s, struct pmu_ev *e)
 #endif
 }
 
-/* Count @e in user mode only, named as perf names it ("cycles:u", "cpu/event=0x3c/u"). */
-static int make_user_only(struct pmu_ev *e)
+/* A mode a whole set counts (PMU_SET_USER_ONLY, PMU_SET_KERNEL_ONLY): the modifier that spells it,
+ * the PMU_EVF_EXCL_* bits that leave only it, and the words its refusal uses. */
+struct set_mode {
+	unsigned flag;          /* enum pmu_set_flags */
+	const char *mod;        /* "u", "k" */
+	unsigned excl;          /* the modes it excludes */
+	const char *flag_name, *others;
+};
+
+static const struct set_mode set_modes[] = {
+	/* first: the user-mode fallback's mode too (open_one) */
+	{ PMU_SET_USER_ONLY, "u", PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV, "PMU_SET_USER_ONLY", "kernel or hypervisor" },
+	{ PMU_SET_KERNEL_ONLY, "k", PMU_EVF_EXCL_USER | PMU_EVF_EXCL_HV, "PMU_SET_KERNEL_ONLY", "user or hypervisor" },
+};
+
+/* Count @e in mode @m only, named as perf names it ("cycles:u", "cpu/event=0x3c/k"), its flags and
+ * attribute as the modifier would make them. */
+static int make_mode_only(struct pmu_ev *e, const struct set_mode *m)
 {
 	char label[PMU_NAME_MAX];
-	int r = pmu__label_mode(label, sizeof(label), e->info.name, "u");
+	int r = pmu__label_mode(label, sizeof(label), e->info.name, m->mod);
 
 	if (r < 0)
 		return r;
 	pmu__strlcpy(e->info.name, label, sizeof(e->info.name));
-	e->info.flags |= PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
-	e->attr.exclude_kernel = e->attr.exclude_hv = 1;
+	e->info.flags |= m->excl;
+	e->attr.exclude_user = !!(e->info.flags & PMU_EVF_EXCL_USER);
+	e->attr.exclude_kernel = !!(e->info.flags & PMU_EVF_EXCL_KERNEL);
+	e->attr.exclude_hv = !!(e->info.flags & PMU_EVF_EXCL_HV);
 	return 0;
 }
 
@@ -222,7 +294,7 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 {
 	int fd, err;
 
-	fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	fd = sys_perf_event_open(s, &e->attr, pid, cpu, group_fd);
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && !e->mode_written && !e->attr.exclude_kernel &&
 	    !s->ctx->caps.can_count_kernel && e->attr.type != PERF_TYPE_TRACEPOINT) {
 		/*
@@ -233,8 +305,8 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 		 */
 		struct pmu_ev u = *e;
 		err = errno;
-		if (make_user_only(&u) == 0) {
-			fd = sys_perf_event_open(&u.attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		if (make_mode_only(&u, &set_modes[0]) == 0) {
+			fd = sys_perf_event_open(s, &u.attr, pid, cpu, group_fd);
 			if (fd < 0 && (errno == EACCES || errno == EPERM))
 				return access_error(s, e, errno, false, pid, cpu); /* not even user mode: why */
 			if (fd < 0 && (errno == ENOENT || errno == ENODEV)) {
@@ -453,23 +525,30 @@ static int resize_plan(struct pmu_set *s)
 	return 0;
 }
 
-/* PMU_SET_USER_ONLY: every event counts user mode only, and its label says so. */
-static int user_only(struct pmu_set *s)
+/* PMU_SET_USER_ONLY, PMU_SET_KERNEL_ONLY: every event counts that mode only, and its label says so; an
+ * event whose own modifier chose another mode is refused, not changed. Then each is opened exactly so,
+ * never with the user-mode fallback (mode_written). Tool events have no mode. */
+static int mode_only(struct pmu_set *s)
 {
-	const unsigned uo = PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
+	const unsigned all = PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV;
+	const struct set_mode *m = NULL;
 
-	if (!(s->flags & PMU_SET_USER_ONLY))
+	for (size_t k = 0; k < ARRAY_SIZE(set_modes); k++)
+		if (s->flags & set_modes[k].flag)
+			m = &set_modes[k];
+	if (!m)
 		return 0;
 	for (size_t i = 0; i < s->n; i++) {
 		struct pmu_ev *e = &s->ev[i];
 		if (e->info.flags & PMU_EVF_TOOL)
 			continue; /* measured by libpmu: no mode */
-		if (e->mode_written && (e->info.flags & uo) != uo)
+		if (e->mode_written && (e->info.flags & all) != m->excl)
 			return pmu__err(s->ctx, -EINVAL,
-					"'%s' asks for kernel or hypervisor mode, but the set is opened with "
-					"PMU_SET_USER_ONLY; drop the modifier or the flag", e->info.name);
-		if (!e->mode_written && make_user_only(e) < 0)
-			return pmu__err(s->ctx, -EINVAL, "event name '%s' is too long to add ':u' to", e->info.name);
+					"'%s' asks for %s mode, but the set is opened with %s; drop the modifier "
+					"or the flag", e->info.name, m->others, m->flag_name);
+		if (!e->mode_written && make_mode_only(e, m) < 0)
+			return pmu__err(s->ctx, -EINVAL, "event name '%s' is too long to add ':%s' to", e->info.name,
+					m->mod);
 		e->mode_written = true;
 	}
 	return 0;
@@ -493,6 +572,7 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 	s->flags = o->flags;
 	s->pid = (o->flags & PMU_SET_PID) ? o->pid : (o->flags & PMU_SET_CPU) ? -1 : 0;
 	s->cpu = (o->flags & PMU_SET_CPU) ? o->cpu : -1;
+	s->cgroup_fd = (o->flags & PMU_SET_CGROUP) ? o->cgroup_fd : -1;
 	s->n = l.n;
 	s->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	s->ev = calloc(l.n, sizeof(*s->ev));
@@ -531,7 +611,7 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 	if ((r = pmu__hybrid_split(s, &l)) < 0 || (r = pmu__topdown_arrange(s, &l)) < 0 || (r = resize_plan(s)) < 0)
 		goto fail;
 	pmu__hybrid_label(s);
-	if ((r = user_only(s)) < 0)
+	if ((r = mode_only(s)) < 0)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
 		s->ev[i].fd = -1;
@@ -578,10 +658,52 @@ static void arm_guard(struct pmu_set *s)
 		s->fast.guard = s->guard_page;
 }
 
+/*
+ * The caller's @opts (NULL: the defaults) into @o, as large as this library's: a caller built with a
+ * smaller struct (an older header) gets the defaults of the fields it lacks. Then the combinations no
+ * set can be opened with, each refused with its fix (@fn: the function to name).
+ */
+static int opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struct pmu_set_opts *o, const char *fn)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+	o->cpu = -1;
+	o->cgroup_fd = -1;
+	if (opts) {
+		if (opts->size < offsetof(struct pmu_set_opts, flags) + sizeof(unsigned) || opts->size > 4096)
+			return pmu__err(ctx, -EINVAL, "%s: opts->size is %zu; set it to sizeof(struct pmu_set_opts)", fn,
+					opts->size);
+		memcpy(o, opts, opts->size < sizeof(*o) ? opts->size : sizeof(*o));
+	}
+	if (!(o->flags & PMU_SET_CGROUP))
+		o->cgroup_fd = -1; /* not given: the padding of an older caller's struct may be anything */
+	if ((o->flags & PMU_SET_CPU) && o->cpu < 0)
+		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_CPU with cpu %d", fn, o->cpu);
+	if ((o->flags & PMU_SET_PID) && o->pid == -1 && !(o->flags & PMU_SET_CPU))
+		return pmu__err(ctx, -EINVAL, "%s: pid -1 (all tasks) needs PMU_SET_CPU", fn);
+	if ((o->flags & PMU_SET_USER_ONLY) && (o->flags & PMU_SET_KERNEL_ONLY))
+		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_USER_ONLY and PMU_SET_KERNEL_ONLY together leave no mode "
+				"to count; pass one of them (neither counts every mode)", fn);
+	if (!(o->flags & PMU_SET_CGROUP))
+		return 0;
+	if (!(o->flags & PMU_SET_CPU))
+		return pmu__err(ctx, -EINVAL, "%s: the kernel counts a cgroup per CPU: PMU_SET_CGROUP needs "
+				"PMU_SET_CPU with a CPU (one set per CPU, their counts added up; pmu stat -G needs -a or "
+				"-C)", fn);
+	if (o->flags & PMU_SET_PID)
+		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_CGROUP counts the tasks of a cgroup, PMU_SET_PID one task; "
+				"pass one of them", fn);
+	if (o->cgroup_fd < 0)
+		return pmu__err(ctx, -EBADF, "%s: PMU_SET_CGROUP with cgroup_fd %d (or an opts->size without that "
+				"field); open the cgroup's directory (open(\"/sys/fs/cgroup/NAME\", O_RDONLY | "
+				"O_DIRECTORY)) and pass its descriptor", fn, o->cgroup_fd);
+	return 0;
+}
+
 PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
 			    struct pmu_set **out)
 {
-	struct pmu_set_opts o = { sizeof(o), 0, 0, -1 };
+	struct pmu_set_opts o;
 	struct pmu_set *s;
 	int r;
 
@@ -591,17 +713,8 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		*out = NULL; /* on every failure below */
 	if (!ctx || !out)
 		return pmu__err(ctx, -EINVAL, "pmu_set_open: NULL context or output pointer");
-	if (opts) {
-		if (opts->size < offsetof(struct pmu_set_opts, flags) + sizeof(unsigned) || opts->size > 4096)
-			return pmu__err(ctx, -EINVAL,
-					"pmu_set_open: opts->size is %zu; set it to sizeof(struct pmu_set_opts)",
-					opts->size);
-		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
-	}
-	if ((o.flags & PMU_SET_CPU) && o.cpu < 0)
-		return pmu__err(ctx, -EINVAL, "pmu_set_open: PMU_SET_CPU with cpu %d", o.cpu);
-	if ((o.flags & PMU_SET_PID) && o.pid == -1 && !(o.flags & PMU_SET_CPU))
-		return pmu__err(ctx, -EINVAL, "pmu_set_open: pid -1 (all tasks) needs PMU_SET_CPU");
+	if ((r = opts_take(ctx, opts, &o, "pmu_set_open")) < 0)
+		return r;
 	if ((r = pmu__set_plan(ctx, events, &o, &s)) < 0)
 		return r;
 	/* Inherited events: at a context switch between tasks that share them the
@@ -632,6 +745,23 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		int cpu = s->cpu;
 		bool cpu_wide = false;
 		const struct pmu_dev *d = cpu_counting(s, &s->ev[g->first]);
+		if (d && s->cgroup_fd >= 0) {
+			/* it would count its package while a task of the cgroup runs on this CPU: neither the
+			 * cgroup's share nor the package's whole */
+			r = pmu__err_hold(-EOPNOTSUPP, "cannot count '%s' for a cgroup: the %s PMU counts a package "
+					  "or die for every task (its cpumask %s), not the tasks of a cgroup; count it "
+					  "in a set without PMU_SET_CGROUP", s->ev[g->first].info.name, d->name,
+					  d->cpumask);
+			if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED)) {
+				pmu__err_emit(ctx, PMU_LOG_ERR);
+				goto fail;
+			}
+			pmu__err_emit(ctx, PMU_LOG_WARN);
+			pmu__err_clear();
+			for (uint32_t m = 0; m < g->n; m++)
+				s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
+			continue;
+		}
 		if (d && (r = cpu_wide_place(s, &s->ev[g->first], d, o.flags & PMU_SET_SKIP_UNSUPPORTED, &cpu)) != 0) {
 			if (r < 0) {
 				pmu__err_emit(ctx, PMU_LOG_ERR);
@@ -872,13 +1002,16 @@ PMU_EXPORT int pmu_set_group_of(const struct pmu_set *s, size_t i)
 
 PMU_EXPORT int pmu_set_check(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts)
 {
+	struct pmu_set_opts o;
 	struct pmu_set *s = NULL;
 	int r;
 
 	pmu__err_clear();
 	if (!ctx || !events || !opts)
 		return pmu__err(ctx, -EINVAL, "pmu_set_check: NULL context, events or options");
-	r = pmu__set_plan(ctx, events, opts, &s);
+	if ((r = opts_take(ctx, opts, &o, "pmu_set_check")) < 0)
+		return r;
+	r = pmu__set_plan(ctx, events, &o, &s);
 	pmu_set_close(s);
 	return r;
 }

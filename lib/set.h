@@ -48,6 +48,8 @@ struct pmu_set {
 	unsigned flags;
 	pid_t pid;
 	int cpu;
+	int cgroup_fd;          /* PMU_SET_CGROUP: the cgroup whose tasks are counted (pid -1 stands for them),
+				 * the caller's descriptor, used while opening only; else -1 */
 	size_t n;
 	struct pmu_ev *ev;
 	size_t ngroups;

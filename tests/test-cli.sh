@@ -301,6 +301,49 @@ PYEOF
 fi
 run 0 "$tmp/o" "$tmp/e" list --no-desc tool
 check "list --no-desc: the names alone" test "$(cat "$tmp/o")" = "$(printf 'duration_time\nuser_time\nsystem_time')"
+# --long-desc (perf list's): a table entry's PublicDescription in place of its BriefDescription, else the
+# brief one; --json has long_desc where they differ. The oracle: the table files of the CPU PMU_CPUID
+# names (Skylake-X), read with Python's json: two events and a metric with a longer text, a metric without
+skx=$SRC/events/x86/skylakex
+skx_names=$($PY - "$skx" <<'PYEOF'
+import json, os, sys
+t = {}
+for f in ("cache.json", "pipeline.json", "metrics.json"):
+    for e in json.load(open(os.path.join(sys.argv[1], f))):
+        t[e.get("EventName") or e.get("MetricName")] = e
+longer = [n for n, e in t.items() if e.get("PublicDescription", e["BriefDescription"]) != e["BriefDescription"]]
+print(" ".join(longer[:2] + [n for n in longer if "MetricName" in t[n]][:1] +
+               [n for n, e in t.items() if "PublicDescription" not in e][:1]))
+PYEOF
+)
+PMU_CPUID=GenuineIntel-6-55-4 run 0 "$tmp/ld.txt" "$tmp/e" list --long-desc $skx_names
+PMU_CPUID=GenuineIntel-6-55-4 run 0 "$tmp/d.txt" "$tmp/e" list $skx_names
+PMU_CPUID=GenuineIntel-6-55-4 run 0 "$tmp/ld.json" "$tmp/e" list --json $skx_names
+check "list --long-desc ($skx_names): the table files' PublicDescription, else BriefDescription; without it the brief" \
+	$PY - "$skx" "$tmp/ld.txt" "$tmp/d.txt" "$tmp/ld.json" $skx_names <<'PYEOF'
+import json, os, re, sys
+d, ld_txt, d_txt, ld_json, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+t = {}
+for f in ("cache.json", "pipeline.json", "metrics.json"):
+    for e in json.load(open(os.path.join(d, f))):
+        t[e.get("EventName") or e.get("MetricName")] = e
+def rows(path):
+    out = {}
+    for l in open(path):
+        m = re.match(r'^  (\S+) +(\S+) +(.*?)( \[not countable here\])?$', l.rstrip('\n'))
+        if m:
+            out[m.group(1)] = m.group(3)
+    return out
+lt, dt, js = rows(ld_txt), rows(d_txt), {e["name"]: e for e in json.load(open(ld_json))}
+ok = len(names) == 4
+for n in names:
+    brief, pub = t[n]["BriefDescription"], t[n].get("PublicDescription")
+    want_long = pub if pub else brief
+    got = (lt.get(n), dt.get(n), js.get(n, {}).get("long_desc"))
+    print(n, "long:", repr(got[0])[:70], "brief:", repr(got[1])[:50])
+    ok = ok and got[0] == want_long and got[1] == brief and got[2] == (pub if pub and pub != brief else None)
+sys.exit(0 if ok else 1)
+PYEOF
 run 0 "$tmp/o" "$tmp/e" list --json hw
 check "list hw: the kernel's generic hardware events (enum perf_hw_id, perf's names), nothing else" $PY - "$tmp/o" <<'PYEOF'
 import json, sys

@@ -536,6 +536,39 @@ PMU_SYSFS_ROOT=$tmp/sys "$PMU" stat -x, -C 2,5 -e cpu-clock sleep 0.1 > /dev/nul
 check "d6: a written sysfs (online 0-3,8): -C 2,5 refused, exit $?, naming 5 and 0-3,8" grep -q "CPU 5, which .* online are 0-3,8 ($tmp/sys/devices/system/cpu/online)" "$tmp/d6.err"
 # ---- end of issue 39, items 1 and 9
 
+# ---- perf list -d/--long-desc (branch libmodes)
+# perf list's description options typed with pmu: both exit 0, and pmu prints each name with its
+# description (perf 6.1 writes [Software event] for software events, and its tables' texts for
+# metrics); perf's software events are rows of pmu's (bpf-output is perf's alone)
+both ld1 list --long-desc sw
+both ld2 list -d sw
+both ld3 list --long-desc metric
+for id in ld1 ld2 ld3; do
+	check "$id: pmu exit 0 (got $(rc $id pmu))" test "$(rc $id pmu)" = 0
+	[ $have_perf = 1 ] && check "$id: perf exit 0 (got $(rc $id perf))" test "$(rc $id perf)" = 0
+done
+for id in ld1 ld2; do
+	check "$id: pmu: task-clock and page-faults with their descriptions" \
+		sh -c "grep -Eq '^  task-clock +kernel +[a-z]' '$tmp/$id.pmu.out' && grep -Eq '^  page-faults +kernel +[a-z]' '$tmp/$id.pmu.out'"
+	[ $have_perf = 1 ] && check "$id: perf's software events are pmu's rows" $PY - "$tmp/$id.pmu.out" "$tmp/$id.perf.out" <<'PYEOF'
+import re, sys
+ours = set(re.findall(r'^  (\S+) ', open(sys.argv[1]).read(), re.M))
+perf = set()
+for l in open(sys.argv[2]):
+    if '[Software event]' in l:
+        perf.update(n.strip() for n in l.split('[')[0].split(' OR '))
+print("perf only:", sorted(perf - ours), "pmu only:", sorted(ours - perf))
+sys.exit(0 if perf and perf - ours <= {'bpf-output'} else 1)
+PYEOF
+done
+check "ld3: pmu: every metric row has a description" $PY - "$tmp/ld3.pmu.out" <<'PYEOF'
+import re, sys
+rows = [l for l in open(sys.argv[1]) if re.match(r'^  \S+ +metric ', l)]
+print(len(rows), "metric rows")
+sys.exit(0 if rows and all(re.match(r'^  \S+ +metric +\S', l) for l in rows) else 1)
+PYEOF
+# ---- end of perf list -d/--long-desc
+
 echo "test-perf-habits: $cases invocations, $checks checks, $fails failed, $xfails expected to fail"
 if [ $xfails != 0 ]; then
 	echo "TODO (the library, lib/eventlist.c, on another branch; these turn into checks when it lands):"

@@ -5,7 +5,8 @@
  * metricgroup; and pmu's standard, native, libpfm4), glob patterns
  * ('task*', 'sched:*'), else a prefix (a subtree of the standard names),
  * else, as a last resort, a part of the name. --details: how each is
- * encoded, a metric's formula, unit, threshold and groups.
+ * encoded, a metric's formula, unit, threshold and groups. --long-desc: the
+ * tables' longer descriptions (PublicDescription) in place of the brief ones.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,16 +23,19 @@
 
 static int cmd_list(int argc, char **argv, struct cli *cli);
 
-enum { OPT_JSON = OPT_LONG, OPT_DETAILS, OPT_ALL, OPT_NO_DESC };
+enum { OPT_JSON = OPT_LONG, OPT_DETAILS, OPT_ALL, OPT_NO_DESC, OPT_LONG_DESC };
 static const struct opt list_opts[] = {
 	{ OPT_JSON, "json", NULL, NULL, "the same as a JSON array on stdout" },
 	{ 'd', "desc", NULL, NULL, "each name with its kind and description (the default, as perf list's)" },
 	{ OPT_NO_DESC, "no-desc", NULL, NULL, "the names alone, one per line" },
+	{ OPT_LONG_DESC, "long-desc", NULL, NULL, "the longer description where the table has one (PublicDescription), "
+	  "as perf list --long-desc" },
 	{ OPT_DETAILS, "details", NULL, NULL, "how each event is encoded; a metric's formula, unit, threshold, groups" },
 	{ OPT_ALL, "all", NULL, NULL, "without arguments: also the standard names and metrics no event of this CPU implements" },
 	{ 0 },
 };
-static const char *const list_synopsis[] = { "[--json] [--details] [--all] [--no-desc] [KIND | PATTERN | PREFIX]...", NULL };
+static const char *const list_synopsis[] = {
+	"[--json] [--details] [--all] [--no-desc | --long-desc] [KIND | PATTERN | PREFIX]...", NULL };
 const struct command list_command = {
 	"list", cmd_list, "The events and metrics known here, with descriptions", list_synopsis,
 	"KIND, as perf list has them: hw (hardware), sw (software), cache (hwcache), tracepoint, pmu (sysfs),\n"
@@ -40,7 +44,8 @@ const struct command list_command = {
 	"a part of one. Tracepoints are listed when asked for (tracepoint, or a pattern with ':').\n"
 	"Names pmu stat cannot count here are marked [not countable here]. Without arguments, the text list\n"
 	"leaves out the standard names and metrics no event of this CPU implements (--all, --json, or the\n"
-	"kinds standard and metric list them). Exit status 1 when nothing matches.\n",
+	"kinds standard and metric list them). --json has long_desc where an entry's longer description\n"
+	"differs from desc. Exit status 1 when nothing matches.\n",
 	list_opts, false,
 };
 
@@ -59,6 +64,7 @@ static const struct { const char *word; unsigned cats; } words[] = {
 /* One name known here. */
 struct item {
 	char *name, *pmu, *desc;
+	char *long_desc;        /* a longer description than desc (a table's PublicDescription), else NULL */
 	const char *kind;       /* the word of the kind column */
 	int source;             /* enum pmu_source; 0 for a tracepoint */
 	unsigned cat;
@@ -71,10 +77,11 @@ struct items {
 	struct pmu_ctx *ctx;
 };
 
-static int item_add(struct items *it, const char *name, const char *pmu, const char *desc, const char *kind,
-		    int source, unsigned cat, bool usable)
+static int item_add(struct items *it, const char *name, const char *pmu, const char *desc, const char *long_desc,
+		    const char *kind, int source, unsigned cat, bool usable)
 {
 	struct item *n = realloc(it->v, (it->n + 1) * sizeof(*n));
+	bool longer = long_desc && desc && strcmp(long_desc, desc);
 
 	if (!n)
 		return -ENOMEM;
@@ -84,12 +91,13 @@ static int item_add(struct items *it, const char *name, const char *pmu, const c
 	n->name = strdup(name);
 	n->pmu = strdup(pmu ? pmu : "");
 	n->desc = strdup(desc ? desc : "");
+	n->long_desc = longer ? strdup(long_desc) : NULL;
 	n->kind = kind;
 	n->source = source;
 	n->cat = cat;
 	n->usable = usable;
 	it->n++;
-	return n->name && n->pmu && n->desc ? 0 : -ENOMEM;
+	return n->name && n->pmu && n->desc && (!longer || n->long_desc) ? 0 : -ENOMEM;
 }
 
 static void items_free(struct items *it)
@@ -98,6 +106,7 @@ static void items_free(struct items *it)
 		free(it->v[i].name);
 		free(it->v[i].pmu);
 		free(it->v[i].desc);
+		free(it->v[i].long_desc);
 	}
 	free(it->v);
 }
@@ -124,8 +133,8 @@ static int from_library(const struct pmu_event_entry *e, void *data)
 {
 	struct items *it = data;
 
-	return item_add(it, e->name, e->pmu, e->desc, pmu_kind_name(e->kind), e->source, cat_of(it->ctx, e),
-			e->usable);
+	return item_add(it, e->name, e->pmu, e->desc, e->long_desc, pmu_kind_name(e->kind), e->source,
+			cat_of(it->ctx, e), e->usable);
 }
 
 /* Tracepoints, from tracefs: "subsys:event". */
@@ -160,7 +169,8 @@ static int tracepoints(struct items *it, const struct pmu_caps *caps)
 			    access(id, F_OK) < 0)
 				continue;
 			snprintf(name, sizeof(name), "%s:%s", s->d_name, e->d_name);
-			r = item_add(it, name, "tracepoint", "tracepoint (tracefs)", "tracepoint", PMU_SRC_TRACEPOINT, CAT_TRACEPOINT,
+			r = item_add(it, name, "tracepoint", "tracepoint (tracefs)", NULL, "tracepoint", PMU_SRC_TRACEPOINT,
+				     CAT_TRACEPOINT,
 				     pmu_event_resolve(it->ctx, name, &info) == 0);
 		}
 		closedir(sd);
@@ -279,7 +289,7 @@ static void details(struct pmu_ctx *ctx, const struct item *i, json_object *o)
 		printf("        approximate: %s\n", e.approx_note && *e.approx_note ? e.approx_note : "(no detail)");
 }
 
-static void print_item(struct pmu_ctx *ctx, const struct item *i, bool details_too)
+static void print_item(struct pmu_ctx *ctx, const struct item *i, bool details_too, bool long_desc)
 {
 	int depth = 0, w;
 
@@ -287,8 +297,8 @@ static void print_item(struct pmu_ctx *ctx, const struct item *i, bool details_t
 		for (const char *p = i->name; *p; p++)
 			depth += *p == '.';
 	w = 2 * depth + (int)strlen(i->name);
-	printf("  %*s%s%*s  %-8s %s%s\n", 2 * depth, "", i->name, w < 52 ? 52 - w : 0, "", i->kind, i->desc,
-	       i->usable ? "" : " [not countable here]");
+	printf("  %*s%s%*s  %-8s %s%s\n", 2 * depth, "", i->name, w < 52 ? 52 - w : 0, "", i->kind,
+	       long_desc && i->long_desc ? i->long_desc : i->desc, i->usable ? "" : " [not countable here]");
 	if (details_too)
 		details(ctx, i, NULL);
 }
@@ -303,6 +313,8 @@ static json_object *item_json(struct pmu_ctx *ctx, const struct item *i, bool de
 	json_object_object_add(o, "kind", json_object_new_string(i->kind));
 	json_object_object_add(o, "usable", json_object_new_boolean(i->usable));
 	json_object_object_add(o, "desc", json_object_new_string(i->desc));
+	if (i->long_desc)
+		json_object_object_add(o, "long_desc", json_object_new_string(i->long_desc));
 	if (details_too)
 		details(ctx, i, o);
 	return o;
@@ -352,7 +364,7 @@ static int print_groups(struct pmu_ctx *ctx, const struct items *it, json_object
 }
 
 struct list_opts {
-	bool json, details, all, no_desc;
+	bool json, details, all, no_desc, long_desc;
 };
 
 static int on_opt(void *st, int id, const char *arg)
@@ -365,7 +377,9 @@ static int on_opt(void *st, int id, const char *arg)
 	else if (id == OPT_ALL)
 		o->all = true;
 	else if (id == OPT_NO_DESC)
-		o->no_desc = true;
+		o->no_desc = true, o->long_desc = false;
+	else if (id == OPT_LONG_DESC)
+		o->long_desc = true, o->no_desc = false;
 	else if (id == 'd')
 		o->no_desc = false;
 	else
@@ -413,7 +427,7 @@ static int gather(struct pmu_ctx *ctx, int argc, char **argv, int first, struct 
 
 static int cmd_list(int argc, char **argv, struct cli *cli)
 {
-	struct list_opts o = { false, false, false, false };
+	struct list_opts o = { false, false, false, false, false };
 	size_t left_std = 0, left_metric = 0;
 	struct items it = { NULL, 0, NULL };
 	struct pmu_ctx *ctx;
@@ -453,7 +467,7 @@ static int cmd_list(int argc, char **argv, struct cli *cli)
 		else if (it.v[i].shown && o.no_desc)
 			printf("%s\n", it.v[i].name);
 		else if (it.v[i].shown)
-			print_item(ctx, &it.v[i], o.details);
+			print_item(ctx, &it.v[i], o.details, o.long_desc);
 	if (!o.json && !shown && !groups)
 		printf("  (none)\n");
 	if (!o.json && (left_std || left_metric))

@@ -90,6 +90,7 @@ class _EventEntry(ctypes.Structure):
         ("source", ctypes.c_int),
         ("kind", ctypes.c_int),
         ("usable", ctypes.c_int),
+        ("long_desc", ctypes.c_char_p),
     ]
 
 
@@ -115,6 +116,7 @@ class _SetOpts(ctypes.Structure):
         ("flags", ctypes.c_uint),
         ("pid", ctypes.c_int),          # pid_t
         ("cpu", ctypes.c_int),
+        ("cgroup_fd", ctypes.c_int),    # read with PMU_SET_CGROUP only
     ]
 
 

@@ -190,8 +190,10 @@ class Context:
 
     def list(self, prefix=""):
         """Every event (and metric) name known here starting with ``prefix``
-        (case-insensitive): list of dicts (name, pmu, desc, source, kind
-        ("kernel", "sysfs", "standard", "native", "metric"), usable)."""
+        (case-insensitive): list of dicts (name, pmu, desc, long_desc (a
+        table's PublicDescription, else desc: what perf list --long-desc
+        prints), source, kind ("kernel", "sysfs", "standard", "native",
+        "metric"), usable)."""
         return _events._list(self, prefix)
 
     def list_libpfm(self, prefix=""):

@@ -67,7 +67,7 @@ def _list(ctx, prefix="", libpfm=False):
         try:
             e = ep.contents
             out.append({"name": _dec(e.name), "pmu": _dec(e.pmu), "desc": _dec(e.desc),
-                        "source": _source(e.source),
+                        "long_desc": _dec(e.long_desc), "source": _source(e.source),
                         "kind": _kind(e.kind), "usable": bool(e.usable)})
             return 0
         except BaseException as x:          # stop, re-raised below

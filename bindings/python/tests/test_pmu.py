@@ -265,6 +265,29 @@ def test_list_libpfm_for_a_named_cpu():
         assert len(c.list_libpfm()) > len(names)
 
 
+def test_list_long_desc():
+    # the table files' PublicDescription (read here with json) where an entry has one, else its
+    # BriefDescription (perf list --long-desc): Skylake-X's events and metrics have both kinds
+    d = os.path.join(SRC, "events", "x86", "skylakex")
+    table = {}
+    for f in ("cache.json", "pipeline.json", "metrics.json"):
+        for e in json.load(open(os.path.join(d, f))):
+            table[e.get("EventName") or e.get("MetricName")] = e
+    longer = [n for n, e in table.items() if e.get("PublicDescription", e["BriefDescription"])
+              != e["BriefDescription"]]
+    picked = longer[:2] + [n for n in longer if "MetricName" in table[n]][:1] + \
+        [n for n, e in table.items() if "PublicDescription" not in e][:1]
+    assert len(picked) == 4, picked
+    with pmu.Context(cpuid="GenuineIntel-6-55-4") as c:
+        for n in picked:
+            got = [e for e in c.list(n) if e["name"] == n]
+            assert len(got) == 1, (n, got)
+            assert got[0]["desc"] == table[n]["BriefDescription"], got[0]
+            assert got[0]["long_desc"] == table[n].get("PublicDescription", table[n]["BriefDescription"]), got[0]
+        tc = [e for e in c.list("task-clock") if e["name"] == "task-clock"][0]
+        assert tc["long_desc"] == tc["desc"]
+
+
 def test_list_metrics_of_extra_tables():
     with pmu.Context(events_path=ENGINE) as c:
         m = {e["name"]: e for e in c.list("m_")}
@@ -615,8 +638,8 @@ int main(void) {
     S(pmu_pmu_info) O(pmu_pmu_info, n_events) O(pmu_pmu_info, cpus) O(pmu_pmu_info, events_table)
     S(pmu_event_info) O(pmu_event_info, type) O(pmu_event_info, config) O(pmu_event_info, flags)
     O(pmu_event_info, origin) O(pmu_event_info, desc) O(pmu_event_info, approx_note)
-    S(pmu_event_entry) O(pmu_event_entry, usable)
-    S(pmu_set_opts) O(pmu_set_opts, pid) O(pmu_set_opts, cpu)
+    S(pmu_event_entry) O(pmu_event_entry, usable) O(pmu_event_entry, long_desc)
+    S(pmu_set_opts) O(pmu_set_opts, pid) O(pmu_set_opts, cpu) O(pmu_set_opts, cgroup_fd)
     S(pmu_value) S(pmu_named_value) S(pmu_metric_info) O(pmu_metric_info, file)
     S(pmu_topdown) O(pmu_topdown, slots) O(pmu_topdown, level) O(pmu_topdown, flags)
     S(pmu_constant_info) O(pmu_constant_info, value) O(pmu_constant_info, origin)
