@@ -500,6 +500,9 @@ enum pmu_set_flags {
 	PMU_SET_CGROUP = 1u << 9,       /* count the tasks of the cgroup `cgroup_fd` on CPU `cpu`
 	                                   (needs PMU_SET_CPU; not with PMU_SET_PID; see
 	                                   pmu_set_open()) */
+	PMU_SET_QUIET_FALLBACK = 1u << 10, /* the caller says the user-mode fallback itself (the
+	                                      events' PMU_EVF_USER_FALLBACK and ":u" labels): no
+	                                      warning is logged for it (one per set otherwise) */
 };
 
 struct pmu_set_opts {

@@ -284,7 +284,7 @@ static void fallback_said(const struct pmu_set *s)
 	for (size_t i = 0; i < s->n; i++)
 		if ((s->ev[i].info.flags & PMU_EVF_USER_FALLBACK) && n++ < 16)
 			pmu__list_add(names, sizeof(names), s->ev[i].info.name);
-	if (n)
+	if (n && !(s->flags & PMU_SET_QUIET_FALLBACK))
 		pmu__log(s->ctx, PMU_LOG_WARN, "%s count%s user mode only%s: kernel.perf_event_paranoid=%d forbids "
 			 "kernel mode (sudo sysctl kernel.perf_event_paranoid=1, or CAP_PERFMON, counts it)", names,
 			 n == 1 ? "s" : "", n > 16 ? " (and more)" : "", s->ctx->caps.paranoid);

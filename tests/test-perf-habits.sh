@@ -445,6 +445,61 @@ fi
 check "td1: --td-level 1: level 1 of the 2 counted, no level-2 node" test "$(grep -c 'level 1 of the 2 counted' "$tmp/td1")/$(grep -c 'Light operations\|Memory bound' "$tmp/td1")" = 1/0
 "$PMU" report --td-level 2 "$SRC/tests/reports/skl-topdown.json" > "$tmp/td2" 2>&1
 check "td2: --td-level 2 where level 1 was counted: said" grep -q "level 2 was asked for: this CPU's counters give the tree to level 1" "$tmp/td2"
+# --all-kernel: perf's rows of ':k' events (the mirror of --all-user)
+both ak1 stat -x, --all-kernel -e task-clock,page-faults true
+if [ $have_perf = 1 ]; then
+	perf stat -x, -e task-clock:k,page-faults:k true 2> "$tmp/ak1.perfk.err"
+	check "ak1: --all-kernel: the rows of perf's -e task-clock:k,page-faults:k" cmp_ csv "$tmp/ak1.pmu.err" "$tmp/ak1.perfk.err" , 0
+fi
+both ak2 stat --all-user --all-kernel -e task-clock true
+check "ak2: --all-user --all-kernel: usage error (exit $(rc ak2 pmu))" test "$(rc ak2 pmu)" = 2
+# -G, --for-each-cgroup (root, a cgroup file system with perf_event): a command moves itself into a
+# new cgroup and burns CPU; the cgroup's task-clock summed over the CPUs = the command's own getrusage
+# (user + sys), perf's rows (event and cgroup fields) beside pmu's
+cgmount=$(awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { print $2; exit }' /proc/self/mounts)
+[ -n "$cgmount" ] || cgmount=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+cga=pmu-habits-a-$$ cgb=pmu-habits-b-$$
+if [ $root = 1 ] && [ -n "$cgmount" ] && mkdir "$cgmount/$cga" "$cgmount/$cgb" 2> /dev/null; then
+	burn="import os, resource, time
+open('$cgmount/$cga/cgroup.procs', 'w').write(str(os.getpid()))
+t = time.time()
+while time.time() - t < 0.3: pass
+r = resource.getrusage(resource.RUSAGE_SELF)
+open(os.environ['RU'], 'w').write(str((r.ru_utime + r.ru_stime) * 1e9))"
+	in_cgroup() { # csv rusage-file cgroup: its task-clock = the command's own CPU time (within 20% and 20 ms)
+		$PY -c '
+import sys
+tc = [float(r[0]) for r in (l.rstrip("\n").split(",") for l in open(sys.argv[1])) if len(r) > 3 and r[2] == "task-clock" and r[3] == sys.argv[3]]
+ru = float(open(sys.argv[2]).read()) / 1e6
+print("task-clock in", sys.argv[3], tc, "ms; the command own", ru, "ms")
+sys.exit(0 if len(tc) == 1 and abs(tc[0] - ru) <= 0.2 * ru + 20 else 1)' "$@"; }
+	RU=$tmp/cg1.pmu.ru "$PMU" stat -a -x, -e task-clock,context-switches -G $cga -- $PY -c "$burn" 2> "$tmp/cg1.pmu.err"
+	check "cg1: -G NAME: the cgroup's task-clock = its command's own CPU time" in_cgroup "$tmp/cg1.pmu.err" "$tmp/cg1.pmu.ru" $cga
+	if [ $have_perf = 1 ]; then
+		RU=$tmp/cg1.perf.ru perf stat -a -x, -e task-clock,context-switches -G $cga -- $PY -c "$burn" 2> "$tmp/cg1.perf.err"
+		check "cg1: ... perf's rows (the cgroup field after the event)" cmp_ csv "$tmp/cg1.pmu.err" "$tmp/cg1.perf.err" , 0
+		check "cg1: ... perf's count alike" in_cgroup "$tmp/cg1.perf.err" "$tmp/cg1.perf.ru" $cga
+	fi
+	RU=$tmp/cg2.pmu.ru "$PMU" stat -a -x, -e task-clock --for-each-cgroup $cga,$cgb -- $PY -c "$burn" 2> "$tmp/cg2.pmu.err"
+	check "cg2: --for-each-cgroup A,B: A's task-clock = the command's" in_cgroup "$tmp/cg2.pmu.err" "$tmp/cg2.pmu.ru" $cga
+	check "cg2: ... B, empty, counted nothing" grep -Eq "^(<not counted>|0\.00),msec,task-clock,$cgb," "$tmp/cg2.pmu.err"
+	both cg3 stat -a -x, -e task-clock,cpu-clock,context-switches -G "$cga,,$cgb" sleep 0.1
+	check "cg3: -G A,,B pairs them with the events: task-clock in A, cpu-clock everywhere, context-switches in B" $PY -c '
+import sys
+rows = {r[2]: r[3] for r in (l.rstrip("\n").split(",") for l in open(sys.argv[1])) if len(r) > 4}
+print(rows); sys.exit(0 if rows == {"task-clock": sys.argv[2], "cpu-clock": "", "context-switches": sys.argv[3]} else 1)' "$tmp/cg3.pmu.err" $cga $cgb
+	[ $have_perf = 1 ] && check "cg3: ... as perf pairs them" cmp_ csv "$tmp/cg3.pmu.err" "$tmp/cg3.perf.err" , 0 any-order
+	"$PMU" stat -x, -e task-clock -G $cga true > /dev/null 2> "$tmp/cg4.err"
+	check "cg4: -G without -a or -C: usage error ($?)" grep -q "need -a or -C" "$tmp/cg4.err"
+	"$PMU" stat -a -x, -e task-clock -G nonexistent-$$ true > /dev/null 2> "$tmp/cg5.err"
+	check "cg5: an unknown cgroup: exit 2, its path named" grep -q "no cgroup 'nonexistent-$$' to count: $cgmount/nonexistent-$$" "$tmp/cg5.err"
+	"$PMU" stat -a -x, -e task-clock,cpu-clock,page-faults -G $cga,$cgb true > /dev/null 2> "$tmp/cg6.err"
+	check "cg6: -G of 2 names for 3 events: refused, saying how perf pairs them" grep -q "names 2 cgroups for 3 events" "$tmp/cg6.err"
+	rmdir "$cgmount/$cga" "$cgmount/$cgb"
+	cases=$((cases + 6))
+else
+	echo "note: not root, or no cgroup file system to make cgroups in: -G, --for-each-cgroup not checked"
+fi
 # ---- end of the perf habits
 
 # ---- what the library adds on another branch (lib/eventlist.c): expected to fail until it lands

@@ -221,8 +221,18 @@ static void counts(struct pmu_ctx *ctx)
 	pmu_set_close(all);
 }
 
-/* As uid 65534 where kernel mode is forbidden: a set without a mode falls back to user mode, a
- * kernel-only one is refused with the access message. In a child (privileges dropped for good). */
+/* The library's warnings that name the user-mode fallback */
+static int fallback_warnings;
+static void count_fallback(void *data, int level, const char *msg)
+{
+	(void)data;
+	if (level == PMU_LOG_WARN && strstr(msg, "user mode only"))
+		fallback_warnings++;
+}
+
+/* As uid 65534 where kernel mode is forbidden: a set without a mode falls back to user mode (one
+ * warning, none with PMU_SET_QUIET_FALLBACK), a kernel-only one is refused with the access message. In a
+ * child (privileges dropped for good). */
 static void no_fallback(void)
 {
 	pid_t c;
@@ -246,15 +256,30 @@ static void no_fallback(void)
 			close(fd);
 			_exit(78); /* this user may count kernel mode: nothing to fall back from */
 		}
-		if (pmu_ctx_new(&ctx, NULL) < 0)
+		struct pmu_ctx_opts co = { .size = sizeof(co), .log_level = PMU_LOG_WARN, .log_fn = count_fallback };
+		struct pmu_set_opts qo = { sizeof(qo), PMU_SET_QUIET_FALLBACK, 0, -1 };
+		if (pmu_ctx_new(&ctx, &co) < 0)
 			_exit(1);
-		r = pmu_set_open(ctx, "task-clock", NULL, &s);
+		r = pmu_set_open(ctx, "task-clock,page-faults", NULL, &s);
 		CHECK(r == 0, "as uid 65534, task-clock: %s", pmu_strerror(r));
 		if (r == 0) {
 			pmu_set_event(s, 0, &e);
 			CHECK((e.flags & PMU_EVF_USER_FALLBACK) && !strcmp(e.name, "task-clock:u"),
 			      "as uid 65534, task-clock opened as '%s' flags 0x%x, expected the fallback task-clock:u",
 			      e.name, e.flags);
+			CHECK(fallback_warnings == 1, "as uid 65534: %d warnings of the fallback of 2 events, want one",
+			      fallback_warnings);
+			pmu_set_close(s);
+		}
+		fallback_warnings = 0;
+		s = NULL;
+		r = pmu_set_open(ctx, "task-clock,page-faults", &qo, &s);
+		CHECK(r == 0, "as uid 65534, PMU_SET_QUIET_FALLBACK: %s", pmu_strerror(r));
+		if (r == 0) {
+			pmu_set_event(s, 1, &e);
+			CHECK((e.flags & PMU_EVF_USER_FALLBACK) && !strcmp(e.name, "page-faults:u") && fallback_warnings == 0,
+			      "PMU_SET_QUIET_FALLBACK: '%s' flags 0x%x, %d warnings; want page-faults:u, the flag, none",
+			      e.name, e.flags, fallback_warnings);
 			pmu_set_close(s);
 		}
 		s = NULL;

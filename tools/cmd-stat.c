@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "cli.h"
 #include "opts.h"
+#include "stat-cgroup.h"
 #include "stat-print.h"
 #include "stat-run.h"
 #include "util.h"
@@ -21,7 +22,7 @@ static int cmd_stat(int argc, char **argv, struct cli *cli);
 
 enum {
 	OPT_JSON = OPT_LONG, OPT_PER_THREAD, OPT_TIMEOUT, OPT_METRIC_ONLY, OPT_APPEND, OPT_NO_BIG_NUM, OPT_ALL_USER,
-	OPT_INTERVAL_COUNT, OPT_SUMMARY, OPT_NO_CSV_SUMMARY, OPT_TABLE, OPT_PRE, OPT_POST, OPT_CONTROL,
+	OPT_INTERVAL_COUNT, OPT_SUMMARY, OPT_ALL_KERNEL, OPT_FOR_EACH_CGROUP, OPT_NO_CSV_SUMMARY, OPT_TABLE, OPT_PRE, OPT_POST, OPT_CONTROL,
 };
 static const struct opt stat_opts[] = {
 	{ 'e', "event", "events", "EVENTS", "events to count, comma-separated ({a,b}: counted together); repeatable" },
@@ -30,6 +31,7 @@ static const struct opt stat_opts[] = {
 	  "-ddd also L1-dcache prefetches" },
 	{ 'n', "null", NULL, NULL, "count nothing: only the time elapsed (with -r: its mean and +-)" },
 	{ OPT_ALL_USER, "all-user", NULL, NULL, "count every event in user mode only (as :u on each)" },
+	{ OPT_ALL_KERNEL, "all-kernel", NULL, NULL, "count every event in kernel mode only (as :k on each)" },
 	{ 'r', "repeat", NULL, "N", "run the command N times: the mean of each count and its +- (standard error); "
 	  "-r 0: run it again and again, printing each run, until Ctrl-C" },
 	{ OPT_TABLE, "table", NULL, NULL, "with -r: a table of each run's time elapsed" },
@@ -50,6 +52,10 @@ static const struct opt stat_opts[] = {
 	{ 'a', "all-cpus", NULL, NULL, "count every CPU, all tasks, until Ctrl-C or the command ends" },
 	{ 'C', "cpu", NULL, "CPUS", "count these CPUs (0,2-3), all tasks" },
 	{ 'A', "no-aggr", NULL, NULL, "a row per CPU (with -a or -C)" },
+	{ 'G', "cgroup", NULL, "NAMES", "with -a or -C: count the tasks of a cgroup only: one name for every "
+	  "event, or one per event in order ('' for every task), as perf" },
+	{ OPT_FOR_EACH_CGROUP, "for-each-cgroup", NULL, "NAMES", "with -a or -C: count every event in each cgroup "
+	  "named" },
 	{ OPT_PER_THREAD, "per-thread", NULL, NULL, "a row per thread (with -p or -t)" },
 	{ 'i', "no-inherit", NULL, NULL, "leave out the processes and threads the counted ones start" },
 	{ 'o', "output", NULL, "FILE", "write the results to FILE (default: stderr), after a '# started on' line" },
@@ -96,7 +102,9 @@ struct stat_cmd {
 	const char *control;           /* --control, as written */
 	bool all_cpus, per_thread, no_aggr, no_inherit, metric_only;
 	bool system_wide;              /* no command, nothing named: every CPU (all_cpus) */
-	bool append, null_run, all_user, summary, no_csv_summary, table;
+	bool append, null_run, all_user, all_kernel, summary, no_csv_summary, table;
+	char *cgroups;                 /* -G or --for-each-cgroup, each joined with ',' */
+	bool for_each_cgroup, plain_cgroup;
 	int big_num;                   /* -B: 1, --no-big-num: 0; -1: not given */
 };
 
@@ -147,6 +155,12 @@ static int on_opt(void *st, int id, const char *arg)
 		return s->null_run = true, 0;
 	case OPT_ALL_USER:
 		return s->all_user = true, 0;
+	case OPT_ALL_KERNEL:
+		return s->all_kernel = true, 0;
+	case 'G':
+	case OPT_FOR_EACH_CGROUP:
+		*(id == 'G' ? &s->plain_cgroup : &s->for_each_cgroup) = true;
+		return str_append(&s->cgroups, ",", arg) < 0 ? -1 : 0;
 	case OPT_TABLE:
 		return s->table = true, 0;
 	case OPT_PRE:
@@ -293,6 +307,15 @@ static int check(const struct stat_cmd *s)
 	if (s->run.delay_ms < 0 && !s->control)
 		return opts_error(c, "-D -1 starts with the events disabled until 'enable' comes: give --control "
 				  "fifo:PATH or fd:N to send it on");
+	if (s->all_user && s->all_kernel)
+		return opts_error(c, "--all-user and --all-kernel leave no mode to count: choose one (neither counts "
+				  "every mode)");
+	if (s->plain_cgroup && s->for_each_cgroup)
+		return opts_error(c, "-G pairs cgroups with events, --for-each-cgroup counts every event in each: "
+				  "choose one");
+	if (s->cgroups && !s->all_cpus && !s->cpus)
+		return opts_error(c, "the kernel counts a cgroup's tasks on CPUs: -G and --for-each-cgroup need -a or "
+				  "-C, as in perf");
 	if (s->per_thread && !s->tg.pids.n && !s->tg.tids.n)
 		return opts_error(c, "--per-thread gives a row per thread of -p or -t (a command's threads and "
 				  "children are counted together)");
@@ -578,7 +601,12 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 	p.ctx = ctx;
 	p.metrics = &s->a.metrics;
 	s->run.events = s->events;
-	s->run.set_flags = s->all_user ? PMU_SET_USER_ONLY : 0;
+	s->run.set_flags = s->all_user ? PMU_SET_USER_ONLY : s->all_kernel ? PMU_SET_KERNEL_ONLY : 0;
+	if (s->cgroups && (code = stat_cgroups_make(s->cgroups, s->for_each_cgroup, s->events, &s->tg.cgroups,
+						    &s->tg.ncgroups)) != 0)
+		goto out;
+	code = 1;
+	p.cgroups = s->tg.ncgroups > 0;
 	s->run.control = s->control ? &ctl : NULL;
 	s->run.on_interval = stat_print_interval;
 	s->run.data = &p;
@@ -608,6 +636,7 @@ out:
 	json_object_put(p.intervals);
 	free(p.table_ns);
 	stat_control_close(&ctl);
+	stat_cgroups_free(s->tg.cgroups, s->tg.ncgroups);
 	stat_result_free(&res);
 	strv_free(&notes);
 	free(title);
@@ -638,6 +667,7 @@ static int cmd_stat(int argc, char **argv, struct cli *cli)
 	else if ((code = check(&s)) == 0)
 		code = stat_main(&s, cli);
 	free(s.events);
+	free(s.cgroups);
 	analysis_opts_free(&s.a);
 	free(s.tg.pids.v);
 	free(s.tg.tids.v);

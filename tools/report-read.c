@@ -106,14 +106,36 @@ static int64_t index_pos(json_object **index, const char *name, size_t next, boo
 	return (int64_t)next;
 }
 
+/* The index's key of event @name counted in @cgroup: the name, or "name<TAB>cgroup" (a tab is in no
+ * event's name); NULL when it does not fit @len bytes */
+static const char *row_key(char *buf, size_t len, const char *name, const char *cgroup)
+{
+	if (!cgroup || !*cgroup)
+		return name;
+	return (size_t)snprintf(buf, len, "%s\t%s", name, cgroup) < len ? buf : NULL;
+}
+
+struct stat_row *stat_rows_of(struct stat_rows *rs, const char *name, const char *cgroup, bool *added)
+{
+	char key[PMU_NAME_MAX + 16 + sizeof(rs->v->cgroup) + 2];
+	const char *k = row_key(key, sizeof(key), name, cgroup);
+	struct stat_row *row = k ? stat_rows_named(rs, k, added) : NULL;
+
+	if (row && *added && cgroup)
+		snprintf(row->cgroup, sizeof(row->cgroup), "%s", cgroup);
+	return row;
+}
+
 struct stat_row *stat_rows_named(struct stat_rows *rs, const char *name, bool *added)
 {
+	char key[PMU_NAME_MAX + sizeof(rs->v->cgroup) + 2];
 	int64_t at;
 
 	*added = false;
 	if (!rs->index) /* rows made without names looked up (one pmu stat run): index them now */
 		for (size_t j = 0; j < rs->n; j++)
-			if (index_pos(&rs->index, rs->v[j].info.name, j, added) < 0)
+			if (index_pos(&rs->index, row_key(key, sizeof(key), rs->v[j].info.name, rs->v[j].cgroup), j,
+				      added) < 0)
 				return NULL;
 	at = index_pos(&rs->index, name, rs->n, added);
 	if (at < 0)
@@ -870,7 +892,10 @@ int saved_stat_add(struct saved_stat *s, const char *file, json_object *doc, cha
 		    (pmu && (r = name_ok(e, "pmu", sizeof(row->info.pmu), &at, file, err)) < 0) ||
 		    (r = times_ok(e, &at, file, err)) < 0)
 			return r;
-		if (!(row = stat_rows_named(&s->rows, str_at(e, "name"), &added)))
+		if (str_at(e, "cgroup") && (r = name_ok(e, "cgroup", sizeof(row->cgroup), &at, file, err)) < 0)
+			return r;
+		/* the same event counted in two cgroups (-G, --for-each-cgroup) is two rows */
+		if (!(row = stat_rows_of(&s->rows, str_at(e, "name"), str_at(e, "cgroup"), &added)))
 			return fail(err, -ENOMEM, "'%s': out of memory", file);
 		if (added) {
 			/* the file's unit: ns, or one its count is a fraction of (unit_scale); files written before

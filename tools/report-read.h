@@ -30,6 +30,8 @@ struct stat_row {
 	double stddev_pct;      /* -r: standard error of the mean over the runs, % of the mean */
 	double unit_scale;      /* a count times this is in info.unit (pmu_event_scale(); RAPL's 2^-32
 	                           Joules); 0 or 1: the count is */
+	char cgroup[128];       /* pmu stat -G, --for-each-cgroup: the cgroup whose tasks it counted, as
+	                           named; "": every task of the target */
 };
 
 /* Rows by name; the index makes each lookup cost the same however many rows there are. */
@@ -40,6 +42,9 @@ struct stat_rows {
 };
 /* The row named @name, appended (zeroed, *@added set) if there is none; NULL when out of memory. */
 struct stat_row *stat_rows_named(struct stat_rows *rs, const char *name, bool *added);
+/* The row of event @name counted in @cgroup ("" or NULL: not a cgroup's), as stat_rows_named() (the
+ * same name in two cgroups is two rows); its cgroup set when it is added. */
+struct stat_row *stat_rows_of(struct stat_rows *rs, const char *name, const char *cgroup, bool *added);
 void stat_rows_free(struct stat_rows *rs);
 /* Is row label @label event @name, with or without modifiers ("cycles:u", "cpu_core/cycles/u")? */
 bool label_is(const char *label, const char *name);

@@ -9,10 +9,12 @@
 #include "cli.h"
 #include "stat-print.h"
 
-static const struct stat_row *find_row(const struct stat_row *rows, size_t n, const char *name)
+/* The row of event @name counted where @r was (its cgroup) */
+static const struct stat_row *find_row(const struct stat_row *rows, size_t n, const struct stat_row *r,
+				       const char *name)
 {
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].supported && label_is(rows[i].info.name, name))
+		if (rows[i].supported && label_is(rows[i].info.name, name) && !strcmp(rows[i].cgroup, r->cgroup))
 			return &rows[i];
 	return NULL;
 }
@@ -29,12 +31,12 @@ static const struct stat_row *partner(const struct stat_row *rows, size_t n, con
 	char name[PMU_NAME_MAX];
 
 	if (!slash)
-		return find_row(rows, n, want);
+		return find_row(rows, n, r, want);
 	/* longer than any row's name: no row has it */
 	if ((size_t)snprintf(name, sizeof(name), "%.*s/%s/", (int)(slash - r->info.name), r->info.name, want) >=
 	    sizeof(name))
 		return NULL;
-	return find_row(rows, n, name);
+	return find_row(rows, n, r, name);
 }
 
 /* The sentence for the rows with @flag, naming them, then @what (malloc'd); NULL if none. */
@@ -153,7 +155,7 @@ static bool shadow_of(const struct stat_row *rows, size_t n, const struct stat_r
 		      struct shadow *s)
 {
 	const struct stat_row *cyc = partner(rows, n, r, "cycles"), *br = partner(rows, n, r, "branches");
-	const struct stat_row *task = find_row(rows, n, "task-clock");
+	const struct stat_row *task = find_row(rows, n, r, "task-clock");
 	const char *base = strchr(r->info.name, '/') ? strchr(r->info.name, '/') + 1 : r->info.name;
 	bool ins = (!strncasecmp(base, "instructions", 12) && base[12] && strchr("/:", base[12])) ||
 		   !strcasecmp(base, "instructions");
@@ -203,16 +205,17 @@ static void text_row(const struct stat_printer *p, const char *label, const stru
 
 	fprintf(f, "   %s%s", label, *label ? "  " : "");
 	if (!r->supported) {
-		fprintf(f, "%18s      %-28s\n", "<not supported>", r->info.name);
+		fprintf(f, "%18s      %-28s %s\n", "<not supported>", r->info.name, r->cgroup);
 		return;
 	}
 	if (r->not_summed) { /* pmu report: see its note */
 		fprintf(f, "%18s      %-28s\n", "<not summed>", r->info.name);
 		return;
 	}
-	if (r->v.enabled && r->v.running == 0) {
-		fprintf(f, "%18s      %-28s (never scheduled: too many events for the counters)\n", "<not counted>",
-			r->info.name);
+	if (r->v.running == 0) { /* enabled and never on a counter; or never enabled (-D -1, a cgroup never run) */
+		fprintf(f, "%18s      %-28s %s%s%s\n", "<not counted>", r->info.name, r->cgroup,
+			*r->cgroup && r->v.enabled ? " " : "",
+			r->v.enabled ? "(never scheduled: too many events for the counters)" : "");
 		return;
 	}
 	conf = pmu_confidence(&r->v);
@@ -222,7 +225,10 @@ static void text_row(const struct stat_printer *p, const char *label, const stru
 		count_text(r, !p->no_big_num, num, sizeof(num));
 	if (shadow_of(rows, n, r, elapsed_ns, &s))
 		snprintf(extra, sizeof(extra), "#  %8.*f%s", s.prec, s.v, s.unit);
-	fprintf(f, "%18s      %-28s %s", num, r->info.name, extra);
+	fprintf(f, "%18s      %-28s ", num, r->info.name);
+	if (*r->cgroup)
+		fprintf(f, "%-16s ", r->cgroup);
+	fprintf(f, "%s", extra);
 	if (runs > 1)
 		fprintf(f, "  ( +- %5.2f%% )", r->stddev_pct);
 	if (conf < 1.0)
@@ -435,6 +441,8 @@ static void line_csv(struct stat_printer *p, const struct line *l, const struct 
 	else
 		fprintf(p->f, is_time(r) || unit_factor(r) ? "%.2f%s" : "%.0f%s", l->value, sep);
 	fprintf(p->f, "%s%s%s%s", l->unit, sep, r->info.name, sep);
+	if (p->cgroups) /* perf's field after the event, where cgroups were counted */
+		fprintf(p->f, "%s%s", r->cgroup, sep);
 	if (runs > 1)
 		fprintf(p->f, "%.2f%%%s", r->stddev_pct, sep);
 	fprintf(p->f, "%" PRIu64 "%s%.2f%s", r->v.running, sep, l->pct, sep);
@@ -459,6 +467,8 @@ static void line_jsonl(struct stat_printer *p, const struct line *l, const struc
 	json_object_object_add(o, "counter-value", json_object_new_string(l->state ? l->state : num));
 	json_object_object_add(o, "unit", json_object_new_string(l->unit));
 	json_object_object_add(o, "event", json_object_new_string(r->info.name));
+	if (p->cgroups)
+		json_object_object_add(o, "cgroup", json_object_new_string(r->cgroup));
 	if (runs > 1)
 		json_object_object_add(o, "variance", jfmt("%.2f", r->stddev_pct));
 	json_object_object_add(o, "event-runtime", json_object_new_uint64(r->v.running));
@@ -494,7 +504,7 @@ static void line_metric(struct stat_printer *p, double seconds, const struct sta
 		else if (seconds == SUMMARY_LINE)
 			fprintf(p->f, "%16s%s", "summary", p->sep);
 		/* empty: [where,]value,unit,event,[variance,]runtime,percent */
-		for (int i = 0; i < 5 + (u != NULL) + (runs > 1); i++)
+		for (int i = 0; i < 5 + (u != NULL) + (runs > 1) + p->cgroups; i++)
 			fputs(p->sep, p->f);
 		if (!m->why)
 			fprintf(p->f, "%.6g", m->value);
@@ -558,6 +568,8 @@ static json_object *event_json(const struct stat_row *r)
 	if (unit_factor(r)) /* value and scaled count in fractions of the unit: this many of it each */
 		json_object_object_add(e, "unit_scale", json_object_new_double(unit_factor(r)));
 	json_object_object_add(e, "stddev_pct", jnum(r->stddev_pct));
+	if (*r->cgroup)
+		json_object_object_add(e, "cgroup", json_object_new_string(r->cgroup));
 	return e;
 }
 

@@ -35,6 +35,7 @@ struct stat_printer {
 	bool no_big_num;            /* text: counts without thousands' separators (--no-big-num) */
 	bool summary;               /* -I --summary: the lines of the total follow the intervals' */
 	bool no_csv_summary;        /* ... without perf's "summary" field in CSV */
+	bool cgroups;               /* -G, --for-each-cgroup: CSV and JSON lines have perf's cgroup field */
 	double *table_ns;           /* --table: each run's time elapsed (ntable of them; owned), or NULL */
 	int ntable;
 	struct pmu_ctx *ctx;        /* the metrics of each interval are evaluated in it */

@@ -436,6 +436,7 @@ static int watch_wait(struct watch *w, double deadline, const sigset_t *mask)
 /* One opened set: a thread, a CPU, or the command. */
 struct unit_set {
 	struct pmu_set *set;
+	const char *cgroup;   /* the cgroup whose tasks it counts, or NULL */
 	int cpu, tid;
 	char comm[32];
 	struct pmu_value *prev, *cur, *delta;   /* -I: the last interval's end, now, the difference */
@@ -456,9 +457,10 @@ struct session {
 	struct pmu_ctx *ctx;
 };
 
-/* Open @events on one target (a thread, or a CPU) as a new unit of @s. 0, 1 to skip, or -1. */
+/* Open @events on one target (a thread, a CPU, a cgroup's tasks on a CPU: @cg) as a new unit of @s. 0, 1
+ * to skip, or -1. */
 static int open_unit(struct pmu_ctx *ctx, const char *events, unsigned flags, int pid, int cpu,
-		     struct session *s)
+		     const struct stat_cgroup *cg, struct session *s)
 {
 	struct unit_set *nu = realloc(s->u, (s->n + 1) * sizeof(*nu)), *u;
 	struct pmu_set_opts so;
@@ -473,9 +475,14 @@ static int open_unit(struct pmu_ctx *ctx, const char *events, unsigned flags, in
 	memset(u, 0, sizeof(*u));
 	memset(&so, 0, sizeof(so));
 	so.size = sizeof(so);
-	so.flags = flags | s->set_flags | PMU_SET_SKIP_UNSUPPORTED;
+	/* the fallback to user mode is said once, under the counts (stat-print.c), not per set */
+	so.flags = flags | s->set_flags | PMU_SET_SKIP_UNSUPPORTED | PMU_SET_QUIET_FALLBACK;
 	so.pid = pid;
 	so.cpu = cpu;
+	if (cg && cg->name) {
+		so.flags = (so.flags & ~(unsigned)PMU_SET_PID) | PMU_SET_CGROUP;
+		so.cgroup_fd = cg->fd;
+	}
 	r = pmu_set_open(ctx, events, &so, &u->set);
 	if (r == -ESRCH || r == -ENODEV || r == -ENXIO)
 		return 1; /* the thread ended meanwhile; the CPU is offline */
@@ -483,6 +490,7 @@ static int open_unit(struct pmu_ctx *ctx, const char *events, unsigned flags, in
 		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
 		return -1;
 	}
+	u->cgroup = cg ? cg->name : NULL;
 	u->cpu = flags & PMU_SET_CPU ? cpu : -1;
 	u->tid = flags & PMU_SET_CPU ? 0 : pid;
 	u->n = pmu_set_count(u->set);
@@ -513,7 +521,7 @@ static int open_process(struct pmu_ctx *ctx, const char *events, unsigned flags,
 	}
 	while (r >= 0 && (de = readdir(d)))
 		if (atoi(de->d_name) > 0)
-			r = open_unit(ctx, events, flags, atoi(de->d_name), -1, s);
+			r = open_unit(ctx, events, flags, atoi(de->d_name), -1, NULL, s);
 	closedir(d);
 	if (r >= 0 && s->n == before) {
 		fprintf(stderr, "pmu stat: process %d has no threads left to count\n", (int)pid);
@@ -534,15 +542,20 @@ static int open_units(struct pmu_ctx *ctx, const struct stat_target *tg, const s
 	for (size_t i = 0; r >= 0 && i < tg->pids.n; i++)
 		r = open_process(ctx, o->events, PMU_SET_PID | inherit, tg->pids.v[i], s);
 	for (size_t i = 0; r >= 0 && i < tg->tids.n; i++)
-		if ((r = open_unit(ctx, o->events, PMU_SET_PID | inherit, tg->tids.v[i], -1, s)) == 1) {
+		if ((r = open_unit(ctx, o->events, PMU_SET_PID | inherit, tg->tids.v[i], -1, NULL, s)) == 1) {
 			fprintf(stderr, "pmu stat: no thread %d to attach to\n", tg->tids.v[i]);
 			r = -1;
 		}
 	for (size_t i = 0; r >= 0 && i < tg->cpus.n; i++)
-		r = open_unit(ctx, o->events, PMU_SET_CPU | PMU_SET_PID, -1, tg->cpus.v[i], s);
+		if (!tg->ncgroups)
+			r = open_unit(ctx, o->events, PMU_SET_CPU | PMU_SET_PID, -1, tg->cpus.v[i], NULL, s);
+		else /* -G, --for-each-cgroup: a set per cgroup on each CPU, of its events */
+			for (size_t k = 0; r >= 0 && k < tg->ncgroups; k++)
+				r = open_unit(ctx, tg->cgroups[k].events, PMU_SET_CPU | PMU_SET_PID, -1, tg->cpus.v[i],
+					      &tg->cgroups[k], s);
 	if (r >= 0 && !tg->pids.n && !tg->tids.n && !tg->cpus.n)
 		r = open_unit(ctx, o->events, PMU_SET_PID | inherit | (o->delay_ms ? 0 : PMU_SET_ENABLE_ON_EXEC),
-			      s->child, -1, s);
+			      s->child, -1, NULL, s);
 	if (r >= 0 && !s->n) {
 		fprintf(stderr, "pmu stat: none of the CPUs named is online\n");
 		r = -1;
@@ -600,7 +613,7 @@ static int units_read(struct session *s)
  * enabled times are each the time on its core type: the sum is exact where no part was multiplexed), its
  * PMU the parts' PMUs. */
 static int total_add(struct stat_rows *rs, const struct pmu_set *set, const struct pmu_event_info *info,
-		     const struct pmu_value *vals, size_t k)
+		     const struct pmu_value *vals, size_t k, const char *cgroup)
 {
 	char name[PMU_NAME_MAX], pmus[sizeof(info->pmu)] = "";
 	struct stat_row *row;
@@ -619,7 +632,7 @@ static int total_add(struct stat_rows *rs, const struct pmu_set *set, const stru
 		snprintf(pmus + o, sizeof(pmus) - o, "%s%s", first ? "" : ",", info[j].pmu);
 		first = false;
 	}
-	if (!(row = stat_rows_named(rs, name, &added)))
+	if (!(row = stat_rows_of(rs, name, cgroup, &added)))
 		return -ENOMEM;
 	if (added) {
 		row->info = info[k];
@@ -639,7 +652,7 @@ static int total_add(struct stat_rows *rs, const struct pmu_set *set, const stru
  * (the sets of the CPUs of a hybrid CPU differ; one set may count an event twice); after the parts of an
  * event counted on each core PMU, their total. */
 static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *set, const struct pmu_value *vals,
-		    size_t n)
+		    size_t n, const char *cgroup)
 {
 	struct pmu_event_info *info = calloc(n + 1, sizeof(*info));
 
@@ -655,7 +668,7 @@ static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *s
 		for (size_t j = 0; j < k; j++)
 			occ += !strcmp(info[j].name, info[k].name);
 		snprintf(key, sizeof(key), occ ? "%s#%d" : "%s", info[k].name, occ);
-		if (!(row = stat_rows_named(rs, key, &added))) {
+		if (!(row = stat_rows_of(rs, key, cgroup, &added))) {
 			free(info);
 			return -ENOMEM;
 		}
@@ -686,7 +699,7 @@ static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *s
 		row->v.value += vals[k].value;
 		row->v.enabled += vals[k].enabled;
 		row->v.running += vals[k].running;
-		if (total_add(rs, set, info, vals, k) < 0) {
+		if (total_add(rs, set, info, vals, k, cgroup) < 0) {
 			free(info);
 			return -ENOMEM;
 		}
@@ -715,13 +728,13 @@ static int counts_of(const struct session *s, bool delta, bool per_unit, struct 
 	for (size_t i = 0; r == 0 && i < s->n; i++) {
 		const struct unit_set *u = &s->u[i];
 		const struct pmu_value *v = delta ? u->delta : u->cur;
-		r = rows_add(s->ctx, &c->total, u->set, v, u->n);
+		r = rows_add(s->ctx, &c->total, u->set, v, u->n, u->cgroup);
 		if (r == 0 && per_unit) {
 			struct stat_unit *cu = &c->units[c->nunits++];
 			cu->cpu = u->cpu;
 			cu->tid = u->tid;
 			memcpy(cu->comm, u->comm, sizeof(cu->comm));
-			r = rows_add(s->ctx, &cu->rows, u->set, v, u->n);
+			r = rows_add(s->ctx, &cu->rows, u->set, v, u->n, u->cgroup);
 		}
 	}
 	if (r < 0)

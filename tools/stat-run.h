@@ -32,6 +32,13 @@ bool intv_has(const struct intv *l, int v);
  * or with @ranges sorted into ranges ("0-1,4") */
 char *intv_text(const struct intv *l, bool ranges);
 
+/* A cgroup whose tasks the sets of CPUs count (-G, --for-each-cgroup), and which events. */
+struct stat_cgroup {
+	char *name;            /* as named (under the cgroup file system); NULL: every task of the CPU */
+	int fd;                /* its directory, open; -1 for NULL */
+	char *events;          /* the events counted in it */
+};
+
 /* What to count. With no pids, tids or CPUs: the command (with its
  * children unless !inherit). Otherwise the command, if any, runs meanwhile
  * uncounted and its end ends the count. */
@@ -40,6 +47,9 @@ struct stat_target {
 	struct intv pids;      /* -p: every thread of each */
 	struct intv tids;      /* -t: these threads */
 	struct intv cpus;      /* -a or -C: these CPUs, every task */
+	struct stat_cgroup *cgroups;  /* with CPUs: a set per CPU per cgroup, each of its events, in place
+	                                 of the events of stat_run_opts (ncgroups; 0: none) */
+	size_t ncgroups;
 	bool inherit;          /* children (threads, processes) created meanwhile counted too */
 	bool per_unit;         /* keep each thread's or CPU's counts apart (--per-thread, -A) */
 };
