@@ -140,7 +140,7 @@ static int from_library(const struct pmu_event_entry *e, void *data)
 /* Tracepoints, from tracefs: "subsys:event". */
 static int tracepoints(struct items *it, const struct pmu_caps *caps)
 {
-	const char *sys = getenv("PMU_SYSFS_ROOT");
+	const char *sys = cli_sysfs_root(); /* the context's: PMU_SYSFS_ROOT as the library reads it */
 	char path[4096], name[512];
 	struct dirent *s, *e;
 	DIR *d = NULL, *sd;
@@ -148,7 +148,7 @@ static int tracepoints(struct items *it, const struct pmu_caps *caps)
 
 	(void)caps;
 	for (int i = 0; i < 2 && !d; i++) {
-		snprintf(path, sizeof(path), "%s/kernel/%stracing/events", sys ? sys : "/sys", i ? "debug/" : "");
+		snprintf(path, sizeof(path), "%s/kernel/%stracing/events", sys, i ? "debug/" : "");
 		d = opendir(path);
 	}
 	if (!d) {
