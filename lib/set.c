@@ -700,6 +700,13 @@ static int opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struc
 	return 0;
 }
 
+/* Every event of group @g left out of @s (PMU_SET_SKIP_UNSUPPORTED): it reads 0, never counted. */
+static void group_unsupported(struct pmu_set *s, const struct pmu_grp *g)
+{
+	for (uint32_t m = 0; m < g->n; m++)
+		s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
+}
+
 PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
 			    struct pmu_set **out)
 {
@@ -758,8 +765,7 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			}
 			pmu__err_emit(ctx, PMU_LOG_WARN);
 			pmu__err_clear();
-			for (uint32_t m = 0; m < g->n; m++)
-				s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
+			group_unsupported(s, g);
 			continue;
 		}
 		if (d && (r = cpu_wide_place(s, &s->ev[g->first], d, o.flags & PMU_SET_SKIP_UNSUPPORTED, &cpu)) != 0) {
@@ -770,8 +776,7 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			/* counted on another CPU of -a or -C (expected: no warning) */
 			pmu__log(ctx, PMU_LOG_INFO, "'%s': not on CPU %d: the %s PMU counts on CPUs %s",
 				 s->ev[g->first].info.name, s->cpu, d->name, d->cpumask);
-			for (uint32_t m = 0; m < g->n; m++)
-				s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
+			group_unsupported(s, g);
 			continue;
 		}
 		if (d && s->pid != -1) {
@@ -806,8 +811,7 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 				/* the kernel cannot count the leader here: the whole group is unsupported */
 				pmu__err_emit(ctx, PMU_LOG_WARN);
 				pmu__err_clear();
-				for (uint32_t m = 0; m < g->n; m++)
-					s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
+				group_unsupported(s, g);
 				fast = false;
 				break;
 			}

@@ -23,8 +23,8 @@
 #include <unistd.h>
 #include <pmu.h>
 #include "harness.h"
+#include "page-faults.h"
 
-#define PAGES 256
 
 static int raw_open(uint64_t config, int exclude_kernel)
 {
@@ -37,22 +37,6 @@ static int raw_open(uint64_t config, int exclude_kernel)
 	a.exclude_kernel = (unsigned)exclude_kernel;
 	a.exclude_hv = (unsigned)exclude_kernel;
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-/* PAGES page faults taken in kernel mode: read(2) from /dev/zero into untouched pages. */
-static int kernel_faults(void)
-{
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE), len = PAGES * ps;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int fd = open("/dev/zero", O_RDONLY | O_CLOEXEC), ok;
-
-	if (p == MAP_FAILED || fd < 0)
-		return -1;
-	madvise(p, len, MADV_NOHUGEPAGE); /* one fault per page, not one per huge page */
-	ok = read(fd, p, len) == (ssize_t)len ? 0 : -1;
-	close(fd);
-	munmap(p, len);
-	return ok;
 }
 
 /* Faults counted by raw counter @fd over kernel_faults(). */
@@ -105,8 +89,8 @@ int main(void)
 			root_kernel_faults = raw_faults_over_kernel_work(fd);
 			close(fd);
 		}
-		CHECK(root_kernel_faults >= PAGES, "a kernel-mode counter saw %lld faults over read(2) into %d fresh "
-		      "pages, expected >= %d", root_kernel_faults, PAGES, PAGES);
+		CHECK(root_kernel_faults >= PAGE_FAULTS, "a kernel-mode counter saw %lld faults over read(2) into %d fresh "
+		      "pages, expected >= %d", root_kernel_faults, PAGE_FAULTS, PAGE_FAULTS);
 		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
 			SKIP("cannot drop root privileges to uid 65534: %s", strerror(errno));
 	}
@@ -156,22 +140,22 @@ int main(void)
 	CHECK(r == 0, "open page-faults: %s", pmu_strerror(r));
 	if (r == 0) {
 		size_t ps = (size_t)sysconf(_SC_PAGESIZE);
-		char *p = mmap(NULL, PAGES * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *p = mmap(NULL, PAGE_FAULTS * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		user_only(s, 0, "page-faults:u", 1);
 		pmu_set_enable(s);
 		CHECK(pmu_set_read(s, a) == 0 && kernel_faults() == 0 && pmu_set_read(s, b) == 0, "kernel faults");
-		CHECK(b[0].value - a[0].value < PAGES / 4, "'page-faults:u' counted %llu of %d faults taken in kernel mode",
-		      (unsigned long long)(b[0].value - a[0].value), PAGES);
+		CHECK(b[0].value - a[0].value < PAGE_FAULTS / 4, "'page-faults:u' counted %llu of %d faults taken in kernel mode",
+		      (unsigned long long)(b[0].value - a[0].value), PAGE_FAULTS);
 		CHECK(p != MAP_FAILED, "mmap");
 		if (p != MAP_FAILED) {
-			madvise(p, PAGES * ps, MADV_NOHUGEPAGE);
+			madvise(p, PAGE_FAULTS * ps, MADV_NOHUGEPAGE);
 			CHECK(pmu_set_read(s, a) == 0, "read");
-			for (size_t i = 0; i < PAGES; i++)
+			for (size_t i = 0; i < PAGE_FAULTS; i++)
 				((volatile char *)p)[i * ps] = 1;
 			CHECK(pmu_set_read(s, b) == 0, "read");
-			CHECK(b[0].value - a[0].value >= PAGES, "'page-faults:u' counted %llu of %d faults taken in user mode",
-			      (unsigned long long)(b[0].value - a[0].value), PAGES);
-			munmap(p, PAGES * ps);
+			CHECK(b[0].value - a[0].value >= PAGE_FAULTS, "'page-faults:u' counted %llu of %d faults taken in user mode",
+			      (unsigned long long)(b[0].value - a[0].value), PAGE_FAULTS);
+			munmap(p, PAGE_FAULTS * ps);
 		}
 		pmu_set_close(s);
 	}

@@ -33,8 +33,8 @@
 #include <pmu.h>
 #include "set.h"   /* private layout of struct pmu_set (lib/): the perf_event_attr each event was opened with */
 #include "harness.h"
+#include "page-faults.h"
 
-#define PAGES 256
 #define KMODE (PMU_EVF_EXCL_USER | PMU_EVF_EXCL_HV)
 #define MODES (PMU_EVF_EXCL_USER | PMU_EVF_EXCL_KERNEL | PMU_EVF_EXCL_HV)
 
@@ -136,37 +136,6 @@ static void refused(struct pmu_ctx *ctx, const char *events, unsigned flags, con
 	      flags, r, pmu_strerror(r));
 }
 
-/* PAGES page faults taken in kernel mode: read(2) from /dev/zero into untouched pages. */
-static int kernel_faults(void)
-{
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE), len = PAGES * ps;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int fd = open("/dev/zero", O_RDONLY | O_CLOEXEC), ok;
-
-	if (p == MAP_FAILED || fd < 0)
-		return -1;
-	madvise(p, len, MADV_NOHUGEPAGE); /* one fault per page, not one per huge page */
-	ok = read(fd, p, len) == (ssize_t)len ? 0 : -1;
-	close(fd);
-	munmap(p, len);
-	return ok;
-}
-
-/* PAGES page faults taken in user mode: stores into untouched pages. */
-static int user_faults(void)
-{
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE), len = PAGES * ps;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return -1;
-	madvise(p, len, MADV_NOHUGEPAGE);
-	for (size_t i = 0; i < PAGES; i++)
-		((volatile char *)p)[i * ps] = 1;
-	munmap(p, len);
-	return 0;
-}
-
 static double tv_ms(struct timeval t)
 {
 	return t.tv_sec * 1e3 + t.tv_usec / 1e3;
@@ -195,11 +164,11 @@ static void counts(struct pmu_ctx *ctx)
 	kernel_only(ctx, k, 0, "page-faults:k", "page-faults:k", NULL);
 	pmu_set_enable(k);
 	CHECK(pmu_set_read(k, a) == 0 && kernel_faults() == 0 && pmu_set_read(k, b) == 0, "kernel faults");
-	CHECK(b[0].value - a[0].value >= PAGES, "'page-faults:k' counted %llu of %d faults taken in kernel mode",
-	      (unsigned long long)(b[0].value - a[0].value), PAGES);
+	CHECK(b[0].value - a[0].value >= PAGE_FAULTS, "'page-faults:k' counted %llu of %d faults taken in kernel mode",
+	      (unsigned long long)(b[0].value - a[0].value), PAGE_FAULTS);
 	CHECK(pmu_set_read(k, a) == 0 && user_faults() == 0 && pmu_set_read(k, b) == 0, "user faults");
-	CHECK(b[0].value - a[0].value < PAGES / 4, "'page-faults:k' counted %llu of %d faults taken in user mode",
-	      (unsigned long long)(b[0].value - a[0].value), PAGES);
+	CHECK(b[0].value - a[0].value < PAGE_FAULTS / 4, "'page-faults:k' counted %llu of %d faults taken in user mode",
+	      (unsigned long long)(b[0].value - a[0].value), PAGE_FAULTS);
 
 	/* system calls: time in the kernel (ru_stime) */
 	pmu_set_enable(all);
