@@ -342,6 +342,8 @@ for tool in pmu perf; do
 	check "r0: -r 0 ($tool): a row per run, 3 or more in 0.6 s" test "$(grep -c ',task-clock,' "$tmp/r0.$tool")" -ge 3
 done
 cases=$((cases + 1))
+"$PMU" stat -r 0 --json -e task-clock true > /dev/null 2> "$tmp/r0.json.err"
+check "r0: -r 0 --json (a document per run in one file): usage error pointing to -j ($?)" grep -q "use -j" "$tmp/r0.json.err"
 # --pre, --post: around each run, in order
 both pp1 stat -r 2 --pre 'echo pre >> @OUT@' --post 'echo post >> @OUT@' -x, -e task-clock true
 check "pp1: --pre and --post around each of 2 runs" test "$(tr '\n' ' ' < "$tmp/pp1.pmu.file")" = "pre post pre post "

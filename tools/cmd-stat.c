@@ -283,6 +283,9 @@ static int check(const struct stat_cmd *s)
 		return opts_error(c, "-p, -t, -a and -C count once: -r does not apply");
 	if (s->repeat != 1 && s->run.interval_ms)
 		return opts_error(c, "-r and -I do not go together; choose one");
+	if (s->repeat == 0 && s->format == FMT_JSON)
+		return opts_error(c, "-r 0 prints every run: with --json that is a document per run in one file; use "
+				  "-j (a line per counter) or -x");
 	if (s->table && s->repeat < 2)
 		return opts_error(c, "--table shows each run of -r: give -r N (2 or more)");
 	if (s->run.timeout_ms && s->run.interval_ms)
