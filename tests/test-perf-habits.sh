@@ -422,6 +422,15 @@ if [ $have_perf = 1 ]; then
 	control_run perf "$tmp/ctl.perf"
 	check "ctl: ... and perf's, the same run" within_between "$tmp/ctl.perf"
 fi
+# a command during -D's delay does not end the delay: a busy second, -D 500, 'ping' at 0.1 s: about 500 ms
+rm -f "$tmp/ctl"; mkfifo "$tmp/ctl"
+( sleep 0.1; echo ping > "$tmp/ctl" ) &
+"$PMU" stat -D 500 --control "fifo:$tmp/ctl" -x, -e task-clock -- $PY -c '
+import time
+t = time.time()
+while time.time() - t < 1.0: pass' 2> "$tmp/ctl2.pmu"
+wait
+check "ctl2: -D 500 with a 'ping' at 0.1 s: the delay kept (task-clock 300-650 ms of a busy 1 s)" cmp_ value "$tmp/ctl2.pmu" task-clock 300 650
 "$PMU" stat -D -1 -e task-clock true > /dev/null 2> "$tmp/ctl.err"
 check "ctl: -D -1 without --control: usage error" grep -q "give --control" "$tmp/ctl.err"
 "$PMU" stat --control fifo:$tmp/nonexistent -e task-clock true > /dev/null 2> "$tmp/ctl.err"

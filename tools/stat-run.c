@@ -833,6 +833,17 @@ static int watch_targets(struct session *s, const struct stat_target *tg)
 	return r;
 }
 
+/* --control: what has come, done */
+static void control(struct session *s, struct stat_control *c)
+{
+	enum stat_control_cmd cmd;
+
+	while ((cmd = stat_control_next(c)) != CTL_NONE)
+		if (cmd == CTL_ENABLE || cmd == CTL_DISABLE)
+			units_enable(s, cmd == CTL_ENABLE);
+	s->w.ctl = c->ctl; /* -1 once its writer is gone */
+}
+
 /* Start counting, now, after -D's delay (the command runs meanwhile), or (-D -1) at the control's first
  * 'enable'; watch what ends the count. 0, or -1 when out of memory. */
 static int start(struct session *s, const struct stat_target *tg, const struct stat_run_opts *o, const sigset_t *mask)
@@ -860,24 +871,18 @@ static int start(struct session *s, const struct stat_target *tg, const struct s
 		return 0;
 	}
 	release(s);
-	for (double until = ns_now() + o->delay_ms * 1e6; watch_wait(&s->w, until, mask) == WAIT_SIGNAL && s->child;)
-		;
+	for (double until = ns_now() + o->delay_ms * 1e6;;) {
+		int r = watch_wait(&s->w, until, mask);
+		if (r == WAIT_CONTROL) /* taken meanwhile ('enable' starts the count before the delay's end) */
+			control(s, o->control);
+		else if (r != WAIT_SIGNAL || !s->child)
+			break;
+	}
 	s->t0 = ns_now();
 	s->wall0 = wall_now();
 	units_enable(s, true);
 	targets_cpu(tg, &s->u0, &s->s0);
 	return 0;
-}
-
-/* --control: what has come, done */
-static void control(struct session *s, struct stat_control *c)
-{
-	enum stat_control_cmd cmd;
-
-	while ((cmd = stat_control_next(c)) != CTL_NONE)
-		if (cmd == CTL_ENABLE || cmd == CTL_DISABLE)
-			units_enable(s, cmd == CTL_ENABLE);
-	s->w.ctl = c->ctl; /* -1 once its writer is gone */
 }
 
 /* Count until the end: the command's (or the processes'), a signal (without a command), the timeout,
