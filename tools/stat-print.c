@@ -296,7 +296,8 @@ static void runs_table(const struct stat_printer *p, double mean_s, int decimals
 	fprintf(p->f, "\n%10s# Table of individual measurements:\n", "");
 	for (int i = 0; i < p->ntable; i++) {
 		double run = p->table_ns[i] / 1e9;
-		int bars = 1 + (int)(fabs(100.0 * (run - mean_s) / run) / 5);
+		double pct = run > 0 ? fabs(100.0 * (run - mean_s) / run) : 0;
+		int bars = 1 + (int)(pct < 300 ? pct / 5 : 60); /* a run 3 times the mean or more: 61 */
 		fprintf(p->f, " %17.*f (%+.*f) ", decimals, run, decimals, run - mean_s);
 		for (int b = 0; b < bars; b++)
 			fputc('#', p->f);
