@@ -504,10 +504,25 @@ print(rows); sys.exit(0 if rows == {"task-clock": sys.argv[2], "cpu-clock": "", 
 	check "cg4: -G without -a or -C: usage error ($?)" grep -q "need -a or -C" "$tmp/cg4.err"
 	"$PMU" stat -a -x, -e task-clock -G nonexistent-$$ true > /dev/null 2> "$tmp/cg5.err"
 	check "cg5: an unknown cgroup: exit 2, its path named" grep -q "no cgroup 'nonexistent-$$' to count: $cgmount/nonexistent-$$" "$tmp/cg5.err"
-	"$PMU" stat -a -x, -e task-clock,cpu-clock,page-faults -G $cga,$cgb true > /dev/null 2> "$tmp/cg6.err"
-	check "cg6: -G of 2 names for 3 events: refused, saying how perf pairs them" grep -q "names 2 cgroups for 3 events" "$tmp/cg6.err"
+	# perf's pairing, option by option: the k-th name to the k-th event written before it; one name, every
+	# event before it; events after the -G, and those without a name, count every task
+	cg_rows() { # csv want...: each row's "event:cgroup", in order
+		$PY -c '
+import sys
+got = [r[2] + ":" + r[3] for r in (l.rstrip("\n").split(",") for l in open(sys.argv[1])) if len(r) > 4]
+print(got, sys.argv[2:]); sys.exit(0 if got == sys.argv[2:] else 1)' "$@"; }
+	both cg6 stat -a -x, -e task-clock,cpu-clock,page-faults -G $cga,$cgb sleep 0.05
+	check "cg6: -G A,B for 3 events: the third everywhere" cg_rows "$tmp/cg6.pmu.err" task-clock:$cga cpu-clock:$cgb page-faults:
+	[ $have_perf = 1 ] && check "cg6: ... as perf pairs them" cmp_ csv "$tmp/cg6.pmu.err" "$tmp/cg6.perf.err" , 0
+	both cg7 stat -a -x, -e task-clock -G $cga -e cpu-clock sleep 0.05
+	check "cg7: -e A -G X -e B: A in X, B everywhere (perf's idiom for a cgroup and the whole)" cg_rows "$tmp/cg7.pmu.err" task-clock:$cga cpu-clock:
+	[ $have_perf = 1 ] && check "cg7: ... as perf" cmp_ csv "$tmp/cg7.pmu.err" "$tmp/cg7.perf.err" , 0
+	both cg8 stat -a -x, -e task-clock -G $cga,$cgb sleep 0.05
+	check "cg8: 2 names for the 1 event before them: usage error (perf refuses too: $(rc cg8 perf 2> /dev/null))" grep -q "names 2 cgroups for the 1 events before it" "$tmp/cg8.pmu.err"
+	both cg9 stat -a -x, -G $cga -e task-clock sleep 0.05
+	check "cg9: -G before any event: usage error, as perf" grep -q "comes before any event" "$tmp/cg9.pmu.err"
 	rmdir "$cgmount/$cga" "$cgmount/$cgb"
-	cases=$((cases + 6))
+	cases=$((cases + 2))
 else
 	echo "note: not root, or no cgroup file system to make cgroups in: -G, --for-each-cgroup not checked"
 fi

@@ -52,8 +52,8 @@ static const struct opt stat_opts[] = {
 	{ 'a', "all-cpus", NULL, NULL, "count every CPU, all tasks, until Ctrl-C or the command ends" },
 	{ 'C', "cpu", NULL, "CPUS", "count these CPUs (0,2-3), all tasks" },
 	{ 'A', "no-aggr", NULL, NULL, "a row per CPU (with -a or -C)" },
-	{ 'G', "cgroup", NULL, "NAMES", "with -a or -C: count the tasks of a cgroup only: one name for every "
-	  "event, or one per event in order ('' for every task), as perf" },
+	{ 'G', "cgroup", NULL, "NAMES", "with -a or -C: count the tasks of cgroups only: the k-th name for the "
+	  "k-th event of -e before it ('' every task); one name: every event before it, as perf" },
 	{ OPT_FOR_EACH_CGROUP, "for-each-cgroup", NULL, "NAMES", "with -a or -C: count every event in each cgroup "
 	  "named" },
 	{ OPT_PER_THREAD, "per-thread", NULL, NULL, "a row per thread (with -p or -t)" },
@@ -103,8 +103,8 @@ struct stat_cmd {
 	bool all_cpus, per_thread, no_aggr, no_inherit, metric_only;
 	bool system_wide;              /* no command, nothing named: every CPU (all_cpus) */
 	bool append, null_run, all_user, all_kernel, summary, no_csv_summary, table;
-	char *cgroups;                 /* -G or --for-each-cgroup, each joined with ',' */
-	bool for_each_cgroup, plain_cgroup;
+	struct stat_cgroup_plan cgroup_plan;  /* -G's names, per event */
+	char *each_cgroup;             /* --for-each-cgroup, joined with ',' */
 	int big_num;                   /* -B: 1, --no-big-num: 0; -1: not given */
 };
 
@@ -157,10 +157,14 @@ static int on_opt(void *st, int id, const char *arg)
 		return s->all_user = true, 0;
 	case OPT_ALL_KERNEL:
 		return s->all_kernel = true, 0;
-	case 'G':
+	case 'G': {
+		int g = stat_cgroup_option(&s->cgroup_plan, s->events, arg);
+		if (g < 0)
+			fprintf(stderr, "pmu stat: out of memory\n");
+		return g ? -1 : 0;
+	}
 	case OPT_FOR_EACH_CGROUP:
-		*(id == 'G' ? &s->plain_cgroup : &s->for_each_cgroup) = true;
-		return str_append(&s->cgroups, ",", arg) < 0 ? -1 : 0;
+		return str_append(&s->each_cgroup, ",", arg) < 0 ? -1 : 0;
 	case OPT_TABLE:
 		return s->table = true, 0;
 	case OPT_PRE:
@@ -313,10 +317,10 @@ static int check(const struct stat_cmd *s)
 	if (s->all_user && s->all_kernel)
 		return opts_error(c, "--all-user and --all-kernel leave no mode to count: choose one (neither counts "
 				  "every mode)");
-	if (s->plain_cgroup && s->for_each_cgroup)
+	if (s->cgroup_plan.names && s->each_cgroup)
 		return opts_error(c, "-G pairs cgroups with events, --for-each-cgroup counts every event in each: "
 				  "choose one");
-	if (s->cgroups && !s->all_cpus && !s->cpus)
+	if ((s->cgroup_plan.names || s->each_cgroup) && !s->all_cpus && !s->cpus)
 		return opts_error(c, "the kernel counts a cgroup's tasks on CPUs: -G and --for-each-cgroup need -a or "
 				  "-C, as in perf");
 	if (s->per_thread && !s->tg.pids.n && !s->tg.tids.n)
@@ -605,8 +609,8 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 	p.metrics = &s->a.metrics;
 	s->run.events = s->events;
 	s->run.set_flags = s->all_user ? PMU_SET_USER_ONLY : s->all_kernel ? PMU_SET_KERNEL_ONLY : 0;
-	if (s->cgroups && (code = stat_cgroups_make(s->cgroups, s->for_each_cgroup, s->events, &s->tg.cgroups,
-						    &s->tg.ncgroups)) != 0)
+	if ((s->cgroup_plan.names || s->each_cgroup) &&
+	    (code = stat_cgroups_make(&s->cgroup_plan, s->each_cgroup, s->events, &s->tg.cgroups, &s->tg.ncgroups)) != 0)
 		goto out;
 	code = 1;
 	p.cgroups = s->tg.ncgroups > 0;
@@ -670,7 +674,8 @@ static int cmd_stat(int argc, char **argv, struct cli *cli)
 	else if ((code = check(&s)) == 0)
 		code = stat_main(&s, cli);
 	free(s.events);
-	free(s.cgroups);
+	free(s.each_cgroup);
+	stat_cgroup_plan_free(&s.cgroup_plan);
 	analysis_opts_free(&s.a);
 	free(s.tg.pids.v);
 	free(s.tg.tids.v);

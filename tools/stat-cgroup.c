@@ -90,7 +90,75 @@ static struct stat_cgroup *entry(struct stat_cgroup **c, size_t *n, const char *
 	return e;
 }
 
-int stat_cgroups_make(const char *names, bool each, const char *events, struct stat_cgroup **out, size_t *n)
+/* @names split at commas, empty ones kept ("A,,B") */
+static int names_of(const char *names, struct strv *out)
+{
+	for (const char *p = names;; p++)
+		if (*p == ',' || !*p) {
+			if (strv_add(out, names, (size_t)(p - names)) < 0)
+				return -1;
+			names = p + 1;
+			if (!*p)
+				return 0;
+		}
+}
+
+int stat_cgroup_option(struct stat_cgroup_plan *pl, const char *events, const char *names)
+{
+	struct strv ev = { NULL, 0 }, nv = { NULL, 0 };
+	int r = 0;
+
+	if ((events && items(events, &ev) < 0) || names_of(names, &nv) < 0)
+		r = -1;
+	if (r == 0 && !ev.n) {
+		fprintf(stderr, "pmu stat: -G %s comes before any event: name the events first (-e A,B -G %s), as perf "
+			"wants them\n", names, names);
+		r = 2;
+	}
+	for (size_t i = 0; r == 0 && i < nv.n; i++) {
+		size_t k = (size_t)pl->names++;
+		if (k >= ev.n) {
+			fprintf(stderr, "pmu stat: -G names %d cgroups for the %zu events before it: the k-th name goes to "
+				"the k-th event (as in perf; '' for every task)\n", pl->names, ev.n);
+			r = 2;
+		}
+		while (r == 0 && pl->assigned.n <= k)
+			if (strv_add(&pl->assigned, "", 0) < 0)
+				r = -1;
+		if (r == 0) {
+			char *name = strdup(nv.v[i]);
+			if (!name)
+				r = -1;
+			else {
+				free(pl->assigned.v[k]);
+				pl->assigned.v[k] = name;
+			}
+		}
+	}
+	/* one name so far: every event before it is in that cgroup (perf's "one cgroup for several events") */
+	for (size_t i = 1; r == 0 && pl->names == 1 && i < ev.n; i++) {
+		char *name = strdup(pl->assigned.v[0]);
+		if (!name || (i >= pl->assigned.n && strv_add(&pl->assigned, "", 0) < 0)) {
+			free(name);
+			r = -1;
+		} else {
+			free(pl->assigned.v[i]);
+			pl->assigned.v[i] = name;
+		}
+	}
+	strv_free(&ev);
+	strv_free(&nv);
+	return r;
+}
+
+void stat_cgroup_plan_free(struct stat_cgroup_plan *pl)
+{
+	strv_free(&pl->assigned);
+	pl->names = 0;
+}
+
+int stat_cgroups_make(const struct stat_cgroup_plan *pl, const char *each, const char *events,
+		      struct stat_cgroup **out, size_t *n)
 {
 	struct strv nv = { NULL, 0 }, ev = { NULL, 0 };
 	char mount[4096];
@@ -104,39 +172,30 @@ int stat_cgroups_make(const char *names, bool each, const char *events, struct s
 			each ? "--for-each-cgroup" : "-G");
 		return 1;
 	}
-	/* the names, empty ones kept ("A,,B": the second event counts every task) */
-	for (const char *p = names;; p++)
-		if (*p == ',' || !*p) {
-			if (strv_add(&nv, names, (size_t)(p - names)) < 0)
-				code = 1;
-			names = p + 1;
-			if (!*p)
-				break;
-		}
-	if (code == 0 && items(events, &ev) < 0)
+	if ((each && names_of(each, &nv) < 0) || items(events, &ev) < 0)
 		code = 1;
-	if (code == 0 && !each && nv.n > 1 && nv.n != ev.n) {
-		fprintf(stderr, "pmu stat: -G names %zu cgroups for %zu events: name one cgroup for every event, or one per "
-			"event in their order ('' for every task: -G A,,B), as perf pairs them\n", nv.n, ev.n);
-		code = 2;
-	}
-	for (size_t i = 0; code == 0 && i < nv.n; i++)
-		if (each && !*nv.v[i]) {
+	for (size_t i = 0; code == 0 && i < nv.n; i++) {
+		if (!*nv.v[i]) {
 			fprintf(stderr, "pmu stat: --for-each-cgroup names an empty cgroup; name each (/ for the root)\n");
 			code = 2;
-		} else {
-			for (size_t j = 0; each && code == 0 && j < i; j++)
-				if (!strcmp(nv.v[i], nv.v[j])) {
-					fprintf(stderr, "pmu stat: --for-each-cgroup names '%s' twice, which would count "
-						"it twice; name each once\n", nv.v[i]);
-					code = 2;
-				}
 		}
-	/* each event in its cgroup(s): --for-each-cgroup and one -G name, every event in each; else the i-th */
+		for (size_t j = 0; code == 0 && j < i; j++)
+			if (!strcmp(nv.v[i], nv.v[j])) {
+				fprintf(stderr, "pmu stat: --for-each-cgroup names '%s' twice, which would count it twice; "
+					"name each once\n", nv.v[i]);
+				code = 2;
+			}
+	}
+	/* --for-each-cgroup: every event in each; -G: each event in its cgroup, or none */
 	for (size_t i = 0; code == 0 && i < nv.n; i++) {
-		struct stat_cgroup *e = entry(out, n, mount, *nv.v[i] ? nv.v[i] : NULL, &code);
-		bool all = each || nv.n == 1;
-		if (e && str_append(&e->events, ",", all ? events : ev.v[i]) < 0)
+		struct stat_cgroup *e = entry(out, n, mount, nv.v[i], &code);
+		if (e && str_append(&e->events, ",", events) < 0)
+			code = 1;
+	}
+	for (size_t i = 0; code == 0 && !each && i < ev.n; i++) {
+		const char *name = pl && i < pl->assigned.n && *pl->assigned.v[i] ? pl->assigned.v[i] : NULL;
+		struct stat_cgroup *e = entry(out, n, mount, name, &code);
+		if (e && str_append(&e->events, ",", ev.v[i]) < 0)
 			code = 1;
 	}
 	if (code == 1)
