@@ -4,10 +4,7 @@
 # the same: perf's output is the oracle for the shape (CSV columns and their order, JSON keys, the
 # time stamps of -I, the +- of -r, the event names), and where there is one an independent oracle
 # for the numbers (the command's own getrusage for task-clock, the 2048 pages the workload touches
-# for page-faults, the kernel ABI's names). Cases that need what the library does not have yet
-# (tracepoints, duration_time, user_time/system_time as events, modifiers p/pp/ppp D G H S: another
-# branch adds them to lib/eventlist.c) are expected to fail: each failure is printed as XFAIL with
-# the TODO; once the library has them they pass and count.
+# for page-faults, the kernel ABI's names).
 set -u
 PMU=${PMU_CLI:?}
 BUILD=${PMU_TEST_BUILDDIR:?}
@@ -15,8 +12,7 @@ PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
-xfails=0 cases=0
-todo_lib=()
+cases=0
 W=$BUILD/examples/workload
 have_perf=0
 command -v perf > /dev/null && perf stat -x, -e task-clock true > /dev/null 2>&1 && have_perf=1
@@ -25,13 +21,6 @@ root=0
 [ "$(id -u)" = 0 ] && root=1
 
 . "$(dirname "$0")/checks.sh" # check(), $checks, $fails
-xcheck() { # what the library lacks, description, command...
-	local todo=$1 d=$2; shift 2
-	if "$@"; then checks=$((checks + 1)); return; fi
-	echo "XFAIL: $d"
-	xfails=$((xfails + 1))
-	case " ${todo_lib[*]:-} " in *" $todo "*) ;; *) todo_lib+=("$todo") ;; esac
-}
 
 # The oracle: parses what pmu and perf printed and compares (kind, files...)
 cat > "$tmp/cmp.py" <<'PYEOF'
@@ -392,22 +381,26 @@ st = [float(l.split(",")[0]) for l in open(sys.argv[1]) if l.count(",") > 4]
 d = sorted(b - a for a, b in zip(st, st[1:])); print(len(st), d[len(d) // 2] if d else None)
 sys.exit(0 if len(st) >= 10 and 0.004 <= d[len(d) // 2] <= 0.008 else 1)' "$tmp/i5.pmu.err"
 [ $have_perf = 1 ] && check "i5: perf takes -I 5 too (exit $(rc i5 perf))" test "$(rc i5 perf)" = 0
-# -D -1 with --control: counting from 'enable' to 'disable', written by the test at moments it
-# measures itself, of a command busy for 1.5 s: task-clock = the time between them
+# -D -1 with --control: counting from 'enable' to 'disable', which the command itself sends, noting its own
+# CPU time (process_time) from the acknowledgement of one to the sending of the other: task-clock = that
+# (the oracle is the command's own clock, whatever else the machine runs)
 control_run() { # tool-command out
 	rm -f "$tmp/ctl" "$tmp/ack"; mkfifo "$tmp/ctl" "$tmp/ack"
 	$1 stat -D -1 --control "fifo:$tmp/ctl,$tmp/ack" -x, -e task-clock -- $PY -c '
-import time
-t = time.time()
-while time.time() - t < 1.5: pass' 2> "$2" &
-	local pid=$! t0 t1
-	sleep 0.3; exec 7<> "$tmp/ack"
-	t0=$(date +%s%N); echo enable > "$tmp/ctl"; read -r -t 5 a1 <&7
-	sleep 0.5
-	echo disable > "$tmp/ctl"; t1=$(date +%s%N); read -r -t 5 a2 <&7
-	exec 7<&-
-	wait $pid
-	echo "$(( (t1 - t0) / 1000000 )) ${a1:-} ${a2:-}" > "$2.between"
+import sys, time
+ctl, ack = open(sys.argv[1], "w"), open(sys.argv[2], "r")
+def burn(s):
+    t = time.process_time()
+    while time.process_time() - t < s: pass
+def say(cmd):
+    ctl.write(cmd + "\n"); ctl.flush()
+    return ack.readline().strip()
+burn(0.1)
+a1 = say("enable"); t0 = time.process_time()
+burn(0.3)
+t1 = time.process_time(); a2 = say("disable")
+burn(0.1)
+open(sys.argv[3], "w").write("%.3f %s %s" % ((t1 - t0) * 1e3, a1, a2))' "$tmp/ctl" "$tmp/ack" "$2.between" 2> "$2"
 }
 control_run "$PMU" "$tmp/ctl.pmu"
 cases=$((cases + 1))
@@ -415,22 +408,31 @@ check "ctl: each command acknowledged ('ack')" test "$(cut -d' ' -f2- "$tmp/ctl.
 within_between() { $PY -c '
 import sys
 tc = [float(l.split(",")[0]) for l in open(sys.argv[1]) if ",task-clock," in l][0]
-ms = float(open(sys.argv[2]).read().split()[0]); print("task-clock", tc, "ms; enable to disable", ms, "ms")
-sys.exit(0 if 0.7 * ms - 30 <= tc <= 1.1 * ms + 30 else 1)' "$1" "$1.between"; }
-check "ctl: -D -1 --control: task-clock = the time from enable to disable" within_between "$tmp/ctl.pmu"
+ms = float(open(sys.argv[2]).read().split()[0]); print("task-clock", tc, "ms; the command own CPU time from enable to disable", ms, "ms")
+sys.exit(0 if 0.9 * ms - 5 <= tc <= 1.1 * ms + 15 else 1)' "$1" "$1.between"; }
+check "ctl: -D -1 --control: task-clock = the command's CPU time from enable to disable" within_between "$tmp/ctl.pmu"
 if [ $have_perf = 1 ]; then
 	control_run perf "$tmp/ctl.perf"
 	check "ctl: ... and perf's, the same run" within_between "$tmp/ctl.perf"
 fi
-# a command during -D's delay does not end the delay: a busy second, -D 500, 'ping' at 0.1 s: about 500 ms
+# a command during -D's delay does not end the delay: -D 500, 'ping' at 0.1 s. The command notes its own CPU
+# time at 0.1 s and 0.5 s of its life and at its end: task-clock is near what it spent after 0.5 s, far from
+# what it spent after 0.1 s (what a delay ended by the ping would count)
 rm -f "$tmp/ctl"; mkfifo "$tmp/ctl"
-( sleep 0.1; echo ping > "$tmp/ctl" ) &
 "$PMU" stat -D 500 --control "fifo:$tmp/ctl" -x, -e task-clock -- $PY -c '
-import time
-t = time.time()
-while time.time() - t < 1.0: pass' 2> "$tmp/ctl2.pmu"
-wait
-check "ctl2: -D 500 with a 'ping' at 0.1 s: the delay kept (task-clock 300-650 ms of a busy 1 s)" cmp_ value "$tmp/ctl2.pmu" task-clock 300 650
+import sys, time
+ctl, w0 = open(sys.argv[1], "w"), time.time()
+def until(s):
+    while time.time() - w0 < s: pass
+until(0.1); c1 = time.process_time(); ctl.write("ping\n"); ctl.flush()
+until(0.5); c5 = time.process_time()
+until(1.0); c = time.process_time()
+open(sys.argv[2], "w").write("%.3f %.3f" % ((c - c5) * 1e3, (c - c1) * 1e3))' "$tmp/ctl" "$tmp/ctl2.cpu" 2> "$tmp/ctl2.pmu"
+check "ctl2: -D 500 with a 'ping' at 0.1 s: the delay kept (task-clock nearer the CPU time after 0.5 s than after 0.1 s)" $PY -c '
+import sys
+tc = [float(l.split(",")[0]) for l in open(sys.argv[1]) if ",task-clock," in l][0]
+after5, after1 = map(float, open(sys.argv[2]).read().split()); print("task-clock", tc, "ms; CPU after 0.5 s", after5, "after 0.1 s", after1)
+sys.exit(0 if abs(tc - after5) < abs(tc - after1) else 1)' "$tmp/ctl2.pmu" "$tmp/ctl2.cpu"
 "$PMU" stat -D -1 -e task-clock true > /dev/null 2> "$tmp/ctl.err"
 check "ctl: -D -1 without --control: usage error" grep -q "give --control" "$tmp/ctl.err"
 "$PMU" stat --control fifo:$tmp/nonexistent -e task-clock true > /dev/null 2> "$tmp/ctl.err"
@@ -528,20 +530,24 @@ else
 fi
 # ---- end of the perf habits
 
-# ---- what the library adds on another branch (lib/eventlist.c): expected to fail until it lands
-T="tracepoints SYS:NAME"
+# ---- tracepoints, tool events, modifiers p/pp/ppp D G H S (they were expected failures until the library
+# had them; a failure now fails the test)
 both l1 stat -x, -e sched:sched_switch true
-xcheck "$T" "l1: -e sched:sched_switch counted (as perf counts it)" test "$(rc l1 pmu)" = 0
-[ $have_perf = 1 ] && xcheck "$T" "l1: ... perf's CSV row" cmp_ csv "$tmp/l1.pmu.err" "$tmp/l1.perf.err" , 0
+check "l1: -e sched:sched_switch counted (as perf counts it)" test "$(rc l1 pmu)" = 0
+[ $have_perf = 1 ] && check "l1: ... perf's CSV row" cmp_ csv "$tmp/l1.pmu.err" "$tmp/l1.perf.err" , 0
 both l2 stat -x, -e 'sched:sched_process_*' true
-xcheck "$T" "l2: -e 'sched:sched_process_*' (a tracepoint glob) as perf's rows" cmp_ csv "$tmp/l2.pmu.err" "$tmp/l2.perf.err" , 0 any-order
+check "l2: pmu exit 0" test "$(rc l2 pmu)" = 0
+[ $have_perf = 1 ] && check "l2: -e 'sched:sched_process_*' (a tracepoint glob) as perf's rows" cmp_ csv "$tmp/l2.pmu.err" "$tmp/l2.perf.err" , 0 any-order
 both l3 stat -x, -e duration_time true
-xcheck "duration_time" "l3: -e duration_time in ns, as perf's row" cmp_ csv "$tmp/l3.pmu.err" "$tmp/l3.perf.err" , 0
+check "l3: pmu exit 0" test "$(rc l3 pmu)" = 0
+[ $have_perf = 1 ] && check "l3: -e duration_time in ns, as perf's row" cmp_ csv "$tmp/l3.pmu.err" "$tmp/l3.perf.err" , 0
 both l4 stat -x, -e user_time,system_time true
-xcheck "user_time and system_time as events" "l4: -e user_time,system_time as perf's rows" cmp_ csv "$tmp/l4.pmu.err" "$tmp/l4.perf.err" , 0
+check "l4: pmu exit 0" test "$(rc l4 pmu)" = 0
+[ $have_perf = 1 ] && check "l4: -e user_time,system_time as perf's rows" cmp_ csv "$tmp/l4.pmu.err" "$tmp/l4.perf.err" , 0
 for m in p pp ppp D G H S; do
 	both l5$m stat -x, -e task-clock:$m true
-	xcheck "modifiers p/pp/ppp D G H S" "l5$m: -e task-clock:$m as perf's row" cmp_ csv "$tmp/l5$m.pmu.err" "$tmp/l5$m.perf.err" , 0
+	check "l5$m: pmu exit 0" test "$(rc l5$m pmu)" = 0
+	[ $have_perf = 1 ] && check "l5$m: -e task-clock:$m as perf's row" cmp_ csv "$tmp/l5$m.pmu.err" "$tmp/l5$m.perf.err" , 0
 done
 
 # ---- --help: pmu stat's options are spelled as perf's (perf stat -h is the oracle), pmu's own apart
@@ -650,9 +656,5 @@ sys.exit(0 if rows and all(re.match(r'^  \S+ +metric +\S', l) for l in rows) els
 PYEOF
 # ---- end of perf list -d/--long-desc
 
-echo "test-perf-habits: $cases invocations, $checks checks, $fails failed, $xfails expected to fail"
-if [ $xfails != 0 ]; then
-	echo "TODO (the library, lib/eventlist.c, on another branch; these turn into checks when it lands):"
-	for t in "${todo_lib[@]}"; do echo "  - $t"; done
-fi
+echo "test-perf-habits: $cases invocations, $checks checks, $fails failed"
 [ $fails = 0 ]
