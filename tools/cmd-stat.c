@@ -45,7 +45,7 @@ static const struct opt stat_opts[] = {
 	{ OPT_TIMEOUT, "timeout", NULL, "MS", "stop counting after MS milliseconds (the command gets SIGTERM)" },
 	{ 'D', "delay", NULL, "MS", "start counting MS milliseconds after the command starts; -1: when --control "
 	  "says 'enable'" },
-	{ OPT_CONTROL, "control", NULL, "KIND:CTL[,ACK]", "take 'enable', 'disable', 'stop' and 'ping' from "
+	{ OPT_CONTROL, "control", NULL, "KIND:CTL[,ACK]", "take 'enable', 'disable' and 'ping' from "
 	  "fifo:PATH[,PATH] or fd:N[,N] (each answered 'ack' on ACK)" },
 	{ 'p', "pid", NULL, "PID[,PID]", "count running processes (all their threads) until they end or Ctrl-C" },
 	{ 't', "tid", NULL, "TID[,TID]", "count running threads until they end or Ctrl-C" },
@@ -79,7 +79,8 @@ const struct command stat_command = {
 	"The results go to stderr (or -o FILE): stdout is the command's. Without -e: task-clock, context-switches,\n"
 	"cpu-migrations, page-faults and, where a hardware PMU exists, cycles, instructions, branches and\n"
 	"branch-misses. With -p, -t, -a or -C a command after -- runs meanwhile, uncounted, and its end ends\n"
-	"the count. -D NAME=VALUE was pmu's metric parameter: that is --param NAME=VALUE now.\n"
+	"the count. With neither a command nor one of them: every CPU until Ctrl-C, as perf.\n"
+	"-D NAME=VALUE was pmu's metric parameter: that is --param NAME=VALUE now.\n"
 	"Exit status: the command's (128+N when signal N ended it); 128+N when signal N ended -p, -t, -a or -C;\n"
 	"1 when counting failed; 2 on a usage error (a wrong event list too).\n",
 	stat_opts, true,
