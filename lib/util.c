@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -19,11 +20,19 @@ int pmu__read_file_at(int dirfd, const char *path, char *buf, size_t len)
 	ssize_t n, total = 0;
 	int fd, err;
 
+	struct stat st;
+
 	if (len == 0)
 		return -EINVAL;
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	/* a regular file only: a FIFO (or a device) in a written tree would block the read forever, and a
+	 * FIFO's open too without O_NONBLOCK, which a regular file ignores */
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
 	while ((size_t)total < len - 1) {
 		n = read(fd, buf + total, len - 1 - total);
 		if (n < 0) {

@@ -251,14 +251,10 @@ static int cpus_online(const struct stat_cmd *s)
 	char path[4096], text[4096];
 	struct intv on = { NULL, 0 };
 	int r = 0;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", cli_sysfs_root());
-	if (!(f = fopen(path, "r")))
+	if (read_text(path, text, sizeof(text)) < 0)
 		return 0;
-	if (!fgets(text, sizeof(text), f))
-		text[0] = 0;
-	fclose(f);
 	text[strcspn(text, "\n")] = 0;
 	if (intv_parse(&on, text, true, 0, INT_MAX) < 0) {
 		free(on.v);

@@ -6,7 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #include "util.h"
 
 int str_append(char **s, const char *sep, const char *add)
@@ -145,6 +148,33 @@ void json_write(FILE *f, json_object *o)
 void json_write_line(FILE *f, json_object *o)
 {
 	write_flags(f, o, JSON_C_TO_STRING_SPACED);
+}
+
+int read_text(const char *path, char *buf, size_t len)
+{
+	struct stat st;
+	size_t total = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	while (len && total < len - 1) {
+		ssize_t n = read(fd, buf + total, len - 1 - total);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+	}
+	close(fd);
+	if (len)
+		buf[total] = 0;
+	return (int)total;
 }
 
 int out_finish(FILE *f, const char *where, bool close)

@@ -45,6 +45,10 @@ void json_write_line(FILE *f, json_object *o);
 /* Flush @f (and fclose it when @close); on a write error say "pmu: writing
  * @where: <why>" on stderr and return -errno. */
 int out_finish(FILE *f, const char *where, bool close);
+/* The text of the regular file @path (a written sysfs tree's: a FIFO or a device there is refused, not
+ * waited on), at most @len - 1 bytes, NUL-terminated: its length, or -1 with errno set (EINVAL: not a
+ * regular file). */
+int read_text(const char *path, char *buf, size_t len);
 
 /* Where counts are taken: this machine's node name (uname) in @host and the kernel's boot_id
  * (/proc/sys/kernel/random/boot_id, new at every boot) in @boot, each "" where unknown. Two runs with
