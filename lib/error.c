@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* One error convention: negative errno + a sentence per thread. */
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,7 +116,8 @@ PMU_EXPORT const char *pmu_strerror(int err)
 		return last_msg;
 	if (err == -ECHILD)
 		return "the set was opened by the parent process before fork(); open a new set in the child";
-	snprintf(generic_msg, sizeof(generic_msg), "%s", strerror(err < 0 ? -err : err));
+	/* -INT_MIN does not exist: strerror() names that one as it is */
+	snprintf(generic_msg, sizeof(generic_msg), "%s", strerror(err < 0 && err != INT_MIN ? -err : err));
 	return generic_msg;
 }
 

@@ -658,6 +658,11 @@ static void arm_guard(struct pmu_set *s)
 		s->fast.guard = s->guard_page;
 }
 
+/* Every flag of enum pmu_set_flags */
+static const unsigned set_flags_known = PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHERIT | PMU_SET_ENABLE_ON_EXEC |
+	PMU_SET_ENABLE | PMU_SET_NO_FAST | PMU_SET_USER_ONLY | PMU_SET_SKIP_UNSUPPORTED | PMU_SET_KERNEL_ONLY |
+	PMU_SET_CGROUP | PMU_SET_QUIET_FALLBACK;
+
 /*
  * The caller's @opts (NULL: the defaults) into @o, as large as this library's: a caller built with a
  * smaller struct (an older header) gets the defaults of the fields it lacks. Then the combinations no
@@ -677,6 +682,10 @@ static int opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struc
 	}
 	if (!(o->flags & PMU_SET_CGROUP))
 		o->cgroup_fd = -1; /* not given: the padding of an older caller's struct may be anything */
+	if (o->flags & ~set_flags_known)
+		return pmu__err(ctx, -EINVAL, "%s: flags 0x%x are none of enum pmu_set_flags (this libpmu %s knows 0x%x): "
+				"a caller built with a newer pmu.h? Pass only the flags of this library's", fn,
+				o->flags & ~set_flags_known, PMU_VERSION_STRING, set_flags_known);
 	if ((o->flags & PMU_SET_CPU) && o->cpu < 0)
 		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_CPU with cpu %d", fn, o->cpu);
 	if ((o->flags & PMU_SET_PID) && o->pid == -1 && !(o->flags & PMU_SET_CPU))

@@ -8,6 +8,7 @@
  * each function is in its comment in the header; this table is its test.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -136,6 +137,17 @@ static long c_region_foreach(void) { return pmu_region_foreach(0, NULL, NULL); }
 static long c_region_overhead(void) { pmu_region_begin("warm"); pmu_region_end("warm"); return pmu_region_overhead(NULL, 5); }
 static long c_region_foreach_ok(void) { return pmu_region_foreach(0, cb_region, NULL) < 0; }
 static long c_strerror(void) { return pmu_strerror(-EINVAL) ? 0 : 1; }
+/* -INT_MIN overflowed (UBSan): a string naming no error */
+static long c_strerror_min(void) { return pmu_strerror(INT_MIN) && pmu_strerror(INT_MIN)[0] ? 0 : 1; }
+/* a flag no enum pmu_set_flags has (a caller of a newer header): refused, not ignored */
+static long c_open_flags(void)
+{
+	struct pmu_set_opts o = { sizeof(o), 1u << 30, 0, -1, -1 };
+	struct pmu_set *s = NULL;
+	long r = pmu_set_open(ctx, "task-clock", &o, &s);
+	pmu_set_close(s);
+	return r == -EINVAL && strstr(pmu_strerror((int)r), "none of enum pmu_set_flags") ? -EINVAL : 0;
+}
 
 static const struct call calls[] = {
 	{ "pmu_ctx_new(NULL, NULL)", NEG, c_ctx_new },
@@ -237,6 +249,8 @@ static const struct call calls[] = {
 	{ "pmu_region_overhead(NULL, 5)", NEG, c_region_overhead },
 	{ "pmu_region_foreach(0, cb, NULL) after the above", ZERO, c_region_foreach_ok },
 	{ "pmu_strerror(-EINVAL) is a string", ZERO, c_strerror },
+	{ "pmu_strerror(INT_MIN) is a string", ZERO, c_strerror_min },
+	{ "pmu_set_open with an unknown flag (1 << 30): -EINVAL naming it", NEG, c_open_flags },
 };
 
 int main(void)
