@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "cli.h"
 #include "opts.h"
+#include "outfile.h"
 #include "stat-cgroup.h"
 #include "stat-print.h"
 #include "stat-run.h"
@@ -538,18 +539,16 @@ static int print_results(struct stat_cmd *s, struct stat_printer *p, const struc
 	return 0;
 }
 
-/* -o FILE: opened (--append: added to), with perf's "# started on" line (not in a --json document). -1 after
- * saying why. */
-static int output_open(const struct stat_cmd *s, FILE **f)
+/* -o FILE: opened (--append: added to; FILE replaced only once the results are written, outfile.h), with
+ * perf's "# started on" line (not in a --json document). -1 after saying why. */
+static int output_open(const struct stat_cmd *s, struct outfile *of)
 {
 	time_t now = time(NULL);
 
-	if (!(*f = fopen(s->outfile, s->append ? "a" : "w"))) {
-		fprintf(stderr, "pmu stat: cannot write '%s': %s\n", s->outfile, strerror(errno));
+	if (outfile_open(of, s->outfile, s->append) < 0)
 		return -1;
-	}
 	if (s->format != FMT_JSON)
-		fprintf(*f, "# started on %s\n", ctime(&now));
+		fprintf(of->f, "# started on %s\n", ctime(&now));
 	return 0;
 }
 
@@ -560,9 +559,11 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 	struct stat_printer p;
 	struct stat_result res;
 	struct stat_control ctl;
+	struct outfile of = { NULL, NULL, NULL };
 	struct pmu_ctx *ctx = NULL;
 	struct pmu_caps caps;
-	char *title = title_of(s, s->tg.cmd), *outname = NULL;
+	char *title = title_of(s, s->tg.cmd);
+	bool results = false;          /* printed (the final counts, or an interval's) */
 	int code = 1, r;
 
 	memset(&p, 0, sizeof(p));
@@ -590,12 +591,10 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 		goto out;
 	}
 	/* the results go to stderr, as perf's, or to -o FILE: never mixed with the command's output */
-	if (s->outfile && asprintf(&outname, "'%s'", s->outfile) < 0)
-		goto nomem;
-	if (s->outfile && output_open(s, &p.f) < 0) {
-		p.f = stderr;
+	if (s->outfile && output_open(s, &of) < 0)
 		goto out;
-	}
+	if (of.f)
+		p.f = of.f;
 	p.format = s->format;
 	p.sep = s->sep;
 	p.metric_only = s->metric_only;
@@ -621,11 +620,9 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 		}
 		if (print_results(s, &p, &res, title, &caps, &notes, code) < 0)
 			goto nomem;
-		/* -r 0: each run out as it ends; a write error ends the runs */
-		if (s->repeat == 0 && out_finish(p.f, outname ? outname : "standard error", false) < 0) {
-			if (p.f != stderr)
-				fclose(p.f);
-			p.f = stderr;
+		results = true;
+		/* -r 0: each run out as it ends; a write error ends the runs (said as -o's file is closed) */
+		if (s->repeat == 0 && (fflush(p.f) == EOF || ferror(p.f))) {
 			code = 1;
 			goto out;
 		}
@@ -635,8 +632,9 @@ nomem:
 	fprintf(stderr, "pmu stat: out of memory\n");
 	code = 1;
 out:
-	if (p.f != stderr && out_finish(p.f, outname, true) < 0 && code == 0)
-		code = 1;
+	/* -o: FILE replaced by what was printed; a run that printed nothing leaves it as it was */
+	if (of.f && outfile_close(&of, results || p.last_s > 0) < 0)
+		code = code ? code : 1;
 	json_object_put(p.intervals);
 	free(p.table_ns);
 	stat_control_close(&ctl);
@@ -644,7 +642,6 @@ out:
 	stat_result_free(&res);
 	strv_free(&notes);
 	free(title);
-	free(outname);
 	pmu_ctx_free(ctx);
 	return code;
 }
