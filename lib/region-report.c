@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "region.h"
 #include "textfmt.h"
+#include "utf8.h"
 
 /* A report's column: value ev of the threads' sets, or (ev < 0) the total R.tot[tot] of a name counted
  * on each core PMU, after its last part. */
@@ -519,9 +520,11 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	}
 	unbalanced(format == PMU_FORMAT_TEXT ? f : NULL);
 	pthread_mutex_unlock(&R.lock);
-	if (doc && r >= 0)
-		fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-								  JSON_C_TO_STRING_NOSLASHESCAPE));
+	if (doc && r >= 0) { /* a name's bytes that are not UTF-8: U+FFFD, so that the document stays JSON */
+		pmu__write_utf8(f, json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+								    JSON_C_TO_STRING_NOSLASHESCAPE));
+		fputc('\n', f);
+	}
 	json_object_put(doc);
 	{
 		/* a full disk, a closed stdout: said, not swallowed */

@@ -322,6 +322,24 @@ int main(int argc, char **argv)
 		free(text);
 		pmu_region_reset();
 	}
+	/* 6. a name of bytes that are not UTF-8 (issue 40 item 11): the JSON report is still JSON, each such
+	 * byte U+FFFD, as pmu stat --json writes them. The oracle is Python's strict UTF-8 decoder and json
+	 * module, run on the file */
+	snprintf(out, sizeof(out), "%s/odd.json", tmp);
+	{
+		char cmd[2 * PATH_MAX];
+		int st;
+		pmu_region_begin("odd\xff\xfe\x80name");
+		pmu_region_end("odd\xff\xfe\x80name");
+		CHECK(pmu_region_report(out, PMU_FORMAT_JSON, 0) == 0, "pmu_region_report(%s): %s", out, pmu_strerror(-1));
+		snprintf(cmd, sizeof(cmd), "python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding=\"utf-8\", "
+			 "errors=\"strict\")); sys.exit(0 if [r[\"name\"] for r in d[\"regions\"]] == [\"odd\\ufffd\\ufffd\\ufffdname\"] "
+			 "else 1)' '%s'", out);
+		st = system(cmd);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the JSON report of a region named 'odd\\xff\\xfe\\x80name' is "
+		      "not UTF-8 JSON with the name 'odd\\ufffd\\ufffd\\ufffdname' (python3's json: status 0x%x)", st);
+		pmu_region_reset();
+	}
 	if (!fails) {
 		char cmd[PATH_MAX + 16];
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);

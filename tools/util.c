@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "util.h"
+#include "utf8.h"
 
 int str_append(char **s, const char *sep, const char *add)
 {
@@ -95,48 +96,9 @@ json_object *jnum(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-/* The length of the valid UTF-8 sequence at @s (RFC 3629: no overlong
- * forms, no surrogates, nothing above U+10FFFF), or 0. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-	else
-		return 0;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 static void write_flags(FILE *f, json_object *o, int flags)
 {
-	const unsigned char *s = (const unsigned char *)json_object_to_json_string_ext(
-		o, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
-	const unsigned char *run = s;
-
-	while (*s) {
-		size_t n = utf8_seq(s);
-		if (n) {
-			s += n;
-			continue;
-		}
-		fwrite(run, 1, (size_t)(s - run), f);
-		fputs("\xef\xbf\xbd", f); /* U+FFFD REPLACEMENT CHARACTER */
-		run = ++s;
-	}
-	fwrite(run, 1, (size_t)(s - run), f);
+	pmu__write_utf8(f, json_object_to_json_string_ext(o, flags | JSON_C_TO_STRING_NOSLASHESCAPE));
 	fputc('\n', f);
 }
 
