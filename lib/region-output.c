@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "outtext.h"
 #include "region.h"
 
 /* how many derived names a process tries ("x.pid7.json", "x.pid7-2.json", ...) before it gives up */
@@ -38,10 +39,13 @@ void pmu__region_say(const char *fmt, ...)
 	char msg[2048];
 	va_list ap;
 
+	char shown[sizeof(msg) * 4];
+
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "libpmu regions: %s\n", msg);
+	/* names in it are the caller's bytes: a newline or an escape sequence is shown, not acted on */
+	fprintf(stderr, "libpmu regions: %s\n", pmu__printable(shown, sizeof(shown), msg));
 }
 
 const char *pmu__region_rank(void)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "region.h"
 #include "textfmt.h"
-#include "utf8.h"
+#include "outtext.h"
 
 /* A report's column: value ev of the threads' sets, or (ev < 0) the total R.tot[tot] of a name counted
  * on each core PMU, after its last part. */
@@ -222,25 +222,14 @@ static const struct pmu_value *counted_value(const struct pmu_region_result *r, 
 	return r->unsupported >> k & 1 ? NULL : &r->values[k];
 }
 
-/* ---- CSV (RFC 4180: text fields quoted, inner quotes doubled) ---- */
-
-static void csv_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+/* ---- CSV (RFC 4180 cells, no formulas: pmu__csv_cell) ---- */
 
 static void write_csv(const struct pmu_region_result *r, const struct writer *w)
 {
 	for (size_t k = 0; k < r->nvalues; k++) {
-		csv_str(w->f, r->name);
+		pmu__csv_cell(w->f, r->name);
 		fprintf(w->f, ",%ld,%llu,", r->tid, (unsigned long long)r->calls);
-		csv_str(w->f, r->events[k]);
+		pmu__csv_cell(w->f, r->events[k]);
 		const struct pmu_value *v = counted_value(r, k);
 		fprintf(w->f, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", (unsigned long long)r->values[k].value,
 			(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
@@ -368,8 +357,11 @@ static void text_metric(const char *m, double v, void *data)
 
 static void write_text(const struct pmu_region_result *r, struct writer *w)
 {
-	if (r->tid == -1)
-		fprintf(w->f, " %-*s %10llu", w->namew, r->name, (unsigned long long)r->calls);
+	char name[REG_NAME_MAX * 4 + 1];
+
+	if (r->tid == -1) /* the name as bytes a terminal shows, not acts on */
+		fprintf(w->f, " %-*s %10llu", w->namew, pmu__printable(name, sizeof(name), r->name),
+			(unsigned long long)r->calls);
 	else
 		fprintf(w->f, "   thread %-*ld %10llu", w->namew - 9, r->tid, (unsigned long long)r->calls);
 	for (size_t k = 0; k < r->nvalues; k++)
@@ -442,8 +434,10 @@ static void unbalanced(FILE *f)
 						 s->stray_ends == 1 ? "" : "s");
 				else
 					continue;
-				if (f)
-					fprintf(f, " note: %s\n", line);
+				if (f) {
+					char shown[sizeof(line) * 4];
+					fprintf(f, " note: %s\n", pmu__printable(shown, sizeof(shown), line));
+				}
 				else
 					pmu__region_say("%s", line);
 			}

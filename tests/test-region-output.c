@@ -340,6 +340,29 @@ int main(int argc, char **argv)
 		      "not UTF-8 JSON with the name 'odd\\ufffd\\ufffd\\ufffdname' (python3's json: status 0x%x)", st);
 		pmu_region_reset();
 	}
+	/* 7. names as others read them (issue 40 item 11): in CSV a formula's first character behind a ' (a
+	 * spreadsheet takes the cell as text); in the text report a newline and an escape sequence written
+	 * as \n and \x1b, not acted on. The expected bytes are written here by hand */
+	{
+		char *text;
+		pmu_region_begin("=HYPERLINK(\"http://x\")");
+		pmu_region_end("=HYPERLINK(\"http://x\")");
+		pmu_region_begin("two\nlines\x1b[31m");
+		pmu_region_end("two\nlines\x1b[31m");
+		snprintf(out, sizeof(out), "%s/names.csv", tmp);
+		CHECK(pmu_region_report(out, PMU_FORMAT_CSV, 0) == 0, "pmu_region_report(%s): %s", out, pmu_strerror(-1));
+		text = slurp(out);
+		CHECK(text && strstr(text, "\n\"'=HYPERLINK(\"\"http://x\"\")\",-1,1,"),
+		      "CSV: the formula is not behind a ': %s", text ? text : "(none)");
+		free(text);
+		snprintf(out, sizeof(out), "%s/names.txt", tmp);
+		CHECK(pmu_region_report(out, PMU_FORMAT_TEXT, 0) == 0, "pmu_region_report(%s): %s", out, pmu_strerror(-1));
+		text = slurp(out);
+		CHECK(text && strstr(text, " two\\nlines\\x1b[31m ") && !strchr(text, 0x1b),
+		      "text: the name's newline and ESC are not written as \\n and \\x1b: %s", text ? text : "(none)");
+		free(text);
+		pmu_region_reset();
+	}
 	if (!fails) {
 		char cmd[PATH_MAX + 16];
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);

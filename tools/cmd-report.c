@@ -12,6 +12,7 @@
 #include "report-read.h"
 #include "stat-print.h"
 #include "util.h"
+#include "outtext.h"
 
 /* Merged region reports as a table: the columns as wide as the longest name in them. */
 static void print_regions(FILE *f, const struct saved_regions *r)
@@ -29,7 +30,8 @@ static void print_regions(FILE *f, const struct saved_regions *r)
 	fprintf(f, "\n");
 	for (size_t j = 0; j < r->nrows; j++) {
 		const struct rg_row *row = &r->rows[j];
-		fprintf(f, " %-*s %10" PRIu64, w, row->name, row->calls);
+		char shown[4 * 256 + 1];
+		fprintf(f, " %-*s %10" PRIu64, w, pmu__printable(shown, sizeof(shown), row->name), row->calls);
 		for (size_t k = 0; k < r->events.n; k++) {
 			const struct rg_cell *c = k < row->ncells ? &row->cells[k] : NULL;
 			pmu__text_count_cell(f, pmu__text_col_width(strlen(r->events.v[k])), c && c->seen ? &c->v : NULL);
@@ -95,8 +97,9 @@ static void print_spread(FILE *f, const struct saved_regions *r)
 				snprintf(imb, sizeof(imb), "%.2f", d.max / d.mean);
 			else
 				snprintf(imb, sizeof(imb), "n/a");
-			fprintf(f, " %-*s %-*s %18s %18s %18s  %-*s  %9s", wr, row->name, we, r->events.v[k], mn, me, mx, wa,
-				at, imb);
+			char shown[4 * 256 + 1];
+			fprintf(f, " %-*s %-*s %18s %18s %18s  %-*s  %9s", wr, pmu__printable(shown, sizeof(shown), row->name),
+				we, r->events.v[k], mn, me, mx, wa, at, imb);
 			if (d.n < r->files)
 				fprintf(f, "  (in %d of the %d)", d.n, r->files);
 			fprintf(f, "\n");

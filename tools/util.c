@@ -11,7 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "util.h"
-#include "utf8.h"
+#include "outtext.h"
 
 int str_append(char **s, const char *sep, const char *add)
 {
