@@ -1146,7 +1146,7 @@ int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *va
  * name nested (recursion) counts once, from the outermost begin to its end.
  * After the first use of a name in a thread, begin and end neither
  * allocate nor lock (they compare the name with the thread's copy of it).
- * Returns 0, -EINVAL (end without begin, NULL or overlong name: nothing is
+ * Returns 0, -EINVAL (end without begin, NULL, empty or overlong name: nothing is
  * recorded), -EBUSY (called from a signal handler that interrupted a
  * begin/end of the same thread: refused, nothing recorded), -ENOMEM, or the
  * error of opening the events (then every later call returns it quickly).
@@ -1165,7 +1165,8 @@ int pmu_region_end(const char *name);
  * any other pmu_region_* function: the events of every thread are fixed at
  * the first region call of the process. The list is checked now (metric
  * names are expanded, the context is created), so a bad name fails here.
- * Returns 0, -EBUSY (regions already in use: nothing changed), -ENOMEM, or
+ * Returns 0, -EINVAL for a @calibrate other than 1, 0 or -1 (nothing
+ * changed), -EBUSY (regions already in use: nothing changed), -ENOMEM, or
  * the error of the list (an unknown name, a malformed list); after such an
  * error every region call returns it, as when a thread fails to open its
  * events. Events the CPU cannot count are reported when a thread opens

@@ -155,6 +155,11 @@ struct slot *pmu__region_new_slot(struct thread_state *ts, const char *name, int
 	struct slot *s;
 	int id;
 
+	if (!*name) {
+		*err = pmu__err(R.ctx, -EINVAL, "a region name is empty: name the region (a report row has no other "
+				"label)");
+		return NULL;
+	}
 	if (strnlen(name, REG_NAME_MAX) == REG_NAME_MAX) {
 		*err = pmu__err(R.ctx, -EINVAL, "region name '%.40s...' is too long (at most %d characters)", name,
 				REG_NAME_MAX - 1);

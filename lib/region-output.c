@@ -60,6 +60,20 @@ const char *pmu__region_rank(void)
 	return NULL;
 }
 
+/* The MPI rank as a file name takes it (into @out, @len bytes): "" without one; a character other than a
+ * letter, a digit, '-' or '_' becomes '_', so that no value of the launcher's variable ("../../etc", a '/')
+ * puts a report outside the directory asked for. */
+static const char *rank_in_name(char *out, size_t len)
+{
+	const char *rank = pmu__region_rank();
+
+	pmu__strlcpy(out, rank ? rank : "", len);
+	for (char *c = out; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
+			*c = '_';
+	return out;
+}
+
 int pmu__region_expand_path(const char *in, char *out, size_t len)
 {
 	size_t o = 0;
@@ -71,8 +85,8 @@ int pmu__region_expand_path(const char *in, char *out, size_t len)
 			o += (size_t)snprintf(out + o, len - o, "%ld", (long)getpid());
 			p++;
 		} else if (p[0] == '%' && p[1] == 'r') {
-			const char *rank = pmu__region_rank();
-			o += (size_t)snprintf(out + o, len - o, "%s", rank ? rank : "0");
+			char r[64];
+			o += (size_t)snprintf(out + o, len - o, "%s", pmu__region_rank() ? rank_in_name(r, sizeof(r)) : "0");
 			p++;
 		} else if (p[0] == '%' && p[1] == '%') {
 			out[o++] = '%';
@@ -113,7 +127,7 @@ FILE *pmu__region_open_report(const char *file, int *err)
 }
 
 /* @file with ".rank<R>.pid<P>" (".pid<P>" without a rank; "-<n>" after the pid from the second try)
- * before its extension: "dir/report.json" -> "dir/report.rank3.pid4242.json". A rank's '/' becomes '_'. */
+ * before its extension: "dir/report.json" -> "dir/report.rank3.pid4242.json" (the rank as rank_in_name() writes it). */
 static int derived_name(const char *file, int n, char *out, size_t len)
 {
 	const char *base = strrchr(file, '/'), *dot, *rank = pmu__region_rank();
@@ -124,10 +138,7 @@ static int derived_name(const char *file, int n, char *out, size_t len)
 	base = base ? base + 1 : file;
 	dot = strrchr(base, '.');
 	stem = dot && dot > base ? (size_t)(dot - file) : strlen(file);
-	pmu__strlcpy(r, rank ? rank : "", sizeof(r));
-	for (char *c = r; *c; c++)
-		if (*c == '/')
-			*c = '_';
+	rank_in_name(r, sizeof(r));
 	snprintf(tag, sizeof(tag), "%s%s.pid%ld", rank ? ".rank" : "", r, (long)getpid());
 	if (n > 1)
 		snprintf(tag + strlen(tag), sizeof(tag) - strlen(tag), "-%d", n);

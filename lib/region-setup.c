@@ -230,6 +230,9 @@ PMU_EXPORT int pmu_region_configure(const char *events, int calibrate)
 {
 	char *copy = NULL;
 
+	if (calibrate < -1 || calibrate > 1)
+		return pmu__err(NULL, -EINVAL, "pmu_region_configure: calibrate is %d; pass 1 (subtract the begin/end "
+				"cost), 0 (do not) or -1 ($PMU_CALIBRATE or the default)", calibrate);
 	if (events && !(copy = strdup(events)))
 		return pmu__err(NULL, -ENOMEM, "pmu_region_configure: out of memory");
 	pthread_mutex_lock(&R.lock);

@@ -128,6 +128,18 @@ static long c_page_with_pc(void) { return pmu_page_read_with_fn(NULL, NULL, NULL
 static long c_page_with_out(void) { struct perf_event_mmap_page pc; memset(&pc, 0, sizeof(pc)); return pmu_page_read_with_fn(&pc, NULL, NULL, NULL, NULL); }
 static long c_set_fast_fn(void) { return pmu_fast_read(pmu_set_fast_fn(NULL), v); }
 static long c_region_begin(void) { return pmu_region_begin(NULL); }
+/* an empty name: refused as such (not another error that the call may meet first) */
+static long c_region_begin_empty(void)
+{
+	long r = pmu_region_begin("");
+	return r == -EINVAL && strstr(pmu_strerror((int)r), "region name is empty") ? r : 0;
+}
+/* calibrate outside 1, 0, -1: refused, saying which it takes */
+static long c_region_configure_5(void)
+{
+	long r = pmu_region_configure(NULL, 5);
+	return r == -EINVAL && strstr(pmu_strerror((int)r), "calibrate is 5") ? r : 0;
+}
 static long c_region_end(void) { return pmu_region_end(NULL); }
 static long c_region_get_name(void) { struct pmu_region *h; return pmu_region_get(NULL, &h); }
 static long c_region_get_out(void) { return pmu_region_get("x", NULL); }
@@ -249,6 +261,8 @@ static const struct call calls[] = {
 	{ "pmu_region_overhead(NULL, 5)", NEG, c_region_overhead },
 	{ "pmu_region_foreach(0, cb, NULL) after the above", ZERO, c_region_foreach_ok },
 	{ "pmu_strerror(-EINVAL) is a string", ZERO, c_strerror },
+	{ "pmu_region_begin(\"\"): -EINVAL, an empty name", NEG, c_region_begin_empty },
+	{ "pmu_region_configure(NULL, 5): -EINVAL naming calibrate", NEG, c_region_configure_5 },
 	{ "pmu_strerror(INT_MIN) is a string", ZERO, c_strerror_min },
 	{ "pmu_set_open with an unknown flag (1 << 30): -EINVAL naming it", NEG, c_open_flags },
 };

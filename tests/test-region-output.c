@@ -340,6 +340,24 @@ int main(int argc, char **argv)
 		      "not UTF-8 JSON with the name 'odd\\ufffd\\ufffd\\ufffdname' (python3's json: status 0x%x)", st);
 		pmu_region_reset();
 	}
+	/* 8. %r from the launcher's variable as a file name takes it (issue 40 item 12): a rank of
+	 * "../../x" is written as "______x" inside the directory asked for, not two levels up */
+	mkdirs(tmp, "rank", dir);
+	{
+		char up[PATH_MAX + 64], want[PATH_MAX + 64];
+		snprintf(out, sizeof(out), "%s/r%%r.csv", dir);
+		setenv("PMU_OUTPUT", out, 1);
+		setenv("OMPI_COMM_WORLD_RANK", "../../x", 1);
+		snprintf(err, sizeof(err), "%s/rank.err", tmp);
+		wait_ok(spawn(self, 1, NULL, err, NULL), "rank ../../x");
+		unsetenv("OMPI_COMM_WORLD_RANK");
+		unsetenv("PMU_OUTPUT");
+		snprintf(want, sizeof(want), "%s/r______x.csv", dir);
+		snprintf(up, sizeof(up), "%s/../../x.csv", dir);
+		CHECK(access(want, F_OK) == 0 && access(up, F_OK) != 0, "rank '../../x' with PMU_OUTPUT=%s: %s %s, %s %s",
+		      out, want, access(want, F_OK) == 0 ? "written" : "missing", up, access(up, F_OK) == 0 ? "written" : "not written");
+	}
+
 	/* 7. names as others read them (issue 40 item 11): in CSV a formula's first character behind a ' (a
 	 * spreadsheet takes the cell as text); in the text report a newline and an escape sequence written
 	 * as \n and \x1b, not acted on. The expected bytes are written here by hand */
