@@ -170,11 +170,17 @@ _S = ctypes.c_char_p
 
 
 def _enc(s):
+    """A str, bytes or path as the C string libpmu takes. A NUL inside would end it there: what follows
+    would be silently dropped (a name cut short, a list of events shorter than asked), so it is refused."""
     if s is None:
         return None
     if isinstance(s, bytes):
-        return s
-    return os.fsencode(s) if isinstance(s, os.PathLike) else str(s).encode("utf-8")
+        b = s
+    else:
+        b = os.fsencode(s) if isinstance(s, os.PathLike) else str(s).encode("utf-8")
+    if b"\0" in b:
+        raise ValueError("%r holds a NUL character, which would end the C string there; remove it" % (s,))
+    return b
 
 
 def _dec(b):

@@ -828,3 +828,13 @@ def test_region_reset(regions):
     r = by_name(pmu.region_results()).get("py-reset")
     assert r is None or (r["calls"] == 0 and all(v["value"] == 0 and v["enabled"] == 0
                                                  for v in r["values"].values())), r
+
+
+def test_nul_in_a_name_is_refused(ctx):
+    """A NUL would end the C string: 'task-clock\\0cycles' counted task-clock alone, 'a\\0b' was region
+    'a' (issue 40 item 12). Each is refused, naming the string, before libpmu sees it."""
+    for call in (lambda: pmu.Set(ctx, "task-clock\0cycles"), lambda: ctx.resolve("task\0clock"),
+                 lambda: pmu.region("a\0b"), lambda: pmu.region(b"a\0b"),
+                 lambda: pmu.Context(cpuid="GenuineIntel-6-55-4\0x")):
+        with pytest.raises(ValueError, match="NUL character"):
+            call()

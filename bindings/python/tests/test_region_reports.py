@@ -147,8 +147,8 @@ def test_rank_from_each_launcher_variable(regions, tmp_path, var):
 def test_rank_that_is_not_a_number_is_a_json_string(regions, tmp_path):
     jsonschema = pytest.importorskip("jsonschema", reason="python3-jsonschema is not installed")
     name, doc = run_with_rank(tmp_path, "SLURM_PROCID", 'a"b')
-    assert name == 'rank-a"b.json'
-    assert doc["rank"] == 'a"b'
+    assert name == "rank-a_b.json"      # %r as a file name takes it (a character other than [A-Za-z0-9_-]: _)
+    assert doc["rank"] == 'a"b'         # the document keeps the launcher's value
     jsonschema.validate(doc, schema())
     name, doc = run_with_rank(tmp_path, None, None)
     assert name == "rank-0.json" and doc["rank"] is None
