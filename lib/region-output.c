@@ -2,11 +2,12 @@
 /*
  * Regions: where what they write goes. A misconfiguration said on stderr
  * (the library's one place for it); a report path's %p (pid), %r (MPI rank) and %%
- * expanded; the report file opened without waiting on a FIFO; and the rule
- * for $PMU_OUTPUT, which every process of a job (MPI ranks, forked children,
- * one run after another) reads the same: a regular file is created
- * exclusively, never overwritten, and a process that finds it taken writes
- * to a name derived from it and says so once.
+ * expanded; the report written whole or not at all (lib/resultfile.h: a full
+ * disk or a SIGKILL leave the file as it was), a FIFO opened without waiting;
+ * and the rule for $PMU_OUTPUT, which every process of a job (MPI ranks,
+ * forked children, one run after another) reads the same: a regular file is
+ * created only where none is, never over another, and a process that finds
+ * it taken writes to a name derived from it and says so once.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "outtext.h"
+#include "resultfile.h"
 #include "region.h"
 
 /* how many derived names a process tries ("x.pid7.json", "x.pid7-2.json", ...) before it gives up */
@@ -101,31 +103,6 @@ int pmu__region_expand_path(const char *in, char *out, size_t len)
 	return 0;
 }
 
-/* @fd made blocking again and a stream; closed on failure (*err: errno). */
-static FILE *stream(int fd, int *err)
-{
-	int fl;
-	FILE *f;
-
-	if (fd < 0) {
-		*err = errno;
-		return NULL;
-	}
-	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
-		*err = errno;
-		close(fd);
-		return NULL;
-	}
-	return f;
-}
-
-/* Opened without waiting: a FIFO with no reader is an error now (ENXIO), not a program blocked at
- * exit. */
-FILE *pmu__region_open_report(const char *file, int *err)
-{
-	return stream(open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666), err);
-}
-
 /* @file with ".rank<R>.pid<P>" (".pid<P>" without a rank; "-<n>" after the pid from the second try)
  * before its extension: "dir/report.json" -> "dir/report.rank3.pid4242.json" (the rank as rank_in_name() writes it). */
 static int derived_name(const char *file, int n, char *out, size_t len)
@@ -146,37 +123,40 @@ static int derived_name(const char *file, int n, char *out, size_t len)
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
-FILE *pmu__region_open_output(const char *file, char *used, size_t len, int *err)
+int pmu__region_out_open(struct pmu_outfile *o, const char *file, bool env)
 {
-	struct stat st;
-	int fd;
+	if (env && own.pid == getpid() && !strcmp(own.asked, file))
+		file = own.used; /* this process's own earlier report: the newest replaces it */
+	return pmu__outfile_open(o, file, false, true);
+}
 
-	if (own.pid == getpid() && !strcmp(own.asked, file)) {
-		/* this process's own earlier report: the newest replaces it */
-		pmu__strlcpy(used, own.used, len);
-		return pmu__region_open_report(own.used, err);
-	}
+int pmu__region_out_place(struct pmu_outfile *o, const char *file, bool env, char *used, size_t len)
+{
+	int r = pmu__outfile_finish(o);
+
 	pmu__strlcpy(used, file, len);
-	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode))
-		return pmu__region_open_report(file, err); /* a FIFO, /dev/null, a terminal: as asked */
-	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0666);
-	for (int n = 1; fd < 0 && errno == EEXIST && n <= DERIVED_TRIES; n++) {
-		if (derived_name(file, n, used, len) < 0) {
-			errno = ENAMETOOLONG;
-			break;
-		}
-		fd = open(used, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (r < 0)
+		return r;
+	if (!env)
+		return pmu__outfile_place(o, file, true); /* the caller's path: over what is there */
+	if (own.pid == getpid() && !strcmp(own.asked, file)) {
+		pmu__strlcpy(used, own.used, len);
+		return pmu__outfile_place(o, own.used, true);
 	}
-	if (fd >= 0 && strcmp(used, file))
+	/* never over another's: the name itself, else one derived from it, each taken only where free */
+	r = pmu__outfile_place(o, file, false);
+	for (int n = 1; r == -EEXIST && n <= DERIVED_TRIES; n++)
+		r = derived_name(file, n, used, len) < 0 ? -ENAMETOOLONG : pmu__outfile_place(o, used, false);
+	if (r == 0 && strcmp(used, file))
 		pmu__region_say("PMU_OUTPUT: '%s' exists (another process's report, or an earlier run's), and a "
 				"report is never written over; this process's report (pid %ld%s%s) is in '%s'. To "
 				"name each process's file yourself, put %%r (the MPI rank) or %%p (the pid) in "
 				"PMU_OUTPUT.", file, (long)getpid(), pmu__region_rank() ? ", rank " : "",
 				pmu__region_rank() ? pmu__region_rank() : "", used);
-	if (fd >= 0) {
+	if (r == 0) {
 		own.pid = getpid();
 		pmu__strlcpy(own.asked, file, sizeof(own.asked));
 		pmu__strlcpy(own.used, used, sizeof(own.used));
 	}
-	return stream(fd, err);
+	return r;
 }

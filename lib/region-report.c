@@ -15,6 +15,7 @@
 #include "region.h"
 #include "textfmt.h"
 #include "outtext.h"
+#include "resultfile.h"
 
 /* A report's column: value ev of the threads' sets, or (ev < 0) the total R.tot[tot] of a name counted
  * on each core PMU, after its last part. */
@@ -461,6 +462,7 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	struct report_cols rc;
 	struct writer w;
 	json_object *doc = NULL;
+	struct pmu_outfile out = { NULL, NULL };
 	FILE *f;
 	size_t nev;
 	int r, nthreads = 0;
@@ -484,13 +486,12 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 					"characters once %%p/%%r are expanded", path, PATH_MAX - 1);
 		}
 		pmu__strlcpy(file, asked, sizeof(file));
-		f = env ? pmu__region_open_output(asked, file, sizeof(file), &err) : pmu__region_open_report(asked, &err);
-		if (!f) {
+		if ((err = pmu__region_out_open(&out, asked, env != NULL)) < 0) {
 			pthread_mutex_unlock(&R.lock);
-			return pmu__err(R.ctx, -err, "cannot write the region report to '%s': %s", file,
-					err == ENXIO ? "it is a FIFO that no process is reading" :
-					err == EEXIST ? "it and the names derived from it exist" : strerror(err));
+			return pmu__err(R.ctx, err, "cannot write the region report to '%s': %s", file,
+					err == -ENXIO ? "it is a FIFO that no process is reading" : strerror(-err));
 		}
+		f = out.f;
 	}
 	nev = rc.n = columns(rc.cols, rc.events, rc.infos);
 	for (struct thread_state *t = R.threads; t; t = t->next)
@@ -520,14 +521,25 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 		fputc('\n', f);
 	}
 	json_object_put(doc);
-	{
+	if (out.f) { /* the file takes the report whole, or stays as it was (a full disk, a name no process has) */
+		char asked[PATH_MAX];
+		int bad;
+		pmu__strlcpy(asked, file, sizeof(asked));
+		pthread_mutex_lock(&R.lock); /* the choice of $PMU_OUTPUT's name */
+		bad = pmu__region_out_place(&out, asked, env != NULL, file, sizeof(file));
+		pthread_mutex_unlock(&R.lock);
+		pmu__outfile_drop(&out);
+		if (bad < 0)
+			return pmu__err(R.ctx, bad, "writing the region report to '%s' failed: %s; %s", file, strerror(-bad),
+					bad == -EEXIST ? "it and the names derived from it exist" : "the file is as it was");
+	} else {
 		/* a full disk, a closed stdout: said, not swallowed */
 		int bad = ferror(f) ? (errno ? errno : EIO) : 0;
-		if ((f != stderr && f != stdout ? fclose(f) : fflush(f)) != 0 && !bad)
+		if (fflush(f) != 0 && !bad)
 			bad = errno ? errno : EIO;
 		if (bad)
 			return pmu__err(R.ctx, -bad, "writing the region report to '%s' failed: %s",
-					f == stdout ? "stdout" : f == stderr ? "stderr" : file, strerror(bad));
+					f == stdout ? "stdout" : "stderr", strerror(bad));
 	}
 	return r < 0 ? r : 0;
 }

@@ -155,13 +155,15 @@ void pmu__region_say(const char *fmt, ...) PMU_PRINTF(1, 2);
 const char *pmu__region_rank(void);
 /* @in with %p, %r and %% expanded into @out; -ENAMETOOLONG when it does not fit. */
 int pmu__region_expand_path(const char *in, char *out, size_t len);
-/* @file created or truncated, as a program that names it asks (NULL and *@err: errno). */
-FILE *pmu__region_open_report(const char *file, int *err);
-/* The file for $PMU_OUTPUT's @file (under R.lock): created exclusively, or, where a regular file of
- * that name exists (another process's, an earlier run's), a name derived from it (said once);
- * this process's own earlier file replaced; a FIFO or device opened as asked. The name used in
- * @used. NULL and *@err: errno. */
-FILE *pmu__region_open_output(const char *file, char *used, size_t len, int *err);
+/* The report's bytes for @file (@env: $PMU_OUTPUT's), written whole or not at all (resultfile.h); a
+ * FIFO without a reader: -ENXIO, not a wait. 0 or a negative errno. */
+struct pmu_outfile;
+int pmu__region_out_open(struct pmu_outfile *o, const char *file, bool env);
+/* All written (under R.lock): the bytes take their name, in @used: the caller's path over what is there;
+ * $PMU_OUTPUT's @file only where no file is (another process's, an earlier run's), else a name derived
+ * from it (said once), this process's own earlier file replaced. 0 or a negative errno (the file then as
+ * it was). */
+int pmu__region_out_place(struct pmu_outfile *o, const char *file, bool env, char *used, size_t len);
 
 /* region-names.c */
 /* Interned id of @name (under R.lock), or -ENOMEM. */

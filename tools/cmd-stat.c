@@ -559,7 +559,7 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 	struct stat_printer p;
 	struct stat_result res;
 	struct stat_control ctl;
-	struct outfile of = { NULL, NULL, NULL };
+	struct outfile of;
 	struct pmu_ctx *ctx = NULL;
 	struct pmu_caps caps;
 	char *title = title_of(s, s->tg.cmd);
@@ -568,6 +568,7 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 
 	memset(&p, 0, sizeof(p));
 	memset(&res, 0, sizeof(res));
+	memset(&of, 0, sizeof(of));
 	stat_control_none(&ctl);
 	p.f = stderr;
 	if (!title || (s->all_cpus && all_cpus(&s->tg) < 0))

@@ -1,23 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pmu stat -o FILE, written so that FILE is never left half-written or
- * emptied: the results go to a temporary file beside it, which replaces
- * FILE (rename(2)) only once they are all written. A run that fails
- * before its results (an unknown event, a command that cannot run), a
- * full disk, or a SIGKILL leaves FILE as it was. --append copies FILE into
- * the temporary file first. FILE that exists and is not a regular file (a
- * device such as /dev/full, a FIFO, a symbolic link) is written in place.
+ * pmu stat -o FILE, written whole or not at all (lib/resultfile.h's rule, the region reports' too): the
+ * results replace FILE only once they are all written. A run that fails before its results (an unknown
+ * event, a command that cannot run), a full disk, or a SIGKILL leave FILE as it was. --append copies
+ * FILE into the results first. An existing FILE that is not a regular file (a device such as /dev/full,
+ * a FIFO, a symbolic link) is written in place.
  */
 #ifndef PMU_TOOLS_OUTFILE_H
 #define PMU_TOOLS_OUTFILE_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "resultfile.h"
 
 struct outfile {
-	FILE *f;            /* write here */
+	struct pmu_outfile o;
+	FILE *f;            /* write here (o.f) */
 	char *path;         /* FILE */
-	char *tmp;          /* the temporary file, or NULL (written in place) */
 };
 
 /* Open @path for the results (@append: after what it holds). 0, or -1 after saying why on stderr. */
