@@ -160,6 +160,13 @@ run 0 "$tmp/o" "$tmp/e" list TOPDOWN
 check "list shows the TOPDOWN hierarchy" has "$tmp/o" "^ *TOPDOWN.BACKEND_BOUND.MEMORY.SLOTS"
 run 0 "$tmp/o" "$tmp/e" check-tables "$SRC/events"
 check "shipped tables clean" has "$tmp/o" "no problems found"
+# a table's bytes are shown, not acted on (issue 40 item 12): an event name with ESC and a newline is one
+# problem line, written \x1b and \n (the expected text written here by hand)
+mkdir -p "$tmp/esc-table"
+printf '[{"EventName": "EV\\u001b[31mX\\nY", "EventCode": "0x1", "BriefDescription": "x"}]' > "$tmp/esc-table/a.json"
+run 1 "$tmp/o" "$tmp/e" check-tables "$tmp/esc-table"
+check "check-tables: a name's ESC and newline written as \\x1b and \\n, one line" \
+	test "$(grep -c . "$tmp/o")/$(grep -c "$(printf '\033')" "$tmp/o")/$(grep -c 'EV\\x1b\[31mX\\nY: an event name' "$tmp/o")" = 2/0/1
 run 1 "$tmp/o" "$tmp/e" check-tables "$SRC/tests/tables/broken/metric-cycle"
 check "check-tables reports a cycle" has "$tmp/o" "cycle: m1 -> m2 -> m1"
 # a comma before ']' or '}' is not JSON (RFC 8259; Python's json, which perf's jevents.py and gen-tables.py

@@ -3,11 +3,17 @@
 #include <stdio.h>
 #include "cli.h"
 #include "opts.h"
+#include "outtext.h"
 
+/* One line per problem: the table's names and text are the file's bytes, shown (a newline or an escape
+ * sequence in an event name written as \n, \x1b), not acted on, so that each problem stays one line */
 static void print_problem(void *data, const char *file, const char *entry, const char *msg)
 {
+	char f[4096 * 4], e[1024 * 4], m[4096 * 4];
+
 	(void)data;
-	printf("%s%s%s: %s\n", file, entry ? ": " : "", entry ? entry : "", msg);
+	printf("%s%s%s: %s\n", pmu__printable(f, sizeof(f), file), entry ? ": " : "",
+	       entry ? pmu__printable(e, sizeof(e), entry) : "", pmu__printable(m, sizeof(m), msg));
 }
 
 static int cmd_check_tables(int argc, char **argv, struct cli *cli);
