@@ -1103,9 +1103,12 @@ int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *va
  * instructions, cycles, branch and cache misses in user mode where a
  * hardware PMU exists, else task-clock, page-faults, context-switches), and
  * at exit a report goes to $PMU_OUTPUT (default stderr; "-" stdout; "%p"
- * becomes the pid, "%r" the MPI rank) in $PMU_FORMAT (text, json, csv).
+ * becomes the pid, "%r" the MPI rank, a character other than a letter, digit,
+ * '-' or '_' of it as '_') in $PMU_FORMAT (text, json, csv). A report is
+ * written whole or not at all: to a temporary file beside its name, which
+ * then takes the name; a full disk or a SIGKILL leave the file as it was.
  * A regular file named by $PMU_OUTPUT is never written over: each process
- * creates it exclusively, and one that finds it taken (another rank's or
+ * takes the name only where no file has it, and one that finds it taken (another rank's or
  * forked child's report, an earlier run's) writes to a name derived from it,
  * "dir/report.json" -> "dir/report.rank3.pid4242.json" (".pid4242" without a
  * rank; "-2", "-3"... after the pid if that exists too), and says once on
@@ -1217,7 +1220,8 @@ enum pmu_report_format {
  * pmu_region_report - write the report now (threads summed, per thread with
  * @per_thread) to @path (NULL: $PMU_OUTPUT or stderr; "-" stdout) in
  * @format. A @path given here ("%p", "%r" expanded) is the caller's choice:
- * created or written over, as fopen(path, "w") would; NULL follows
+ * created or replaced (whole, once written), as fopen(path, "w") would
+ * leave it; NULL follows
  * $PMU_OUTPUT's rule (see pmu_region_begin): never over another process's
  * report. Regions still open are reported as of their last end. Can be
  * called many times; the report at exit still happens unless
