@@ -1344,8 +1344,9 @@ sys.exit(0 if unit == 'Joules' and ms > 0 and abs(j / (ms * 1e6 * 0.25) - 1) < 0
 # pmu killed (SIGKILL: nothing of it runs) before it lets its command start: the command, forked and
 # waiting for pmu's go byte, sees the pipe close and exits 127 instead of waiting forever with the
 # caller's stdout open. pmu is caught between the fork and the release (while it opens 400 events): a
-# watcher stops it (SIGSTOP) as soon as its child exists and, if the child has not exec'd yet (its name is
-# still pmu's), kills it; otherwise it lets it go and tries again (a FIFO held pmu there before; a FIFO in
+# watcher stops it (SIGSTOP) as soon as its child exists and, once pmu is stopped, if the child sleeps in
+# the go pipe's read (no byte written: a write wakes it) and has not exec'd (its name is still pmu's),
+# kills pmu; otherwise it lets it go and tries again (a FIFO held pmu there before; a FIFO in
 # a written tree is refused now, issue 40 item 5)
 evs=$($PY -c 'print(",".join(["task-clock"] * 400))')
 cat > "$tmp/catch.py" <<'PYEOF'
@@ -1364,8 +1365,24 @@ for attempt in range(40):
         if c:
             os.kill(p.pid, signal.SIGSTOP)
             child = int(c[0])
-    comm = open(f"/proc/{child}/comm").read().strip() if child else ""
-    if child and comm == os.path.basename(pmu):        # caught before the exec
+    def state(pid):
+        try:
+            return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return ""
+    for _ in range(1000):                              # stopped for sure (SIGSTOP is not synchronous)
+        if state(p.pid) in ("T", "t", ""):
+            break
+        time.sleep(0.001)
+    def waiting_for_go(pid):
+        # asleep in a pipe read with pmu stopped: the go byte is not written (a write wakes the reader)
+        try:
+            wchan = open(f"/proc/{pid}/wchan").read()
+            comm = open(f"/proc/{pid}/comm").read().strip()
+        except OSError:
+            return False
+        return state(pid) == "S" and "pipe" in wchan and comm == os.path.basename(pmu)
+    if child and waiting_for_go(child):                # caught before the release
         os.kill(p.pid, signal.SIGKILL); p.wait()
         for _ in range(50):                            # gone, or a zombie nothing reaps (a container's init)
             try:
