@@ -31,19 +31,13 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, tally  # tests/checks.py, beside this script
+
 TARBALL = "/usr/src/linux-source-6.12.tar.xz"
 TOP = "linux-source-6.12"
 FILES = [TOP + "/drivers/perf/arm_pmuv3.c", TOP + "/include/linux/perf/arm_pmuv3.h"]
-failures = 0
-checks = 0
 
 
-def check(ok, what):
-    global failures, checks
-    checks += 1
-    if not ok:
-        failures += 1
-        print("FAIL: " + what)
 
 
 def fail_setup(msg):
@@ -261,8 +255,8 @@ def main():
     num, attr, hw, common, extra = parse(c, h)
     part1(pmu_bin, num, attr, hw, common, extra)
     part2(pmu_bin, src)
-    print("test-arm64-generic: %d checks, %d failed" % (checks, failures))
-    sys.exit(1 if failures else 0)
+    print("test-arm64-generic: %d checks, %d failed" % (tally.checks, tally.fails))
+    sys.exit(1 if tally.fails else 0)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, tally  # tests/checks.py, beside this script
+
 SRC = os.environ.get("PMU_TEST_SRCDIR", ".")
 BUILD = os.environ.get("PMU_TEST_BUILDDIR", "build")
 HOST = os.path.join(BUILD, "arm64-host")
@@ -61,16 +63,8 @@ EXPECTED = {
 # the mutation: a code of the built-in Neoverse V2 table and the CPU id of that table (events/mapfile.csv)
 MUTATE = ("arm64/neoverse-v2", "BUS_ACCESS_RD", 0x60, 0x61, "0x00000000410fd4f0")
 
-checks = fails = 0
 
 
-def check(ok, what):
-    global checks, fails
-    checks += 1
-    if not ok:
-        fails += 1
-        print("FAIL: " + what)
-    return ok
 
 
 def fail_setup(msg):
@@ -207,8 +201,8 @@ def main():
     n = check_tree(exe, "perf", os.path.join(root, "arch", "arm64"))
     n += check_tree(exe, "built-in", os.path.join(SRC, "events"))
     mutated(exe)
-    print("test-arm64-libpfm4: %d arm64 encodings compared with libpfm4:arm64, %d checks, %d failed" % (n, checks, fails))
-    return 1 if fails else 0
+    print("test-arm64-libpfm4: %d arm64 encodings compared with libpfm4:arm64, %d checks, %d failed" % (n, tally.checks, tally.fails))
+    return 1 if tally.fails else 0
 
 
 if __name__ == "__main__":

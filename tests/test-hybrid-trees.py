@@ -37,20 +37,15 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, tally  # tests/checks.py, beside this script
+
 TARBALL = "/usr/src/linux-source-6.12.tar.xz"
 TOP = "linux-source-6.12"
 PE = TOP + "/tools/perf/pmu-events/arch"
 WANT = [TOP + "/arch/x86/events/intel/core.c", PE + "/x86/mapfile.csv", PE + "/x86/alderlake/*",
         PE + "/x86/meteorlake/*", PE + "/arm64/*"]
-checks = failures = 0
 
 
-def check(ok, what):
-    global checks, failures
-    checks += 1
-    if not ok:
-        failures += 1
-        print("FAIL: " + what)
 
 
 def source(build):
@@ -349,8 +344,8 @@ def main():
     intel_tables(pmu_bin, fixtures, ks)
     arm_root = arm_tables(pmu_bin, fixtures, ks)
     info_and_arl(pmu_bin, fixtures, arm_root)
-    print("test-hybrid-trees: %d checks, %d failed" % (checks, failures))
-    sys.exit(1 if failures else 0)
+    print("test-hybrid-trees: %d checks, %d failed" % (tally.checks, tally.fails))
+    sys.exit(1 if tally.fails else 0)
 
 
 if __name__ == "__main__":
