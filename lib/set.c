@@ -18,6 +18,9 @@
 
 #define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
+/* The most events one group can hold with READ_FORMAT: the kernel (perf_validate_size) refuses a
+ * group whose read, nr, enabled and running then a value and an id per event, passes 16 KiB */
+#define GROUP_MAX_EVENTS ((size_t)(16 * 1024 - 3 * 8) / 16)
 
 /* The plan's guard: a word holding the owner's thread pointer in a page the
  * kernel zeroes in a forked child. Where there is no such page (kernels
@@ -205,6 +208,13 @@ static int open_error(struct pmu_set *s, const struct pmu_ev *e, int err, bool m
 		return pmu__err_hold(-ENOSPC, "cannot open '%s': no counter or breakpoint slot left",
 				e->info.name);
 	case E2BIG:
+		/* a member: the kernel's limit on one read of the whole group (GROUP_MAX_EVENTS) */
+		if (member)
+			return pmu__err_hold(-E2BIG,
+					"cannot add '%s' to its group of %u events: the kernel reads a group whole, "
+					"in at most 16 KiB, which holds %zu events as libpmu reads them; split the "
+					"{...} group (or list the events without braces)", e->info.name,
+					s->g[e->group].n, GROUP_MAX_EVENTS);
 		return pmu__err_hold(-E2BIG,
 				"cannot open '%s': this kernel does not understand the perf_event_attr size "
 				"libpmu was built with (kernel older than the headers)", e->info.name);
