@@ -238,8 +238,8 @@ static int load_tables(struct pmu_ctx *ctx)
 		free(dir);
 	}
 	if (problems)
-		pmu__log(ctx, PMU_LOG_WARN, "event tables: %d problems while loading (run 'pmu check-tables DIR')",
-			 problems);
+		pmu__log(ctx, PMU_LOG_WARN, "event tables: %d problem%s while loading (run 'pmu check-tables DIR')",
+			 problems, problems == 1 ? "" : "s");
 	pmu__log(ctx, PMU_LOG_DEBUG, "tables: %zu entries, CPU table %s (%s)", t->n,
 		 t->cpu_dir ? t->cpu_dir : "none", t->cpu_dir_root ? t->cpu_dir_root : "-");
 	return r < 0 ? r : 0;

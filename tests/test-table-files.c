@@ -63,7 +63,7 @@ static void run(void)
 	gen_write("flat/events.json", event, sizeof(event) - 1);
 	fifo("flat/a.json");
 	CHECK(loads(gen_path("flat"), NULL, &l), "flat: REAL.EVENT not loaded; log:\n%s", l.s);
-	CHECK(strstr(l.s, "1 problems while loading"), "flat: the FIFO not counted as a problem; log:\n%s", l.s);
+	CHECK(strstr(l.s, "event tables: 1 problem while loading"), "flat: the FIFO not counted as a problem; log:\n%s", l.s);
 	r = gen_check(ctx, gen_path("flat"), &p);
 	snprintf(want, sizeof(want), "%s: -: not a regular file (a FIFO); refused", gen_path("flat/a.json"));
 	CHECK(r == 1 && strstr(p.all.s, want), "check-tables flat: %d problems:\n%s", r, p.all.s);
