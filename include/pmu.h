@@ -1235,7 +1235,8 @@ void pmu_region_reset(void);
 /** Results of one region (summed over threads, or one thread). */
 struct pmu_region_result {
 	const char *name;
-	long tid;                   /* thread id, or -1 for the sum over threads */
+	long tid;                   /* thread id, -1 for the sum over threads, 0 for the threads that exited
+				     * before the last 64 (their counts summed, their state freed) */
 	uint64_t calls;             /* completed begin/end pairs */
 	size_t nvalues;             /* events; on a machine of several core PMUs, after the last
 	                               part of a name counted on each (pmu_set_total_of()), one

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "set.h"
+#include "fork.h"
 #include "modifiers.h"
 #include "coretype.h"
 
@@ -104,6 +105,54 @@ static void read_caps(struct pmu_ctx *ctx)
 	}
 }
 
+/* The contexts of the process, whose tables' locks fork takes (a child may use a context another thread
+ * was loading), under live_lock. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pmu_ctx *live_head;
+
+static void live_add(struct pmu_ctx *ctx)
+{
+	pthread_mutex_lock(&live_lock);
+	ctx->live_next = live_head;
+	if (live_head)
+		live_head->live_prev = ctx;
+	live_head = ctx;
+	ctx->live = true;
+	pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(struct pmu_ctx *ctx)
+{
+	pthread_mutex_lock(&live_lock);
+	if (ctx->live) {
+		if (ctx->live_prev)
+			ctx->live_prev->live_next = ctx->live_next;
+		else
+			live_head = ctx->live_next;
+		if (ctx->live_next)
+			ctx->live_next->live_prev = ctx->live_prev;
+		ctx->live = false;
+	}
+	pthread_mutex_unlock(&live_lock);
+}
+
+static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void pmu__ctx_fork_lock(bool take)
+{
+	/* own_lock is held while a core context is made (live_lock inside it) */
+	if (take) {
+		pthread_mutex_lock(&own_lock);
+		pthread_mutex_lock(&live_lock);
+	}
+	for (struct pmu_ctx *c = live_head; c; c = c->live_next)
+		pmu__fork_mutex(&c->tables_lock, take);
+	if (!take) {
+		pthread_mutex_unlock(&live_lock);
+		pthread_mutex_unlock(&own_lock);
+	}
+}
+
 PMU_EXPORT int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts)
 {
 	struct pmu_ctx_opts o;
@@ -111,7 +160,6 @@ PMU_EXPORT int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts
 	int r;
 
 	pmu__err_clear();
-	pmu__global_init();
 	if (!out)
 		return pmu__err(NULL, -EINVAL, "pmu_ctx_new: NULL output pointer");
 	*out = NULL; /* on every failure below */
@@ -148,13 +196,12 @@ PMU_EXPORT int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts
 		return r;
 	}
 	read_caps(ctx);
+	live_add(ctx);
 	pmu__log(ctx, PMU_LOG_DEBUG, "cpu %s (%s), %zu PMUs under %s, core PMU %s", ctx->cpu.cpuid,
 		 ctx->cpu.name, ctx->n_pmus, ctx->sysfs_root, ctx->caps.core_pmu[0] ? ctx->caps.core_pmu : "none");
 	*out = ctx;
 	return 0;
 }
-
-static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct pmu_ctx *pmu__core_ctx(struct pmu_ctx *ctx, const struct pmu_dev *d)
 {
@@ -197,6 +244,7 @@ PMU_EXPORT void pmu_ctx_free(struct pmu_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	live_remove(ctx);
 	for (size_t i = 0; i < ctx->n_pmus; i++)
 		pmu_ctx_free(ctx->pmus[i].own); /* a core PMU's tables' context (pmu__core_ctx) */
 	pmu__sysfs_free(ctx);

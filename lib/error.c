@@ -11,24 +11,6 @@ static __thread char last_msg[1024];
 static __thread char generic_msg[128];
 static __thread unsigned quiet; /* nesting depth of pmu__err_quiet(true) */
 
-volatile unsigned pmu__fork_gen;
-static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-
-static void on_fork_child(void)
-{
-	pmu__fork_gen++;
-}
-
-static void global_setup(void)
-{
-	pthread_atfork(NULL, NULL, on_fork_child);
-}
-
-void pmu__global_init(void)
-{
-	pthread_once(&global_once, global_setup);
-}
-
 static void emit(struct pmu_ctx *ctx, int level, const char *msg)
 {
 	int max = ctx && ctx->log_level ? ctx->log_level : PMU_LOG_WARN;

@@ -83,6 +83,8 @@ struct pmu_ctx {
 	pthread_mutex_t tables_lock;
 	struct pmu_tables tables;   /* loaded on first use (pmu__tables_load) */
 	bool core_child;            /* the context of one core PMU's tables (pmu__core_ctx): makes none itself */
+	struct pmu_ctx *live_prev, *live_next; /* the contexts of the process (context.c: fork takes their locks) */
+	bool live;
 };
 
 /* ---- contexts (context.c) ---- */
@@ -115,9 +117,6 @@ bool pmu__err_is_quiet(void);
 void pmu__err_clear(void);
 /* The calling thread's last message, "" if none. */
 const char *pmu__err_msg(void);
-/* Register the fork handler once; the generation counter children see. */
-extern volatile unsigned pmu__fork_gen;
-void pmu__global_init(void);
 
 /* ---- helpers (util.c) ---- */
 /* Read a small file into buf (NUL-terminated, trailing whitespace trimmed).

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "fork.h"
 
 /* table directory (perf's model name) -> libpfm4 PMU name. Each libpfm4 PMU's CPU models (its
  * cpu_models list, libpfm4 4.13) are those of perf's mapfile rows for the directory, or some of them:
@@ -369,7 +370,17 @@ int pmu__pfm_foreach(const char *model, pmu__pfm_event_fn fn, void *data)
 	}
 	return 0;
 }
+
+void pmu__pfm_fork_lock(bool take)
+{
+	pmu__fork_mutex(&pfm_lock, take);
+}
 #else
+void pmu__pfm_fork_lock(bool take)
+{
+	(void)take;
+}
+
 int pmu__pfm_ready(void)
 {
 	return -ENODEV;

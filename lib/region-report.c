@@ -139,32 +139,34 @@ static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const st
 	struct result_buf b;
 	int count = 0, r;
 
+	/* each slot once: a name's slots are its chain (every thread kept) and its folded totals */
 	for (size_t id = 0; id < R.nnames; id++) {
-		bool used = false;
-		if (!strcmp(R.names[id], CAL_NAME))
+		const struct region_name *n = &R.names[id];
+		if (!strcmp(n->name, CAL_NAME))
 			continue;
-		buf_init(&b, R.names[id], -1, rc->n, rc->events, rc->infos);
-		for (struct thread_state *t = R.threads; t; t = t->next)
-			for (size_t i = 0; i < t->nslots; i++)
-				if (t->slots[i]->id == id) {
-					add_slot(&b, t->slots[i], rc->cols, rc->n);
-					used = true;
-				}
-		if (!used || !b.r.calls)
+		buf_init(&b, n->name, -1, rc->n, rc->events, rc->infos);
+		for (const struct slot *s = n->chain; s; s = s->name_next)
+			add_slot(&b, s, rc->cols, rc->n);
+		if (n->folded)
+			add_slot(&b, n->folded, rc->cols, rc->n);
+		if (!b.r.calls)
 			continue; /* never completed, or forgotten by pmu_region_reset() */
 		if ((r = emit(&b, rc->n, cb, data, &count)))
 			return r;
 		if (!per_thread)
 			continue;
-		for (struct thread_state *t = R.threads; t; t = t->next)
-			for (size_t i = 0; i < t->nslots; i++) {
-				if (t->slots[i]->id != id)
-					continue;
-				buf_init(&b, R.names[id], t->tid, rc->n, rc->events, rc->infos);
-				add_slot(&b, t->slots[i], rc->cols, rc->n);
-				if ((r = emit(&b, rc->n, cb, data, &count)))
-					return r;
-			}
+		for (const struct slot *s = n->chain; s; s = s->name_next) {
+			buf_init(&b, n->name, s->ts->tid, rc->n, rc->events, rc->infos);
+			add_slot(&b, s, rc->cols, rc->n);
+			if ((r = emit(&b, rc->n, cb, data, &count)))
+				return r;
+		}
+		if (n->folded && n->folded->calls) { /* the threads folded: one row, tid 0 */
+			buf_init(&b, n->name, 0, rc->n, rc->events, rc->infos);
+			add_slot(&b, n->folded, rc->cols, rc->n);
+			if ((r = emit(&b, rc->n, cb, data, &count)))
+				return r;
+		}
 	}
 	return count;
 }
@@ -363,6 +365,8 @@ static void write_text(const struct pmu_region_result *r, struct writer *w)
 	if (r->tid == -1) /* the name as bytes a terminal shows, not acts on */
 		fprintf(w->f, " %-*s %10llu", w->namew, pmu__printable(name, sizeof(name), r->name),
 			(unsigned long long)r->calls);
+	else if (r->tid == 0) /* the threads folded */
+		fprintf(w->f, "   %-*s %10llu", w->namew - 2, "threads exited", (unsigned long long)r->calls);
 	else
 		fprintf(w->f, "   thread %-*ld %10llu", w->namew - 9, r->tid, (unsigned long long)r->calls);
 	for (size_t k = 0; k < r->nvalues; k++)
@@ -388,8 +392,8 @@ static void text_header(struct writer *w, int nthreads, const char *const *event
 	int longest = 0;
 
 	for (size_t id = 0; id < R.nnames; id++)
-		if (strcmp(R.names[id], CAL_NAME) && (int)strlen(R.names[id]) > longest)
-			longest = (int)strlen(R.names[id]);
+		if (strcmp(R.names[id].name, CAL_NAME) && (int)strlen(R.names[id].name) > longest)
+			longest = (int)strlen(R.names[id].name);
 	w->namew = pmu__text_name_width(longest);
 	fprintf(w->f, "\n libpmu regions (pid %ld, %d thread%s%s)\n\n %-*s %10s", (long)getpid(), nthreads,
 		nthreads == 1 ? "" : "s", R.calibrate ? ", begin/end overhead subtracted" : "", w->namew, "region",
@@ -418,11 +422,21 @@ static int write_result(const struct pmu_region_result *r, void *data)
 /* The calls a report leaves out, said (under R.lock): a region begun and not ended when the report is
  * written, ends without a begin (refused when made; a caller may not look). In the text report @f,
  * else (CSV, JSON: no place for them in the schema) on stderr. */
+static void note(FILE *f, const char *line)
+{
+	char shown[(REG_NAME_MAX * 2 + 200) * 4];
+
+	if (f)
+		fprintf(f, " note: %s\n", pmu__printable(shown, sizeof(shown), line));
+	else
+		pmu__region_say("%s", line);
+}
+
 static void unbalanced(FILE *f)
 {
 	char line[REG_NAME_MAX * 2 + 200];
 
-	for (const struct thread_state *t = R.threads; t; t = t->next) {
+	for each_thread(t) {
 		for (size_t i = 0; i < t->nslots; i++) {
 			const struct slot *s = t->slots[i];
 			for (int k = 0; k < 2 && strcmp(s->name, CAL_NAME); k++) {
@@ -435,12 +449,7 @@ static void unbalanced(FILE *f)
 						 s->stray_ends == 1 ? "" : "s");
 				else
 					continue;
-				if (f) {
-					char shown[sizeof(line) * 4];
-					fprintf(f, " note: %s\n", pmu__printable(shown, sizeof(shown), line));
-				}
-				else
-					pmu__region_say("%s", line);
+				note(f, line);
 			}
 		}
 		if (!t->stray_unknown)
@@ -448,10 +457,31 @@ static void unbalanced(FILE *f)
 		snprintf(line, sizeof(line), "%llu end%s of regions never begun in thread %ld (the first: '%s'): not "
 			 "counted", (unsigned long long)t->stray_unknown, t->stray_unknown == 1 ? "" : "s", t->tid,
 			 t->stray_name);
-		if (f)
-			fprintf(f, " note: %s\n", line);
-		else
-			pmu__region_say("%s", line);
+		note(f, line);
+	}
+	/* the threads folded (exited before the last REG_EXITED_KEPT), per name */
+	for (size_t id = 0; id < R.nnames; id++) {
+		const struct region_name *n = &R.names[id];
+		if (!n->folded || !strcmp(n->name, CAL_NAME))
+			continue;
+		if (n->folded_open) {
+			snprintf(line, sizeof(line), "region '%s' was begun and not ended in %llu thread%s that exited: "
+				 "those calls are not in this report", n->name, (unsigned long long)n->folded_open,
+				 n->folded_open == 1 ? "" : "s");
+			note(f, line);
+		}
+		if (n->folded->stray_ends) {
+			snprintf(line, sizeof(line), "region '%s' was ended %llu time%s without a begin in threads that "
+				 "exited: not counted", n->name, (unsigned long long)n->folded->stray_ends,
+				 n->folded->stray_ends == 1 ? "" : "s");
+			note(f, line);
+		}
+	}
+	if (R.folded_stray) {
+		snprintf(line, sizeof(line), "%llu end%s of regions never begun in threads that exited (the first: "
+			 "'%s'): not counted", (unsigned long long)R.folded_stray, R.folded_stray == 1 ? "" : "s",
+			 R.folded_stray_name);
+		note(f, line);
 	}
 }
 
@@ -494,8 +524,9 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 		f = out.f;
 	}
 	nev = rc.n = columns(rc.cols, rc.events, rc.infos);
-	for (struct thread_state *t = R.threads; t; t = t->next)
+	for each_thread(t)
 		nthreads++;
+	nthreads += (int)R.nfolded;
 	memset(&w, 0, sizeof(w));
 	w.f = f;
 	w.format = format;

@@ -16,7 +16,7 @@
 #include "region.h"
 
 struct regions pmu__regions = {
-	.once = PTHREAD_ONCE_INIT,
+	.init_lock = PTHREAD_MUTEX_INITIALIZER,
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.format = PMU_FORMAT_TEXT,
 	.calibrate = 1,
@@ -43,44 +43,60 @@ static int append(char **dst, const char *item)
 	return 0;
 }
 
+/* What a region call finds in a thread past its exit destructor (another key's destructor may call
+ * one): regions off, said. */
+static struct thread_state exiting = {
+	.err = -ESRCH,
+	.errmsg = "this thread is exiting: its regions were closed and their counts kept for the report",
+};
+
 static void on_thread_exit(void *p)
 {
 	struct thread_state *ts = p;
 
-	/* the counts stay for the report; the events are closed */
+	/* the counts stay for the report (the thread kept, or folded into its names' totals); the events
+	 * are closed */
 	pthread_mutex_lock(&R.lock);
-	if (ts && ts->gen == pmu__fork_gen) {
+	if (ts && ts->gen == pmu__fork_generation()) {
 		pmu_set_close(ts->set);
 		ts->set = NULL;
-		/* a region call from a later destructor of this thread reads nothing (-EINVAL) */
 		ts->fast = pmu_set_fast(NULL);
+		pmu__region_thread_exited(ts);
 	}
 	pthread_mutex_unlock(&R.lock);
+	pmu__region_me = &exiting;
 }
 
-static void at_fork_child(void)
+void pmu__region_fork_lock(bool take)
+{
+	if (take) {
+		pthread_mutex_lock(&R.init_lock);
+		pthread_mutex_lock(&R.lock);
+	} else {
+		pthread_mutex_unlock(&R.lock);
+		pthread_mutex_unlock(&R.init_lock);
+	}
+}
+
+void pmu__region_fork_child(void)
 {
 	/* the child starts with no regions: drop the parent's (closing the
 	 * child's copies of the descriptors). Their memory is kept, so that a
 	 * handle from before the fork is refused by its owner check. */
-	struct thread_state *t = R.threads;
-	while (t) {
-		struct thread_state *next = t->next;
+	for (struct thread_state *t = pmu__region_next_thread(NULL), *next; t; t = next) {
+		next = pmu__region_next_thread(t);
 		pmu_set_close(t->set);
 		t->set = NULL;
 		t->fast = NULL;
 		t->next = R.graveyard;
 		R.graveyard = t;
-		t = next;
 	}
-	R.threads = NULL;
-	for (size_t i = 0; i < R.nnames; i++)
-		free(R.names[i]);
-	R.nnames = 0;
+	R.threads = R.exited = R.exited_tail = NULL;
+	R.nexited = 0;
+	pmu__region_names_free();
 	pmu__region_me = NULL;
 	R.nev = 0;
 	R.ntot = 0; /* the child's first thread notes its set's values and totals again */
-	pthread_mutex_init(&R.lock, NULL);
 }
 
 /* A yes/no variable: 1/yes/on/true or 0/no/off/false (any case); unset or
@@ -126,9 +142,19 @@ static void report_at_exit(void)
 	int r;
 
 	pthread_mutex_lock(&R.lock);
-	for (struct thread_state *t = R.threads; t && !any; t = t->next)
-		for (size_t i = 0; i < t->nslots && !any; i++)
-			any = t->slots[i]->calls && strcmp(R.names[t->slots[i]->id], CAL_NAME);
+	if (R.exit_ran) { /* an unload ran it already (region_unload) */
+		pthread_mutex_unlock(&R.lock);
+		return;
+	}
+	R.exit_ran = true;
+	for (size_t id = 0; id < R.nnames && !any; id++) {
+		const struct region_name *n = &R.names[id];
+		if (!strcmp(n->name, CAL_NAME))
+			continue;
+		any = n->folded && n->folded->calls;
+		for (const struct slot *s = n->chain; s && !any; s = s->name_next)
+			any = s->calls != 0;
+	}
 	pthread_mutex_unlock(&R.lock);
 	if (!any)
 		return;
@@ -145,7 +171,7 @@ static void report_at_exit(void)
 /* Read the PMU_* variables and check the event list once per process
  * (pmu_region_configure() or the first region call). On failure R.err
  * and R.errmsg say why; every region call returns them. */
-static void global_init(void)
+static void global_setup(void)
 {
 	const char *env = pmu__getenv("PMU_EVENTS"), *ev;
 	struct pmu_caps caps;
@@ -154,7 +180,8 @@ static void global_init(void)
 	pthread_mutex_lock(&R.lock);
 	R.started = true;
 	pthread_mutex_unlock(&R.lock);
-	pmu__global_init();
+	/* first: region_unload tells an unload (this not run yet) from the process's exit (run) */
+	atexit(report_at_exit);
 	R.format = env_format();
 	R.per_thread = env_flag("PMU_PER_THREAD", 0);
 	R.calibrate = R.cfg_calibrate >= 0 ? R.cfg_calibrate : env_flag("PMU_CALIBRATE", 1);
@@ -221,9 +248,61 @@ static void global_init(void)
 		snprintf(R.errmsg, sizeof(R.errmsg), "%s: %s", R.origin, pmu__err_msg());
 		return;
 	}
-	pthread_key_create(&R.tls_key, on_thread_exit);
-	pthread_atfork(NULL, NULL, at_fork_child);
-	atexit(report_at_exit);
+	R.tls_key_made = pthread_key_create(&R.tls_key, on_thread_exit) == 0;
+}
+
+/* global_setup once, under init_lock, which a fork waits for (fork.c): a child finds it done or not
+ * begun. Not pthread_once: a fork while it runs leaves the child waiting for ever where the once does
+ * not know fork (ThreadSanitizer's, musl's; glibc's starts it again). */
+static void global_init(void)
+{
+	if (__atomic_load_n(&R.inited, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&R.init_lock);
+	if (!R.inited) {
+		global_setup();
+		__atomic_store_n(&R.inited, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&R.init_lock);
+}
+
+/*
+ * The library unloaded by dlclose() (a plugin, Python's ctypes): glibc runs this destructor first, then
+ * the handlers atexit() registered here, so report_at_exit has not run yet; at the process's exit it
+ * runs the handlers first, and this finds exit_ran. On an unload: the report now, then no thread-exit
+ * destructor left pointing into the unmapped library, every thread's events closed and the memory freed
+ * (no thread may be inside a region call while its library is unloaded). At exit nothing is freed:
+ * other threads may still be counting.
+ */
+__attribute__((destructor)) static void region_unload(void)
+{
+	if (!R.inited || R.exit_ran)
+		return;
+	report_at_exit();
+	pthread_mutex_lock(&R.lock);
+	if (R.tls_key_made)
+		pthread_key_delete(R.tls_key);
+	R.tls_key_made = false;
+	for (struct thread_state *t = pmu__region_next_thread(NULL), *next; t; t = next) {
+		next = pmu__region_next_thread(t);
+		pmu_set_close(t->set);
+		pmu__region_thread_free(t);
+	}
+	for (struct thread_state *t = R.graveyard, *next; t; t = next) {
+		next = t->next;
+		pmu__region_thread_free(t); /* a parent's: its sets were closed at the fork */
+	}
+	R.threads = R.exited = R.exited_tail = R.graveyard = NULL;
+	pmu__region_names_free();
+	free(R.names);
+	R.names = NULL;
+	pthread_mutex_unlock(&R.lock);
+	pmu_ctx_free(R.ctx);
+	free(R.events);
+	free(R.metrics);
+	free(R.cfg_events);
+	R.ctx = NULL;
+	R.events = R.metrics = R.cfg_events = NULL;
 }
 
 PMU_EXPORT int pmu_region_configure(const char *events, int calibrate)
@@ -250,7 +329,7 @@ PMU_EXPORT int pmu_region_configure(const char *events, int calibrate)
 		R.cfg_calibrate = !!calibrate;
 	pthread_mutex_unlock(&R.lock);
 	/* resolve the list now, so that a bad name is reported here rather than at the first begin */
-	pthread_once(&R.once, global_init);
+	global_init();
 	if (!R.err)
 		return 0;
 	R.told = true; /* every region call returns it too, but nothing is printed */
@@ -280,14 +359,14 @@ struct thread_state *pmu__region_thread_init(void)
 	struct pmu_set_opts o;
 	int r;
 
-	pthread_once(&R.once, global_init);
-	if (pmu__region_me && pmu__region_me->gen == pmu__fork_gen)
+	global_init();
+	if (pmu__region_me && (pmu__region_me->gen == pmu__fork_generation() || pmu__region_me == &exiting))
 		return pmu__region_me;
 	ts = calloc(1, sizeof(*ts));
 	if (!ts)
 		return NULL;
 	ts->tid = (long)syscall(SYS_gettid);
-	ts->gen = pmu__fork_gen;
+	ts->gen = pmu__fork_generation();
 	ts->err = R.err;
 	ts->errmsg = R.errmsg;
 	if (R.err && !R.told && !__atomic_exchange_n(&R.said, 1, __ATOMIC_RELAXED))
@@ -323,6 +402,8 @@ struct thread_state *pmu__region_thread_init(void)
 		R.nev = ts->nev;
 	}
 	ts->next = R.threads;
+	if (R.threads)
+		R.threads->prev = ts;
 	R.threads = ts;
 	pthread_mutex_unlock(&R.lock);
 	pmu__region_me = ts;

@@ -269,7 +269,7 @@ PMU_EXPORT int pmu_region_overhead(uint64_t *out, size_t n)
 
 	if (!out && n)
 		return pmu__err(R.ctx, -EINVAL, "pmu_region_overhead: NULL output for %zu values", n);
-	if (!ts || ts->gen != pmu__fork_gen || ts->err)
+	if (!ts || ts->gen != pmu__fork_generation() || ts->err)
 		return pmu__err(R.ctx, -ENODATA, "no region events are open in this thread yet");
 	for (size_t k = 0; k < n && k < ts->nev; k++)
 		out[k] = ts->calibrated ? ts->overhead[k] : 0;
@@ -376,12 +376,18 @@ PMU_EXPORT int pmu_region_leave(struct pmu_region *h)
 PMU_EXPORT void pmu_region_reset(void)
 {
 	pthread_mutex_lock(&R.lock);
-	for (struct thread_state *t = R.threads; t; t = t->next) {
+	for each_thread(t) {
 		for (size_t i = 0; i < t->nslots; i++)
 			pmu__region_slot_forget(t->slots[i]);
 		t->stray_unknown = 0; /* the ends of names never begun, which no slot holds */
 		t->stray_name[0] = 0;
 	}
+	for (size_t id = 0; id < R.nnames; id++) /* the threads folded: forgotten too */
+		if (R.names[id].folded) {
+			pmu__region_slot_forget(R.names[id].folded);
+			R.names[id].folded_open = 0;
+		}
+	R.folded_stray = 0;
 	pthread_mutex_unlock(&R.lock);
 }
 

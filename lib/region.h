@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "set.h"
+#include "fork.h"
 #include "region-name.h"
 
 #define REG_MAX_EV 16
@@ -26,6 +27,9 @@
 #define REG_NAME_MAX 128
 #define CAL_NAME "libpmu.calibration"
 #define CAL_ROUNDS 16
+/* threads that have exited, kept whole (a row each in per-thread reports); older ones are folded into
+ * their names' totals and freed (region-names.c), so that a thread per task does not grow the process */
+#define REG_EXITED_KEPT 64
 
 struct thread_state;
 struct slot;
@@ -51,6 +55,17 @@ struct slot {
 	uint64_t min[REG_MAX_EV], max[REG_MAX_EV];
 	uint64_t tmin[REG_MAX_TOT], tmax[REG_MAX_TOT]; /* a name's total in one call (R.tot) */
 	uint64_t stray_ends;            /* ends of this name with no begin open: refused, and said by the report */
+	struct slot *name_next, *name_prev; /* the name's slots in every thread kept (under R.lock) */
+};
+
+/* An interned region name: its slots in the threads kept, and what the threads folded counted. */
+struct region_name {
+	char *name;
+	uint32_t hash;
+	struct slot *chain;             /* the slots of this name, newest first (under R.lock) */
+	struct slot *folded;            /* the folded threads' counts summed (their ts NULL), or NULL */
+	uint64_t folded_threads;        /* how many folded threads had a slot of this name */
+	uint64_t folded_open;           /* how many of those exited with this name begun and not ended */
 };
 
 struct thread_state {
@@ -79,7 +94,8 @@ struct thread_state {
 	volatile sig_atomic_t busy;     /* inside begin/end: a signal handler must not re-enter */
 	struct pmu_value now[REG_MAX_EV]; /* an end's read (under busy): not on the stack, whose frame of
 					 * 400 bytes the common path would set up */
-	struct thread_state *next;
+	struct thread_state *next, *prev; /* R.threads, or R.exited once the thread has exited (under R.lock) */
+	bool exited;
 	uint64_t stray_unknown;         /* ends of a name never begun in this thread, the first one's name: */
 	char stray_name[REG_NAME_MAX];  /* refused, and said by the report */
 };
@@ -87,7 +103,8 @@ struct thread_state {
 /* The process-wide region state (one object: every field is set up by
  * region-setup.c and read elsewhere under the rules its comment gives). */
 struct regions {
-	pthread_once_t once;
+	pthread_mutex_t init_lock;      /* held through the set-up (global_init), which fork waits for */
+	bool inited;                    /* the set-up ran (set under init_lock, read without it) */
 	pthread_mutex_t lock;
 	struct pmu_ctx *ctx;
 	int err;                        /* regions are off in the whole process: why */
@@ -104,12 +121,21 @@ struct regions {
 	char *cfg_events;               /* pmu_region_configure(): replaces PMU_EVENTS */
 	int cfg_calibrate;              /* pmu_region_configure(): replaces PMU_CALIBRATE (-1: not set) */
 	bool started;                   /* the set-up ran (under lock) */
-	char **names;                   /* interned names, in order of first use (under lock) */
+	struct region_name *names;      /* interned names, in order of first use (under lock) */
 	size_t nnames, names_cap;
-	struct thread_state *threads;   /* every thread that used regions (under lock) */
+	uint32_t *nidx;                 /* hash of a name -> its index + 1, open addressing (under lock) */
+	uint32_t nmask;
+	struct thread_state *threads;   /* the live threads that used regions, newest first (under lock) */
+	struct thread_state *exited, *exited_tail; /* threads exited, kept whole: oldest first (under lock) */
+	size_t nexited;
+	uint64_t nfolded;               /* threads exited and folded into their names' totals */
+	uint64_t folded_stray;          /* their ends of names never begun, and the first one's name */
+	char folded_stray_name[REG_NAME_MAX];
 	struct thread_state *graveyard; /* a parent's threads, in a forked child: kept (never
 					 * reused) so that a stale handle is recognised, not followed */
 	pthread_key_t tls_key;
+	bool tls_key_made;
+	bool exit_ran;                  /* the report at exit ran (or is running): the process is ending */
 	struct pmu_event_info infos[REG_MAX_EV]; /* the events, as the first thread opened them */
 	size_t nev;
 	/* names of the list counted on each core PMU, from the first thread's set (pmu_set_total_of()) */
@@ -168,6 +194,24 @@ int pmu__region_out_place(struct pmu_outfile *o, const char *file, bool env, cha
 /* region-names.c */
 /* Interned id of @name (under R.lock), or -ENOMEM. */
 int pmu__region_intern(const char *name);
+/* Thread @ts has exited (under R.lock, its set closed): kept whole among the last REG_EXITED_KEPT,
+ * the oldest beyond them folded into their names' totals and freed. */
+void pmu__region_thread_exited(struct thread_state *ts);
+/* Forget every name and every folded count (under R.lock; a fork's child, an unload). */
+void pmu__region_names_free(void);
+/* Free thread state @ts and its slots (not unlinked from anything). */
+void pmu__region_thread_free(struct thread_state *ts);
+/* The thread after @t (NULL: the first) of every thread kept, the live ones then those exited (under
+ * R.lock). */
+static inline struct thread_state *pmu__region_next_thread(const struct thread_state *t)
+{
+	if (!t)
+		return R.threads ? R.threads : R.exited;
+	if (t->next)
+		return t->next;
+	return t->exited ? NULL : R.exited;
+}
+#define each_thread(t) (struct thread_state *t = pmu__region_next_thread(NULL); t; t = pmu__region_next_thread(t))
 /* The slot named @name past the last lookup: the pointer cache, then the content index. */
 struct slot *pmu__region_find_other(struct thread_state *ts, const char *name);
 /* Make room for one more slot in the thread's index and pointer cache. */

@@ -11,6 +11,7 @@
 #include <linux/magic.h>
 #include <unistd.h>
 #include "set.h"
+#include "fork.h"
 #include "modifiers.h"
 #include "hybrid.h"
 #include "tool.h"
@@ -633,7 +634,7 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 	}
 	pmu__speclist_free(&l);
 	s->fast.guard = &guard_never;
-	s->gen = pmu__fork_gen;
+	s->gen = pmu__fork_generation();
 	s->opener = getpid();
 	for (size_t i = 0; i < s->n; i++)
 		s->hybrid_parts += s->ev[i].part_of >= 0;
@@ -734,7 +735,6 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 	int r;
 
 	pmu__err_clear();
-	pmu__global_init();
 	if (out)
 		*out = NULL; /* on every failure below */
 	if (!ctx || !out)
@@ -872,7 +872,7 @@ bool pmu__set_forked(const struct pmu_set *s)
 	 * without such a page: the generation (atfork handler) and the pid */
 	if (s->guard_page)
 		return s->guard_page[0] == 0;
-	return s->gen != pmu__fork_gen || s->opener != getpid();
+	return s->gen != pmu__fork_generation() || s->opener != getpid();
 }
 
 bool pmu__set_mine(const struct pmu_set *s)

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "internal.h"
+#include "fork.h"
 
 #define MAX_TERMS_DEPTH 4
 
@@ -389,6 +390,11 @@ static int dev_read(struct pmu_ctx *ctx, int at, struct pmu_dev *d)
 }
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void pmu__sysfs_fork_lock(bool take)
+{
+	pmu__fork_mutex(&load_lock, take);
+}
 
 int pmu__pmu_load(const struct pmu_ctx *ctx, const struct pmu_dev *pmu)
 {

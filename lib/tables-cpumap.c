@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "fork.h"
 #include "tables.h"
 
 /* ---------------------------------------------------------------- */
@@ -502,6 +503,11 @@ int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const 
 static struct builtin_answer { char keys[2][64]; int nk, r; char dir[96]; } answers[4];
 static size_t nanswers;
 static pthread_mutex_t answers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void pmu__cpumap_fork_lock(bool take)
+{
+	pmu__fork_mutex(&answers_lock, take);
+}
 
 int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, char **dir)
 {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "fork.h"
 #include "tables.h"
 
 static const struct pmu_builtin_file *builtin(const char *path)
@@ -42,6 +43,23 @@ struct index_cache {
 static struct index_cache *icache;
 static size_t icache_n;
 static pthread_mutex_t icache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void pmu__tables_fork_lock(bool take)
+{
+	/* the blocks' locks are taken under the caches' (pmu__tables_entry may make an entry while
+	 * builtin_table holds icache_lock) */
+	if (take) {
+		pthread_mutex_lock(&icache_lock);
+		pthread_mutex_lock(&bcache_lock);
+	}
+	for (size_t i = 0; i < bcache_n; i++)
+		if (bcache[i].blk)
+			pmu__fork_mutex(&bcache[i].blk->lock, take);
+	if (!take) {
+		pthread_mutex_unlock(&bcache_lock);
+		pthread_mutex_unlock(&icache_lock);
+	}
+}
 
 __attribute__((destructor)) static void bcache_free(void)
 {
