@@ -83,9 +83,10 @@ bool pmu__pfm_x86(const char *model)
 #if HAVE_LIBPFM
 #include <dlfcn.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include "got.h"
 
 /* libpfm4 set up once: 0 ready, -ENODEV unusable here, -ENOMEM libpfm4 ran out of memory initialising
- * (it keeps that result); 1 not yet, or the last try could not copy the environment (tried again). */
+ * (it keeps that result); 1 not yet, or the last try could not load it (tried again). */
 static pthread_mutex_t pfm_lock = PTHREAD_MUTEX_INITIALIZER;
 static int pfm_status = 1;
 
@@ -103,7 +104,10 @@ static struct {
 	__typeof__(&pfm_get_event_info) get_event_info;
 	__typeof__(&pfm_get_event_attr_info) get_event_attr_info;
 } pfm;
+static void *pfm_handle;
 static char pfm_missing[256]; /* why it could not be loaded, "" if it was (or was not tried) */
+/* why libpfm4 encodes this machine's PMUs only (pfm_setup could not answer LIBPFM_ENCODE_INACTIVE), or "" */
+static char pfm_host_only[256];
 
 /* 0, or -ELIBACC with pfm_missing said. $PMU_LIBPFM names another file (tests: one that is absent).
  * A failure is tried again at once, and at the next need (not kept): dlopen() fails alike when an
@@ -134,6 +138,7 @@ static int pfm_load(void)
 		return -ELIBACC;
 	}
 	pfm_missing[0] = 0;
+	pfm_handle = h;
 	return 0; /* kept loaded: its encodings are used until the process ends */
 }
 
@@ -149,49 +154,62 @@ bool pmu__pfm_missing(char *why, size_t len)
 	return missing;
 }
 
-extern char **environ;
+/* LIBPFM_ENCODE_INACTIVE as libpfm4 reads it while pfm_setup() initialises it: set, whatever the
+ * environment says; every other name as the environment has it */
+static char pfm_inactive[] = "1";
 
-/* The environment libpfm4 saw while it initialised (kept: see pfm_setup;
- * volatile, or the compiler drops the store to a variable nobody reads). */
-static char **volatile pfm_environ;
+static char *pfm_getenv(const char *name)
+{
+	return strcmp(name, "LIBPFM_ENCODE_INACTIVE") ? getenv(name) : pfm_inactive;
+}
 
-/* Returns the status for pfm_status, or -EAGAIN: out of memory before libpfm4 was called. */
+static char *pfm_secure_getenv(const char *name)
+{
+	return strcmp(name, "LIBPFM_ENCODE_INACTIVE") ? secure_getenv(name) : pfm_inactive;
+}
+
+/* Returns the status for pfm_status, or -ELIBACC: libpfm4 not loaded (pfm_missing says why). */
 static int pfm_setup(void)
 {
 	/*
-	 * Encode for PMUs other than this machine's too (PMU_CPUID, the
-	 * validator). libpfm4 takes that setting only from the environment,
-	 * which pfm_initialize() reads with getenv(). setenv()/unsetenv() at
-	 * run time race with getenv() in other threads, so instead a copy of
-	 * the environment with LIBPFM_ENCODE_INACTIVE=1 in front is installed
-	 * by one atomic store of `environ` for the duration of the call, and
-	 * the old array is put back with a compare-and-swap (if something
-	 * replaced the environment meanwhile, that stays). The copy is never
-	 * freed: a getenv() in another thread may still be walking it.
-	 * Without the copy (out of memory) libpfm4 is not initialised: it would
-	 * keep encoding for this machine only; a later call tries again.
+	 * Encode for PMUs other than this machine's too (PMU_CPUID, the validator). libpfm4 takes that
+	 * setting only from the environment, which pfm_initialize() reads with getenv(). The process's
+	 * environment is not libpmu's to change: another thread's setenv() would be lost, or find
+	 * libpmu's variable and keep it for the process and its children (issue 40 item 10). So libpfm4's
+	 * own getenv() (and secure_getenv(), if it calls it) is pointed at pfm_getenv for the call: its
+	 * global offset table's slots for them (got.h), put back after. A libpfm4 that reads its settings
+	 * otherwise (no such slot), or whose slot cannot be written, is initialised as it is: it encodes
+	 * this machine's PMUs only, which pfm_host_only says where another's is asked for.
 	 */
-	static char inactive[] = "LIBPFM_ENCODE_INACTIVE=1";
-	char **old = __atomic_load_n(&environ, __ATOMIC_ACQUIRE), **mine, **expect;
-	size_t n = 0;
-	int r;
+	static const struct { const char *name; void *fn; } hook[] = {
+		{ "getenv", (void *)pfm_getenv }, { "secure_getenv", (void *)pfm_secure_getenv },
+	};
+	void *was[ARRAY_SIZE(hook)] = { NULL };
+	int n = 0, r, err = 0;
 
 	if (!pfm.initialize && pfm_load() < 0)
 		return -ELIBACC;
-	while (old && old[n])
-		n++;
-	mine = malloc((n + 2) * sizeof(*mine));
-	if (!mine)
-		return -EAGAIN;
-	mine[0] = inactive;
-	if (n)
-		memcpy(mine + 1, old, n * sizeof(*mine));
-	mine[n + 1] = NULL;
-	pfm_environ = mine;
-	__atomic_store_n(&environ, mine, __ATOMIC_RELEASE);
+	for (size_t i = 0; i < ARRAY_SIZE(hook); i++)
+		if ((r = pmu__got_replace(pfm_handle, hook[i].name, hook[i].fn, &was[i])) < 0)
+			err = r;
+		else
+			n += r;
+	if (!n) {
+		const char *file = pmu__getenv("PMU_LIBPFM");
+		file = file && *file ? file : "libpfm.so.4";
+		if (err)
+			snprintf(pfm_host_only, sizeof(pfm_host_only), "libpmu could not point %s's getenv() at its "
+				 "answer (%s)", file, strerror(-err));
+		else
+			snprintf(pfm_host_only, sizeof(pfm_host_only), "%s calls no getenv() that libpmu can answer "
+				 "LIBPFM_ENCODE_INACTIVE for", file);
+	}
 	r = pfm.initialize();
-	expect = mine;
-	__atomic_compare_exchange_n(&environ, &expect, old, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	for (size_t i = 0; i < ARRAY_SIZE(hook); i++) {
+		void *mine = hook[i].fn;
+		if (was[i])
+			pmu__got_replace(pfm_handle, hook[i].name, was[i], &mine);
+	}
 	return r == PFM_SUCCESS ? 0 : r == PFM_ERR_NOMEM ? -ENOMEM : -ENODEV;
 }
 
@@ -204,9 +222,7 @@ int pmu__pfm_ready(void)
 	pthread_mutex_lock(&pfm_lock);
 	if ((r = pfm_status) == 1) {
 		r = pfm_setup();
-		if (r == -EAGAIN)
-			r = -ENOMEM;
-		else if (r == -ELIBACC)
+		if (r == -ELIBACC)
 			r = -ENODEV; /* not kept: tried again at the next need */
 		else
 			__atomic_store_n(&pfm_status, r, __ATOMIC_RELEASE);
@@ -221,6 +237,20 @@ static bool pfm_pmu(int p, pfm_pmu_info_t *pi)
 	memset(pi, 0, sizeof(*pi));
 	pi->size = sizeof(*pi);
 	return pfm.get_pmu_info((pfm_pmu_t)p, pi) == PFM_SUCCESS && pi->name;
+}
+
+/* Is @pmu (a libpfm4 PMU's name, or NULL) one libpfm4 has but cannot encode here: not this machine's,
+ * where pfm_setup could not have it encode other machines' (pfm_host_only says why)? */
+static bool pfm_not_here(const char *pmu)
+{
+	pfm_pmu_info_t pi;
+
+	if (!pfm_host_only[0] || !pmu)
+		return false;
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++)
+		if (pfm_pmu(p, &pi) && !strcasecmp(pi.name, pmu))
+			return !pi.is_present;
+	return false;
 }
 
 /* the core PMU libpfm4 detected on this machine, or NULL */
@@ -248,9 +278,9 @@ static int pfm_encode(const char *str, struct perf_event_attr *attr, char **fstr
 
 int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, struct pmu_event_info *out)
 {
-	char buf[PMU_NAME_MAX * 2], *fstr = NULL;
+	char buf[PMU_NAME_MAX * 2], *fstr = NULL, named[64];
 	struct perf_event_attr attr;
-	const char *pmu = NULL;
+	const char *pmu = NULL, *sep;
 	int r;
 
 	if ((r = pmu__pfm_ready()) == -ENOMEM)
@@ -266,6 +296,14 @@ int pmu__pfm_resolve(struct pmu_ctx *ctx, const char *name, const char *model, s
 	r = pfm_encode(name, &attr, &fstr);
 	if (r != PFM_SUCCESS) {
 		free(fstr);
+		if (!pmu && (sep = strstr(name, "::")) && (size_t)(sep - name) < sizeof(named)) {
+			memcpy(named, name, (size_t)(sep - name));
+			named[sep - name] = 0;
+			pmu = named;
+		}
+		if ((r == PFM_ERR_NOTFOUND || r == PFM_ERR_ATTR) && pfm_not_here(pmu))
+			return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 encodes this machine's PMUs only, not %s: %s; "
+					"encode it on a machine with that CPU", out->name, pmu, pfm_host_only);
 		if (r == PFM_ERR_NOTFOUND || r == PFM_ERR_ATTR)
 			return -ENOENT;
 		if (r == PFM_ERR_NOMEM)
@@ -345,7 +383,7 @@ bool pmu__pfm_knows(const char *model)
 		return false;
 	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++)
 		if (pfm_pmu(p, &pi) && !strcmp(pi.name, model))
-			return true;
+			return !pfm_not_here(model);
 	return false;
 }
 
