@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -499,22 +498,85 @@ static bool type_ok(json_object *v, json_object *s)
 	return false;
 }
 
-/* Does string @v match pattern @p (the schema's; compiled once, kept with it)? */
-static bool matches(json_object *p, json_object *v)
+/* One atom of a pattern at @p: a character, '.', \c or a [set]; its end in *@end. Does it take @c? -EINVAL:
+ * not an atom this matcher knows. */
+static int atom_takes(const char *p, const char **end, unsigned char c)
 {
-	regex_t *re = json_object_get_userdata(p);
+	bool in = false, neg;
 
-	if (!re) {
-		if (!(re = malloc(sizeof(*re))))
-			return false;
-		if (regcomp(re, json_object_get_string(p), REG_EXTENDED | REG_NOSUB)) {
-			free(re);
-			return false;
-		}
-		json_object_set_userdata(p, re, NULL); /* kept for the process's life, with the schema */
+	if (*p == '\\' && p[1]) {
+		*end = p + 2;
+		return (unsigned char)p[1] == c;
 	}
-	return (size_t)json_object_get_string_len(v) == strlen(json_object_get_string(v)) &&
-	       regexec(re, json_object_get_string(v), 0, NULL, 0) == 0;
+	if (*p == '.') {
+		*end = p + 1;
+		return c != '\n';
+	}
+	if (strchr("()|{}*+?$^", *p))
+		return -EINVAL;
+	if (*p != '[') {
+		*end = p + 1;
+		return (unsigned char)*p == c;
+	}
+	neg = *++p == '^';
+	p += neg;
+	do {
+		unsigned char lo = (unsigned char)*p, hi = lo;
+		if (!lo)
+			return -EINVAL;
+		if (p[1] == '-' && p[2] && p[2] != ']') {
+			hi = (unsigned char)p[2];
+			p += 2;
+		}
+		in |= lo <= c && c <= hi;
+	} while (*++p != ']');
+	*end = p + 1;
+	return in != neg;
+}
+
+/* Does @p (after its '^', or at each start) match @s up to its end where it ends with '$'? 1, 0, -EINVAL. */
+static int match_here(const char *p, const char *s, const char *e)
+{
+	const char *next;
+	int t;
+
+	if (!*p)
+		return 1;
+	if (p[0] == '$' && !p[1])
+		return s == e;
+	if ((t = atom_takes(p, &next, s < e ? (unsigned char)*s : 0)) < 0)
+		return t;
+	if (*next == '*' || *next == '+' || *next == '?') {
+		/* greedy: as many as the atom takes, then fewer (a schema's patterns are short) */
+		size_t n = 0, max = *next == '?' ? 1 : (size_t)(e - s);
+		const char *dummy;
+		while (n < max && s + n < e && atom_takes(p, &dummy, (unsigned char)s[n]) == 1)
+			n++;
+		for (size_t k = n + 1; k-- > (*next == '+' ? 1u : 0u);)
+			if ((t = match_here(next + 1, s + k, e)) != 0)
+				return t;
+		return 0;
+	}
+	return s < e && t == 1 ? match_here(next, s + 1, e) : 0;
+}
+
+/*
+ * Does string @v match pattern @p (the schema's)? 1 or 0; -EINVAL for a pattern beyond what the schemas
+ * use (anchors, characters, '.', \c, [sets] with ranges or '^', each with *, + or ?). Matched here, not
+ * with regexec: glibc's says "no match" when its allocations fail, which made an allocation failure
+ * a file's fault.
+ */
+static int matches(json_object *p, json_object *v)
+{
+	const char *pat = json_object_get_string(p), *s = json_object_get_string(v);
+	const char *e = s + json_object_get_string_len(v);
+	int r = 0;
+
+	if (*pat == '^')
+		return match_here(pat + 1, s, e);
+	for (const char *at = s; r == 0 && at <= e; at++)
+		r = match_here(pat, at, e);
+	return r;
 }
 
 /*
@@ -558,8 +620,11 @@ static int check(json_object *v, json_object *s, json_object *root, const struct
 		if (json_object_object_get_ex(s, "maximum", &x) && d > json_object_get_double(x))
 			return refuse(v, s, root, at, file, err);
 	}
-	if (json_object_is_type(v, json_type_string) && json_object_object_get_ex(s, "pattern", &x) && !matches(x, v))
-		return refuse(v, s, root, at, file, err);
+	if (json_object_is_type(v, json_type_string) && json_object_object_get_ex(s, "pattern", &x) &&
+	    (r = matches(x, v)) <= 0)
+		return r < 0 ? fail(err, r, "'%s': the schema's pattern %s is beyond what pmu report matches (a "
+				    "mistake in tools/schemas)", file, json_object_get_string(x))
+			     : refuse(v, s, root, at, file, err);
 	if (json_object_is_type(v, json_type_array)) {
 		size_t n = json_object_array_length(v);
 		if (json_object_object_get_ex(s, "minItems", &x) && n < (size_t)json_object_get_int64(x))
