@@ -849,24 +849,25 @@ char *saved_stat_signature(json_object *doc)
 	return sig;
 }
 
-char *saved_stat_command(json_object *const *docs, size_t n)
+int saved_stat_command(json_object *const *docs, size_t n, char **out)
 {
 	char *first = NULL;
 
+	*out = NULL;
 	for (size_t i = 0; i < n; i++) {
 		json_object *cmd = NULL;
 		char *line = NULL;
 		if (!json_object_object_get_ex(docs[i], "command", &cmd) || !json_object_is_type(cmd, json_type_array) ||
 		    !json_object_array_length(cmd)) {
 			free(first);
-			return NULL;
+			return 0;
 		}
 		for (size_t k = 0; k < json_object_array_length(cmd); k++) {
 			const char *w = json_object_get_string(json_object_array_get_idx(cmd, k));
 			if (str_append(&line, " ", w ? w : "") < 0) {
 				free(line);
 				free(first);
-				return NULL;
+				return -ENOMEM;
 			}
 		}
 		if (!first) {
@@ -876,11 +877,12 @@ char *saved_stat_command(json_object *const *docs, size_t n)
 			free(line);
 			if (!same) {
 				free(first);
-				return NULL;
+				return 0;
 			}
 		}
 	}
-	return first;
+	*out = first;
+	return 0;
 }
 
 static int cmp_start(const void *a, const void *b)
