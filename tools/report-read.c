@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "jsonparse.h"
 #include "report-read.h"
 #include "util.h"
 
@@ -172,9 +173,10 @@ void stat_rows_free(struct stat_rows *rs)
 #define MAX_COST 4000000
 
 /*
- * One pass over the text before json-c builds it: the memory json-c would
- * spend (MAX_COST), and \u0000, which json-c's object keys would silently cut
- * short (no name libpmu writes has one). 0 or -EINVAL.
+ * One pass over the text before its json-c objects are built: the memory they
+ * would take (MAX_COST), and \u0000, which the names read from the file, C
+ * strings, would cut short (no name libpmu writes has one; lib/jsonparse.c
+ * refuses it in a key). 0 or -EINVAL.
  */
 static int prescan(const char *name, const char *text, size_t len, char **err)
 {
@@ -216,39 +218,22 @@ static int check(json_object *v, json_object *s, json_object *root, const struct
 int report_parse(const char *name, const char *text, size_t len, json_object **doc, enum report_kind *kind,
 		 char **err)
 {
-	/* text[len] is 0 (report-read.h) */
-	struct json_tokener *tok;
+	struct pmu_json_error je;
 	json_object *o, *sc = NULL;
-	enum json_tokener_error je;
 	const char *sv;
-	size_t end;
 	int r;
 
 	*doc = NULL;
 	*err = NULL;
 	if ((r = prescan(name, text, len, err)) < 0)
 		return r;
-	/* depth 16: the schemas need 6; deeper is not a report, and costs stack */
-	if (!(tok = json_tokener_new_ex(16)))
+	/* depth 16: the schemas need 6; deeper is not a report, and costs stack. NaN and Infinity taken, to
+	 * be refused by the schema's check, which names their key */
+	r = pmu__json_parse(text, len, 16, PMU_JSON_NONFINITE, &o, &je);
+	if (r == -ENOMEM)
 		return fail(err, -ENOMEM, "'%s': out of memory", name);
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	/* the NUL after the text ends it: a bare number or literal is complete there */
-	o = json_tokener_parse_ex(tok, text, (int)len + 1);
-	je = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (je != json_tokener_success) {
-		json_object_put(o);
-		if (je == json_tokener_continue)
-			return fail(err, -EINVAL, "'%s' is not JSON: it ends before the JSON text does", name);
-		return fail(err, -EINVAL, "'%s' is not JSON: %s at byte %zu", name, json_tokener_error_desc(je), end);
-	}
-	while (end < len && strchr(" \t\r\n", text[end]))
-		end++;
-	if (end < len) {
-		json_object_put(o);
-		return fail(err, -EINVAL, "'%s' is not JSON: more follows the JSON text at byte %zu", name, end);
-	}
+	if (r < 0)
+		return fail(err, -EINVAL, "'%s' is not JSON: line %zu (byte %zu): %s", name, je.line, je.offset, je.what);
 	if (!o || !json_object_is_type(o, json_type_object)) {
 		/* the type is named before the document is freed */
 		r = fail(err, -EINVAL, "'%s' is neither a 'pmu stat --json' file nor a region report: a JSON "
@@ -345,9 +330,12 @@ int report_load(const char *path, json_object **doc, enum report_kind *kind, cha
 static json_object *schema_of(enum report_kind kind)
 {
 	static json_object *parsed[3];
+	const char *text = kind == REPORT_STAT ? report_schema_stat : report_schema_regions;
+	struct pmu_json_error je;
 
+	/* NULL when out of memory: the schemas compiled in are JSON (tests/test-report-types.py reads them) */
 	if (!parsed[kind])
-		parsed[kind] = json_tokener_parse(kind == REPORT_STAT ? report_schema_stat : report_schema_regions);
+		pmu__json_parse(text, strlen(text), 64, 0, &parsed[kind], &je);
 	return parsed[kind];
 }
 

@@ -62,7 +62,7 @@ enum report_kind { REPORT_STAT = 1, REPORT_REGIONS = 2 };
 
 /* Read @path (a FIFO or process substitution too, up to REPORT_MAX_BYTES) and check it: *@doc, *@kind. */
 int report_load(const char *path, json_object **doc, enum report_kind *kind, char **err);
-/* The same for @len bytes at @text (text[len] must be 0), named @name in messages. */
+/* The same for @len bytes at @text, named @name in messages. */
 int report_parse(const char *name, const char *text, size_t len, json_object **doc, enum report_kind *kind,
 		 char **err);
 
