@@ -551,6 +551,11 @@ static int value(struct parser *p, int depth, json_object **out)
 		return refuse(p, p->pos, "%s begins no JSON value (a string in double quotes, a number, an object, "
 			      "an array, true, false or null)", shown(p, p->pos, b, sizeof(b)));
 	}
+	if (r == 0 && (p->flags & PMU_JSON_SCALAR_TEXT) && !json_object_get_string(*out)) {
+		json_object_put(*out);
+		*out = NULL;
+		return nomem(p);
+	}
 	return r;
 }
 

@@ -13,6 +13,10 @@ enum pmu_json_flags {
 	 * always has: a comma before ']' or '}', and control characters (U+0001..U+001F) unescaped in
 	 * a string. Without it, RFC 8259 exactly. */
 	PMU_JSON_LAX = 1,
+	/* Numbers and true/false printed as they are made: json-c prints them at the first
+	 * json_object_get_string() into a buffer it allocates then (NULL when that fails, which a reader
+	 * of fields as text takes for an absent field), and reuses the buffer after. */
+	PMU_JSON_SCALAR_TEXT = 2,
 	/* NaN, Infinity and -Infinity taken as doubles (as json-c's tokener took them, even strict, and
 	 * Python's json does): not JSON, but a reader that refuses them can then name the key holding one. */
 	PMU_JSON_NONFINITE = 4,

@@ -352,11 +352,12 @@ int pmu__tables_load_text(struct pmu_tables *t, const char *file, const char *di
 	}
 	/* strict first: a table file is JSON (perf's jevents.py and this library's build read it with
 	 * Python's json); what json-c's default parse took besides (a comma before ']' or '}', a control
-	 * character in a string) is loaded as before, and the validator names its place */
-	r = pmu__json_parse(text, len, 64, 0, &root, &jerr);
+	 * character in a string) is loaded as before, and the validator names its place. Fields are read as
+	 * text (pmu__json_field): numbers printed now, where running out of memory is said */
+	r = pmu__json_parse(text, len, 64, PMU_JSON_SCALAR_TEXT, &root, &jerr);
 	if (r == -EINVAL) {
 		struct pmu_json_error strict = jerr;
-		r = pmu__json_parse(text, len, 64, PMU_JSON_LAX, &root, &jerr);
+		r = pmu__json_parse(text, len, 64, PMU_JSON_SCALAR_TEXT | PMU_JSON_LAX, &root, &jerr);
 		if (r == 0 && pf) {
 			snprintf(msg, sizeof(msg), "not strict JSON at line %zu (offset %zu): %s; loaded anyway, but "
 				 "perf's tools and libpmu's build refuse it", strict.line, strict.offset, strict.what);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib/jsonparse.c when memory runs out: a document of every kind of value (objects past the size at
- * which json-c grows their table, escapes, numbers of each type, NaN with PMU_JSON_NONFINITE, a key
- * given twice) parsed once with the n-th allocation failing,
+ * which json-c grows their table, escapes, numbers of each type, NaN with PMU_JSON_NONFINITE, numbers
+ * printed with PMU_JSON_SCALAR_TEXT, a key given twice) parsed once with the n-th allocation failing,
  * for every n until a parse completes: each must return -ENOMEM ("out of memory") with nothing made
  * and nothing left allocated (this program counts the blocks malloc, calloc and realloc give and free
  * takes back), and the parse after it must give the document unchanged. json-c copies a new key and
@@ -80,7 +80,7 @@ int main(void)
 	SKIP("the sanitizer owns the allocator here; the plain run injects the allocation failures");
 #else
 	static char text[16384];
-	const unsigned flags = PMU_JSON_NONFINITE;
+	const unsigned flags = PMU_JSON_SCALAR_TEXT | PMU_JSON_NONFINITE;
 	struct pmu_json_error e;
 	json_object *v;
 	char *want;
