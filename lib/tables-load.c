@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
+#include "jsonparse.h"
 #include "tables.h"
 
 #define MAX_TABLE_FILE (64u << 20) /* larger files are refused, not parsed */
@@ -332,11 +333,10 @@ nomem:
 int pmu__tables_load_text(struct pmu_tables *t, const char *file, const char *dir, const char *text, size_t len,
 		     pmu_problem_fn pf, void *pd, int *problems)
 {
-	struct json_tokener *tok;
+	struct pmu_json_error jerr;
 	json_object *root;
-	enum json_tokener_error jerr;
-	char msg[256];
-	int r = 0;
+	char msg[320];
+	int r;
 
 	if (len > MAX_TABLE_FILE) {
 		(*problems)++;
@@ -350,46 +350,32 @@ int pmu__tables_load_text(struct pmu_tables *t, const char *file, const char *di
 			pf(pd, file, NULL, "contains a NUL byte: not a JSON text file");
 		return 0;
 	}
-	tok = json_tokener_new_ex(64);
-	if (!tok)
-		return -ENOMEM;
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (!root || jerr != json_tokener_success) {
-		size_t off = json_tokener_get_parse_end(tok), line = 1;
-		for (size_t i = 0; i < off && i < len; i++)
-			line += text[i] == '\n';
-		snprintf(msg, sizeof(msg), "JSON syntax error at line %zu (offset %zu): %s", line, off,
-			 root ? "text after the value" :
-			 jerr == json_tokener_continue ? "the file ends inside an array or object" :
-			 json_tokener_error_desc(jerr));
-		(*problems)++;
-		if (pf)
-			pf(pd, file, NULL, msg);
-		json_object_put(root);
-		json_tokener_free(tok);
-		return 0;
-	}
-	json_tokener_free(tok);
-	if (pf && (tok = json_tokener_new_ex(64))) {
-		/* json-c's default parse takes what JSON does not allow (a comma before ']' or '}'), which perf's
-		 * jevents.py and this library's build refuse: the validator says so */
-		json_object *strict;
-		json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-		strict = json_tokener_parse_ex(tok, text, (int)len);
-		if (!strict || json_tokener_get_error(tok) != json_tokener_success) {
-			size_t off = json_tokener_get_parse_end(tok), line = 1;
-			for (size_t i = 0; i < off && i < len; i++)
-				line += text[i] == '\n';
-			snprintf(msg, sizeof(msg), "not strict JSON at line %zu (offset %zu): %s; loaded anyway, but perf's "
-				 "tools and libpmu's build refuse it", line, off,
-				 json_tokener_error_desc(json_tokener_get_error(tok)));
+	/* strict first: a table file is JSON (perf's jevents.py and this library's build read it with
+	 * Python's json); what json-c's default parse took besides (a comma before ']' or '}', a control
+	 * character in a string) is loaded as before, and the validator names its place. Fields are read as
+	 * text (pmu__json_field): numbers printed now, where running out of memory is said */
+	r = pmu__json_parse(text, len, 64, PMU_JSON_SCALAR_TEXT, &root, &jerr);
+	if (r == -EINVAL) {
+		struct pmu_json_error strict = jerr;
+		r = pmu__json_parse(text, len, 64, PMU_JSON_SCALAR_TEXT | PMU_JSON_LAX, &root, &jerr);
+		if (r == 0 && pf) {
+			snprintf(msg, sizeof(msg), "not strict JSON at line %zu (offset %zu): %s; loaded anyway, but "
+				 "perf's tools and libpmu's build refuse it", strict.line, strict.offset, strict.what);
 			(*problems)++;
 			pf(pd, file, NULL, msg);
 		}
-		json_object_put(strict);
-		json_tokener_free(tok);
 	}
+	if (r == -ENOMEM)
+		return -ENOMEM;
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "JSON syntax error at line %zu (offset %zu): %s", jerr.line, jerr.offset,
+			 jerr.what);
+		(*problems)++;
+		if (pf)
+			pf(pd, file, NULL, msg);
+		return 0;
+	}
+	r = 0;
 	if (json_object_is_type(root, json_type_object)) {
 		/* Intel perfmon files: {"Header": {...}, "Events": [...]} or {..., "Metrics": [...]} */
 		json_object *events;

@@ -437,15 +437,17 @@ static int report_stat(struct stat_group *g, const char *others, const struct an
 	struct strv notes = { NULL, 0 };
 	struct counted c;
 	struct pmu_ctx *ctx;
-	char *command = saved_stat_command(g->docs, g->ndocs);
-	const char *title = command ? command : g->files;
+	char *command = NULL;
+	const char *title;
 	int code = 0;
 
-	if (stat_notes(st, g->files, others, &notes) < 0 || cpu_wide_sums(st, &notes) < 0) {
+	if (saved_stat_command(g->docs, g->ndocs, &command) < 0 || stat_notes(st, g->files, others, &notes) < 0 ||
+	    cpu_wide_sums(st, &notes) < 0) {
 		strv_free(&notes);
 		free(command);
 		return fprintf(stderr, "pmu report: out of memory\n"), 1;
 	}
+	title = command ? command : g->files;
 	c = (struct counted){ st->rows.v, st->rows.n, st->times.elapsed_ns / 1e9, false };
 	if (!command && strv_add(&notes, "the files counted different commands: titled with their names", 62) < 0) {
 		strv_free(&notes);

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "jsonparse.h"
 #include "report-read.h"
 #include "util.h"
 
@@ -173,9 +173,10 @@ void stat_rows_free(struct stat_rows *rs)
 #define MAX_COST 4000000
 
 /*
- * One pass over the text before json-c builds it: the memory json-c would
- * spend (MAX_COST), and \u0000, which json-c's object keys would silently cut
- * short (no name libpmu writes has one). 0 or -EINVAL.
+ * One pass over the text before its json-c objects are built: the memory they
+ * would take (MAX_COST), and \u0000, which the names read from the file, C
+ * strings, would cut short (no name libpmu writes has one; lib/jsonparse.c
+ * refuses it in a key). 0 or -EINVAL.
  */
 static int prescan(const char *name, const char *text, size_t len, char **err)
 {
@@ -217,39 +218,22 @@ static int check(json_object *v, json_object *s, json_object *root, const struct
 int report_parse(const char *name, const char *text, size_t len, json_object **doc, enum report_kind *kind,
 		 char **err)
 {
-	/* text[len] is 0 (report-read.h) */
-	struct json_tokener *tok;
+	struct pmu_json_error je;
 	json_object *o, *sc = NULL;
-	enum json_tokener_error je;
 	const char *sv;
-	size_t end;
 	int r;
 
 	*doc = NULL;
 	*err = NULL;
 	if ((r = prescan(name, text, len, err)) < 0)
 		return r;
-	/* depth 16: the schemas need 6; deeper is not a report, and costs stack */
-	if (!(tok = json_tokener_new_ex(16)))
+	/* depth 16: the schemas need 6; deeper is not a report, and costs stack. NaN and Infinity taken, to
+	 * be refused by the schema's check, which names their key */
+	r = pmu__json_parse(text, len, 16, PMU_JSON_NONFINITE, &o, &je);
+	if (r == -ENOMEM)
 		return fail(err, -ENOMEM, "'%s': out of memory", name);
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	/* the NUL after the text ends it: a bare number or literal is complete there */
-	o = json_tokener_parse_ex(tok, text, (int)len + 1);
-	je = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (je != json_tokener_success) {
-		json_object_put(o);
-		if (je == json_tokener_continue)
-			return fail(err, -EINVAL, "'%s' is not JSON: it ends before the JSON text does", name);
-		return fail(err, -EINVAL, "'%s' is not JSON: %s at byte %zu", name, json_tokener_error_desc(je), end);
-	}
-	while (end < len && strchr(" \t\r\n", text[end]))
-		end++;
-	if (end < len) {
-		json_object_put(o);
-		return fail(err, -EINVAL, "'%s' is not JSON: more follows the JSON text at byte %zu", name, end);
-	}
+	if (r < 0)
+		return fail(err, -EINVAL, "'%s' is not JSON: line %zu (byte %zu): %s", name, je.line, je.offset, je.what);
 	if (!o || !json_object_is_type(o, json_type_object)) {
 		/* the type is named before the document is freed */
 		r = fail(err, -EINVAL, "'%s' is neither a 'pmu stat --json' file nor a region report: a JSON "
@@ -346,9 +330,12 @@ int report_load(const char *path, json_object **doc, enum report_kind *kind, cha
 static json_object *schema_of(enum report_kind kind)
 {
 	static json_object *parsed[3];
+	const char *text = kind == REPORT_STAT ? report_schema_stat : report_schema_regions;
+	struct pmu_json_error je;
 
+	/* NULL when out of memory: the schemas compiled in are JSON (tests/test-report-types.py reads them) */
 	if (!parsed[kind])
-		parsed[kind] = json_tokener_parse(kind == REPORT_STAT ? report_schema_stat : report_schema_regions);
+		pmu__json_parse(text, strlen(text), 64, 0, &parsed[kind], &je);
 	return parsed[kind];
 }
 
@@ -499,22 +486,85 @@ static bool type_ok(json_object *v, json_object *s)
 	return false;
 }
 
-/* Does string @v match pattern @p (the schema's; compiled once, kept with it)? */
-static bool matches(json_object *p, json_object *v)
+/* One atom of a pattern at @p: a character, '.', \c or a [set]; its end in *@end. Does it take @c? -EINVAL:
+ * not an atom this matcher knows. */
+static int atom_takes(const char *p, const char **end, unsigned char c)
 {
-	regex_t *re = json_object_get_userdata(p);
+	bool in = false, neg;
 
-	if (!re) {
-		if (!(re = malloc(sizeof(*re))))
-			return false;
-		if (regcomp(re, json_object_get_string(p), REG_EXTENDED | REG_NOSUB)) {
-			free(re);
-			return false;
-		}
-		json_object_set_userdata(p, re, NULL); /* kept for the process's life, with the schema */
+	if (*p == '\\' && p[1]) {
+		*end = p + 2;
+		return (unsigned char)p[1] == c;
 	}
-	return (size_t)json_object_get_string_len(v) == strlen(json_object_get_string(v)) &&
-	       regexec(re, json_object_get_string(v), 0, NULL, 0) == 0;
+	if (*p == '.') {
+		*end = p + 1;
+		return c != '\n';
+	}
+	if (strchr("()|{}*+?$^", *p))
+		return -EINVAL;
+	if (*p != '[') {
+		*end = p + 1;
+		return (unsigned char)*p == c;
+	}
+	neg = *++p == '^';
+	p += neg;
+	do {
+		unsigned char lo = (unsigned char)*p, hi = lo;
+		if (!lo)
+			return -EINVAL;
+		if (p[1] == '-' && p[2] && p[2] != ']') {
+			hi = (unsigned char)p[2];
+			p += 2;
+		}
+		in |= lo <= c && c <= hi;
+	} while (*++p != ']');
+	*end = p + 1;
+	return in != neg;
+}
+
+/* Does @p (after its '^', or at each start) match @s up to its end where it ends with '$'? 1, 0, -EINVAL. */
+static int match_here(const char *p, const char *s, const char *e)
+{
+	const char *next;
+	int t;
+
+	if (!*p)
+		return 1;
+	if (p[0] == '$' && !p[1])
+		return s == e;
+	if ((t = atom_takes(p, &next, s < e ? (unsigned char)*s : 0)) < 0)
+		return t;
+	if (*next == '*' || *next == '+' || *next == '?') {
+		/* greedy: as many as the atom takes, then fewer (a schema's patterns are short) */
+		size_t n = 0, max = *next == '?' ? 1 : (size_t)(e - s);
+		const char *dummy;
+		while (n < max && s + n < e && atom_takes(p, &dummy, (unsigned char)s[n]) == 1)
+			n++;
+		for (size_t k = n + 1; k-- > (*next == '+' ? 1u : 0u);)
+			if ((t = match_here(next + 1, s + k, e)) != 0)
+				return t;
+		return 0;
+	}
+	return s < e && t == 1 ? match_here(next, s + 1, e) : 0;
+}
+
+/*
+ * Does string @v match pattern @p (the schema's)? 1 or 0; -EINVAL for a pattern beyond what the schemas
+ * use (anchors, characters, '.', \c, [sets] with ranges or '^', each with *, + or ?). Matched here, not
+ * with regexec: glibc's says "no match" when its allocations fail, which made an allocation failure
+ * a file's fault.
+ */
+static int matches(json_object *p, json_object *v)
+{
+	const char *pat = json_object_get_string(p), *s = json_object_get_string(v);
+	const char *e = s + json_object_get_string_len(v);
+	int r = 0;
+
+	if (*pat == '^')
+		return match_here(pat + 1, s, e);
+	for (const char *at = s; r == 0 && at <= e; at++)
+		r = match_here(pat, at, e);
+	return r;
 }
 
 /*
@@ -558,8 +608,11 @@ static int check(json_object *v, json_object *s, json_object *root, const struct
 		if (json_object_object_get_ex(s, "maximum", &x) && d > json_object_get_double(x))
 			return refuse(v, s, root, at, file, err);
 	}
-	if (json_object_is_type(v, json_type_string) && json_object_object_get_ex(s, "pattern", &x) && !matches(x, v))
-		return refuse(v, s, root, at, file, err);
+	if (json_object_is_type(v, json_type_string) && json_object_object_get_ex(s, "pattern", &x) &&
+	    (r = matches(x, v)) <= 0)
+		return r < 0 ? fail(err, r, "'%s': the schema's pattern %s is beyond what pmu report matches (a "
+				    "mistake in tools/schemas)", file, json_object_get_string(x))
+			     : refuse(v, s, root, at, file, err);
 	if (json_object_is_type(v, json_type_array)) {
 		size_t n = json_object_array_length(v);
 		if (json_object_object_get_ex(s, "minItems", &x) && n < (size_t)json_object_get_int64(x))
@@ -784,24 +837,25 @@ char *saved_stat_signature(json_object *doc)
 	return sig;
 }
 
-char *saved_stat_command(json_object *const *docs, size_t n)
+int saved_stat_command(json_object *const *docs, size_t n, char **out)
 {
 	char *first = NULL;
 
+	*out = NULL;
 	for (size_t i = 0; i < n; i++) {
 		json_object *cmd = NULL;
 		char *line = NULL;
 		if (!json_object_object_get_ex(docs[i], "command", &cmd) || !json_object_is_type(cmd, json_type_array) ||
 		    !json_object_array_length(cmd)) {
 			free(first);
-			return NULL;
+			return 0;
 		}
 		for (size_t k = 0; k < json_object_array_length(cmd); k++) {
 			const char *w = json_object_get_string(json_object_array_get_idx(cmd, k));
 			if (str_append(&line, " ", w ? w : "") < 0) {
 				free(line);
 				free(first);
-				return NULL;
+				return -ENOMEM;
 			}
 		}
 		if (!first) {
@@ -811,11 +865,12 @@ char *saved_stat_command(json_object *const *docs, size_t n)
 			free(line);
 			if (!same) {
 				free(first);
-				return NULL;
+				return 0;
 			}
 		}
 	}
-	return first;
+	*out = first;
+	return 0;
 }
 
 static int cmp_start(const void *a, const void *b)

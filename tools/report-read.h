@@ -62,7 +62,7 @@ enum report_kind { REPORT_STAT = 1, REPORT_REGIONS = 2 };
 
 /* Read @path (a FIFO or process substitution too, up to REPORT_MAX_BYTES) and check it: *@doc, *@kind. */
 int report_load(const char *path, json_object **doc, enum report_kind *kind, char **err);
-/* The same for @len bytes at @text (text[len] must be 0), named @name in messages. */
+/* The same for @len bytes at @text, named @name in messages. */
 int report_parse(const char *name, const char *text, size_t len, json_object **doc, enum report_kind *kind,
 		 char **err);
 
@@ -97,8 +97,9 @@ char *saved_stat_signature(json_object *doc);
  * (files run at once, MPI ranks, are not one after another). *@overlapped: some files ran at the same
  * time. false when some file does not say when it counted (then the elapsed times are summed). */
 bool saved_stat_covered(struct saved_stat *s, bool *overlapped);
-/* The command the files counted, when every file names the same one (malloc'd), else NULL. */
-char *saved_stat_command(json_object *const *docs, size_t n);
+/* The command the files counted in *@out, when every file names the same one (malloc'd), else NULL.
+ * 0; -ENOMEM (*@out NULL). */
+int saved_stat_command(json_object *const *docs, size_t n, char **out);
 void saved_stat_free(struct saved_stat *s);
 /*
  * Whether the sum of row @name (a PMU that counts CPUs: a package's energy, an uncore) counts something
