@@ -19,10 +19,41 @@
  *  - Option structs start with `size_t size` (set it to sizeof the struct)
  *    so they can grow without breaking callers. A NULL options pointer
  *    means "all defaults".
- *  - A context may be shared between threads for resolution and listing;
- *    a set belongs to one thread at a time unless stated otherwise.
  *  - Every static inline function has an exported twin with the same
  *    semantics (suffix `_fn`), for bindings that load libpmu.so.
+ *
+ * Threads, fork, unloading, signals: the contract (the test that holds each
+ * line to it in brackets).
+ *  - A context may be shared by threads for resolution, listing and opening
+ *    sets, its tables loaded by whichever thread needs them first
+ *    [test-stress, test-sysfs-lazy, test-tables-lazy]. A set is enabled,
+ *    disabled and closed by one thread at a time; any thread may read it
+ *    (read(2) where it is not the owner's) [test-stress].
+ *  - Regions may be used in any number of threads. A report (pmu_region_report,
+ *    pmu_region_foreach, the report at exit) may run while other threads make
+ *    region calls and use new names; it reads their counts without stopping
+ *    them, so a call that ends meanwhile is in it or not [test-region-race].
+ *  - A thread's region counts outlive it: the last 64 threads that exited keep
+ *    their own per-thread rows, older ones are summed into one row (tid 0) and
+ *    their state freed; a pmu_region handle dies with its thread
+ *    [test-region-reclaim].
+ *  - fork() from a threaded process: the child may call any function at
+ *    once; it never waits for a lock that another thread of the parent held
+ *    [test-fork-stress]. Contexts made before the fork can be used in the
+ *    child; sets and handles are the parent's there (-ECHILD, -EINVAL)
+ *    [test-sw-events, test-region-handle]; the child's regions start empty
+ *    [test-region].
+ *  - The library may be unloaded (dlclose(), Python's ctypes) while threads
+ *    that used regions still run, once none of them is inside a libpmu
+ *    call; the unload writes the region report and closes every thread's
+ *    events [test-dlclose]. Contexts and sets still open are not freed by it.
+ *  - A signal handler may begin and end regions of names already used in
+ *    its thread [test-region] (one that interrupts its thread's own region
+ *    call is refused, -EBUSY). No other function may be called from a handler.
+ *  - A log callback and a pmu_region_foreach() callback run while the
+ *    library holds a lock: they must not call libpmu or fork().
+ *  - libpmu never changes the process's environment; a setenv() in another
+ *    thread while libpfm4 is set up stays [test-pfm-setenv].
  */
 #ifndef PMU_H
 #define PMU_H
