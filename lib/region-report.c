@@ -98,17 +98,19 @@ static void add_slot(struct result_buf *b, const struct slot *s, const struct co
 static void buf_init(struct result_buf *b, const char *name, long tid, size_t ncol, const char *const *events,
 		     const struct pmu_event_info *infos)
 {
-	memset(b, 0, sizeof(*b));
-	for (size_t c = 0; c < ncol; c++)
+	/* the @ncol columns only: a report makes a buffer per row, and the whole one is 1.2 KB */
+	memset(&b->r, 0, sizeof(b->r));
+	memset(b->values, 0, ncol * sizeof(b->values[0]));
+	memset(b->max, 0, ncol * sizeof(b->max[0]));
+	for (size_t c = 0; c < ncol; c++) {
 		if (infos[c].flags & PMU_EVF_UNSUPPORTED)
 			b->r.unsupported |= 1u << c;
+		b->min[c] = UINT64_MAX;
+		b->events[c] = events[c];
+	}
 	b->r.name = name;
 	b->r.tid = tid;
 	b->r.nvalues = ncol;
-	for (size_t c = 0; c < REG_MAX_COL; c++)
-		b->min[c] = UINT64_MAX;
-	for (size_t c = 0; c < ncol; c++)
-		b->events[c] = events[c];
 	b->r.events = b->events;
 	b->r.values = b->values;
 	b->r.min = b->min;
