@@ -291,9 +291,9 @@ static void slot_add(struct slot *dst, const struct slot *src)
 	}
 }
 
-/* Exited thread @ts's slots added to their names' totals and freed, and @ts with them (under R.lock).
- * Its counts stay whole where no memory is left for a name's totals (the thread stays then). */
-static int fold(struct thread_state *ts)
+/* The totals of every name of exited thread @ts made (under R.lock): 0, or -ENOMEM (the thread then
+ * stays whole, folded at a later exit). */
+static int fold_ready(const struct thread_state *ts)
 {
 	for (size_t i = 0; i < ts->nslots; i++) {
 		struct region_name *n = &R.names[ts->slots[i]->id];
@@ -304,6 +304,13 @@ static int fold(struct thread_state *ts)
 			pmu__region_slot_forget(n->folded);
 		}
 	}
+	return 0;
+}
+
+/* Exited thread @ts's slots added to their names' totals (fold_ready) and freed, and @ts with them
+ * (under R.lock). */
+static void fold(struct thread_state *ts)
+{
 	for (size_t i = 0; i < ts->nslots; i++) {
 		struct slot *s = ts->slots[i];
 		struct region_name *n = &R.names[s->id];
@@ -324,7 +331,6 @@ static int fold(struct thread_state *ts)
 	R.nfolded++;
 	ts->nslots = 0; /* freed above */
 	pmu__region_thread_free(ts);
-	return 0;
 }
 
 void pmu__region_thread_free(struct thread_state *ts)
@@ -355,7 +361,7 @@ void pmu__region_thread_exited(struct thread_state *ts)
 		R.exited = ts;
 	R.exited_tail = ts;
 	R.nexited++;
-	while (R.nexited > REG_EXITED_KEPT) {
+	while (R.nexited > REG_EXITED_KEPT && fold_ready(R.exited) == 0) {
 		struct thread_state *old = R.exited;
 		R.exited = old->next;
 		if (R.exited)
@@ -363,15 +369,6 @@ void pmu__region_thread_exited(struct thread_state *ts)
 		else
 			R.exited_tail = NULL;
 		R.nexited--;
-		if (fold(old) < 0) { /* kept, at the head: tried again at the next exit */
-			old->next = R.exited;
-			if (R.exited)
-				R.exited->prev = old;
-			else
-				R.exited_tail = old;
-			R.exited = old;
-			R.nexited++;
-			break;
-		}
+		fold(old);
 	}
 }

@@ -9,13 +9,7 @@
 #include <errno.h>
 #include <stddef.h>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PMU_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PMU_SANITIZED 1
-#endif
-#endif
+#include "sanitizer.h"
 
 #ifndef PMU_SANITIZED
 extern void *__libc_malloc(size_t n);

@@ -94,6 +94,7 @@ static inline uint64_t pmu_arch_time(void *arg)
 
 #include <pmu.h>
 #include "read.h"  /* private layout of struct pmu_set (lib/), to redirect its read plan, and its read by groups */
+#include "sanitizer.h"
 
 #if !PMU_ARCH_FAST
 #error "PMU_ARCH_CUSTOM hook not honoured"
@@ -650,13 +651,6 @@ static void smp_run(int emulate, unsigned long max_reads, double max_secs, struc
 	res->updates = x.writer_updates;
 }
 
-#if defined(__SANITIZE_THREAD__)
-#define PMU_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define PMU_TSAN 1
-#endif
-#endif
 
 static void case2b(void)
 {

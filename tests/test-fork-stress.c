@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <pmu.h>
 #include "fixture.h"
+#include "sanitizer.h"
 
 #define TERM_NAME "cpu/event=0x3c,umask=0x0/"     /* the fixture's core PMU, loaded at its first name */
 #define TABLE_NAME "INST_RETIRED.ANY"              /* Ice Lake-X's table */
@@ -48,14 +49,9 @@ const char *__tsan_default_options(void)
 	return "report_thread_leaks=0";
 }
 
-#if defined(__SANITIZE_THREAD__)
+#ifdef PMU_TSAN
 #define TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TSAN 1
-#endif
-#endif
-#ifndef TSAN
+#else
 #define TSAN 0
 #endif
 

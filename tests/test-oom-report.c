@@ -22,13 +22,7 @@
 #include "harness.h"
 
 /* as tests/oom-inject.h says it: a sanitizer's allocator is not the one the preload replaces */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PMU_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PMU_SANITIZED 1
-#endif
-#endif
+#include "sanitizer.h"
 
 struct run {
 	int status;     /* waitpid's */
