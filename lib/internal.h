@@ -280,8 +280,9 @@ int pmu__pfm_attr(const char *name, struct perf_event_attr *attr);
  * Non-zero stops the walk. */
 typedef int (*pmu__pfm_event_fn)(const char *pmu, const char *event, const char *desc, void *data);
 /* Whether the libpfm4 loaded here has PMU @model ("arm_n1"): each libpfm4 is built with the PMUs of its
- * own architecture only. false where it cannot be loaded. */
-bool pmu__pfm_knows(const char *model);
+ * own architecture only. false where it cannot be loaded, and where it has the PMU but encodes this
+ * machine's alone (its set-up could not be told otherwise): then @why (@len bytes) says why, else "". */
+bool pmu__pfm_knows(const char *model, char *why, size_t len);
 /* The names libpfm4 encodes here as written (each event bare, and with each of its unit masks) of
  * libpfm4 PMU @model ("skx"), or with @model NULL of every PMU libpfm4 detects here
  * but its two "perf" PMUs (the kernel's events), loading libpfm4 first: 0 or @fn's value; -ELIBACC

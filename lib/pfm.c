@@ -375,15 +375,20 @@ static int event_names(const char *pmu, int e, pmu__pfm_event_fn fn, void *data)
 	return 0;
 }
 
-bool pmu__pfm_knows(const char *model)
+bool pmu__pfm_knows(const char *model, char *why, size_t len)
 {
 	pfm_pmu_info_t pi;
 
+	why[0] = 0;
 	if (pmu__pfm_ready() < 0)
 		return false;
 	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++)
-		if (pfm_pmu(p, &pi) && !strcmp(pi.name, model))
-			return !pfm_not_here(model);
+		if (pfm_pmu(p, &pi) && !strcmp(pi.name, model)) {
+			if (!pfm_not_here(model))
+				return true;
+			pmu__strlcpy(why, pfm_host_only, len);
+			return false;
+		}
 	return false;
 }
 
@@ -442,9 +447,11 @@ int pmu__pfm_attr(const char *name, struct perf_event_attr *attr)
 	return -ENODEV;
 }
 
-bool pmu__pfm_knows(const char *model)
+bool pmu__pfm_knows(const char *model, char *why, size_t len)
 {
 	(void)model;
+	if (len)
+		why[0] = 0;
 	return false;
 }
 

@@ -539,6 +539,7 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 			       void *data)
 {
 	const char *model = pmu__pfm_model(dir);
+	char why[256];
 	int unknown = 0, compared = 0, r;
 
 	if (!model)
@@ -546,15 +547,18 @@ static int check_pfm_encodings(struct pmu_ctx *ctx, struct pmu_tables *t, const 
 	if ((r = pmu__pfm_ready()) == -ENOMEM)
 		return pmu__err(ctx, r, "%s: out of memory setting up libpfm4 to compare the encodings with", dir);
 	if (r < 0) {
-		char why[256];
 		if (pmu__pfm_missing(why, sizeof(why)))
 			pmu__log(ctx, PMU_LOG_WARN, "%s: encodings not compared with libpfm4, which cannot be loaded "
 				 "(%s): install libpfm4", dir, why);
 		return 0;
 	}
-	if (!pmu__pfm_knows(model)) {
-		pmu__log(ctx, PMU_LOG_INFO, "%s: encodings not compared with libpfm4: the libpfm4 loaded here has no "
-			 "PMU %s (each is built with its own architecture's PMUs only)", dir, model);
+	if (!pmu__pfm_knows(model, why, sizeof(why))) {
+		if (why[0])
+			pmu__log(ctx, PMU_LOG_INFO, "%s: encodings not compared with libpfm4: it has PMU %s but encodes "
+				 "this machine's PMUs only here (%s)", dir, model, why);
+		else
+			pmu__log(ctx, PMU_LOG_INFO, "%s: encodings not compared with libpfm4: the libpfm4 loaded here has "
+				 "no PMU %s (each is built with its own architecture's PMUs only)", dir, model);
 		return 0;
 	}
 	for (size_t i = 0; i < t->n; i++) {
