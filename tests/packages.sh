@@ -12,7 +12,7 @@
 #            of tests/deps.sh (lintian)
 #   build    dpkg-buildpackage -us -uc -b
 #   lintian  lintian -i -I -E --pedantic on the .changes (its tags are printed)
-#   source   the README's "Building and installing" commands: meson setup
+#   source   doc/building.md's commands (once the README's): meson setup
 #            --prefix=/usr/local, install, ldconfig; examples/count.c built
 #            with pkg-config and run; import pmu from where meson installed
 #            it; man pmu_set_read
@@ -65,7 +65,7 @@ fresh_clone "$ROOT"
 step "$ROOT" deps "apt-get update -q && $APT build-dep ./ && $APT install ${PMU_PACKAGE_BUILD_DEPS[*]}"
 step "$ROOT" build "dpkg-buildpackage -us -uc -b"
 step "$ROOT" lintian "lintian -i -I -E --pedantic ../libpmu_*.changes"
-# the README's source install, as written there
+# doc/building.md's source install, as written there
 step "$ROOT" source "$APT install man-db && meson setup build --prefix=/usr/local && ninja -C build &&
 	meson install -C build && ldconfig &&
 	cc -o count examples/count.c \$(pkg-config --cflags --libs libpmu) && ./count &&

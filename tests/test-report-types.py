@@ -11,7 +11,7 @@ long string... and `pmu report` is run on each file. Every run must exit 0 or
 and the key.
 
 The oracle for which files are refused is Python's jsonschema with the
-schemas of tools/schemas/, refined as the README says pmu report reads them:
+schemas of tools/schemas/, refined as doc/command.md (once the README) says pmu report reads them:
 integers are int64 (JSON Schema's, where 1.0 is one), numbers finite; keys a
 file lacks are tolerated except those the reader needs (the schema's
 "required" lists are what pmu stat writes, older files have fewer), and a
@@ -83,7 +83,7 @@ def utf8_len(s):
 
 
 def accepted(d):
-    """Does the README's reading of the schemas accept document d?"""
+    """Does doc/command.md's reading of the schemas accept document d?"""
     if not isinstance(d, dict) or not isinstance(d.get('schema'), str) or d['schema'] not in schemas:
         return False
     if not schemas[d['schema']].is_valid(d):
