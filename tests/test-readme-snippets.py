@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Every ```c and ```python block of README.md, read from README.md itself (no copy), built and run.
+"""Every ```c and ```python block of README.md and doc/*.md, read from the pages themselves (no copy),
+built and run; the pages' other promises checked (issue 41).
 
 A C block without main() is a fragment, wrapped mechanically: its #include lines first, then the
 definitions WRAP gives for what the README leaves to the reader (work(), solve(grid), ...), keyed by
-the block's "## " heading, then its other lines as the body of int main(void), which returns 0. A
+the block's "# " or "## " heading, then its other lines as the body of int main(void), which returns 0. A
 line that is only "..." (the reader's own code) is dropped. A Python block gets WRAP's definitions
 before it. A block under a heading WRAP does not know fails, naming the heading to add.
 
@@ -14,6 +15,14 @@ it fails cleanly, and the test then exits 77 saying so, never 0 because the hard
 Every other block must exit 0 and print what WRAP expects. Issue 39, item 8: the "Measuring code"
 block went on after a failed pmu_set_open() with an unwritten set (valgrind: uninitialised reads in
 four calls) and exited 0 having printed nothing.
+
+Issue 41 moved most of the README to doc/*.md and the figures to bench/. Also checked, each a FAIL
+(before any SKIP): README.md has at most 200 lines; its "## Two commands" block holds exactly the two
+commands, examples/run-demo.sh and tests/run-all.sh, which .ci/run and tests/fresh-debian.sh run as
+written; its prose has no performance figure (a number with x, %, ns, us, ms, s or instructions: those
+are in bench/README.md and bench/results/); every ```json block of the pages parses; every relative
+link of README.md, doc/*.md, bench/, tests/ and tools/README.md names a file that exists; tools/README.md
+names every file of tools/ and no other; tests/README.md names every directory of tests/.
 """
 import json
 import os
@@ -66,21 +75,28 @@ WRAP = {
 }
 
 
-def blocks(path):
-    """(language, heading, first line number, lines) of each ```c / ```python block."""
-    heading, out, cur = None, [], None
+def blocks(path, langs=("c", "python")):
+    """(language, heading, first line number, lines) of each ```LANG block, LANG one of langs; a heading
+    is a "# " or "## " line outside every ``` block."""
+    heading, out, cur, fenced = None, [], None, False
     for no, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
-        if cur is None:
-            if line.startswith("## "):
-                heading = line[3:].strip()
-            m = re.match(r"^```(c|python)\s*$", line)
+        if fenced:
+            if line.startswith("```"):
+                fenced = False
+                if cur is not None:
+                    out.append(cur)
+                    cur = None
+            elif cur is not None:
+                cur[3].append(line)
+            continue
+        m = re.match(r"^##? (.*)", line)
+        if m:
+            heading = m.group(1).strip()
+        if line.startswith("```"):
+            fenced = True
+            m = re.match(r"^```(%s)\s*$" % "|".join(langs), line)
             if m:
                 cur = (m.group(1), heading, no + 1, [])
-        elif line.startswith("```"):
-            out.append(cur)
-            cur = None
-        else:
-            cur[3].append(line)
     return out
 
 
@@ -98,19 +114,116 @@ def has_pmu():
     return r.returncode == 0 and json.loads(r.stdout).get("hw_pmu") is True
 
 
-def main():
+PAGES = ["README.md"] + sorted(os.path.join("doc", f) for f in os.listdir(os.path.join(SRC, "doc"))
+                              if f.endswith(".md"))
+README_MAX_LINES = 200
+TWO_COMMANDS = ["examples/run-demo.sh", "tests/run-all.sh"]
+# a performance figure in prose: a number with a ratio, a percentage, a time or an instruction count
+FIGURE = re.compile(r"\b\d[\d,.]*(?:x\b|\s*%|\s*(?:ns|us|ms|s|instructions)\b)")
+
+
+def prose(path):
+    """(line number, line) of the text outside ``` blocks."""
+    inside = False
+    for no, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+        if line.startswith("```"):
+            inside = not inside
+        elif not inside:
+            yield no, line
+
+
+def tour(readme, names):
+    """The names of `names` that readme does not mention as `name` or [name](...)."""
+    text = open(readme, encoding="utf-8").read()
+    return [n for n in names if "`%s`" % n not in text and "[%s]" % n not in text]
+
+
+def page_checks():
+    """The pages' promises other than their snippets: a list of failures."""
+    fails = []
     readme = os.path.join(SRC, "README.md")
+    lines = open(readme, encoding="utf-8").read().split("\n")
+    nlines = len(lines) - (lines[-1] == "")
+    if nlines > README_MAX_LINES:
+        fails.append("README.md has %d lines, more than %d: move a section to doc/" % (nlines, README_MAX_LINES))
+    else:
+        print("ok: README.md has %d lines (at most %d)" % (nlines, README_MAX_LINES))
+    sh = [b for b in blocks(readme, ("sh",)) if b[1] == "Two commands"]
+    cmds = [l.split("#")[0].strip() for b in sh for l in b[3] if l.split("#")[0].strip()]
+    if len(sh) != 1 or cmds != TWO_COMMANDS:
+        fails.append("README.md's \"## Two commands\" must hold one ```sh block of exactly %s, found %s" %
+                     (TWO_COMMANDS, cmds))
+    else:
+        ci = open(os.path.join(SRC, ".ci", "run"), encoding="utf-8").read()
+        fresh = open(os.path.join(SRC, "tests", "fresh-debian.sh"), encoding="utf-8").read()
+        if "exec %s\n" % TWO_COMMANDS[1] not in ci:
+            fails.append(".ci/run does not exec the README's test command %s" % TWO_COMMANDS[1])
+        for c in TWO_COMMANDS:
+            if '"%s"' % c not in fresh:
+                fails.append("tests/fresh-debian.sh does not run the README's command %s" % c)
+        print("ok: README.md's two commands are %s, run by .ci/run and tests/fresh-debian.sh" % " and ".join(TWO_COMMANDS))
+    for no, line in prose(readme):
+        m = FIGURE.search(re.sub(r"`[^`]*`", "", line))
+        if m:
+            fails.append("README.md:%d: a figure (%r) by hand: it belongs in bench/README.md, from bench/results/" %
+                         (no, m.group(0)))
+    for page in PAGES:
+        fences = [no for no, line in enumerate(open(os.path.join(SRC, page), encoding="utf-8"), 1)
+                  if line.startswith("```")]
+        if len(fences) % 2:
+            fails.append("%s: the ``` block opened at line %d is never closed" % (page, fences[-1]))
+        for lang, heading, line, body in blocks(os.path.join(SRC, page), ("json",)):
+            try:
+                json.loads("\n".join(body))
+            except ValueError as e:
+                fails.append("%s:%d (%s, ```json) does not parse: %s" % (page, line, heading, e))
+    linked = 0
+    for page in PAGES + ["bench/README.md", "tests/README.md", "tools/README.md"]:
+        path = os.path.join(SRC, page)
+        if not os.path.exists(path):
+            fails.append("%s is missing" % page)
+            continue
+        for no, line in prose(path):
+            for target in re.findall(r"\]\(([^)\s]+)\)", line):
+                if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                    continue
+                linked += 1
+                if not os.path.exists(os.path.join(os.path.dirname(path), target.split("#")[0])):
+                    fails.append("%s:%d links to %s, which does not exist" % (page, no, target))
+    print("ok: %d relative links checked in the pages" % linked)
+    tools = sorted(f + "/" * os.path.isdir(os.path.join(SRC, "tools", f))
+                   for f in os.listdir(os.path.join(SRC, "tools")) if f not in ("README.md", "__pycache__"))
+    missing = tour(os.path.join(SRC, "tools", "README.md"), tools)
+    if missing:
+        fails.append("tools/README.md does not name %s" % ", ".join(missing))
+    text = open(os.path.join(SRC, "tools", "README.md"), encoding="utf-8").read()
+    for item in re.findall(r"^- (`.*?) — ", text, re.M):
+        for name in re.findall(r"`([^`]+)`", item):
+            if not os.path.exists(os.path.join(SRC, "tools", name.rstrip("/"))):
+                fails.append("tools/README.md names %s, which is not in tools/" % name)
+    dirs = sorted(d + "/" for d in os.listdir(os.path.join(SRC, "tests"))
+                  if os.path.isdir(os.path.join(SRC, "tests", d)) and not d.startswith(".") and d != "__pycache__")
+    missing = tour(os.path.join(SRC, "tests", "README.md"), dirs)
+    if missing:
+        fails.append("tests/README.md does not name %s" % ", ".join(missing))
+    print("ok: tools/README.md checked against the %d files of tools/, tests/README.md against the %d directories of tests/"
+          % (len(tools), len(dirs)))
+    return fails
+
+
+def main():
     valgrind = shutil.which("valgrind")
     hw = has_pmu()
     tmp = tempfile.mkdtemp()
-    fails, refused, n = [], [], 0
+    fails, refused, n = page_checks(), [], 0
     env = dict(os.environ, PMU_LIBRARY=os.path.join(BUILD, "lib", "libpmu.so"),
                PYTHONPATH=os.path.join(SRC, "bindings", "python"))
     if not valgrind:
         print("note: valgrind is not installed: the programs run without it (no check for uninitialised reads)")
-    for lang, heading, line, lines in blocks(readme):
+    snippets = [(page, b) for page in PAGES for b in blocks(os.path.join(SRC, page))]
+    for page, (lang, heading, line, lines) in snippets:
         n += 1
-        what = "README.md:%d (%s, ```%s)" % (line, heading, lang)
+        what = "%s:%d (%s, ```%s)" % (page, line, heading, lang)
         wrap = WRAP.get((lang, heading))
         if wrap is None:
             fails.append("%s: no wrapper for this block: add (%r, %r) to WRAP in %s" %
@@ -163,7 +276,7 @@ def main():
     shutil.rmtree(tmp)
     for f in fails:
         print("FAIL: " + f)
-    print("%d blocks of README.md, %d failed, %d refused for want of a hardware PMU" % (n, len(fails), len(refused)))
+    print("%d blocks of README.md and doc/*.md, %d failed, %d refused for want of a hardware PMU" % (n, len(fails), len(refused)))
     if fails:
         return 1
     if refused:
