@@ -25,6 +25,14 @@ for f in "$src"/tools/*.c "$src"/tools/*.h; do
 	done
 done
 
+# the helpers' headers, copied for the command, must not reach further into lib/
+for h in $helpers; do
+	if grep -q '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/lib/$h.h"; then
+		echo "FAIL: lib/$h.h, a helper's header, includes a header of lib/"
+		status=1
+	fi
+done
+
 # 2. include paths of the command's and its reader's compilations
 if [ -f "$build/compile_commands.json" ]; then
 	python3 - "$src" "$build" <<'PY' || status=1
