@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <pmu.h>
 #include "opts.h"
-#include "report-read.h"
+#include "rows.h"
 #include "util.h"
 
 /* Metric parameters NAME=NUMBER, applied to a context before evaluation. */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "stat-run.h"
+#include "util.h"
 
 /* -G as perf takes it, option by option: the k-th name given (over every -G) goes to the k-th event of the
  * list written so far ('' to none); while one name is all -G gave, every event written before it is in that

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <pmu.h>
 #include "analysis.h"
-#include "report-read.h"
+#include "rows.h"
 #include "stat-run.h"
 #include "util.h"
 

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <pmu.h>
-#include "report-read.h"
+#include "rows.h"
 #include "stat-control.h"
 
 /* A list of numbers (-p, -t, -C). */

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Fuzz target: pmu report's reader (tools/report-read.c): the bounds taken
- * before parsing, strict JSON, the schemas' checks, and the sums, each
- * document added twice (a second file with the same names), and whether a
- * row's sum counts a package twice (saved_stat_overlap). */
+/* Fuzz target: pmu report's reader (tools/report-read.c, schema-check.c,
+ * report-sum.c, report-merge.c): the bounds taken before parsing, strict
+ * JSON, the schemas' checks, and the sums, each document added twice (a
+ * second file with the same names), and whether a row's sum counts a
+ * package twice (saved_stat_overlap). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report-merge.h"
 #include "report-read.h"
+#include "report-sum.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
