@@ -12,6 +12,7 @@
 #include <string.h>
 #include <pmu.h>
 #include "harness.h"
+#include "pfm-probe.h"
 
 extern char **environ;
 
@@ -32,20 +33,6 @@ static void on_problem(void *data, const char *file, const char *entry, const ch
 }
 
 /* family 6 model 0x55 */
-static bool skylake_sp(void)
-{
-	char line[256];
-	bool intel = false, m55 = false;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f) && strncmp(line, "flags", 5)) {
-		intel |= !strncmp(line, "vendor_id", 9) && strstr(line, "GenuineIntel");
-		m55 |= !strncmp(line, "model\t", 6) && atoi(strchr(line, ':') + 1) == 0x55;
-	}
-	if (f)
-		fclose(f);
-	return intel && m55;
-}
 
 int main(int argc, char **argv)
 {

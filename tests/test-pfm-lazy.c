@@ -14,22 +14,9 @@
 #include <unistd.h>
 #include <pmu.h>
 #include "harness.h"
+#include "pfm-probe.h"
 
 #define PFM_ONLY "skx::L1D:REPLACEMENT" /* libpfm4's syntax: no table of this library spells it */
-
-static bool pfm_mapped(void)
-{
-	char line[4096];
-	bool found = false;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		found |= strstr(line, "/libpfm.so") != NULL;
-	fclose(f);
-	return found;
-}
 
 static char warned[4096]; /* the context's warnings, one per line */
 

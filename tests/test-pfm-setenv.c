@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include <pmu.h>
 #include "harness.h"
+#include "pfm-probe.h"
 
 extern char **environ;
 
@@ -114,20 +115,6 @@ static void *setter(void *arg)
 	return NULL;
 }
 
-static bool pfm_mapped(void)
-{
-	char line[4096];
-	bool found = false;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		found |= strstr(line, "/libpfm.so") != NULL;
-	fclose(f);
-	return found;
-}
-
 static bool in_environ(const char *name)
 {
 	size_t n = strlen(name);
@@ -189,17 +176,7 @@ static void one(const char *cpuid, const char *name, bool add, struct outcome *o
  * on a Skylake-SP or Cascade Lake (family 6, model 0x55) */
 static void foreign(const char **cpuid, const char **name)
 {
-	char line[256];
-	bool intel = false, m55 = false;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f) && strncmp(line, "flags", 5)) {
-		intel |= !strncmp(line, "vendor_id", 9) && strstr(line, "GenuineIntel");
-		m55 |= !strncmp(line, "model\t", 6) && atoi(strchr(line, ':') + 1) == 0x55;
-	}
-	if (f)
-		fclose(f);
-	*cpuid = intel && m55 ? "GenuineIntel-6-7E-5" : "GenuineIntel-6-55-4";
+	*cpuid = skylake_sp() ? "GenuineIntel-6-7E-5" : "GenuineIntel-6-55-4";
 	*name = "L1D:REPLACEMENT"; /* libpfm4's syntax, for the CPU's libpfm4 PMU (icl or skx) */
 }
 
