@@ -12,10 +12,6 @@
 #include "sanitizer.h"
 
 #ifndef PMU_SANITIZED
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t a, size_t b);
-extern void *__libc_realloc(void *p, size_t n);
-
 static int armed, nth, count, fired;
 
 static int fail_now(void)
@@ -27,19 +23,6 @@ static int fail_now(void)
 	return 1;
 }
 
-void *malloc(size_t n)
-{
-	return fail_now() ? NULL : __libc_malloc(n);
-}
-
-void *calloc(size_t a, size_t b)
-{
-	return fail_now() ? NULL : __libc_calloc(a, b);
-}
-
-void *realloc(void *p, size_t n)
-{
-	return fail_now() ? NULL : __libc_realloc(p, n);
-}
+#include "oom-hooks.h"
 #endif
 #endif

@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t a, size_t b);
-extern void *__libc_realloc(void *p, size_t n);
-
 static long nth = -1, count;
 static int fd = -1, ready;
 
@@ -31,17 +27,4 @@ static int fail_now(void)
 	return 1;
 }
 
-void *malloc(size_t n)
-{
-	return fail_now() ? NULL : __libc_malloc(n);
-}
-
-void *calloc(size_t a, size_t b)
-{
-	return fail_now() ? NULL : __libc_calloc(a, b);
-}
-
-void *realloc(void *p, size_t n)
-{
-	return fail_now() ? NULL : __libc_realloc(p, n);
-}
+#include "oom-hooks.h"
