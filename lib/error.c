@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One error convention: negative errno + a sentence per thread. */
 #include <limits.h>
-#include <pthread.h>
 #include <string.h>
-#include <unistd.h>
 #include "internal.h"
 
 static __thread int last_err;
