@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "set.h"
+#include "internal.h"
 #include "fork.h"
 #include "modifiers.h"
 #include "coretype.h"

@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "hybrid.h"
-#include "set.h"
+#include "set-layout.h"
 #include "modifiers.h"
 #include "generic-native.h"
 

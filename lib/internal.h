@@ -98,6 +98,26 @@ struct pmu_ctx *pmu__core_ctx(struct pmu_ctx *ctx, const struct pmu_dev *d);
  * does not begin with MAJOR.MINOR. */
 bool pmu__kernel_at_least(const struct pmu_ctx *ctx, int major, int minor);
 
+/* What perf_event_open() was asked for, to explain a refusal (EACCES, EPERM). */
+struct pmu_access {
+	const char *name;       /* the event's label */
+	bool kernel;            /* counts kernel mode (exclude_kernel clear) */
+	bool tracepoint;        /* fires in kernel mode only: counting it in user mode counts nothing */
+	bool cpu_wide;          /* every task of one CPU (pid -1) */
+	int cpu;
+	bool other_process;     /* a process given by pid, other than the caller */
+};
+
+/*
+ * The sentence for perf_event_open() refusing @a with EACCES or EPERM under
+ * @ctx's settings (kernel.perf_event_paranoid, capabilities): the cause and a
+ * fix that allows what was asked: a paranoid level low enough for it, a
+ * user-mode label only where that would be allowed and counts something, and
+ * never a modifier the name already has. Written into @buf like snprintf;
+ * returns the length it needed.
+ */
+int pmu__access_advice(const struct pmu_ctx *ctx, const struct pmu_access *a, char *buf, size_t len);
+
 /* ---- errors and logging (error.c) ---- */
 /* Log at @level; for PMU_LOG_ERR also remembers the text for pmu_strerror(err). */
 void pmu__log(struct pmu_ctx *ctx, int level, const char *fmt, ...) PMU_PRINTF(3, 4);

@@ -42,7 +42,7 @@
 #include "expr.h"
 #include "constants.h"
 #include "metric.h"
-#include "set.h"
+#include "internal.h"
 #include "modifiers.h"
 
 /* ---------------------------------------------------------------- */
@@ -1113,34 +1113,6 @@ PMU_EXPORT int pmu_metric_threshold_events(struct pmu_ctx *ctx, const char *metr
 					   size_t n, int *crossed)
 {
 	return threshold_of(ctx, metric, vals, events, n, crossed);
-}
-
-PMU_EXPORT int pmu_metric_eval_set(struct pmu_ctx *ctx, const char *metric_or_expr, struct pmu_set *s,
-				   const struct pmu_value *vals, double *out)
-{
-	struct pmu_named_value *nv;
-	struct pmu_event_info *infos;
-	int r;
-
-	pmu__err_clear();
-	if (!ctx || !s || !vals)
-		return pmu__err(ctx, -EINVAL, "pmu_metric_eval_set: NULL argument");
-	nv = calloc(s->n ? s->n : 1, sizeof(*nv));
-	infos = calloc(s->n ? s->n : 1, sizeof(*infos));
-	if (!nv || !infos) {
-		free(nv);
-		free(infos);
-		return pmu__err(ctx, -ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < s->n; i++) {
-		nv[i].name = s->ev[i].info.name;
-		nv[i].value = (s->ev[i].info.flags & PMU_EVF_UNSUPPORTED) ? NAN : (double)pmu_scale(&vals[i]);
-		infos[i] = s->ev[i].info;
-	}
-	r = eval_common(ctx, metric_or_expr, false, nv, infos, s->n, out);
-	free(nv);
-	free(infos);
-	return r;
 }
 
 /* ---- the events a metric needs ---- */

@@ -4,7 +4,7 @@
  * compiles it against its simulated PMU; it calls only exported functions. */
 #ifndef PMU_READ_H
 #define PMU_READ_H
-#include "set.h"
+#include "set-layout.h"
 
 /*
  * pmu__fast_read_groups - every group of @s for the thread that owns the set

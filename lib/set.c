@@ -11,6 +11,7 @@
 #include <linux/magic.h>
 #include <unistd.h>
 #include "set.h"
+#include "set-layout.h"
 #include "fork.h"
 #include "modifiers.h"
 #include "hybrid.h"
@@ -1094,4 +1095,46 @@ PMU_EXPORT int pmu_event_resolve_each(struct pmu_ctx *ctx, const char *name, str
 		out[i] = s->ev[i].info;
 	pmu_set_close(s);
 	return (int)count;
+}
+
+/* ---- the set's events for the files that do not own its layout (set.h) ---- */
+struct pmu_ctx *pmu__set_ctx(const struct pmu_set *s)
+{
+	return s->ctx;
+}
+
+const struct pmu_event_info *pmu__set_info(const struct pmu_set *s, size_t i)
+{
+	return &s->ev[i].info;
+}
+
+const struct perf_event_attr *pmu__set_attr(const struct pmu_set *s, size_t i)
+{
+	return &s->ev[i].attr;
+}
+
+int pmu__set_fd(const struct pmu_set *s, size_t i)
+{
+	return s->ev[i].fd;
+}
+
+bool pmu__set_mode_written(const struct pmu_set *s, size_t i)
+{
+	return s->ev[i].mode_written;
+}
+
+const struct perf_event_mmap_page *pmu__set_page(const struct pmu_set *s, size_t i)
+{
+	return s->pages[i];
+}
+
+void pmu__set_group_span(const struct pmu_set *s, unsigned g, size_t *first, size_t *n)
+{
+	*first = s->g[g].first;
+	*n = s->g[g].n;
+}
+
+size_t pmu__set_hybrid_parts(const struct pmu_set *s)
+{
+	return s->hybrid_parts;
 }

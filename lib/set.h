@@ -1,98 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Private layout of an event set, shared by set.c and read.c. */
+/* Event sets (lib/set.c), for the files that do not own a set's layout (set-layout.h): planning a set,
+ * whether it is read after fork() or by its owner thread, and what its events are. Private. */
 #ifndef PMU_SET_H
 #define PMU_SET_H
 #include "internal.h"
-
-struct pmu_tool;
-
-struct pmu_ev {
-	struct pmu_event_info info;
-	struct perf_event_attr attr;
-	int fd;
-	uint64_t id;
-	unsigned group;
-	int part_of;            /* hybrid CPU: index of the listed event this is a part of, or -1 */
-	bool mode_written;      /* a modifier (:u, :k, :h, {group}:u) or PMU_SET_USER_ONLY chose the mode:
-	                           opened exactly so or not at all */
-	struct pmu_tool *tool;  /* a tool event (duration_time, ...): measured by libpmu, fd -1; else NULL */
-	bool per_core_name;     /* hybrid CPU: a table name each core PMU counts with its own event, not
-	                           resolved yet: pmu__hybrid_split resolves it per core PMU */
-};
-
-struct pmu_grp {
-	int leader_fd;
-	uint32_t first, n;
-	bool explicit_group;
-	uint64_t *buf;          /* read(2) buffer of groups over 32 events: nr, enabled, running, {value, id} x n */
-	size_t buflen;          /* bytes */
-	pthread_mutex_t lock;   /* guards buf */
-	/* A group of a PMU that counts CPUs (cpu-wide) in a task's set, its cpumask of several CPUs (a package
-	 * or die each: a 2-socket RAPL): the same group opened on each other CPU of it, its counts added to
-	 * the group's when read, as perf stat sums the packages. Replica r's member k: rep_fd[r * n + k]. */
-	uint32_t nrep;
-	int *rep_fd;
-	uint64_t *rep_id;
-};
-
-/* One perf_event group of the set as the read by its owner thread (read.h) walks it. */
-struct pmu_fast_group {
-	uint32_t first;   /* index of its first value */
-	uint32_t count;   /* number of values (members) */
-	uint32_t fast;    /* 1 if every member has a user page worth trying */
-	uint32_t reserved;
-};
-
-struct pmu_set {
-	struct pmu_ctx *ctx;
-	unsigned flags;
-	pid_t pid;
-	int cpu;
-	int cgroup_fd;          /* PMU_SET_CGROUP: the cgroup whose tasks are counted (pid -1 stands for them),
-				 * the caller's descriptor, used while opening only; else -1 */
-	size_t n;
-	struct pmu_ev *ev;
-	size_t ngroups;
-	struct pmu_grp *g;
-	struct pmu_fast fast;   /* the public read plan (pmu_set_fast()); the library finds the set from it */
-	struct pmu_fast_group *fgroups; /* per group (ngroups) */
-	struct perf_event_mmap_page **pages;
-	size_t npages;                  /* length of pages and fgroups: n once the plan is sized (resize_plan),
-					 * the first n until then (planning may change n first) */
-	uint32_t hybrid_parts;  /* values that are one core type's part of an event (pmu_fast_hybrid()) */
-	/* A task's set on a machine of several core PMUs, with events of core PMUs: per core PMU, a pinned
-	 * cycle counter whose running time is the time the task spent on that core type (hybrid.c). */
-	size_t npresence;
-	int presence_fd[8];
-	const struct pmu_dev *presence_pmu[8];
-	size_t page_size;
-	bool enabled;           /* enabled by open (PMU_SET_ENABLE) or pmu_set_enable(), not since disabled */
-	bool owned;             /* counts the opening thread itself: user-space reads possible */
-	uintptr_t owner;        /* that thread's pmu_arch_thread() */
-	pid_t opener;           /* getpid() at open: another process is a forked child */
-	unsigned gen;           /* pmu__fork_gen at open */
-	uintptr_t *guard_page;  /* MADV_WIPEONFORK page; word 0 is owner while reads may go to user space */
-};
-
-/* What perf_event_open() was asked for, to explain a refusal (EACCES, EPERM). */
-struct pmu_access {
-	const char *name;       /* the event's label */
-	bool kernel;            /* counts kernel mode (exclude_kernel clear) */
-	bool tracepoint;        /* fires in kernel mode only: counting it in user mode counts nothing */
-	bool cpu_wide;          /* every task of one CPU (pid -1) */
-	int cpu;
-	bool other_process;     /* a process given by pid, other than the caller */
-};
-
-/*
- * The sentence for perf_event_open() refusing @a with EACCES or EPERM under
- * @ctx's settings (kernel.perf_event_paranoid, capabilities): the cause and a
- * fix that allows what was asked: a paranoid level low enough for it, a
- * user-mode label only where that would be allowed and counts something, and
- * never a modifier the name already has. Written into @buf like snprintf;
- * returns the length it needed. (context.c)
- */
-int pmu__access_advice(const struct pmu_ctx *ctx, const struct pmu_access *a, char *buf, size_t len);
 
 /* The set is read in a child of the process that opened it (forked). */
 bool pmu__set_forked(const struct pmu_set *s);
@@ -106,4 +17,23 @@ bool pmu__set_mine(const struct pmu_set *s);
 const char *pmu__set_cpu_counted(struct pmu_set *s, const char **pmu);
 /* Parse, resolve, arrange topdown and group @events without opening (tests use it). */
 int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out);
+
+/* What a set (planned or open) is made of, for the files that do not own its layout. @i is below
+ * pmu_set_count(@s), @g below the number of groups; nothing is checked, nothing recorded. */
+/* The context the set was planned in. */
+struct pmu_ctx *pmu__set_ctx(const struct pmu_set *s);
+/* Event @i as resolved and labelled (pmu_set_event() without the copy), owned by the set. */
+const struct pmu_event_info *pmu__set_info(const struct pmu_set *s, size_t i);
+/* The perf_event_attr event @i is (or would be) opened with, owned by the set. */
+const struct perf_event_attr *pmu__set_attr(const struct pmu_set *s, size_t i);
+/* Event @i's perf_event file descriptor; -1 when it has none (planned, a tool event, not supported). */
+int pmu__set_fd(const struct pmu_set *s, size_t i);
+/* Whether a modifier (:u, :k, :h, {group}:u) or PMU_SET_USER_ONLY chose event @i's mode. */
+bool pmu__set_mode_written(const struct pmu_set *s, size_t i);
+/* Event @i's user page of an open set (the one pmu_fast_read() reads), NULL when it has none. */
+const struct perf_event_mmap_page *pmu__set_page(const struct pmu_set *s, size_t i);
+/* Group @g's events: the first one's index into *@first, how many into *@n. */
+void pmu__set_group_span(const struct pmu_set *s, unsigned g, size_t *first, size_t *n);
+/* How many values are one core type's part of an event (pmu_fast_hybrid() gives their times). */
+size_t pmu__set_hybrid_parts(const struct pmu_set *s);
 #endif

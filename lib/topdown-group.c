@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "set.h"
+#include "set-layout.h"
 #include "topdown.h"
 
 /*

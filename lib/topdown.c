@@ -268,10 +268,12 @@ PMU_EXPORT int pmu_topdown_from_set(struct pmu_set *s, const struct pmu_value *v
 	if (!s || !vals || !out)
 		return pmu__err(NULL, -EINVAL, "pmu_topdown_from_set: NULL argument");
 	memset(&t, 0, sizeof(t));
-	for (size_t i = 0; i < s->n; i++)
-		if (!(s->ev[i].info.flags & PMU_EVF_UNSUPPORTED))
-			role_take(&t, pmu__topdown_role(&s->ev[i].info), s->ev[i].info.pmu, pmu_scale(&vals[i]));
-	return decode(s->ctx, &t, &fv, out);
+	for (size_t i = 0, n = pmu_set_count(s); i < n; i++) {
+		const struct pmu_event_info *e = pmu__set_info(s, i);
+		if (!(e->flags & PMU_EVF_UNSUPPORTED))
+			role_take(&t, pmu__topdown_role(e), e->pmu, pmu_scale(&vals[i]));
+	}
+	return decode(pmu__set_ctx(s), &t, &fv, out);
 }
 
 PMU_EXPORT int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *vals, size_t n,
@@ -299,15 +301,16 @@ PMU_EXPORT int pmu_topdown_sample(struct pmu_set *s, struct pmu_topdown_sample *
 	if (!s || !out)
 		return pmu__err(NULL, -EINVAL, "pmu_topdown_sample: NULL argument");
 #if defined(__x86_64__) || defined(__i386__)
-	for (size_t i = 0; i < s->n; i++) {
-		const struct perf_event_mmap_page *pg = s->pages[i];
-		if (!(s->ev[i].info.flags & PMU_EVF_TOPDOWN_SLOTS) || !pg || !pmu__set_mine(s) || pmu__set_forked(s))
+	for (size_t i = 0, n = pmu_set_count(s); i < n; i++) {
+		const struct perf_event_mmap_page *pg = pmu__set_page(s, i);
+		if (!(pmu__set_info(s, i)->flags & PMU_EVF_TOPDOWN_SLOTS) || !pg || !pmu__set_mine(s) ||
+		    pmu__set_forked(s))
 			continue;
 		if (pmu_topdown_page_sample(pg, out) == 0)
 			return 0;
 	}
 #endif
-	return pmu__err(s->ctx, -EOPNOTSUPP,
+	return pmu__err(pmu__set_ctx(s), -EOPNOTSUPP,
 			"no user-space topdown reading here (needs x86 with rdpmc and a slots event opened by this "
 			"thread); read the set with pmu_set_read() and decode with pmu_topdown_from_set()");
 }

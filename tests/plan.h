@@ -18,10 +18,10 @@ static struct pmu_set *plan_check(struct pmu_ctx *ctx, const char *events, const
 	CHECK(r == 0, "plan '%s': %s", events, pmu_strerror(r));
 	if (r)
 		return NULL;
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < pmu_set_count(s); i++) {
 		size_t l = strlen(order), g = strlen(groups);
-		snprintf(order + l, sizeof(order) - l, "%s%s", i ? "," : "", s->ev[i].info.name);
-		snprintf(groups + g, sizeof(groups) - g, "%s%u", i ? "," : "", s->ev[i].group);
+		snprintf(order + l, sizeof(order) - l, "%s%s", i ? "," : "", pmu__set_info(s, i)->name);
+		snprintf(groups + g, sizeof(groups) - g, "%s%d", i ? "," : "", pmu_set_group_of(s, i));
 	}
 	CHECK(!strcmp(order, want_order), "'%s' planned as '%s', expected '%s'", events, order, want_order);
 	CHECK(!strcmp(groups, want_groups), "'%s' groups %s, expected %s", events, groups, want_groups);

@@ -93,7 +93,8 @@ static inline uint64_t pmu_arch_time(void *arg)
 }
 
 #include <pmu.h>
-#include "read.h"  /* private layout of struct pmu_set (lib/), to redirect its read plan, and its read by groups */
+#include "read.h"        /* the read by groups */
+#include "set-layout.h"  /* the layout of struct pmu_set (lib/), to redirect its read plan */
 #include "sanitizer.h"
 
 #if !PMU_ARCH_FAST

@@ -37,14 +37,15 @@ static void plan(struct pmu_ctx *ctx, const char *events, int cpu, const char *w
 	for (const char *c = want_order; *c; c++)
 		want_n += *c == ',';
 	s = plan_check(ctx, events, &o, want_order, want_groups);
-	for (size_t i = 0; s && i < s->n && i < want_n; i++) {
-		CHECK(s->ev[i].attr.config == want_config[i], "'%s' event %zu (%s): config 0x%llx, expected 0x%llx",
-		      events, i, s->ev[i].info.name, (unsigned long long)s->ev[i].attr.config, want_config[i]);
+	for (size_t i = 0; s && i < pmu_set_count(s) && i < want_n; i++) {
+		const struct pmu_event_info *e = pmu__set_info(s, i);
+		const struct perf_event_attr *a = pmu__set_attr(s, i);
+		CHECK(a->config == want_config[i], "'%s' event %zu (%s): config 0x%llx, expected 0x%llx",
+		      events, i, e->name, (unsigned long long)a->config, want_config[i]);
 		/* a part is a generic event the list did not name as such */
-		CHECK(!!(s->ev[i].info.flags & PMU_EVF_HYBRID_PART) ==
-		      (!strstr(events, s->ev[i].info.name) &&
-		       (s->ev[i].attr.type == PERF_TYPE_HARDWARE || s->ev[i].attr.type == PERF_TYPE_HW_CACHE)),
-		      "'%s': part flag of %s", events, s->ev[i].info.name);
+		CHECK(!!(e->flags & PMU_EVF_HYBRID_PART) ==
+		      (!strstr(events, e->name) && (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE)),
+		      "'%s': part flag of %s", events, e->name);
 	}
 	pmu_set_close(s);
 }
@@ -64,12 +65,13 @@ static void per_core(struct pmu_ctx *ctx, const char *events, const char *want_o
 	for (const char *c = want_order; *c; c++)
 		want_n += *c == ',';
 	s = plan_check(ctx, events, &o, want_order, want_groups);
-	for (size_t i = 0; s && i < s->n && i < want_n; i++) {
-		CHECK(s->ev[i].attr.type == want_type[i] && s->ev[i].attr.config == want_config[i],
-		      "'%s' event %zu (%s): type %u config 0x%llx, expected %u 0x%llx", events, i, s->ev[i].info.name,
-		      s->ev[i].attr.type, (unsigned long long)s->ev[i].attr.config, want_type[i], want_config[i]);
-		CHECK(!!(s->ev[i].info.flags & PMU_EVF_HYBRID_PART) == !!want_part[i], "'%s': part flag of %s", events,
-		      s->ev[i].info.name);
+	for (size_t i = 0; s && i < pmu_set_count(s) && i < want_n; i++) {
+		const struct pmu_event_info *e = pmu__set_info(s, i);
+		const struct perf_event_attr *a = pmu__set_attr(s, i);
+		CHECK(a->type == want_type[i] && a->config == want_config[i],
+		      "'%s' event %zu (%s): type %u config 0x%llx, expected %u 0x%llx", events, i, e->name,
+		      a->type, (unsigned long long)a->config, want_type[i], want_config[i]);
+		CHECK(!!(e->flags & PMU_EVF_HYBRID_PART) == !!want_part[i], "'%s': part flag of %s", events, e->name);
 	}
 	pmu_set_close(s);
 }
@@ -130,9 +132,11 @@ int main(void)
 		 * topdown group twice and the plan's names were freed twice (the eventlist fuzzer, 1.4 million) */
 		r = pmu__set_plan(ctx, "TOPDOWN:u131", &o, &s);
 		CHECK(r == 0 && s, "'TOPDOWN:u131' planned: %d %s", r, pmu_strerror(r));
-		for (size_t i = 0; r == 0 && s && i < s->n; i++)
-			CHECK(!((s->ev[i].info.flags & PMU_EVF_TOPDOWN_SLOTS) && (s->ev[i].info.flags & PMU_EVF_TOPDOWN_METRIC)),
-			      "'%s' marked both slots and metric", s->ev[i].info.name);
+		for (size_t i = 0; r == 0 && s && i < pmu_set_count(s); i++) {
+			const struct pmu_event_info *e = pmu__set_info(s, i);
+			CHECK(!((e->flags & PMU_EVF_TOPDOWN_SLOTS) && (e->flags & PMU_EVF_TOPDOWN_METRIC)),
+			      "'%s' marked both slots and metric", e->name);
+		}
 		pmu_set_close(s);
 	}
 	/* mapped for one core type and without a generic event (INST.LDST.RET: the P-core's
@@ -183,8 +187,9 @@ int main(void)
 		o.pid = -1;
 		o.cpu = 9;
 		r = pmu__set_plan(ctx, "INST.RET", &o, &s);
-		CHECK(r == 0 && s->n == 1 && !strcmp(s->ev[0].info.name, "cpu_atom/INST.RET/") && s->ev[0].attr.type == 10,
-		      "INST.RET on CPU 9: %d %s %s", r, r ? pmu_strerror(r) : "", r ? "" : s->ev[0].info.name);
+		CHECK(r == 0 && pmu_set_count(s) == 1 && !strcmp(pmu__set_info(s, 0)->name, "cpu_atom/INST.RET/") &&
+		      pmu__set_attr(s, 0)->type == 10,
+		      "INST.RET on CPU 9: %d %s %s", r, r ? pmu_strerror(r) : "", r ? "" : pmu__set_info(s, 0)->name);
 		pmu_set_close(s);
 	}
 	/* a single encoding (pmu_event_resolve) still refuses it, naming both spellings */
@@ -256,15 +261,15 @@ int main(void)
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
 		r = pmu__set_plan(ctx, "cycles,task-clock,instructions", &o, &s);
-		CHECK(r == 0 && s->n == 5 && s->hybrid_parts == 4, "plan: %d", r);
-		if (r == 0 && s->n == 5) {
+		CHECK(r == 0 && pmu_set_count(s) == 5 && pmu__set_hybrid_parts(s) == 4, "plan: %d", r);
+		if (r == 0 && pmu_set_count(s) == 5) {
 			/* A: 60% of the time on P-cores, 40% on E-cores, nothing multiplexed */
 			v[0] = (struct pmu_value){ 3000, 1000, 600 };   /* cpu_core/cycles/ */
 			v[1] = (struct pmu_value){ 5000, 1000, 400 };   /* cpu_atom/cycles/ */
 			v[2] = (struct pmu_value){ 1000, 1000, 1000 };  /* task-clock */
 			v[3] = (struct pmu_value){ 6000, 1000, 600 };   /* cpu_core/instructions/ */
 			v[4] = (struct pmu_value){ 2000, 1000, 400 };   /* cpu_atom/instructions/ */
-			pmu_fast_hybrid(&s->fast, v);
+			pmu_fast_hybrid(pmu_set_fast(s), v);
 			CHECK(v[0].enabled == 600 && v[1].enabled == 400 && v[3].enabled == 600 && v[4].enabled == 400,
 			      "each part enabled for its core type's time: %llu %llu %llu %llu",
 			      (unsigned long long)v[0].enabled, (unsigned long long)v[1].enabled,
@@ -276,7 +281,7 @@ int main(void)
 			/* B: also multiplexed, half of the time on a counter: 300 + 200 of 1000 */
 			v[0] = (struct pmu_value){ 1500, 1000, 300 };
 			v[1] = (struct pmu_value){ 2500, 1000, 200 };
-			pmu_fast_hybrid(&s->fast, v);
+			pmu_fast_hybrid(pmu_set_fast(s), v);
 			CHECK(v[0].enabled == 600 && v[1].enabled == 400, "multiplexed parts: %llu %llu",
 			      (unsigned long long)v[0].enabled, (unsigned long long)v[1].enabled);
 			CHECK(pmu_scale(&v[0]) == 3000 && pmu_scale(&v[1]) == 5000 && pmu_confidence(&v[0]) == 0.5,
@@ -285,7 +290,7 @@ int main(void)
 			/* C: never on a counter: confidence stays 0 */
 			v[0] = (struct pmu_value){ 0, 1000, 0 };
 			v[1] = (struct pmu_value){ 0, 1000, 0 };
-			pmu_fast_hybrid(&s->fast, v);
+			pmu_fast_hybrid(pmu_set_fast(s), v);
 			CHECK(pmu_confidence(&v[0]) == 0.0 && pmu_confidence(&v[1]) == 0.0, "never counted: %g %g",
 			      pmu_confidence(&v[0]), pmu_confidence(&v[1]));
 		}
@@ -324,13 +329,14 @@ int main(void)
 			struct pmu_set *s = NULL;
 			char name[PMU_NAME_MAX], tiny[4];
 			r = pmu__set_plan(ctx, "{INST.RET:u,cycles},instructions,task-clock", &o, &s);
-			CHECK(r == 0 && s->n == 7, "plan for pmu_set_total_of: %d %s, %zu values", r, r ? pmu_strerror(r) : "",
-			      r ? 0 : s->n);
-			for (size_t i = 0; r == 0 && i < s->n && i < 7; i++) {
+			CHECK(r == 0 && pmu_set_count(s) == 7, "plan for pmu_set_total_of: %d %s, %zu values", r,
+			      r ? pmu_strerror(r) : "", r ? 0 : pmu_set_count(s));
+			for (size_t i = 0; r == 0 && i < pmu_set_count(s) && i < 7; i++) {
 				int last = pmu_set_total_of(s, i, name, sizeof(name));
 				CHECK(last == want[w].last[i] && (last < 0 || !strcmp(name, want[w].name[i])),
 				      "flags %u value %zu (%s): total_of %d '%s', expected %d '%s'", want[w].flags, i,
-				      s->ev[i].info.name, last, last < 0 ? "" : name, want[w].last[i], want[w].name[i]);
+				      pmu__set_info(s, i)->name, last, last < 0 ? "" : name, want[w].last[i],
+				      want[w].name[i]);
 				CHECK(pmu_set_total_of(s, i, NULL, 0) == want[w].last[i], "value %zu without a name buffer", i);
 			}
 			if (r == 0) {

@@ -36,31 +36,33 @@ static void attr_is(const char *list, size_t i, struct bits want, const char *la
 	struct pmu_set *s = NULL;
 	int r = pmu__set_plan(ctx, list, &o, &s);
 	const struct perf_event_attr *a;
+	size_t first, n;
 	bool leader;
 
 	CHECK(r == 0, "'%s' should plan: %s", list, pmu_strerror(r));
 	if (r)
 		return;
-	CHECK(i < s->n, "'%s': no event %zu", list, i);
-	if (i >= s->n) {
+	CHECK(i < pmu_set_count(s), "'%s': no event %zu", list, i);
+	if (i >= pmu_set_count(s)) {
 		pmu_set_close(s);
 		return;
 	}
-	a = &s->ev[i].attr;
+	a = pmu__set_attr(s, i);
 	/* the set sets attr.pinned when it opens a group (the leader of a group with a D in it): the plan says
 	 * which events are pinned and which is the leader */
-	leader = s->g[s->ev[i].group].first == i;
+	pmu__set_group_span(s, (unsigned)pmu_set_group_of(s, i), &first, &n);
+	leader = first == i;
 	{
 		bool any = false;
-		for (size_t k = s->g[s->ev[i].group].first; k < s->g[s->ev[i].group].first + s->g[s->ev[i].group].n; k++)
-			any = any || (s->ev[k].info.flags & PMU_EVF_PINNED);
+		for (size_t k = first; k < first + n; k++)
+			any = any || (pmu__set_info(s, k)->flags & PMU_EVF_PINNED);
 		CHECK((unsigned)(leader && any) == want.pinned, "'%s' event %zu: pinned %d, expected %u", list, i,
 		      leader && any, want.pinned);
 	}
 	CHECK(a->precise_ip == want.precise, "'%s' event %zu: precise_ip %u, expected %u", list, i,
 	      (unsigned)a->precise_ip, want.precise);
-	CHECK(PMU_EVF_PRECISE_IP(s->ev[i].info.flags) == want.precise, "'%s' event %zu: flags say precise %u", list,
-	      i, PMU_EVF_PRECISE_IP(s->ev[i].info.flags));
+	CHECK(PMU_EVF_PRECISE_IP(pmu__set_info(s, i)->flags) == want.precise, "'%s' event %zu: flags say precise %u",
+	      list, i, PMU_EVF_PRECISE_IP(pmu__set_info(s, i)->flags));
 	CHECK(a->exclude_user == want.eu && a->exclude_kernel == want.ek && a->exclude_hv == want.eh,
 	      "'%s' event %zu: exclude user/kernel/hv %u%u%u, expected %u%u%u", list, i, (unsigned)a->exclude_user,
 	      (unsigned)a->exclude_kernel, (unsigned)a->exclude_hv, want.eu, want.ek, want.eh);
@@ -68,8 +70,8 @@ static void attr_is(const char *list, size_t i, struct bits want, const char *la
 	      "'%s' event %zu: exclude host/guest %u%u, expected %u%u", list, i, (unsigned)a->exclude_host,
 	      (unsigned)a->exclude_guest, want.ehost, want.eguest);
 	if (label)
-		CHECK(!strcmp(s->ev[i].info.name, label), "'%s' event %zu labelled '%s', expected '%s'", list, i,
-		      s->ev[i].info.name, label);
+		CHECK(!strcmp(pmu__set_info(s, i)->name, label), "'%s' event %zu labelled '%s', expected '%s'", list, i,
+		      pmu__set_info(s, i)->name, label);
 	pmu_set_close(s);
 }
 
@@ -92,8 +94,9 @@ static void mode_written(const char *list, size_t i, bool want)
 	struct pmu_set *s = NULL;
 	int r = pmu__set_plan(ctx, list, &o, &s);
 
-	CHECK(r == 0 && i < s->n && s->ev[i].mode_written == want, "'%s' event %zu: mode written %d, expected %d",
-	      list, i, r == 0 && i < s->n ? s->ev[i].mode_written : -1, want);
+	CHECK(r == 0 && i < pmu_set_count(s) && pmu__set_mode_written(s, i) == want,
+	      "'%s' event %zu: mode written %d, expected %d", list, i,
+	      r == 0 && i < pmu_set_count(s) ? pmu__set_mode_written(s, i) : -1, want);
 	if (r == 0)
 		pmu_set_close(s);
 }

@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <pmu.h>
-#include "set.h"   /* private layout of struct pmu_set (lib/): the perf_event_attr each event was opened with */
+#include "set.h"   /* pmu__set_attr (lib/): the perf_event_attr each event was opened with */
 #include "harness.h"
 #include "page-faults.h"
 
@@ -95,7 +95,7 @@ static int perf_attrs(const char *events, struct excl *out, int n, char *why, si
 static void kernel_only(struct pmu_ctx *ctx, struct pmu_set *s, size_t i, const char *label, const char *written,
 			const struct excl *perf)
 {
-	const struct perf_event_attr *a = &s->ev[i].attr;
+	const struct perf_event_attr *a = pmu__set_attr(s, i);
 	struct pmu_event_info e, w;
 
 	CHECK(pmu_set_event(s, i, &e) == 0, "event %zu", i);

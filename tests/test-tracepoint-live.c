@@ -100,7 +100,7 @@ int main(void)
 	CHECK(v[1].value == v[0].value, "context-switches %llu, sched:sched_switch %llu: the kernel counts both at "
 	      "each switch out", (unsigned long long)v[1].value, (unsigned long long)v[0].value);
 	/* the kernel's read(2) of the set's own fd (the group leader) */
-	r = (int)read(s->ev[0].fd, buf, sizeof(buf));
+	r = (int)read(pmu__set_fd(s, 0), buf, sizeof(buf));
 	CHECK(r == (int)sizeof(buf) && buf[0] == 2 && buf[3] == v[0].value && buf[5] == v[1].value &&
 	      buf[1] == v[0].enabled && buf[2] == v[0].running,
 	      "read(2) of the set's fd: %d bytes, nr %llu, values %llu %llu; the set read %llu %llu", r,

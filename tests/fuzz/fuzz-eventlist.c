@@ -52,11 +52,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		r = pmu__set_plan(ctxs[i], text, &o, &s);
 		fuzz_trace("machine %d plan %d %s\n", i, r, r < 0 ? pmu__err_msg() : "");
 		if (r == 0) {
-			for (size_t k = 0; k < s->n; k++)
-				fuzz_trace("  %s %s type %u config %#llx %#llx %#llx group %u flags %#x\n", s->ev[k].info.name,
-					   s->ev[k].info.pmu, s->ev[k].info.type, (unsigned long long)s->ev[k].info.config,
-					   (unsigned long long)s->ev[k].info.config1,
-					   (unsigned long long)s->ev[k].info.config2, s->ev[k].group, s->ev[k].info.flags);
+			for (size_t k = 0; k < pmu_set_count(s); k++) {
+				const struct pmu_event_info *e = pmu__set_info(s, k);
+				fuzz_trace("  %s %s type %u config %#llx %#llx %#llx group %u flags %#x\n", e->name,
+					   e->pmu, e->type, (unsigned long long)e->config, (unsigned long long)e->config1,
+					   (unsigned long long)e->config2, (unsigned)pmu_set_group_of(s, k), e->flags);
+			}
 			pmu_set_close(s);
 		}
 		r = pmu_event_resolve(ctxs[i], text, &info);
