@@ -5,15 +5,25 @@
  * from (pmu_constant_foreach). metric.c evaluates with them. */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "internal.h"
+#include "pmu.h"
 #include "constants.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
+#include "sysfs.h"
+#include "tables.h"
+#include "util.h"
 
 PMU_EXPORT int pmu_ctx_set_param(struct pmu_ctx *ctx, const char *name, double value)
 {

@@ -1,14 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* Context: CPU identity, PMUs, access settings, and what to tell the user. */
+#include <errno.h>
 #include <linux/capability.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "context.h"
+#include "common.h"
+#include "coretype.h"
+#include "cpu.h"
+#include "error.h"
 #include "fork.h"
 #include "modifiers.h"
-#include "coretype.h"
+#include "sysfs.h"
+#include "tables.h"
+#include "util.h"
 
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38

@@ -2,9 +2,15 @@
 /* The core types of a machine of several core PMUs (Intel hybrid, Arm big.LITTLE/DynamIQ), named in
  * their architecture's words. (Each core PMU's CPUs and identity are read by sysfs.c's scan; the
  * context of its event tables is made by context.c: pmu__core_ctx.) */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "coretype.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
+#include "sysfs.h"
+#include "util.h"
 
 /* Arm's part numbers (MIDR bits 4-15, implementer 0x41) of the cores found in big.LITTLE and DynamIQ
  * designs, as Arm names them. */

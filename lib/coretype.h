@@ -2,7 +2,10 @@
 /* The core types of a machine of several core PMUs named (lib/coretype.c). */
 #ifndef PMU_CORETYPE_H
 #define PMU_CORETYPE_H
-#include "internal.h"
+#include <stddef.h>
+
+struct pmu_ctx;
+struct pmu_dev;
 
 /* @d's core type in its architecture's words, into @buf: "Cortex-A76 (MIDR 0x...)", "P-core
  * (Intel Core)". */

@@ -2,10 +2,16 @@
 /* CPU identification, as perf spells it: x86 Vendor-Family-Model-Stepping,
  * arm64 MIDR_EL1, riscv mvendorid-marchid-mimpid. */
 #include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "cpu.h"
+#include "context.h"
+#include "error.h"
+#include "util.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* One error convention: negative errno + a sentence per thread. */
+#include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
-#include "internal.h"
+#include "error.h"
+#include "common.h"
+#include "context.h"
 
 static __thread int last_err;
 static __thread char last_msg[1024];

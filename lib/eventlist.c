@@ -2,10 +2,15 @@
 /* Event lists: "a,b,{c,d}:u,cpu/event=0x3c,umask=0/". Commas inside a
  * PMU/.../ spec do not separate events; braces make a group; a tracepoint
  * glob ("sched:sched_*") stands for every tracepoint it matches. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "eventlist.h"
+#include "error.h"
 #include "topdown.h"
 #include "tracepoint.h"
 

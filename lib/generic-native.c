@@ -2,10 +2,20 @@
 /* A kernel generic event (cycles, instructions, L1-dcache-load-misses) placed on one core PMU of a
  * machine with several: the PMU's type in config bits 32-63 where the kernel takes it, else the
  * PMU's own event for it, numbered as the kernel's driver maps it (arm64 PMUv3). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "pmu.h"
 #include "generic-native.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
+#include "sysfs.h"
+#include "util.h"
 
 #define C(cache, op, result) (PERF_COUNT_HW_CACHE_##cache | PERF_COUNT_HW_CACHE_OP_##op << 8 | \
 			      PERF_COUNT_HW_CACHE_RESULT_##result << 16)

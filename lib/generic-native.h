@@ -2,7 +2,12 @@
 /* A kernel generic event placed on one core PMU of a machine with several (lib/generic-native.c). */
 #ifndef PMU_GENERIC_NATIVE_H
 #define PMU_GENERIC_NATIVE_H
-#include "internal.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pmu_ctx;
+struct pmu_dev;
+struct pmu_event_info;
 
 /*
  * Place generic hardware or cache event @out (type PERF_TYPE_HARDWARE or PERF_TYPE_HW_CACHE, the

@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* The kernel's portable events: PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE and
  * PERF_TYPE_HW_CACHE, under the names perf uses. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "generic.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
 #include "generic-native.h"
+#include "sysfs.h"
+#include "util.h"
 
 static const struct pmu_generic table[] = {
 	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "core clock cycles", "" },

@@ -4,6 +4,8 @@
  * type; an event of one core PMU is labelled with it, as perf names them. The other hybrid rule
  * — a table or standard name that exists on several core PMUs must name one — is resolve.c's
  * (it refuses the name before a set exists). */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +13,18 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "pmu.h"
 #include "hybrid.h"
-#include "set-layout.h"
-#include "modifiers.h"
+#include "common.h"
+#include "context.h"
+#include "error.h"
+#include "eventlist.h"
 #include "generic-native.h"
+#include "modifiers.h"
+#include "resolve.h"
+#include "set-layout.h"
+#include "sysfs.h"
+#include "util.h"
 
 /* Does cpulist @list ("0-7,16,18-19") contain @cpu? */
 static bool cpulist_has(const char *list, int cpu)

@@ -2,6 +2,7 @@
 /* Hybrid CPUs: a set's events placed on the core PMUs (lib/hybrid.c). */
 #ifndef PMU_HYBRID_H
 #define PMU_HYBRID_H
+#include <stddef.h>
 
 struct pmu_set;
 struct pmu_speclist;

@@ -2,10 +2,23 @@
 /* The listing: every event name known here (generic events, the PMUs' sysfs events, the tables'
  * entries), each with whether it can be counted here (pmu_event_foreach, behind `pmu list`); and
  * libpfm4's events of this CPU (pmu_libpfm_event_foreach), which cost loading libpfm4. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "pmu.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
+#include "generic.h"
+#include "pfm.h"
+#include "resolve.h"
+#include "sysfs.h"
+#include "tables.h"
 #include "tool.h"
+#include "util.h"
 
 struct foreach_state {
 	struct pmu_ctx *ctx;

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "internal.h"
+#include "pmu.h"
+#include "common.h"
+#include "error.h"
 #include "set.h"
 
 PMU_EXPORT int pmu_metric_eval_set(struct pmu_ctx *ctx, const char *metric_or_expr, struct pmu_set *s,

@@ -32,18 +32,30 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "expr.h"
-#include "constants.h"
+#include "pmu.h"
 #include "metric.h"
-#include "internal.h"
+#include "common.h"
+#include "constants.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
+#include "expr.h"
+#include "generic.h"
 #include "modifiers.h"
+#include "resolve.h"
+#include "sysfs.h"
+#include "tables.h"
 
 /* ---------------------------------------------------------------- */
 /* chains of entries, and maps keyed by them                         */

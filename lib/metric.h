@@ -5,7 +5,8 @@
 #define PMU_METRIC_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "tables.h"
+
+struct pmu_tentry;
 
 /* How deep metrics may refer to metrics (a metric that uses one that uses one ... counts each):
  * evaluation recurses that deep at most, and pmu_tables_check() reports deeper chains. perf's

@@ -3,11 +3,13 @@
  * when libpmu does not take them, applied to an encoding, and written into a label. Depends on the
  * error convention only. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "pmu.h"
 #include "modifiers.h"
+#include "error.h"
 
 /*
  * Modifiers: the letters perf writes after ':' (or after the closing '/' of

@@ -3,7 +3,8 @@
  * event flags: the one place the command, the Python binding and the manual
  * take them from. */
 #include <stdio.h>
-#include "internal.h"
+#include "pmu.h"
+#include "common.h"
 
 static const char *pick(const char *const *names, size_t n, int v)
 {

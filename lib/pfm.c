@@ -7,11 +7,19 @@
  * names (resolve.c finds it from the event tables, tables-check.c from the
  * directory it checks).
  */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "pfm.h"
+#include "common.h"
+#include "error.h"
 #include "fork.h"
+#include "sysfs.h"
+#include "util.h"
 
 /* table directory (perf's model name) -> libpfm4 PMU name. Each libpfm4 PMU's CPU models (its
  * cpu_models list, libpfm4 4.13) are those of perf's mapfile rows for the directory, or some of them:

@@ -2,10 +2,16 @@
 /* Reading: the user-space path (pmu_fast_read in <pmu/fast.h>), and one
  * PERF_FORMAT_GROUP read(2) per group as the fallback. The arithmetic on the
  * values read is value.c's. */
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include "pmu.h"
 #include "read.h"
+#include "common.h"
+#include "error.h"
 #include "hybrid.h"
+#include "set-layout.h"
+#include "set.h"
 #include "tool.h"
 
 #ifndef __SIZEOF_INT128__

@@ -11,9 +11,14 @@
  * is kept for the report; beyond the last REG_EXITED_KEPT, the oldest is
  * folded into its names' totals and freed.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "error.h"
+#include "region-name.h"
 #include "region.h"
+#include "util.h"
 
 static uint32_t hash_name(const char *name);
 

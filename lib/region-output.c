@@ -9,16 +9,21 @@
  * created only where none is, never over another, and a process that finds
  * it taken writes to a name derived from it and says so once.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "common.h"
 #include "outtext.h"
-#include "resultfile.h"
 #include "region.h"
+#include "resultfile.h"
+#include "util.h"
 
 /* how many derived names a process tries ("x.pid7.json", "x.pid7-2.json", ...) before it gives up */
 #define DERIVED_TRIES 100

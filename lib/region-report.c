@@ -6,16 +6,23 @@
  * (region-output.c chooses it), stdout or stderr.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "region.h"
-#include "textfmt.h"
+#include "pmu.h"
+#include "common.h"
+#include "error.h"
 #include "outtext.h"
+#include "region.h"
 #include "resultfile.h"
+#include "textfmt.h"
+#include "util.h"
 
 /* A report's column: value ev of the threads' sets, or (ev < 0) the total R.tot[tot] of a name counted
  * on each core PMU, after its last part. */

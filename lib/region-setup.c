@@ -7,13 +7,22 @@
  * exit writes the report.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "pmu.h"
+#include "common.h"
+#include "error.h"
+#include "fork.h"
 #include "namelist.h"
 #include "region.h"
+#include "set.h"
+#include "util.h"
 
 struct regions pmu__regions = {
 	.init_lock = PTHREAD_MUTEX_INITIALIZER,

@@ -10,9 +10,17 @@
  * (measured here, at the end of this file, through these same entry points).
  * Set-up is region-setup.c, reports region-report.c.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <string.h>
+#include "pmu.h"
 #include "region.h"
+#include "common.h"
+#include "error.h"
+#include "fork.h"
 #include "region-accum.h"
+#include "region-name.h"
+#include "util.h"
 
 __thread struct thread_state *pmu__region_me __attribute__((tls_model("initial-exec")));
 

@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "set.h"
-#include "fork.h"
+#include "pmu.h"
+#include "common.h"
 #include "region-name.h"
 
 #define REG_MAX_EV 16

@@ -3,14 +3,28 @@
  * suggestions for unknown names. Order: pmu/terms/ syntax, raw rNNNN,
  * generic kernel events, named events of the core PMU(s). */
 #include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "resolve.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
+#include "editdist.h"
+#include "error.h"
+#include "generic.h"
 #include "modifiers.h"
+#include "pfm.h"
+#include "sysfs.h"
+#include "tables.h"
 #include "tool.h"
 #include "topdown.h"
 #include "tracepoint.h"
+#include "util.h"
 
 struct suggest {
 	struct pmu_ctx *ctx;

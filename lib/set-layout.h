@@ -4,8 +4,15 @@
  * other file uses set.h's functions. Private. */
 #ifndef PMU_SET_LAYOUT_H
 #define PMU_SET_LAYOUT_H
-#include "set.h"
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "pmu.h"
 
+struct pmu_ctx;
+struct pmu_dev;
 struct pmu_tool;
 
 struct pmu_ev {

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Event sets: resolve an event list, open perf_event groups, map the user
  * pages, enable/disable/reset through the group leaders. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -10,13 +13,22 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <unistd.h>
+#include "pmu.h"
 #include "set.h"
-#include "set-layout.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
+#include "eventlist.h"
 #include "fork.h"
-#include "modifiers.h"
 #include "hybrid.h"
+#include "modifiers.h"
+#include "resolve.h"
+#include "set-layout.h"
+#include "sysfs.h"
 #include "tool.h"
 #include "topdown.h"
+#include "util.h"
 
 #define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)

@@ -3,7 +3,16 @@
  * whether it is read after fork() or by its owner thread, and what its events are. Private. */
 #ifndef PMU_SET_H
 #define PMU_SET_H
-#include "internal.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct perf_event_attr;
+struct perf_event_mmap_page;
+struct pmu_ctx;
+struct pmu_event_info;
+struct pmu_set;
+struct pmu_set_opts;
 
 /* The set is read in a child of the process that opened it (forked). */
 bool pmu__set_forked(const struct pmu_set *s);

@@ -7,15 +7,24 @@
  * PMU. A named event's file is read at that event's first use. */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include "internal.h"
+#include "pmu.h"
+#include "sysfs.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
 #include "fork.h"
+#include "util.h"
 
 #define MAX_TERMS_DEPTH 4
 
@@ -429,7 +438,7 @@ void pmu__sysfs_free(struct pmu_ctx *ctx)
 	ctx->n_pmus = 0;
 }
 
-/* On a machine of several core PMUs, each core PMU's CPUs and their identity (internal.h: pmu_dev's cpus,
+/* On a machine of several core PMUs, each core PMU's CPUs and their identity (sysfs.h: pmu_dev's cpus,
  * cpuid): read at the end of the scan. Nothing with one core PMU. 0, or -ENOMEM. */
 static int core_types_read(struct pmu_ctx *ctx)
 {

@@ -4,21 +4,33 @@
  * and encoding are tables.c's (the pmu__tables_* functions of tables.h). */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <regex.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "pmu.h"
+#include "common.h"
+#include "context.h"
+#include "error.h"
 #include "expr.h"
-#include "internal.h"
-#include "topdown.h"
+#include "generic.h"
 #include "metric.h"
 #include "namelist.h"
+#include "pfm.h"
+#include "resolve.h"
+#include "sysfs.h"
 #include "tables.h"
+#include "topdown.h"
+#include "util.h"
 
 static const char *const known_consts[] = {
 	"smt_on", "slots", "num_cpus", "num_cpus_online", "num_dies", "num_packages", "num_cores",

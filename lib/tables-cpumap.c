@@ -5,15 +5,21 @@
  * and perf's strcmp_cpuid_str() for metrics.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <limits.h>
 #include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
 #include "fork.h"
 #include "tables.h"
+#include "util.h"
 
 /* ---------------------------------------------------------------- */
 /* mapfile and CPU selection                                         */

@@ -2,14 +2,22 @@
 /* Event tables, encoding: a native entry into perf_event_attr fields on its PMU (the x86 PERF_CTL
  * layout, the PMU's sysfs format files, arm64 and RISC-V event numbers), with its provenance. */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
+#include "sysfs.h"
 #include "tables.h"
 #include "topdown.h"
+#include "util.h"
 
 /* The architecture a table directory's layout is ("x86", "x86/skylakex", "arm64/..."); 0: unknown
  * (a flat PMU_EVENTS_PATH directory: the encoder checks against the CPU's layout). */

@@ -6,12 +6,17 @@
  * definitions per PMU, the native events implementing a standard name.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "context.h"
 #include "namelist.h"
 #include "tables.h"
+#include "util.h"
 
 /* ---------------------------------------------------------------- */
 /* index                                                             */

@@ -7,17 +7,22 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "internal.h"
+#include "pmu.h"
+#include "common.h"
 #include "jsonparse.h"
 #include "tables.h"
+#include "util.h"
 
 #define MAX_TABLE_FILE (64u << 20) /* larger files are refused, not parsed */
 

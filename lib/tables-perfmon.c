@@ -5,12 +5,15 @@
  * replaced. events/README.md says what maps to what. */
 #include <ctype.h>
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "common.h"
 #include "tables.h"
+#include "util.h"
 
 /* A field as text (util.c's rule: strings as they are, numbers printed), NULL if absent. */
 static const char *field(json_object *o, const char *key)

@@ -6,11 +6,15 @@
  * tables-index.c, Intel's perfmon metric files converted by tables-perfmon.c, entries encoded by
  * tables-encode.c, directories checked by tables-check.c (all through tables.h).
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
-#include "fork.h"
 #include "tables.h"
+#include "context.h"
+#include "error.h"
+#include "fork.h"
+#include "util.h"
 
 static const struct pmu_builtin_file *builtin(const char *path)
 {

@@ -5,14 +5,21 @@
  * the calling process; /proc/PID/stat, clock ticks, for another: pmu.h's
  * pmu_event_resolve() says why no finer split exists). Each is read by the
  * set's read. */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include "pmu.h"
 #include "tool.h"
+#include "common.h"
+#include "context.h"
+#include "error.h"
+#include "util.h"
 
 enum { TOOL_DURATION, TOOL_USER, TOOL_SYSTEM };
 

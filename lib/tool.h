@@ -3,9 +3,14 @@
  * perf_event counts; libpmu measures them while a set is enabled. Private. */
 #ifndef PMU_TOOL_H
 #define PMU_TOOL_H
-#include "internal.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
 
+struct pmu_ctx;
+struct pmu_event_info;
 struct pmu_tool;
+struct pmu_value;
 
 /* The name of tool event @k (0, 1, ...), NULL past the last: for listing them. */
 const char *pmu__tool_name(size_t k);

@@ -2,10 +2,17 @@
 /* Topdown, the TOPDOWN keyword of event lists: the level-1 (and level-2) topdown events of this CPU,
  * from its table, else its core PMU's sysfs events, else the standard events its table implements,
  * else the events of the level-1 formulas its table gives. Roles from topdown-role.c. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
+#include "sysfs.h"
+#include "tables.h"
 #include "topdown.h"
 
 /* Does this CPU's table give roles [from, to) as metrics (of core PMU @unit's definitions: a hybrid

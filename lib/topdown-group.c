@@ -2,9 +2,16 @@
 /* Topdown, the group: the kernel counts the PERF_METRICS pseudo-events only in a group led by the
  * SLOTS event (Linux Documentation/arch/x86/topdown.rst); an event list is rearranged so, wherever
  * the user put them. Roles come from lib/topdown.h. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pmu.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
+#include "eventlist.h"
+#include "resolve.h"
 #include "set-layout.h"
 #include "topdown.h"
 

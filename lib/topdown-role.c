@@ -2,9 +2,13 @@
 /* Topdown, the roles: the one table saying which events are Intel's SLOTS event and which the
  * PERF_METRICS pseudo-events — by encoding, by a table's TopdownRole, by sysfs and by standard
  * name. Depends on the PMU list only (sysfs.c), so the table code and the resolver can use it. */
+#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "pmu.h"
+#include "context.h"
+#include "cpu.h"
+#include "sysfs.h"
 #include "topdown.h"
 
 const struct pmu_td_role pmu__td_roles[PMU_TD_ROLES] = {

@@ -7,11 +7,21 @@
  * events the five level-1 slot counts are the table's formulas
  * (pmu__topdown_formulas()), evaluated by the metric engine.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include "set.h"
+#include "pmu.h"
 #include "topdown.h"
+#include "common.h"
+#include "context.h"
+#include "cpu.h"
+#include "error.h"
+#include "resolve.h"
+#include "set.h"
+#include "util.h"
 
 static double field(uint64_t metrics, int i)
 {

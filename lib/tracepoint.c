@@ -3,12 +3,21 @@
  * <sys>/kernel/debug/tracing, then the mount table), read events/SYS/NAME/id,
  * expand SYS:NAME globs, and say plainly why a tracepoint cannot be found. */
 #include <dirent.h>
+#include <errno.h>
 #include <fnmatch.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "modifiers.h"
+#include "pmu.h"
 #include "tracepoint.h"
+#include "common.h"
+#include "context.h"
+#include "editdist.h"
+#include "error.h"
+#include "modifiers.h"
+#include "util.h"
 
 /* How far the search for tracefs got: smaller is better. */
 enum tfs_state { TFS_FOUND, TFS_DENIED, TFS_UNMOUNTED, TFS_ABSENT };

@@ -3,7 +3,10 @@
  * tracefs gives the tracepoint (events/SYS/NAME/id). Private to lib/. */
 #ifndef PMU_TRACEPOINT_H
 #define PMU_TRACEPOINT_H
-#include "internal.h"
+#include <stdbool.h>
+
+struct pmu_ctx;
+struct pmu_event_info;
 
 /* The modifier letters libpmu takes, with their meanings, for messages (resolve.c, beside the modifiers). */
 

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* Small helpers: files, numbers, strings, a JSON object's field as text, array growth. */
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "internal.h"
+#include "util.h"
 
 int pmu__read_file(const char *path, char *buf, size_t len)
 {

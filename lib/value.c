@@ -4,7 +4,8 @@
  * the public header only. */
 #include <stddef.h>
 #include <stdint.h>
-#include "internal.h"
+#include "pmu.h"
+#include "common.h"
 
 PMU_EXPORT void pmu_delta(const struct pmu_value *a, const struct pmu_value *b, size_t n,
 			  struct pmu_value *out)

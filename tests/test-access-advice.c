@@ -19,7 +19,8 @@
  */
 #include <ctype.h>
 #include <string.h>
-#include "set.h"
+#include "common.h"
+#include "context.h"
 #include "harness.h"
 
 static struct pmu_ctx *paranoid_ctx(const char *dir)

@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <pmu.h>
-#include "internal.h"
+#include "util.h"
 #include "harness.h"
 #include "fixture.h"
 

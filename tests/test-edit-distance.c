@@ -3,9 +3,11 @@
  * saturated at a cap, computed only in the band |i - j| < cap) against the
  * full Levenshtein table written here, over random strings and caps. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "pmu.h"
+#include "editdist.h"
 #include "harness.h"
 
 static unsigned reference(const char *a, const char *b, unsigned cap)

@@ -3,7 +3,7 @@
  * tracepoint globs (on the fixture tracefs of tests/fixtures/vm-tracefs, whose
  * tracepoints are listed here by hand). */
 #include <string.h>
-#include "internal.h"
+#include "eventlist.h"
 #include "harness.h"
 #include "fixture.h"
 

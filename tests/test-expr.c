@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The MetricExpr parser and evaluator: hand-computed vectors and errors with positions. */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
-#include "internal.h"
 #include "expr.h"
 #include "harness.h"
 

@@ -15,6 +15,8 @@
 #include <math.h>
 #include <string.h>
 #include <pmu.h>
+#include "error.h"
+#include "resolve.h"
 #include "set.h"
 #include "harness.h"
 #include "plan.h"

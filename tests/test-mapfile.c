@@ -16,7 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "internal.h"
+#include "context.h"
+#include "cpu.h"
+#include "tables.h"
 #include "harness.h"
 #include "tablegen.h"
 

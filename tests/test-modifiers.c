@@ -19,8 +19,8 @@
  * changes nothing (documented in pmu.h).
  */
 #include <string.h>
-#include "set.h"
 #include "modifiers.h"
+#include "set.h"
 #include "harness.h"
 #include "fixture.h"
 

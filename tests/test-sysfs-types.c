@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include "fixture.h"
 #include "harness.h"
-#include "internal.h"
+#include "sysfs.h"
 
 static char root[] = "/tmp/pmu-sysfs-types-XXXXXX";
 

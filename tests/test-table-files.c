@@ -9,7 +9,6 @@
  */
 #include <signal.h>
 #include <sys/wait.h>
-#include "internal.h"
 #include "tables.h"
 #include "harness.h"
 #include "tablegen.h"

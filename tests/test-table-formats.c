@@ -8,7 +8,8 @@
  * term, PMU (and the terms it has, or the width). The expected configs are
  * written by hand here from the format strings below, bit by bit.
  */
-#include "internal.h"
+#include "common.h"
+#include "error.h"
 #include "tables.h"
 #include "harness.h"
 #include "tablegen.h"

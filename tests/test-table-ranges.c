@@ -10,7 +10,8 @@
  * each limit load. An entry of a flat directory (no architecture in its
  * path) is checked when encoded for the CPU's layout.
  */
-#include "internal.h"
+#include "common.h"
+#include "error.h"
 #include "tables.h"
 #include "harness.h"
 #include "tablegen.h"

@@ -7,7 +7,8 @@
 #include <strings.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "internal.h"
+#include "context.h"
+#include "tables.h"
 #include "harness.h"
 
 static int same(const char *a, const char *b)

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "harness.h"
-#include "internal.h"
+#include "context.h"
 #include "tables.h"
 
 extern char **environ;

@@ -13,11 +13,15 @@
  * perf_event_task_sched_out() counts the switch). Each of the 20
  * usleep(2000) blocks, so at least 20 switches happen.
  */
+#include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "pmu.h"
+#include "common.h"
 #include "set.h"
 #include "harness.h"
 

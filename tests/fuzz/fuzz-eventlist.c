@@ -5,6 +5,8 @@
  * on the Alder Lake hybrid fixture (generic events split per core type). */
 #include <stdlib.h>
 #include <string.h>
+#include "context.h"
+#include "error.h"
 #include "set.h"
 #include "machines.h"
 #include "trace.h"

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: MetricExpr parsing, name walking and evaluation, and the
  * public evaluator (metric references, encoding matches, constants). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "pmu.h"
+#include "error.h"
 #include "expr.h"
 #include "trace.h"
 

@@ -6,7 +6,8 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "pmu.h"
+#include "cpu.h"
 #include "tables.h"
 #include "trace.h"
 

@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "context.h"
+#include "error.h"
 #include "tables.h"
 #include "machines.h"
 #include "trace.h"

@@ -5,7 +5,7 @@
  * through loading, reference filling, indexing, the checks and the encoder. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include <pmu.h>
 #include "tables.h"
 #include "trace.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: a table file through the loader, the validator and the encoder. */
 #include <stdlib.h>
-#include "internal.h"
+#include <pmu.h>
 #include "tables.h"
 #include "trace.h"
 
