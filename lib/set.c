@@ -565,6 +565,15 @@ static int mode_only(struct pmu_set *s)
 	return 0;
 }
 
+/* @s counts the target of @o, with its flags. */
+static void set_target(struct pmu_set *s, const struct pmu_set_opts *o)
+{
+	s->flags = o->flags;
+	s->pid = (o->flags & PMU_SET_PID) ? o->pid : (o->flags & PMU_SET_CPU) ? -1 : 0;
+	s->cpu = (o->flags & PMU_SET_CPU) ? o->cpu : -1;
+	s->cgroup_fd = (o->flags & PMU_SET_CGROUP) ? o->cgroup_fd : -1;
+}
+
 /* Parse, resolve, arrange and group, without opening anything. */
 int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out)
 {
@@ -580,10 +589,7 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		return pmu__err(ctx, -ENOMEM, "out of memory opening a set");
 	}
 	s->ctx = ctx;
-	s->flags = o->flags;
-	s->pid = (o->flags & PMU_SET_PID) ? o->pid : (o->flags & PMU_SET_CPU) ? -1 : 0;
-	s->cpu = (o->flags & PMU_SET_CPU) ? o->cpu : -1;
-	s->cgroup_fd = (o->flags & PMU_SET_CGROUP) ? o->cgroup_fd : -1;
+	set_target(s, o);
 	s->n = l.n;
 	s->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	s->ev = calloc(l.n, sizeof(*s->ev));
@@ -674,13 +680,27 @@ static const unsigned set_flags_known = PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHE
 	PMU_SET_ENABLE | PMU_SET_NO_FAST | PMU_SET_USER_ONLY | PMU_SET_SKIP_UNSUPPORTED | PMU_SET_KERNEL_ONLY |
 	PMU_SET_CGROUP | PMU_SET_QUIET_FALLBACK;
 
+/* The target @o names checked against its flags, each refusal with its fix (@fn: the function to name). */
+static int target_check(struct pmu_ctx *ctx, const struct pmu_set_opts *o, const char *fn)
+{
+	if ((o->flags & PMU_SET_CPU) && o->cpu < 0)
+		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_CPU with cpu %d", fn, o->cpu);
+	if ((o->flags & PMU_SET_PID) && o->pid == -1 && !(o->flags & PMU_SET_CPU))
+		return pmu__err(ctx, -EINVAL, "%s: pid -1 (all tasks) needs PMU_SET_CPU", fn);
+	return 0;
+}
+
 /*
  * The caller's @opts (NULL: the defaults) into @o, as large as this library's: a caller built with a
  * smaller struct (an older header) gets the defaults of the fields it lacks. Then the combinations no
- * set can be opened with, each refused with its fix (@fn: the function to name).
+ * set can be opened with, each refused with its fix (@fn: the function to name); with @target false
+ * (a plan's options) the pid and cpu are not the target's and are not checked.
  */
-static int opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struct pmu_set_opts *o, const char *fn)
+int pmu__set_opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struct pmu_set_opts *o, bool target,
+		       const char *fn)
 {
+	int r;
+
 	memset(o, 0, sizeof(*o));
 	o->size = sizeof(*o);
 	o->cpu = -1;
@@ -697,10 +717,8 @@ static int opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struc
 		return pmu__err(ctx, -EINVAL, "%s: flags 0x%x are none of enum pmu_set_flags (this libpmu %s knows 0x%x): "
 				"a caller built with a newer pmu.h? Pass only the flags of this library's", fn,
 				o->flags & ~set_flags_known, PMU_VERSION_STRING, set_flags_known);
-	if ((o->flags & PMU_SET_CPU) && o->cpu < 0)
-		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_CPU with cpu %d", fn, o->cpu);
-	if ((o->flags & PMU_SET_PID) && o->pid == -1 && !(o->flags & PMU_SET_CPU))
-		return pmu__err(ctx, -EINVAL, "%s: pid -1 (all tasks) needs PMU_SET_CPU", fn);
+	if (target && (r = target_check(ctx, o, fn)) < 0)
+		return r;
 	if ((o->flags & PMU_SET_USER_ONLY) && (o->flags & PMU_SET_KERNEL_ONLY))
 		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_USER_ONLY and PMU_SET_KERNEL_ONLY together leave no mode "
 				"to count; pass one of them (neither counts every mode)", fn);
@@ -727,29 +745,20 @@ static void group_unsupported(struct pmu_set *s, const struct pmu_grp *g)
 		s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
 }
 
-PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
-			    struct pmu_set **out)
+/* Planned set @s (pmu__set_plan: its target in it) opened with @o's flags: 0, or the error said; what was
+ * opened is closed by pmu_set_close. */
+static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
 {
-	struct pmu_set_opts o;
-	struct pmu_set *s;
+	struct pmu_ctx *ctx = s->ctx;
 	int r;
 
-	pmu__err_clear();
-	if (out)
-		*out = NULL; /* on every failure below */
-	if (!ctx || !out)
-		return pmu__err(ctx, -EINVAL, "pmu_set_open: NULL context or output pointer");
-	if ((r = opts_take(ctx, opts, &o, "pmu_set_open")) < 0)
-		return r;
-	if ((r = pmu__set_plan(ctx, events, &o, &s)) < 0)
-		return r;
 	/* Inherited events: at a context switch between tasks that share them the
 	 * kernel swaps their counts and republishes the pages after reading the
 	 * counters (__perf_event_sync_stat), with the offset the sign-extending
 	 * read cannot use (see pmu_set_reset()): read(2) only. */
-	s->owned = !(o.flags & (PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHERIT)) && !(o.flags & PMU_SET_NO_FAST) &&
+	s->owned = !(o->flags & (PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHERIT)) && !(o->flags & PMU_SET_NO_FAST) &&
 		   PMU_ARCH_FAST;
-	s->enabled = o.flags & PMU_SET_ENABLE;
+	s->enabled = o->flags & PMU_SET_ENABLE;
 	s->owner = pmu_arch_thread();
 	for (size_t gi = 0; gi < s->ngroups; gi++) {
 		struct pmu_grp *g = &s->g[gi];
@@ -760,10 +769,10 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		if (s->ev[g->first].info.flags & PMU_EVF_TOOL) {
 			/* a group of its own, no fd: pmu_set_read_group() reads it (never the inline read) */
 			/* no exec starts it: with PMU_SET_ENABLE_ON_EXEC, pmu_set_enable_before_exec() does */
-			r = pmu__tool_open(ctx, &s->ev[g->first].info, o.flags, s->pid, (o.flags & PMU_SET_ENABLE) != 0,
+			r = pmu__tool_open(ctx, &s->ev[g->first].info, o->flags, s->pid, (o->flags & PMU_SET_ENABLE) != 0,
 					   &s->ev[g->first].tool);
 			if (r < 0)
-				goto fail;
+				return r;
 			continue;
 		}
 		/* a PMU that counts CPUs, not tasks: on a CPU of its cpumask, every task */
@@ -778,19 +787,19 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 					  "or die for every task (its cpumask %s), not the tasks of a cgroup; count it "
 					  "in a set without PMU_SET_CGROUP", s->ev[g->first].info.name, d->name,
 					  d->cpumask);
-			if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED)) {
+			if (!(o->flags & PMU_SET_SKIP_UNSUPPORTED)) {
 				pmu__err_emit(ctx, PMU_LOG_ERR);
-				goto fail;
+				return r;
 			}
 			pmu__err_emit(ctx, PMU_LOG_WARN);
 			pmu__err_clear();
 			group_unsupported(s, g);
 			continue;
 		}
-		if (d && (r = cpu_wide_place(s, &s->ev[g->first], d, o.flags & PMU_SET_SKIP_UNSUPPORTED, &cpu)) != 0) {
+		if (d && (r = cpu_wide_place(s, &s->ev[g->first], d, o->flags & PMU_SET_SKIP_UNSUPPORTED, &cpu)) != 0) {
 			if (r < 0) {
 				pmu__err_emit(ctx, PMU_LOG_ERR);
-				goto fail;
+				return r;
 			}
 			/* counted on another CPU of -a or -C (expected: no warning) */
 			pmu__log(ctx, PMU_LOG_INFO, "'%s': not on CPU %d: the %s PMU counts on CPUs %s",
@@ -809,9 +818,9 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		for (uint32_t k = 0; k < g->n; k++) {
 			struct pmu_ev *e = &s->ev[g->first + k];
 			bool leader = k == 0;
-			e->attr.disabled = leader && !(o.flags & PMU_SET_ENABLE);
+			e->attr.disabled = leader && !(o->flags & PMU_SET_ENABLE);
 			/* every task of a CPU (pid -1) has no exec: it waits for pmu_set_enable_before_exec() */
-			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC) && pid != -1;
+			e->attr.enable_on_exec = leader && (o->flags & PMU_SET_ENABLE_ON_EXEC) && pid != -1;
 			e->attr.pinned = leader && pinned;
 			if (cpu_wide) {
 				/* no exec or child of its own (pid -1): with PMU_SET_ENABLE_ON_EXEC it waits
@@ -822,10 +831,10 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			}
 			r = open_one(s, e, pid, cpu, leader ? -1 : g->leader_fd, !leader && g->explicit_group);
 			if (r < 0) {
-				if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED) || !leader ||
+				if (!(o->flags & PMU_SET_SKIP_UNSUPPORTED) || !leader ||
 				    (r != -ENOENT && r != -EOPNOTSUPP && r != -ENODEV)) {
 					pmu__err_emit(ctx, PMU_LOG_ERR);
-					goto fail;
+					return r;
 				}
 				/* the kernel cannot count the leader here: the whole group is unsupported */
 				pmu__err_emit(ctx, PMU_LOG_WARN);
@@ -843,7 +852,7 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		}
 		if (cpu_wide && g->leader_fd >= 0 && (r = open_replicas(s, g, d)) < 0) {
 			pmu__err_emit(ctx, PMU_LOG_ERR);
-			goto fail;
+			return r;
 		}
 		if (fast)
 			for (uint32_t k = 0; k < g->n; k++)
@@ -859,11 +868,90 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 	s->fast.pages = s->pages;
 	arm_guard(s);
 	pmu__log(ctx, PMU_LOG_DEBUG, "opened %zu events in %zu groups", s->n, s->ngroups);
+	return 0;
+}
+
+/* A copy of planned set @t that owns nothing of @t's, not opened, its target @o's: 0, or -ENOMEM said (what
+ * was made is freed by pmu_set_close). */
+static int copy_planned(const struct pmu_set *t, const struct pmu_set_opts *o, struct pmu_set **out)
+{
+	size_t k = t->n ? t->n : 1;
+	struct pmu_set *s = malloc(sizeof(*s));
+
+	if (!(*out = s))
+		return pmu__err(t->ctx, -ENOMEM, "out of memory opening a set");
+	*s = *t;
+	s->n = 0; /* until the events are copied: pmu_set_close walks them */
+	s->ev = NULL;
+	s->g = NULL;
+	s->ngroups = 0;
+	s->pages = NULL;
+	s->npages = 0;
+	s->fgroups = NULL;
+	s->npresence = 0;
+	s->guard_page = NULL;
+	memset(&s->fast, 0, sizeof(s->fast));
+	s->fast.guard = &guard_never;
+	s->enabled = s->owned = false;
+	s->gen = pmu__fork_generation();
+	s->opener = getpid();
+	set_target(s, o);
+	if (!(s->ev = malloc(k * sizeof(*s->ev))) || !(s->pages = calloc(k, sizeof(*s->pages))) ||
+	    !(s->fgroups = calloc(k, sizeof(*s->fgroups))) || !(s->g = calloc(t->ngroups ? t->ngroups : 1, sizeof(*s->g))))
+		return pmu__err(t->ctx, -ENOMEM, "out of memory opening a set");
+	memcpy(s->ev, t->ev, t->n * sizeof(*s->ev));
+	s->n = s->npages = t->n;
+	for (size_t gi = 0; gi < t->ngroups; gi++) {
+		struct pmu_grp *g = &s->g[gi];
+		g->leader_fd = -1;
+		g->first = t->g[gi].first;
+		g->n = t->g[gi].n;
+		g->explicit_group = t->g[gi].explicit_group;
+		g->buflen = t->g[gi].buflen;
+		s->ngroups = gi + 1; /* closed by pmu_set_close from here on */
+		if (!(g->buf = malloc(g->buflen)))
+			return pmu__err(t->ctx, -ENOMEM, "out of memory opening a set");
+		pthread_mutex_init(&g->lock, NULL);
+	}
+	return 0;
+}
+
+int pmu__set_open_planned(const struct pmu_set *t, const struct pmu_set_opts *o, struct pmu_set **out)
+{
+	struct pmu_set *s = NULL;
+	int r;
+
+	if ((r = copy_planned(t, o, &s)) < 0 || (r = open_planned(s, o)) < 0) {
+		pmu_set_close(s);
+		*out = NULL;
+		return r;
+	}
 	*out = s;
 	return 0;
-fail:
-	pmu_set_close(s);
-	return r;
+}
+
+PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
+			    struct pmu_set **out)
+{
+	struct pmu_set_opts o;
+	struct pmu_set *s;
+	int r;
+
+	pmu__err_clear();
+	if (out)
+		*out = NULL; /* on every failure below */
+	if (!ctx || !out)
+		return pmu__err(ctx, -EINVAL, "pmu_set_open: NULL context or output pointer");
+	if ((r = pmu__set_opts_take(ctx, opts, &o, true, "pmu_set_open")) < 0)
+		return r;
+	if ((r = pmu__set_plan(ctx, events, &o, &s)) < 0)
+		return r;
+	if ((r = open_planned(s, &o)) < 0) {
+		pmu_set_close(s);
+		return r;
+	}
+	*out = s;
+	return 0;
 }
 
 bool pmu__set_forked(const struct pmu_set *s)
@@ -1032,7 +1120,7 @@ PMU_EXPORT int pmu_set_check(struct pmu_ctx *ctx, const char *events, const stru
 	pmu__err_clear();
 	if (!ctx || !events || !opts)
 		return pmu__err(ctx, -EINVAL, "pmu_set_check: NULL context, events or options");
-	if ((r = opts_take(ctx, opts, &o, "pmu_set_check")) < 0)
+	if ((r = pmu__set_opts_take(ctx, opts, &o, true, "pmu_set_check")) < 0)
 		return r;
 	r = pmu__set_plan(ctx, events, &o, &s);
 	pmu_set_close(s);
