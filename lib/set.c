@@ -354,7 +354,7 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 }
 
 /* The PMU of @e when it counts CPUs, not tasks (a cpumask: RAPL, uncore), else NULL. */
-static const struct pmu_dev *cpu_counting(struct pmu_set *s, const struct pmu_ev *e)
+static const struct pmu_dev *cpu_counting(const struct pmu_set *s, const struct pmu_ev *e)
 {
 	const struct pmu_dev *d;
 
@@ -364,7 +364,7 @@ static const struct pmu_dev *cpu_counting(struct pmu_set *s, const struct pmu_ev
 	return d->cpumask ? d : NULL;
 }
 
-const char *pmu__set_cpu_counted(struct pmu_set *s, const char **pmu)
+const char *pmu__set_cpu_counted(const struct pmu_set *s, const char **pmu)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		const struct pmu_dev *d = cpu_counting(s, &s->ev[i]);

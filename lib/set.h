@@ -103,7 +103,7 @@ bool pmu__set_mine(const struct pmu_set *s);
 
 /* The name of the first event of @s (planned or open) whose PMU counts CPUs, not tasks (a cpumask: RAPL,
  * uncore), that PMU's name into *@pmu; NULL if none. */
-const char *pmu__set_cpu_counted(struct pmu_set *s, const char **pmu);
+const char *pmu__set_cpu_counted(const struct pmu_set *s, const char **pmu);
 /* The caller's options @opts (NULL: the defaults) taken into @o and checked, each refusal said with its fix
  * naming @fn; with @target false (a plan's options: pmu_plan_new) pid and cpu are left unchecked. */
 int pmu__set_opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struct pmu_set_opts *o, bool target,

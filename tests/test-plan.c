@@ -93,7 +93,7 @@ static void same_events(const struct pmu_set *a, const struct pmu_set *b, const 
 
 /* Open sets @a and @b read the same way: the inline read armed in both or neither, the same user pages
  * mapped (on a machine whose counters user space reads; software events never are). */
-static void same_fast(const struct pmu_set *a, const struct pmu_set *b, const char *what)
+static void same_fast(struct pmu_set *a, struct pmu_set *b, const char *what)
 {
 	const struct pmu_fast *x = pmu_set_fast(a), *y = pmu_set_fast(b);
 
