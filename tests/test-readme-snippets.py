@@ -45,6 +45,11 @@ WRAP = {
         "hardware": True,
         "expect": r"instructions",
     },
+    ("c", "One list, many targets"): {
+        "cflags": ["-pthread"],
+        "hardware": False,
+        "expect": r"thread \d+: task-clock [1-9]\d* ns",
+    },
     ("c", "Regions"): {
         "defs": "static int grid = 2;\n"
                 "static void solve(int g) { volatile unsigned long x = 0; for (int i = 0; i < 1000000 * g; i++) x += i; }",
