@@ -745,6 +745,20 @@ static void group_unsupported(struct pmu_set *s, const struct pmu_grp *g)
 		s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
 }
 
+/* @req (an ioctl of the group) on group @g and its copies on other CPUs: 0, or the error held. */
+static int group_ioctl_one(const struct pmu_set *s, const struct pmu_grp *g, unsigned long req, const char *what)
+{
+	for (uint32_t r = 0; r <= g->nrep; r++) { /* the group, then its copies on other CPUs */
+		int fd = r ? g->rep_fd[(r - 1) * g->n] : g->leader_fd;
+		if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0) {
+			int err = errno;
+			return pmu__err_hold(-err, "%s of the group led by '%s' failed: %s", what,
+					     s->ev[g->first].info.name, strerror(err));
+		}
+	}
+	return 0;
+}
+
 /* Planned set @s (pmu__set_plan: its target in it) opened with @o's flags: 0, or the error said; what was
  * opened is closed by pmu_set_close. */
 static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
@@ -815,10 +829,14 @@ static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
 		/* :D pins a group: the kernel takes attr.pinned from its leader only */
 		for (uint32_t k = 0; k < g->n; k++)
 			pinned = pinned || (s->ev[g->first + k].info.flags & PMU_EVF_PINNED);
+		/* A group of several counting at once is opened disabled and enabled when its members are in:
+		 * the kernel does not schedule a member added to a running group of the calling task until the
+		 * task is next switched in (on 6.18 a software member counts nothing until then) */
+		bool late_enable = (o->flags & PMU_SET_ENABLE) && g->n > 1;
 		for (uint32_t k = 0; k < g->n; k++) {
 			struct pmu_ev *e = &s->ev[g->first + k];
 			bool leader = k == 0;
-			e->attr.disabled = leader && !(o->flags & PMU_SET_ENABLE);
+			e->attr.disabled = leader && (!(o->flags & PMU_SET_ENABLE) || late_enable);
 			/* every task of a CPU (pid -1) has no exec: it waits for pmu_set_enable_before_exec() */
 			e->attr.enable_on_exec = leader && (o->flags & PMU_SET_ENABLE_ON_EXEC) && pid != -1;
 			e->attr.pinned = leader && pinned;
@@ -851,6 +869,10 @@ static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
 				fast = false; /* counted by the kernel, never on a counter user space can read */
 		}
 		if (cpu_wide && g->leader_fd >= 0 && (r = open_replicas(s, g, d)) < 0) {
+			pmu__err_emit(ctx, PMU_LOG_ERR);
+			return r;
+		}
+		if (late_enable && g->leader_fd >= 0 && (r = group_ioctl_one(s, g, PERF_EVENT_IOC_ENABLE, "enable")) < 0) {
 			pmu__err_emit(ctx, PMU_LOG_ERR);
 			return r;
 		}
@@ -993,13 +1015,10 @@ static int group_ioctl_some(struct pmu_set *s, unsigned long req, const char *wh
 			(*waiting)++;
 			continue;
 		}
-		for (uint32_t r = 0; r <= s->g[g].nrep; r++) { /* the group, then its copies on other CPUs */
-			int fd = r ? s->g[g].rep_fd[(r - 1) * s->g[g].n] : s->g[g].leader_fd;
-			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0) {
-				int err = errno;
-				return pmu__err(s->ctx, -err, "%s of the group led by '%s' failed: %s", what,
-						s->ev[s->g[g].first].info.name, strerror(err));
-			}
+		int r = group_ioctl_one(s, &s->g[g], req, what);
+		if (r < 0) {
+			pmu__err_emit(s->ctx, PMU_LOG_ERR);
+			return r;
 		}
 	}
 	return 0;

@@ -220,10 +220,7 @@ static long long faults_of(struct pmu_set *s, const struct pmu_value *before, co
 	for (size_t k = 0; k < pmu_set_count(s); k++) {
 		struct pmu_event_info e;
 		pmu_set_event(s, k, &e);
-		/* a group's first: this kernel (6.18) counts nothing in a software member of the software group
-		 * opened last (raw perf_event_open does the same), which is not the plan's to answer for */
-		if ((strncmp(e.name, "page-faults", 11) && strncmp(e.name, "minor-faults", 12)) ||
-		    (k && pmu_set_group_of(s, k) == pmu_set_group_of(s, k - 1)))
+		if (strncmp(e.name, "page-faults", 11) && strncmp(e.name, "minor-faults", 12))
 			continue;
 		sum = (sum < 0 ? 0 : sum) + (long long)(after[k].value - before[k].value);
 		break; /* the first one */
