@@ -245,13 +245,23 @@ static void fill_attr(struct pmu_set *s, struct pmu_ev *e)
 	a->exclude_guest = !!(e->info.flags & PMU_EVF_EXCL_GUEST);
 	a->precise_ip = PMU_EVF_PRECISE_IP(e->info.flags);
 	a->inherit = !!(s->flags & PMU_SET_INHERIT);
-#if defined(__aarch64__)
-	/* ask the arm64 PMU driver for EL0 counter access (config1 bit 1) */
-	if (!(e->info.flags & PMU_EVF_SOFTWARE) && s->ctx->cpu.arch == PMU_ARCH_ARM64 &&
-	    !(s->flags & PMU_SET_NO_FAST))
-		a->config1 |= 0x2;
-#endif
 }
+
+#if defined(__aarch64__)
+/* Whether to ask the arm64 PMU driver for EL0 counter access (config1 bit 1) for @e opened for task @pid:
+ * an event of a core PMU counting a task (the driver refuses it for every task of a CPU, pid -1: EINVAL),
+ * read in user space (not PMU_SET_NO_FAST). Decided at the open: a plan's targets differ. */
+static bool el0_access(const struct pmu_set *s, const struct pmu_ev *e, pid_t pid)
+{
+	const struct pmu_dev *d;
+
+	if (pid == -1 || (e->info.flags & PMU_EVF_SOFTWARE) || e->tool || s->ctx->cpu.arch != PMU_ARCH_ARM64 ||
+	    (s->flags & PMU_SET_NO_FAST))
+		return false;
+	return e->info.type == PERF_TYPE_HARDWARE || e->info.type == PERF_TYPE_HW_CACHE ||
+	       e->info.type == PERF_TYPE_RAW || ((d = pmu__pmu_by_type(s->ctx, e->info.type)) && d->is_core);
+}
+#endif
 
 /* A mode a whole set counts (PMU_SET_USER_ONLY, PMU_SET_KERNEL_ONLY): the modifier that spells it,
  * the PMU_EVF_EXCL_* bits that leave only it, and the words its refusal uses. */
@@ -840,6 +850,10 @@ static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
 			/* every task of a CPU (pid -1) has no exec: it waits for pmu_set_enable_before_exec() */
 			e->attr.enable_on_exec = leader && (o->flags & PMU_SET_ENABLE_ON_EXEC) && pid != -1;
 			e->attr.pinned = leader && pinned;
+#if defined(__aarch64__)
+			if (el0_access(s, e, pid))
+				e->attr.config1 |= 0x2;
+#endif
 			if (cpu_wide) {
 				/* no exec or child of its own (pid -1): with PMU_SET_ENABLE_ON_EXEC it waits
 				 * for pmu_set_enable_before_exec(), as perf stat enables such counters just
