@@ -1365,7 +1365,7 @@ int pmu_region_overhead(uint64_t *out, size_t n);
 
 /* For bindings and languages that cannot inline: each twin has its inline's
  * arguments and result, and refuses the NULL arguments its inline does not
- * check (-EINVAL). Defined by lib/gen-twins.py from lib/twins.list, which
+ * check (-EINVAL). Defined by gen/gen-twins.py from lib/twins.list, which
  * names every inline function of this header and <pmu/fast.h>. */
 
 /** Exported twin of pmu_set_fast(): the plan in this library's own layout (or the refusing one for NULL). */
