@@ -29,6 +29,20 @@ def _opts(pid, cpu, enable, inherit, skip_unsupported, user_only, no_fast, enabl
     return opts
 
 
+def _list(events):
+    """An event list as pmu_set_open takes it: a string, or names joined with commas."""
+    return _enc(events if isinstance(events, (str, bytes)) else ",".join(events))
+
+
+def _own(obj, ctx, h, free):
+    """@obj holds libpmu handle @h of context @ctx, freed by @free when collected or closed, and before
+    the context (Context.close closes what it holds)."""
+    obj._h = h
+    obj.ctx = ctx
+    obj._finalizer = weakref.finalize(obj, free, h)
+    ctx._sets.add(obj)
+
+
 class Plan:
     """An event list resolved once, opened on many targets (``pmu_plan_new``).
 
@@ -46,17 +60,12 @@ class Plan:
 
     def __init__(self, ctx, events, pid=False, cpu=False, enable=False, inherit=False,
                  skip_unsupported=False, user_only=False, no_fast=False, enable_on_exec=False):
-        if not isinstance(events, (str, bytes)):
-            events = ",".join(events)
         opts = _opts(pid, cpu, enable, inherit, skip_unsupported, user_only, no_fast, enable_on_exec)
         h = _P()
-        rc = _plan_new(ctx._handle, _enc(events), ctypes.byref(opts), ctypes.byref(h))
+        rc = _plan_new(ctx._handle, _list(events), ctypes.byref(opts), ctypes.byref(h))
         if rc < 0:
             raise _fail(rc, "pmu_plan_new")
-        self._h = h
-        self.ctx = ctx
-        self._finalizer = weakref.finalize(self, _plan_free, h)
-        ctx._sets.add(self)  # freed with the context, before it
+        _own(self, ctx, h, _plan_free)
 
     @property
     def _handle(self):
@@ -121,15 +130,10 @@ class Set:
                          enable_on_exec)
             opts.pid = int(pid) if pid is not None else 0
             opts.cpu = int(cpu) if cpu is not None else -1
-            if not isinstance(events, (str, bytes)):
-                events = ",".join(events)
-            rc = _set_open(ctx._handle, _enc(events), ctypes.byref(opts), ctypes.byref(h))
+            rc = _set_open(ctx._handle, _list(events), ctypes.byref(opts), ctypes.byref(h))
             if rc < 0:
                 raise _fail(rc, "pmu_set_open")
-        self._h = h
-        self.ctx = ctx
-        self._finalizer = weakref.finalize(self, _set_close, h)
-        ctx._sets.add(self)
+        _own(self, ctx, h, _set_close)
         self._n = _set_count(h)
         self._buf = (_Value * max(self._n, 1))()
         infos = []
