@@ -228,14 +228,26 @@ static long long faults_of(struct pmu_set *s, const struct pmu_value *before, co
 	return sum;
 }
 
+/* The faults a read may add to the 256 taken: its own few; under valgrind (its preload library), also the
+ * pages of valgrind's own memory that the window touches. */
+static long long fault_slack(void)
+{
+	const char *p = getenv("LD_PRELOAD");
+
+	return p && strstr(p, "vgpreload") ? 256 : 32;
+}
+
 static void pair_faults(struct live_pair *q)
 {
+	const long long slack = fault_slack();
 	struct pmu_value a0[16], a1[16], b0[16], b1[16];
 	long long fa, fb;
 
 	if (q->kind != 0 || pmu_set_count(q->set) > 16)
 		return;
-	if (pmu_set_read(q->plan_set, a0) < 0 || pmu_set_read(q->set, b0) < 0) {
+	/* once before the window: under valgrind a path run for the first time faults in its translations */
+	if (user_faults() < 0 || pmu_set_read(q->plan_set, a0) < 0 || pmu_set_read(q->set, b0) < 0 ||
+	    pmu_set_read(q->plan_set, a0) < 0 || pmu_set_read(q->set, b0) < 0) {
 		CHECK(0, "%s: read: %s", q->what, pmu_strerror(-1));
 		return;
 	}
@@ -244,9 +256,9 @@ static void pair_faults(struct live_pair *q)
 	fa = faults_of(q->plan_set, a0, a1);
 	fb = faults_of(q->set, b0, b1);
 	if (fa >= 0 && a1[0].enabled > a0[0].enabled) { /* a fault event, enabled */
-		CHECK(fa >= PAGE_FAULTS && fa <= PAGE_FAULTS + 32, "%s: %lld page faults counted from the plan, "
+		CHECK(fa >= PAGE_FAULTS && fa <= PAGE_FAULTS + slack, "%s: %lld page faults counted from the plan, "
 		      "%d taken", q->what, fa, PAGE_FAULTS);
-		CHECK(fb >= PAGE_FAULTS && fb <= PAGE_FAULTS + 32, "%s: %lld page faults counted by pmu_set_open's "
+		CHECK(fb >= PAGE_FAULTS && fb <= PAGE_FAULTS + slack, "%s: %lld page faults counted by pmu_set_open's "
 		      "set, %d taken", q->what, fb, PAGE_FAULTS);
 	}
 }
