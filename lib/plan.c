@@ -79,7 +79,6 @@ PMU_EXPORT int pmu_plan_new(struct pmu_ctx *ctx, const char *events, const struc
 			    struct pmu_plan **out)
 {
 	struct pmu_plan *p;
-	const struct plan_type *failed = NULL;
 	int r;
 
 	pmu__err_clear();
@@ -94,15 +93,11 @@ PMU_EXPORT int pmu_plan_new(struct pmu_ctx *ctx, const char *events, const struc
 	p->ctx = ctx;
 	if ((r = pmu__set_opts_take(ctx, opts, &p->o, false, "pmu_plan_new")) < 0 || (r = plan_types(p)) < 0)
 		goto fail;
-	for (size_t i = 0; i < p->ntypes; i++)
-		if (p->t[i].set) {
-			failed = NULL;
-			break;
-		} else if (!failed) {
-			failed = &p->t[i];
-		}
-	if (failed) { /* every arrangement failed: the plan does, as a set would */
-		r = pmu__err(ctx, failed->err, "%s", failed->msg);
+	size_t ok = 0;
+	while (ok < p->ntypes && !p->t[ok].set)
+		ok++;
+	if (p->ntypes && ok == p->ntypes) { /* every arrangement failed: the plan does, as a set would (the first's) */
+		r = pmu__err(ctx, p->t[0].err, "%s", p->t[0].msg);
 		goto fail;
 	}
 	pmu__err_clear(); /* a core type's failure is said by the opens on its CPUs */
