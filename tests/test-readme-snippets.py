@@ -245,7 +245,7 @@ def main():
             cmd = [sys.executable, src]
         # valgrind follows C programs only: the Python interpreter's own reports are not the snippet's
         if valgrind and lang == "c":
-            cmd = [valgrind, "-q", "--error-exitcode=99", "--leak-check=no"] + cmd
+            cmd = [valgrind, "-q", "--vgdb=no", "--error-exitcode=99", "--leak-check=no"] + cmd
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
         except subprocess.TimeoutExpired:
