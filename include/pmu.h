@@ -695,6 +695,59 @@ int pmu_set_reset(struct pmu_set *s);
  */
 int pmu_set_check(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts);
 
+/* ------------------------------------------------------------------ */
+/* Plans: what to count, resolved once, opened on many targets         */
+/* ------------------------------------------------------------------ */
+
+struct pmu_plan;
+
+/**
+ * pmu_plan_new - @events parsed, resolved and grouped once, to be opened on
+ * many targets with pmu_plan_open() (threads, CPUs), as perf's evlist is
+ * opened over its maps of CPUs and threads.
+ * @ctx:    the context; it must outlive the plan and every set opened from it.
+ * @events: as pmu_set_open().
+ * @opts:   as pmu_set_open() (NULL: the calling thread), but the target is
+ *          each pmu_plan_open()'s: @opts->pid and @opts->cpu are not read.
+ *          Its flags say what a target is: a task (PMU_SET_PID), a task on
+ *          one CPU or with pid -1 every task of it (PMU_SET_PID |
+ *          PMU_SET_CPU), every task of a CPU (PMU_SET_CPU), a cgroup's tasks
+ *          on a CPU (PMU_SET_CGROUP | PMU_SET_CPU with @opts->cgroup_fd, kept
+ *          open until the last pmu_plan_open()), the opening thread (none).
+ * @out:    receives the plan; pmu_plan_free() frees it. NULL on failure.
+ *
+ * Machines of several core PMUs: with PMU_SET_CPU the plan holds one
+ * arrangement per core type (a CPU counts its own core PMU's part only, see
+ * pmu_set_open()), each resolved once; a core type whose arrangement fails
+ * (a name with no meaning there) fails only the opens on its CPUs, with the
+ * message pmu_set_open() gives there. A plan fails when every arrangement does.
+ *
+ * Returns 0, or what pmu_set_open() returns for the same list and flags
+ * before it opens anything (see pmu_set_check()). Thread-safe for a shared
+ * context.
+ */
+int pmu_plan_new(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
+		 struct pmu_plan **out);
+
+/**
+ * pmu_plan_open - open @plan on one target: the set pmu_set_open() would
+ * open for the plan's list and flags with this @pid and @cpu, without
+ * parsing or resolving a name again.
+ * @pid: with PMU_SET_PID the task (-1 with PMU_SET_CPU: every task of @cpu);
+ *       without it, 0.
+ * @cpu: with PMU_SET_CPU the CPU; without it, -1.
+ * @out: receives the set, as pmu_set_open()'s; pmu_set_close() closes it.
+ *       The set does not refer to the plan: free either first.
+ *
+ * Thread-safe: threads may open one plan at once (a plan is not changed by
+ * opening it). Returns 0 or pmu_set_open()'s errors; -EINVAL for a @pid or
+ * @cpu the plan's flags do not take.
+ */
+int pmu_plan_open(const struct pmu_plan *plan, pid_t pid, int cpu, struct pmu_set **out);
+
+/** pmu_plan_free - free a plan; its open sets stay open. NULL is fine. */
+void pmu_plan_free(struct pmu_plan *plan);
+
 /** Number of values a read returns (one per event; per core type for a split event, see pmu_set_open()). */
 size_t pmu_set_count(const struct pmu_set *s);
 
@@ -1312,7 +1365,7 @@ int pmu_region_overhead(uint64_t *out, size_t n);
 
 /* For bindings and languages that cannot inline: each twin has its inline's
  * arguments and result, and refuses the NULL arguments its inline does not
- * check (-EINVAL). Defined by lib/gen-twins.py from lib/twins.list, which
+ * check (-EINVAL). Defined by gen/gen-twins.py from lib/twins.list, which
  * names every inline function of this header and <pmu/fast.h>. */
 
 /** Exported twin of pmu_set_fast(): the plan in this library's own layout (or the refusing one for NULL). */

@@ -20,6 +20,7 @@
 #include "error.h"
 #include "fork.h"
 #include "namelist.h"
+#include "plan.h"
 #include "region.h"
 #include "set.h"
 #include "util.h"
@@ -233,14 +234,17 @@ static void global_setup(void)
 	if (!R.err && !R.events)
 		R.err = pmu__err(R.ctx, -EINVAL, "names no events");
 	if (!R.err) {
-		/* resolve the list now: a bad name turns regions off in the whole process, said once */
+		/* resolve the list now, once for every thread: a bad name turns regions off in the whole process,
+		 * said once */
 		struct pmu_set_opts o;
-		struct pmu_set *plan = NULL;
+		const struct pmu_set *plan = NULL;
 		memset(&o, 0, sizeof(o));
 		o.size = sizeof(o);
-		o.flags = PMU_SET_SKIP_UNSUPPORTED;
+		o.flags = PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
 		const char *name, *pmu;
-		if ((R.err = pmu__set_plan(R.ctx, R.events, &o, &plan)) == 0 && pmu_set_count(plan) > REG_MAX_EV)
+		if ((R.err = pmu_plan_new(R.ctx, R.events, &o, &R.plan)) == 0)
+			R.err = pmu__plan_planned(R.plan, -1, &plan);
+		if (R.err == 0 && pmu_set_count(plan) > REG_MAX_EV)
 			R.err = pmu__err(R.ctx, -E2BIG, "%zu events; regions count at most %d", pmu_set_count(plan),
 					   REG_MAX_EV);
 		/* a thread's set would count it for every task on its package (set.c): summed over threads,
@@ -251,7 +255,10 @@ static void global_setup(void)
 					 "package for every task, and threads' regions would add it up more than once; "
 					 "count it around the whole program instead (pmu stat -e %s -- PROGRAM)", name,
 					 pmu, name);
-		pmu_set_close(plan);
+		if (R.err) {
+			pmu_plan_free(R.plan);
+			R.plan = NULL;
+		}
 	}
 	if (R.err) {
 		snprintf(R.errmsg, sizeof(R.errmsg), "%s: %s", R.origin, pmu__err_msg());
@@ -306,6 +313,8 @@ __attribute__((destructor)) static void region_unload(void)
 	free(R.names);
 	R.names = NULL;
 	pthread_mutex_unlock(&R.lock);
+	pmu_plan_free(R.plan);
+	R.plan = NULL;
 	pmu_ctx_free(R.ctx);
 	free(R.events);
 	free(R.metrics);
@@ -365,7 +374,6 @@ static void totals_note(const struct pmu_set *set, size_t k)
 struct thread_state *pmu__region_thread_init(void)
 {
 	struct thread_state *ts;
-	struct pmu_set_opts o;
 	int r;
 
 	global_init();
@@ -383,10 +391,7 @@ struct thread_state *pmu__region_thread_init(void)
 	if (!ts->err && (r = pmu__region_index_grow(ts)) < 0)
 		ts->err = pmu__err(R.ctx, r, "out of memory setting up regions for this thread");
 	if (!ts->err) {
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.flags = PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
-		r = pmu_set_open(R.ctx, R.events, &o, &ts->set);
+		r = pmu_plan_open(R.plan, 0, -1, &ts->set);
 		if (r < 0) {
 			ts->err = r;
 		} else {

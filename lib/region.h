@@ -109,6 +109,7 @@ struct regions {
 	struct pmu_ctx *ctx;
 	int err;                        /* regions are off in the whole process: why */
 	char *events;                   /* the event list every thread opens */
+	struct pmu_plan *plan;          /* ... resolved once (set-up), opened by each thread */
 	char *metrics;                  /* metric names from PMU_EVENTS, comma separated */
 	char errmsg[1024];              /* err's sentence, "<origin>: <cause and fix>" */
 	bool told;                      /* pmu_region_configure() returned err: its caller knows */

@@ -258,13 +258,23 @@ static void fill_attr(struct pmu_set *s, struct pmu_ev *e)
 	a->exclude_guest = !!(e->info.flags & PMU_EVF_EXCL_GUEST);
 	a->precise_ip = PMU_EVF_PRECISE_IP(e->info.flags);
 	a->inherit = !!(s->flags & PMU_SET_INHERIT);
-#if defined(__aarch64__)
-	/* ask the arm64 PMU driver for EL0 counter access (config1 bit 1) */
-	if (!(e->info.flags & PMU_EVF_SOFTWARE) && s->ctx->cpu.arch == PMU_ARCH_ARM64 &&
-	    !(s->flags & PMU_SET_NO_FAST))
-		a->config1 |= 0x2;
-#endif
 }
+
+#if defined(__aarch64__)
+/* Whether to ask the arm64 PMU driver for EL0 counter access (config1 bit 1) for @e opened for task @pid:
+ * an event of a core PMU counting a task (the driver refuses it for every task of a CPU, pid -1: EINVAL),
+ * read in user space (not PMU_SET_NO_FAST). Decided at the open: a plan's targets differ. */
+static bool el0_access(const struct pmu_set *s, const struct pmu_ev *e, pid_t pid)
+{
+	const struct pmu_dev *d;
+
+	if (pid == -1 || (e->info.flags & PMU_EVF_SOFTWARE) || e->tool || s->ctx->cpu.arch != PMU_ARCH_ARM64 ||
+	    (s->flags & PMU_SET_NO_FAST))
+		return false;
+	return e->info.type == PERF_TYPE_HARDWARE || e->info.type == PERF_TYPE_HW_CACHE ||
+	       e->info.type == PERF_TYPE_RAW || ((d = pmu__pmu_by_type(s->ctx, e->info.type)) && d->is_core);
+}
+#endif
 
 /* A mode a whole set counts (PMU_SET_USER_ONLY, PMU_SET_KERNEL_ONLY): the modifier that spells it,
  * the PMU_EVF_EXCL_* bits that leave only it, and the words its refusal uses. */
@@ -367,7 +377,7 @@ static int open_one(struct pmu_set *s, struct pmu_ev *e, pid_t pid, int cpu, int
 }
 
 /* The PMU of @e when it counts CPUs, not tasks (a cpumask: RAPL, uncore), else NULL. */
-static const struct pmu_dev *cpu_counting(struct pmu_set *s, const struct pmu_ev *e)
+static const struct pmu_dev *cpu_counting(const struct pmu_set *s, const struct pmu_ev *e)
 {
 	const struct pmu_dev *d;
 
@@ -377,7 +387,7 @@ static const struct pmu_dev *cpu_counting(struct pmu_set *s, const struct pmu_ev
 	return d->cpumask ? d : NULL;
 }
 
-const char *pmu__set_cpu_counted(struct pmu_set *s, const char **pmu)
+const char *pmu__set_cpu_counted(const struct pmu_set *s, const char **pmu)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		const struct pmu_dev *d = cpu_counting(s, &s->ev[i]);
@@ -578,6 +588,15 @@ static int mode_only(struct pmu_set *s)
 	return 0;
 }
 
+/* @s counts the target of @o, with its flags. */
+static void set_target(struct pmu_set *s, const struct pmu_set_opts *o)
+{
+	s->flags = o->flags;
+	s->pid = (o->flags & PMU_SET_PID) ? o->pid : (o->flags & PMU_SET_CPU) ? -1 : 0;
+	s->cpu = (o->flags & PMU_SET_CPU) ? o->cpu : -1;
+	s->cgroup_fd = (o->flags & PMU_SET_CGROUP) ? o->cgroup_fd : -1;
+}
+
 /* Parse, resolve, arrange and group, without opening anything. */
 int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out)
 {
@@ -593,10 +612,7 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		return pmu__err(ctx, -ENOMEM, "out of memory opening a set");
 	}
 	s->ctx = ctx;
-	s->flags = o->flags;
-	s->pid = (o->flags & PMU_SET_PID) ? o->pid : (o->flags & PMU_SET_CPU) ? -1 : 0;
-	s->cpu = (o->flags & PMU_SET_CPU) ? o->cpu : -1;
-	s->cgroup_fd = (o->flags & PMU_SET_CGROUP) ? o->cgroup_fd : -1;
+	set_target(s, o);
 	s->n = l.n;
 	s->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	s->ev = calloc(l.n, sizeof(*s->ev));
@@ -687,13 +703,27 @@ static const unsigned set_flags_known = PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHE
 	PMU_SET_ENABLE | PMU_SET_NO_FAST | PMU_SET_USER_ONLY | PMU_SET_SKIP_UNSUPPORTED | PMU_SET_KERNEL_ONLY |
 	PMU_SET_CGROUP | PMU_SET_QUIET_FALLBACK;
 
+/* The target @o names checked against its flags, each refusal with its fix (@fn: the function to name). */
+static int target_check(struct pmu_ctx *ctx, const struct pmu_set_opts *o, const char *fn)
+{
+	if ((o->flags & PMU_SET_CPU) && o->cpu < 0)
+		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_CPU with cpu %d", fn, o->cpu);
+	if ((o->flags & PMU_SET_PID) && o->pid == -1 && !(o->flags & PMU_SET_CPU))
+		return pmu__err(ctx, -EINVAL, "%s: pid -1 (all tasks) needs PMU_SET_CPU", fn);
+	return 0;
+}
+
 /*
  * The caller's @opts (NULL: the defaults) into @o, as large as this library's: a caller built with a
  * smaller struct (an older header) gets the defaults of the fields it lacks. Then the combinations no
- * set can be opened with, each refused with its fix (@fn: the function to name).
+ * set can be opened with, each refused with its fix (@fn: the function to name); with @target false
+ * (a plan's options) the pid and cpu are not the target's and are not checked.
  */
-static int opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struct pmu_set_opts *o, const char *fn)
+int pmu__set_opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struct pmu_set_opts *o, bool target,
+		       const char *fn)
 {
+	int r;
+
 	memset(o, 0, sizeof(*o));
 	o->size = sizeof(*o);
 	o->cpu = -1;
@@ -710,10 +740,8 @@ static int opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struc
 		return pmu__err(ctx, -EINVAL, "%s: flags 0x%x are none of enum pmu_set_flags (this libpmu %s knows 0x%x): "
 				"a caller built with a newer pmu.h? Pass only the flags of this library's", fn,
 				o->flags & ~set_flags_known, PMU_VERSION_STRING, set_flags_known);
-	if ((o->flags & PMU_SET_CPU) && o->cpu < 0)
-		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_CPU with cpu %d", fn, o->cpu);
-	if ((o->flags & PMU_SET_PID) && o->pid == -1 && !(o->flags & PMU_SET_CPU))
-		return pmu__err(ctx, -EINVAL, "%s: pid -1 (all tasks) needs PMU_SET_CPU", fn);
+	if (target && (r = target_check(ctx, o, fn)) < 0)
+		return r;
 	if ((o->flags & PMU_SET_USER_ONLY) && (o->flags & PMU_SET_KERNEL_ONLY))
 		return pmu__err(ctx, -EINVAL, "%s: PMU_SET_USER_ONLY and PMU_SET_KERNEL_ONLY together leave no mode "
 				"to count; pass one of them (neither counts every mode)", fn);
@@ -740,29 +768,34 @@ static void group_unsupported(struct pmu_set *s, const struct pmu_grp *g)
 		s->ev[g->first + m].info.flags |= PMU_EVF_UNSUPPORTED;
 }
 
-PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
-			    struct pmu_set **out)
+/* @req (an ioctl of the group) on group @g and its copies on other CPUs: 0, or the error held. */
+static int group_ioctl_one(const struct pmu_set *s, const struct pmu_grp *g, unsigned long req, const char *what)
 {
-	struct pmu_set_opts o;
-	struct pmu_set *s;
+	for (uint32_t r = 0; r <= g->nrep; r++) { /* the group, then its copies on other CPUs */
+		int fd = r ? g->rep_fd[(r - 1) * g->n] : g->leader_fd;
+		if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0) {
+			int err = errno;
+			return pmu__err_hold(-err, "%s of the group led by '%s' failed: %s", what,
+					     s->ev[g->first].info.name, strerror(err));
+		}
+	}
+	return 0;
+}
+
+/* Planned set @s (pmu__set_plan: its target in it) opened with @o's flags: 0, or the error said; what was
+ * opened is closed by pmu_set_close. */
+static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
+{
+	struct pmu_ctx *ctx = s->ctx;
 	int r;
 
-	pmu__err_clear();
-	if (out)
-		*out = NULL; /* on every failure below */
-	if (!ctx || !out)
-		return pmu__err(ctx, -EINVAL, "pmu_set_open: NULL context or output pointer");
-	if ((r = opts_take(ctx, opts, &o, "pmu_set_open")) < 0)
-		return r;
-	if ((r = pmu__set_plan(ctx, events, &o, &s)) < 0)
-		return r;
 	/* Inherited events: at a context switch between tasks that share them the
 	 * kernel swaps their counts and republishes the pages after reading the
 	 * counters (__perf_event_sync_stat), with the offset the sign-extending
 	 * read cannot use (see pmu_set_reset()): read(2) only. */
-	s->owned = !(o.flags & (PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHERIT)) && !(o.flags & PMU_SET_NO_FAST) &&
+	s->owned = !(o->flags & (PMU_SET_PID | PMU_SET_CPU | PMU_SET_INHERIT)) && !(o->flags & PMU_SET_NO_FAST) &&
 		   PMU_ARCH_FAST;
-	s->enabled = o.flags & PMU_SET_ENABLE;
+	s->enabled = o->flags & PMU_SET_ENABLE;
 	s->owner = pmu_arch_thread();
 	for (size_t gi = 0; gi < s->ngroups; gi++) {
 		struct pmu_grp *g = &s->g[gi];
@@ -773,10 +806,10 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		if (s->ev[g->first].info.flags & PMU_EVF_TOOL) {
 			/* a group of its own, no fd: pmu_set_read_group() reads it (never the inline read) */
 			/* no exec starts it: with PMU_SET_ENABLE_ON_EXEC, pmu_set_enable_before_exec() does */
-			r = pmu__tool_open(ctx, &s->ev[g->first].info, o.flags, s->pid, (o.flags & PMU_SET_ENABLE) != 0,
+			r = pmu__tool_open(ctx, &s->ev[g->first].info, o->flags, s->pid, (o->flags & PMU_SET_ENABLE) != 0,
 					   &s->ev[g->first].tool);
 			if (r < 0)
-				goto fail;
+				return r;
 			continue;
 		}
 		/* a PMU that counts CPUs, not tasks: on a CPU of its cpumask, every task */
@@ -791,19 +824,19 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 					  "or die for every task (its cpumask %s), not the tasks of a cgroup; count it "
 					  "in a set without PMU_SET_CGROUP", s->ev[g->first].info.name, d->name,
 					  d->cpumask);
-			if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED)) {
+			if (!(o->flags & PMU_SET_SKIP_UNSUPPORTED)) {
 				pmu__err_emit(ctx, PMU_LOG_ERR);
-				goto fail;
+				return r;
 			}
 			pmu__err_emit(ctx, PMU_LOG_WARN);
 			pmu__err_clear();
 			group_unsupported(s, g);
 			continue;
 		}
-		if (d && (r = cpu_wide_place(s, &s->ev[g->first], d, o.flags & PMU_SET_SKIP_UNSUPPORTED, &cpu)) != 0) {
+		if (d && (r = cpu_wide_place(s, &s->ev[g->first], d, o->flags & PMU_SET_SKIP_UNSUPPORTED, &cpu)) != 0) {
 			if (r < 0) {
 				pmu__err_emit(ctx, PMU_LOG_ERR);
-				goto fail;
+				return r;
 			}
 			/* counted on another CPU of -a or -C (expected: no warning) */
 			pmu__log(ctx, PMU_LOG_INFO, "'%s': not on CPU %d: the %s PMU counts on CPUs %s",
@@ -819,13 +852,21 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		/* :D pins a group: the kernel takes attr.pinned from its leader only */
 		for (uint32_t k = 0; k < g->n; k++)
 			pinned = pinned || (s->ev[g->first + k].info.flags & PMU_EVF_PINNED);
+		/* A group of several counting at once is opened disabled and enabled when its members are in:
+		 * the kernel does not schedule a member added to a running group of the calling task until the
+		 * task is next switched in (on 6.18 a software member counts nothing until then) */
+		bool late_enable = (o->flags & PMU_SET_ENABLE) && g->n > 1;
 		for (uint32_t k = 0; k < g->n; k++) {
 			struct pmu_ev *e = &s->ev[g->first + k];
 			bool leader = k == 0;
-			e->attr.disabled = leader && !(o.flags & PMU_SET_ENABLE);
+			e->attr.disabled = leader && (!(o->flags & PMU_SET_ENABLE) || late_enable);
 			/* every task of a CPU (pid -1) has no exec: it waits for pmu_set_enable_before_exec() */
-			e->attr.enable_on_exec = leader && (o.flags & PMU_SET_ENABLE_ON_EXEC) && pid != -1;
+			e->attr.enable_on_exec = leader && (o->flags & PMU_SET_ENABLE_ON_EXEC) && pid != -1;
 			e->attr.pinned = leader && pinned;
+#if defined(__aarch64__)
+			if (el0_access(s, e, pid))
+				e->attr.config1 |= 0x2;
+#endif
 			if (cpu_wide) {
 				/* no exec or child of its own (pid -1): with PMU_SET_ENABLE_ON_EXEC it waits
 				 * for pmu_set_enable_before_exec(), as perf stat enables such counters just
@@ -835,10 +876,10 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 			}
 			r = open_one(s, e, pid, cpu, leader ? -1 : g->leader_fd, !leader && g->explicit_group);
 			if (r < 0) {
-				if (!(o.flags & PMU_SET_SKIP_UNSUPPORTED) || !leader ||
+				if (!(o->flags & PMU_SET_SKIP_UNSUPPORTED) || !leader ||
 				    (r != -ENOENT && r != -EOPNOTSUPP && r != -ENODEV)) {
 					pmu__err_emit(ctx, PMU_LOG_ERR);
-					goto fail;
+					return r;
 				}
 				/* the kernel cannot count the leader here: the whole group is unsupported */
 				pmu__err_emit(ctx, PMU_LOG_WARN);
@@ -856,7 +897,11 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 		}
 		if (cpu_wide && g->leader_fd >= 0 && (r = open_replicas(s, g, d)) < 0) {
 			pmu__err_emit(ctx, PMU_LOG_ERR);
-			goto fail;
+			return r;
+		}
+		if (late_enable && g->leader_fd >= 0 && (r = group_ioctl_one(s, g, PERF_EVENT_IOC_ENABLE, "enable")) < 0) {
+			pmu__err_emit(ctx, PMU_LOG_ERR);
+			return r;
 		}
 		if (fast)
 			for (uint32_t k = 0; k < g->n; k++)
@@ -872,11 +917,90 @@ PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struc
 	s->fast.pages = s->pages;
 	arm_guard(s);
 	pmu__log(ctx, PMU_LOG_DEBUG, "opened %zu events in %zu groups", s->n, s->ngroups);
+	return 0;
+}
+
+/* A copy of planned set @t that owns nothing of @t's, not opened, its target @o's: 0, or -ENOMEM said (what
+ * was made is freed by pmu_set_close). */
+static int copy_planned(const struct pmu_set *t, const struct pmu_set_opts *o, struct pmu_set **out)
+{
+	size_t k = t->n ? t->n : 1;
+	struct pmu_set *s = malloc(sizeof(*s));
+
+	if (!(*out = s))
+		return pmu__err(t->ctx, -ENOMEM, "out of memory opening a set");
+	*s = *t;
+	s->n = 0; /* until the events are copied: pmu_set_close walks them */
+	s->ev = NULL;
+	s->g = NULL;
+	s->ngroups = 0;
+	s->pages = NULL;
+	s->npages = 0;
+	s->fgroups = NULL;
+	s->npresence = 0;
+	s->guard_page = NULL;
+	memset(&s->fast, 0, sizeof(s->fast));
+	s->fast.guard = &guard_never;
+	s->enabled = s->owned = false;
+	s->gen = pmu__fork_generation();
+	s->opener = getpid();
+	set_target(s, o);
+	if (!(s->ev = malloc(k * sizeof(*s->ev))) || !(s->pages = calloc(k, sizeof(*s->pages))) ||
+	    !(s->fgroups = calloc(k, sizeof(*s->fgroups))) || !(s->g = calloc(t->ngroups ? t->ngroups : 1, sizeof(*s->g))))
+		return pmu__err(t->ctx, -ENOMEM, "out of memory opening a set");
+	memcpy(s->ev, t->ev, t->n * sizeof(*s->ev));
+	s->n = s->npages = t->n;
+	for (size_t gi = 0; gi < t->ngroups; gi++) {
+		struct pmu_grp *g = &s->g[gi];
+		g->leader_fd = -1;
+		g->first = t->g[gi].first;
+		g->n = t->g[gi].n;
+		g->explicit_group = t->g[gi].explicit_group;
+		g->buflen = t->g[gi].buflen;
+		s->ngroups = gi + 1; /* closed by pmu_set_close from here on */
+		if (!(g->buf = malloc(g->buflen)))
+			return pmu__err(t->ctx, -ENOMEM, "out of memory opening a set");
+		pthread_mutex_init(&g->lock, NULL);
+	}
+	return 0;
+}
+
+int pmu__set_open_planned(const struct pmu_set *t, const struct pmu_set_opts *o, struct pmu_set **out)
+{
+	struct pmu_set *s = NULL;
+	int r;
+
+	if ((r = copy_planned(t, o, &s)) < 0 || (r = open_planned(s, o)) < 0) {
+		pmu_set_close(s);
+		*out = NULL;
+		return r;
+	}
 	*out = s;
 	return 0;
-fail:
-	pmu_set_close(s);
-	return r;
+}
+
+PMU_EXPORT int pmu_set_open(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *opts,
+			    struct pmu_set **out)
+{
+	struct pmu_set_opts o;
+	struct pmu_set *s;
+	int r;
+
+	pmu__err_clear();
+	if (out)
+		*out = NULL; /* on every failure below */
+	if (!ctx || !out)
+		return pmu__err(ctx, -EINVAL, "pmu_set_open: NULL context or output pointer");
+	if ((r = pmu__set_opts_take(ctx, opts, &o, true, "pmu_set_open")) < 0)
+		return r;
+	if ((r = pmu__set_plan(ctx, events, &o, &s)) < 0)
+		return r;
+	if ((r = open_planned(s, &o)) < 0) {
+		pmu_set_close(s);
+		return r;
+	}
+	*out = s;
+	return 0;
 }
 
 bool pmu__set_forked(const struct pmu_set *s)
@@ -918,13 +1042,10 @@ static int group_ioctl_some(struct pmu_set *s, unsigned long req, const char *wh
 			(*waiting)++;
 			continue;
 		}
-		for (uint32_t r = 0; r <= s->g[g].nrep; r++) { /* the group, then its copies on other CPUs */
-			int fd = r ? s->g[g].rep_fd[(r - 1) * s->g[g].n] : s->g[g].leader_fd;
-			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0) {
-				int err = errno;
-				return pmu__err(s->ctx, -err, "%s of the group led by '%s' failed: %s", what,
-						s->ev[s->g[g].first].info.name, strerror(err));
-			}
+		int r = group_ioctl_one(s, &s->g[g], req, what);
+		if (r < 0) {
+			pmu__err_emit(s->ctx, PMU_LOG_ERR);
+			return r;
 		}
 	}
 	return 0;
@@ -1045,7 +1166,7 @@ PMU_EXPORT int pmu_set_check(struct pmu_ctx *ctx, const char *events, const stru
 	pmu__err_clear();
 	if (!ctx || !events || !opts)
 		return pmu__err(ctx, -EINVAL, "pmu_set_check: NULL context, events or options");
-	if ((r = opts_take(ctx, opts, &o, "pmu_set_check")) < 0)
+	if ((r = pmu__set_opts_take(ctx, opts, &o, true, "pmu_set_check")) < 0)
 		return r;
 	r = pmu__set_plan(ctx, events, &o, &s);
 	pmu_set_close(s);

@@ -23,7 +23,14 @@ bool pmu__set_mine(const struct pmu_set *s);
 
 /* The name of the first event of @s (planned or open) whose PMU counts CPUs, not tasks (a cpumask: RAPL,
  * uncore), that PMU's name into *@pmu; NULL if none. */
-const char *pmu__set_cpu_counted(struct pmu_set *s, const char **pmu);
+const char *pmu__set_cpu_counted(const struct pmu_set *s, const char **pmu);
+/* The caller's options @opts (NULL: the defaults) taken into @o and checked, each refusal said with its fix
+ * naming @fn; with @target false (a plan's options: pmu_plan_new) pid and cpu are left unchecked. */
+int pmu__set_opts_take(struct pmu_ctx *ctx, const struct pmu_set_opts *opts, struct pmu_set_opts *o, bool target,
+		       const char *fn);
+/* A set as planned set @t (pmu__set_plan), on @o's target (its pid, cpu and cgroup; its flags @t's), opened:
+ * @t is only read (threads may open one at once). 0, or the error said with *@out NULL. */
+int pmu__set_open_planned(const struct pmu_set *t, const struct pmu_set_opts *o, struct pmu_set **out);
 /* Parse, resolve, arrange topdown and group @events without opening (tests use it). */
 int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out);
 

@@ -24,7 +24,7 @@ struct pmu_builtin_file {
 extern const struct pmu_builtin_file pmu__builtin_files[];
 extern const size_t pmu__builtin_nfiles;
 
-/* A built-in table entry compiled at build time (lib/gen-tables.py): the
+/* A built-in table entry compiled at build time (gen/gen-tables.py): the
  * fields of struct pmu_tentry, no JSON parsing at run time. Its strings are
  * offsets into pmu__builtin_pool (read them with pmu__builtin_str), so the
  * entries need no relocation when the library is loaded. */

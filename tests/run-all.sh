@@ -83,10 +83,10 @@ step "the same C tests under valgrind memcheck (leaks and invalid accesses fail)
 # suite 'script' (tests written in shell) is left out: valgrind would check bash, whose own
 # parser leaks, and a setuid program does not run under valgrind at all
 meson test -C build --print-errorlogs --suite unit --suite examples --no-suite python --no-rebuild \
-	--wrapper 'valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect' \
+	--wrapper 'valgrind --quiet --vgdb=no --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect' \
 	--timeout-multiplier 4 2>&1 | tee "$LOGS/valgrind"
 meson_suite "valgrind" "$LOGS/valgrind" "${PIPESTATUS[0]}"
-PMU_CLI_WRAPPER="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
+PMU_CLI_WRAPPER="valgrind --quiet --vgdb=no --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
 	meson test -C build --print-errorlogs --no-rebuild --timeout-multiplier 4 test-cli 2>&1 | tee "$LOGS/valgrind-cli"
 meson_suite "valgrind-pmu" "$LOGS/valgrind-cli" "${PIPESTATUS[0]}"
 

@@ -5,7 +5,7 @@
 # tests/packages.sh):
 #   - debian/libpmu0.symbols (written by dpkg-gensymbols from the built
 #     library) lists exactly the symbols of the version script (lib/libpmu.sym
-#     as lib/gen-twins.py writes it into the build directory), each with the
+#     as gen/gen-twins.py writes it into the build directory), each with the
 #     version node the script gives it, and one entry per node;
 #   - debian/changelog's upstream version is meson's project version;
 #   - every Build-Depends of debian/control is named in tests/deps.sh.

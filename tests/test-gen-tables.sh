@@ -1,5 +1,5 @@
 #!/bin/bash
-# lib/gen-tables.py (the build step that compiles events/ into the library) refuses a built-in
+# gen/gen-tables.py (the build step that compiles events/ into the library) refuses a built-in
 # table entry the run-time loader refuses, with one line naming the file, the entry, the key and
 # what is allowed; before, a bad number stopped the build with a Python traceback and an
 # out-of-range CounterWidth or MhpmeventBit was compiled in. The oracle for each case is the

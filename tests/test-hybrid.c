@@ -19,7 +19,7 @@
 #include "resolve.h"
 #include "set.h"
 #include "harness.h"
-#include "plan.h"
+#include "plan-check.h"
 #include "fixture.h"
 
 static void plan(struct pmu_ctx *ctx, const char *events, int cpu, const char *want_order, const char *want_groups,

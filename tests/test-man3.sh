@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# The section 3 pages generated from <pmu.h> (doc/gen-man3.py):
+# The section 3 pages generated from <pmu.h> (gen/gen-man3.py):
 #   - every symbol of the version script lib/libpmu.sym has a page, its own or
 #     a ".so" link to the page of its group, whose NAME line names it
 #     (as lexgrog, which makes the whatis database, reads it);

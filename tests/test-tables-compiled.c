@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The built-in tables compiled at build time (lib/gen-tables.py) equal, entry
+/* The built-in tables compiled at build time (gen/gen-tables.py) equal, entry
  * by entry and field by field, what the JSON loader makes of the source files
  * in events/. */
 #include <stdlib.h>

@@ -29,7 +29,7 @@ static inline uint64_t pmu_arch_time(void *arg) { (void)arg; return 0; }
 #include <pmu.h>
 #include "set.h"
 #include "harness.h"
-#include "plan.h"
+#include "plan-check.h"
 #include "fixture.h"
 
 static uint64_t m8(int b0, int b1, int b2, int b3, int b4, int b5, int b6, int b7)

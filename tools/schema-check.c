@@ -12,7 +12,7 @@
 #include "schema-check.h"
 #include "util.h"
 
-/* the schemas in tools/schemas/, compiled in by tools/embed.py */
+/* the schemas in tools/schemas/, compiled in by gen/embed.py */
 extern const char report_schema_stat[], report_schema_regions[];
 
 int report_fail(char **err, int e, const char *fmt, ...)

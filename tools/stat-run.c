@@ -455,7 +455,40 @@ struct session {
 	double u0, s0;        /* the user and system time of -p's processes then */
 	unsigned set_flags;   /* added to every set's (stat_run_opts) */
 	struct pmu_ctx *ctx;
+	struct unit_plan *plans; /* each list resolved once for every target of a kind (plan_of) */
+	size_t nplans;
 };
+
+/* A list planned for one kind of target (the set flags, the cgroup). */
+struct unit_plan {
+	const char *events;
+	unsigned flags;
+	int cgroup_fd;
+	struct pmu_plan *plan;
+};
+
+/* The plan of @events for targets of @so's kind, made at the first need: 0, or pmu_plan_new's error (said
+ * by the caller; planned again at the next target, as each set once resolved its list). */
+static int plan_of(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *so, struct session *s,
+		   struct pmu_plan **out)
+{
+	struct unit_plan *np;
+	int r;
+
+	for (size_t i = 0; i < s->nplans; i++)
+		if (s->plans[i].flags == so->flags && s->plans[i].cgroup_fd == so->cgroup_fd &&
+		    !strcmp(s->plans[i].events, events)) {
+			*out = s->plans[i].plan;
+			return 0;
+		}
+	if (!(np = realloc(s->plans, (s->nplans + 1) * sizeof(*np))))
+		return -ENOMEM;
+	s->plans = np;
+	if ((r = pmu_plan_new(ctx, events, so, out)) < 0)
+		return r;
+	np[s->nplans++] = (struct unit_plan){ events, so->flags, so->cgroup_fd, *out };
+	return 0;
+}
 
 /* Open @events on one target (a thread, a CPU, a cgroup's tasks on a CPU: @cg) as a new unit of @s. 0, 1
  * to skip, or -1. */
@@ -464,6 +497,7 @@ static int open_unit(struct pmu_ctx *ctx, const char *events, unsigned flags, in
 {
 	struct unit_set *nu = realloc(s->u, (s->n + 1) * sizeof(*nu)), *u;
 	struct pmu_set_opts so;
+	struct pmu_plan *plan;
 	int r;
 
 	if (!nu) {
@@ -483,7 +517,8 @@ static int open_unit(struct pmu_ctx *ctx, const char *events, unsigned flags, in
 		so.flags = (so.flags & ~(unsigned)PMU_SET_PID) | PMU_SET_CGROUP;
 		so.cgroup_fd = cg->fd;
 	}
-	r = pmu_set_open(ctx, events, &so, &u->set);
+	if ((r = plan_of(ctx, events, &so, s, &plan)) == 0)
+		r = pmu_plan_open(plan, (so.flags & PMU_SET_PID) ? pid : 0, (so.flags & PMU_SET_CPU) ? cpu : -1, &u->set);
 	if (r == -ESRCH || r == -ENODEV || r == -ENXIO)
 		return 1; /* the thread ended meanwhile; the CPU is offline */
 	if (r < 0) {
@@ -577,6 +612,11 @@ static void units_close(struct session *s)
 	free(s->u);
 	s->u = NULL;
 	s->n = 0;
+	for (size_t i = 0; i < s->nplans; i++)
+		pmu_plan_free(s->plans[i].plan);
+	free(s->plans);
+	s->plans = NULL;
+	s->nplans = 0;
 }
 
 static void units_enable(struct session *s, bool on)

@@ -9,7 +9,7 @@
 #   run.sh [SOURCE_ROOT [GENERATED_INCLUDE_DIR [WORK_DIR]]]
 #
 # GENERATED_INCLUDE_DIR holds pmu/ibex-events.h (the build tree's include/);
-# without it the header is generated into WORK_DIR with tools/gen-csr-header.py.
+# without it the header is generated into WORK_DIR with gen/gen-csr-header.py.
 # Exit: 0 pass, 1 fail, 77 skip (only when the cross compiler or
 # qemu-system-riscv32 is missing: apt-get install gcc-riscv64-linux-gnu
 # qemu-system-misc).
@@ -36,7 +36,7 @@ mkdir -p "$work" || exit 1
 if [ -z "$geninc" ]; then
 	geninc=$work/include
 	mkdir -p "$geninc/pmu" || exit 1
-	python3 "$src/tools/gen-csr-header.py" --standard "$src/events/standard" ibex \
+	python3 "$src/gen/gen-csr-header.py" --standard "$src/events/standard" ibex \
 		"$src/events/riscv/ibex/events.json" "$geninc/pmu/ibex-events.h" || exit 1
 fi
 [ -f "$geninc/pmu/ibex-events.h" ] || { echo "FAIL: no $geninc/pmu/ibex-events.h"; exit 1; }

@@ -35,7 +35,8 @@ no import circle).
    ``topdown``   topdown fractions
    ``regions``   region() and the region_* functions
 6. ``context``   Context (its event, metric and topdown methods call layer 5)
-   ``eventset``  Set (its metric and topdown methods call layer 5)
+   ``eventset``  Set (its metric and topdown methods call layer 5), Plan (a list resolved once, opened
+                 as a Set on many targets)
 
 Every public name is importable from ``pmu`` itself, as when the package was
 one file; the submodules are how it is organised, not a second API.
@@ -46,7 +47,7 @@ one file; the submodules are how it is organised, not a second API.
 __version__ = "0.1.0"
 
 __all__ = [
-    "PmuError", "Context", "Set", "Value", "version", "delta", "scale", "confidence",
+    "PmuError", "Context", "Plan", "Set", "Value", "version", "delta", "scale", "confidence",
     "region", "region_configure", "region_report", "region_reset", "region_results", "region_overhead",
     "have_regions", "library_path",
 ]
@@ -58,10 +59,10 @@ from .values import Value, confidence, delta, scale
 from .regions import (have_regions, region, region_configure, region_overhead, region_report,
                       region_reset, region_results)
 from .context import LOG_DEBUG, LOG_ERR, LOG_INFO, LOG_WARN, Context
-from .eventset import Set
+from .eventset import Plan, Set
 
 # the public classes say they are pmu's, as when they were defined here: "pmu.PmuError"
 # in tracebacks, pickles that name pmu.Value
-for _c in (PmuError, Value, Context, Set):
+for _c in (PmuError, Value, Context, Plan, Set):
     _c.__module__ = __name__
 del _c

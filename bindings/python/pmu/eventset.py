@@ -8,13 +8,93 @@ from . import metrics as _metrics
 from . import topdown as _topdown
 from .errors import _check, _fail
 from .events import _event_dict
-from ._libpmu import (_set_close, _set_count, _set_disable, _set_enable, _set_enable_before_exec, _set_event,
+from ._libpmu import (_plan_free, _plan_new, _plan_open, _set_close, _set_count, _set_disable, _set_enable, _set_enable_before_exec, _set_event,
                       _set_group_of, _set_open, _set_total_of, _set_read, _set_read_syscall, _set_reset)
 from ._types import _P, _enc, _EventInfo, _SetOpts, _Value
 from .values import Value, _values_array, delta
 
 _SET_PID, _SET_CPU, _SET_INHERIT, _SET_ENABLE_ON_EXEC = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 _SET_ENABLE, _SET_NO_FAST, _SET_USER_ONLY, _SET_SKIP_UNSUPPORTED = 1 << 4, 1 << 5, 1 << 6, 1 << 7
+
+
+def _opts(pid, cpu, enable, inherit, skip_unsupported, user_only, no_fast, enable_on_exec):
+    """struct pmu_set_opts with the flags the arguments ask for (pid and cpu: whether a target names them)."""
+    opts = _SetOpts()
+    opts.size = ctypes.sizeof(_SetOpts)
+    opts.cpu = -1
+    opts.flags = ((_SET_PID if pid else 0) | (_SET_CPU if cpu else 0) | (_SET_ENABLE if enable else 0) |
+                  (_SET_INHERIT if inherit else 0) | (_SET_SKIP_UNSUPPORTED if skip_unsupported else 0) |
+                  (_SET_USER_ONLY if user_only else 0) | (_SET_NO_FAST if no_fast else 0) |
+                  (_SET_ENABLE_ON_EXEC if enable_on_exec else 0))
+    return opts
+
+
+def _list(events):
+    """An event list as pmu_set_open takes it: a string, or names joined with commas."""
+    return _enc(events if isinstance(events, (str, bytes)) else ",".join(events))
+
+
+def _own(obj, ctx, h, free):
+    """@obj holds libpmu handle @h of context @ctx, freed by @free when collected or closed, and before
+    the context (Context.close closes what it holds)."""
+    obj._h = h
+    obj.ctx = ctx
+    obj._finalizer = weakref.finalize(obj, free, h)
+    ctx._sets.add(obj)
+
+
+class Plan:
+    """An event list resolved once, opened on many targets (``pmu_plan_new``).
+
+    ``Plan(ctx, events, pid=False, cpu=False, enable=False, inherit=False,
+    skip_unsupported=False, user_only=False, no_fast=False,
+    enable_on_exec=False)``
+
+    ``pid`` and ``cpu`` say what each :meth:`open` names: a task (``pid``),
+    a CPU (``cpu``: every task on it, or with ``pid`` too one task there);
+    neither, the calling thread. The other arguments are :class:`Set`'s. Each
+    ``open()`` returns the :class:`Set` that ``Set(ctx, events, ...)`` gives
+    for that target, without resolving the list again; the sets outlive the
+    plan.
+    """
+
+    def __init__(self, ctx, events, pid=False, cpu=False, enable=False, inherit=False,
+                 skip_unsupported=False, user_only=False, no_fast=False, enable_on_exec=False):
+        opts = _opts(pid, cpu, enable, inherit, skip_unsupported, user_only, no_fast, enable_on_exec)
+        h = _P()
+        rc = _plan_new(ctx._handle, _list(events), ctypes.byref(opts), ctypes.byref(h))
+        if rc < 0:
+            raise _fail(rc, "pmu_plan_new")
+        _own(self, ctx, h, _plan_free)
+
+    @property
+    def _handle(self):
+        if self._h is None:
+            raise ValueError("pmu.Plan is closed")
+        return self._h
+
+    @property
+    def closed(self):
+        return self._h is None
+
+    def open(self, pid=None, cpu=None):
+        """The plan's :class:`Set` on one target: ``pid`` a task (-1 with
+        ``cpu``: every task of it), ``cpu`` a CPU, as the plan was made for."""
+        return Set(self.ctx, None, pid=pid, cpu=cpu, _plan=self)
+
+    def close(self):
+        """Free the plan (idempotent); its sets stay open."""
+        if self._h is None:
+            return
+        self._h = None
+        self._finalizer()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
 
 class Set:
@@ -38,39 +118,22 @@ class Set:
     """
 
     def __init__(self, ctx, events, pid=None, cpu=None, enable=False, inherit=False,
-                 skip_unsupported=False, user_only=False, no_fast=False, enable_on_exec=False):
-        if not isinstance(events, (str, bytes)):
-            events = ",".join(events)
-        opts = _SetOpts()
-        opts.size = ctypes.sizeof(_SetOpts)
-        flags = 0
-        if pid is not None:
-            flags |= _SET_PID
-            opts.pid = int(pid)
-        if cpu is not None:
-            flags |= _SET_CPU
-            opts.cpu = int(cpu)
-        if enable:
-            flags |= _SET_ENABLE
-        if inherit:
-            flags |= _SET_INHERIT
-        if skip_unsupported:
-            flags |= _SET_SKIP_UNSUPPORTED
-        if user_only:
-            flags |= _SET_USER_ONLY
-        if no_fast:
-            flags |= _SET_NO_FAST
-        if enable_on_exec:
-            flags |= _SET_ENABLE_ON_EXEC
-        opts.flags = flags
+                 skip_unsupported=False, user_only=False, no_fast=False, enable_on_exec=False, _plan=None):
         h = _P()
-        rc = _set_open(ctx._handle, _enc(events), ctypes.byref(opts), ctypes.byref(h))
-        if rc < 0:
-            raise _fail(rc, "pmu_set_open")
-        self._h = h
-        self.ctx = ctx
-        self._finalizer = weakref.finalize(self, _set_close, h)
-        ctx._sets.add(self)
+        if _plan is not None:  # Plan.open(): the plan's list, resolved once
+            rc = _plan_open(_plan._handle, 0 if pid is None else int(pid), -1 if cpu is None else int(cpu),
+                            ctypes.byref(h))
+            if rc < 0:
+                raise _fail(rc, "pmu_plan_open")
+        else:
+            opts = _opts(pid is not None, cpu is not None, enable, inherit, skip_unsupported, user_only, no_fast,
+                         enable_on_exec)
+            opts.pid = int(pid) if pid is not None else 0
+            opts.cpu = int(cpu) if cpu is not None else -1
+            rc = _set_open(ctx._handle, _list(events), ctypes.byref(opts), ctypes.byref(h))
+            if rc < 0:
+                raise _fail(rc, "pmu_set_open")
+        _own(self, ctx, h, _set_close)
         self._n = _set_count(h)
         self._buf = (_Value * max(self._n, 1))()
         infos = []

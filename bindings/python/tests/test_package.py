@@ -26,6 +26,8 @@ BEFORE = {
     "region_configure": "function", "region_overhead": "function", "region_report": "function",
     "region_reset": "function", "region_results": "function", "scale": "function", "version": "function",
 }
+# added since, each with its type: Plan (pmu_plan_*, issue 41)
+ADDED = {"Plan": "class"}
 # also in that dir(pmu), not kept: the standard library the single file imported for itself
 NOT_KEPT = {"contextlib", "ctypes", "math", "namedtuple", "os", "weakref"}
 ALL_BEFORE = [
@@ -49,16 +51,18 @@ def test_every_public_name_of_the_single_file_is_still_there():
     for n, k in BEFORE.items():
         assert kind(getattr(pmu, n)) == k, n
     assert not NOT_KEPT & public
-    # what is new is the submodules, nothing else
-    new = public - set(BEFORE)
+    for n, k in ADDED.items():
+        assert kind(getattr(pmu, n)) == k, n
+    # what is new is the submodules and the names added since, nothing else
+    new = public - set(BEFORE) - set(ADDED)
     assert all(type(getattr(pmu, n)).__name__ == "module" for n in new), sorted(new)
-    assert pmu.__all__ == ALL_BEFORE
+    assert [n for n in pmu.__all__ if n not in ADDED] == ALL_BEFORE and set(pmu.__all__) - set(ALL_BEFORE) == set(ADDED)
     assert isinstance(pmu._lib, ctypes.CDLL)          # the loaded libpmu.so (tests/test_names.py uses it)
 
 
 def test_classes_still_say_pmu():
     # tracebacks print "pmu.PmuError: ...", pickles name pmu.Value: as when they were defined in __init__.py
-    for c in (pmu.PmuError, pmu.Context, pmu.Set, pmu.Value):
+    for c in (pmu.PmuError, pmu.Context, pmu.Plan, pmu.Set, pmu.Value):
         assert c.__module__ == "pmu" and getattr(pmu, c.__qualname__) is c
 
 

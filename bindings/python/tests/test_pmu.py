@@ -401,6 +401,46 @@ def test_set_enable_before_exec(ctx):
     s.close()
 
 
+def test_plan_opens_what_set_opens(ctx):
+    """A plan of tasks opened on this thread and on another: each Set holds the events a Set of the same
+    list and target holds (names, encodings, groups), and counts its thread's time; the sets outlive the
+    plan; a plan of the calling thread refuses a pid, naming the fix."""
+    events = "task-clock,{page-faults,minor-faults},context-switches"
+    ready, done = threading.Event(), threading.Event()
+    other = {}
+
+    def worker():
+        other["tid"] = threading.get_native_id()
+        ready.set()
+        done.wait()
+        sum(range(200000))
+
+    t = threading.Thread(target=worker)
+    t.start()
+    ready.wait()
+    with pmu.Plan(ctx, events, pid=True, enable=True) as plan:
+        sets = [plan.open(pid=tid) for tid in (threading.get_native_id(), other["tid"])]
+        oracle = [pmu.Set(ctx, events, pid=tid, enable=True) for tid in (threading.get_native_id(), other["tid"])]
+    assert plan.closed  # and its sets open
+    for a, b in zip(sets, oracle):
+        assert a.event_info() == b.event_info()
+    sum(range(200000))
+    done.set()
+    t.join()
+    for a, b in zip(sets, oracle):
+        va, vb = a.read(), b.read()
+        assert va[0].value > 0 and vb[0].value > 0  # task-clock of the thread
+        a.close()
+        b.close()
+    with pmu.Plan(ctx, "task-clock") as plan:
+        with pytest.raises(pmu.PmuError) as e:
+            plan.open(pid=1)
+        assert e.value.errno == errno.EINVAL and "pass 0" in str(e.value)
+        with plan.open() as s:
+            sum(range(1000))
+        assert s.delta[0].value > 0
+
+
 def test_set_groups_and_info(ctx):
     s = pmu.Set(ctx, "{task-clock,page-faults},context-switches")
     info = s.event_info()

@@ -13,7 +13,9 @@
  *  - multiplexing on one cluster only: the other cluster's part stays exact; the multiplexed
  *    part is scaled to the task's time on its cluster, with a confidence below 1;
  *  - pmu stat prints a row per core type and the total, their sum;
- *  - a region whose calls run on both clusters has a value per core type, each what ran there.
+ *  - a region whose calls run on both clusters has a value per core type, each what ran there;
+ *  - the same history from a plan opened on this thread; a plan of CPUs opened on each CPU holds that
+ *    cluster's part and counts what pmu_set_open's set for the CPU counts, exactly.
  *
  * The oracle: one counter per PMU opened here with perf_event_open (the PMU's type, event 0x08
  * INST_RETIRED, user mode). The oracle and the set under test are switched on and off together by
@@ -147,16 +149,21 @@ static void check_parts(struct pmu_set *s, const char *name, const char *how, co
 }
 
 /* One name, a seeded history of @steps: work on a random cluster, then the check by both reads. */
-static void history(struct pmu_ctx *ctx, const char *name, int only, int steps)
+static void history(struct pmu_ctx *ctx, const char *name, int only, int steps, bool plan)
 {
-	struct pmu_set *s;
+	struct pmu_set *s = NULL;
+	struct pmu_plan *pl = NULL;
 	struct pmu_value v[8];
 	struct count o[NPMU];
 	int fd[NPMU], r;
 
-	r = pmu_set_open(ctx, name, NULL, &s);
+	/* from a plan (the list resolved once, opened on this thread), or resolved by pmu_set_open */
+	r = plan ? pmu_plan_new(ctx, name, NULL, &pl) : pmu_set_open(ctx, name, NULL, &s);
+	if (r == 0 && plan)
+		r = pmu_plan_open(pl, 0, -1, &s);
+	pmu_plan_free(pl);
 	if (r < 0) {
-		LAB_CHECK(0, "open '%s': %s", name, pmu_strerror(r));
+		LAB_CHECK(0, "open '%s'%s: %s", name, plan ? " from a plan" : "", pmu_strerror(r));
 		return;
 	}
 	for (int p = 0; p < NPMU; p++)
@@ -189,11 +196,81 @@ static void history(struct pmu_ctx *ctx, const char *name, int only, int steps)
 		else
 			check_parts(s, name, "read(2)", v, o, only, step);
 	}
-	printf("%s: %d steps, last: %s %llu + %s %llu\n", name, steps, pmu_name[0], (unsigned long long)o[0].value,
-	       pmu_name[1], (unsigned long long)o[1].value);
+	printf("%s%s: %d steps, last: %s %llu + %s %llu\n", name, plan ? " (plan)" : "", steps, pmu_name[0],
+	       (unsigned long long)o[0].value, pmu_name[1], (unsigned long long)o[1].value);
 	for (int p = 0; p < NPMU; p++)
 		close(fd[p]);
 	pmu_set_close(s);
+}
+
+/*
+ * A plan of CPUs (every task of a CPU): "INST.RET:u" resolved once, one arrangement per cluster, opened on
+ * each CPU beside pmu_set_open's set for it. Each holds its own cluster's part only, with the same label;
+ * both, switched on and off with this thread's oracle (prctl), count the same user instructions of that
+ * CPU exactly, at least the oracle's (this thread's own on that cluster; other tasks may add theirs).
+ */
+static void cpu_plans(struct pmu_ctx *ctx)
+{
+	struct pmu_set_opts o = { .size = sizeof(o), .flags = PMU_SET_CPU | PMU_SET_PID | PMU_SET_ENABLE };
+	struct pmu_plan *pl = NULL;
+	int r = pmu_plan_new(ctx, "INST.RET:u", &o, &pl), fd[NPMU];
+
+	if (r < 0) {
+		LAB_CHECK(0, "plan of CPUs: %s", pmu_strerror(r));
+		return;
+	}
+	for (int p = 0; p < NPMU; p++)
+		fd[p] = oracle_open(p, 0, 0);
+	for (int p = 0; p < NPMU; p++)
+		for (int k = 0; k < 2; k++) {
+			int cpu = cluster_cpu[p][k];
+			struct pmu_set *a = NULL, *b = NULL;
+			struct pmu_value a0, a1, b0, b1;
+			struct pmu_event_info ea, eb;
+			struct count c0, c1;
+			o.pid = -1;
+			o.cpu = cpu;
+			r = pmu_plan_open(pl, -1, cpu, &a);
+			LAB_CHECK(r == 0, "CPU %d from the plan: %s", cpu, pmu_strerror(r));
+			r = r ? r : pmu_set_open(ctx, "INST.RET:u", &o, &b);
+			LAB_CHECK(r == 0 || !a, "CPU %d by pmu_set_open: %s", cpu, pmu_strerror(r));
+			if (r == 0 && pmu_set_count(a) == 1 && pmu_set_count(b) == 1 && fd[0] >= 0 && fd[1] >= 0) {
+				pmu_set_event(a, 0, &ea);
+				pmu_set_event(b, 0, &eb);
+				LAB_CHECK(!strcmp(ea.pmu, pmu_name[p]) && !strcmp(ea.name, eb.name) &&
+					  ea.config == eb.config && ea.type == eb.type,
+					  "CPU %d: the plan's '%s' (%s), pmu_set_open's '%s' (%s); its cluster's PMU is %s",
+					  cpu, ea.name, ea.pmu, eb.name, eb.pmu, pmu_name[p]);
+				prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+				pin(cpu);
+				c0 = oracle_read(fd[p]);
+				r = pmu_set_read(a, &a0) | pmu_set_read(b, &b0);
+				prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
+				lab_spin(300000);
+				prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+				c1 = oracle_read(fd[p]);
+				r |= pmu_set_read(a, &a1) | pmu_set_read(b, &b1);
+				LAB_CHECK(r == 0, "CPU %d: read", cpu);
+				LAB_CHECK(a1.value - a0.value == b1.value - b0.value && a1.value - a0.value >= c1.value - c0.value &&
+					  c1.value > c0.value,
+					  "CPU %d: the plan's set counted %llu, pmu_set_open's %llu, this thread's oracle %llu",
+					  cpu, (unsigned long long)(a1.value - a0.value),
+					  (unsigned long long)(b1.value - b0.value), (unsigned long long)(c1.value - c0.value));
+				printf("plan of CPUs: CPU %d %s %llu (pmu_set_open %llu, this thread %llu)\n", cpu, ea.name,
+				       (unsigned long long)(a1.value - a0.value), (unsigned long long)(b1.value - b0.value),
+				       (unsigned long long)(c1.value - c0.value));
+			} else {
+				LAB_CHECK(r != 0, "CPU %d: %zu and %zu values, expected its cluster's part", cpu,
+					  a ? pmu_set_count(a) : 0, b ? pmu_set_count(b) : 0);
+			}
+			pmu_set_close(a);
+			pmu_set_close(b);
+		}
+	for (int p = 0; p < NPMU; p++)
+		if (fd[p] >= 0)
+			close(fd[p]);
+	pmu_plan_free(pl);
+	prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
 }
 
 /* Another process counted by pid while it migrates: its parts equal per-PMU oracles on the same pid. */
@@ -459,7 +536,7 @@ static int regions_child(unsigned unused)
 
 /* pmu stat on a command that runs on both clusters (this program, --spin): one CSV row per core type
  * and the total, which is their sum; the parts are not scaled. */
-static void stat_rows(void)
+static void stat_rows(bool all_cpus)
 {
 	char line[512];
 	unsigned long long part[NPMU] = { 0, 0 }, total = 0;
@@ -477,7 +554,12 @@ static void stat_rows(void)
 	if (pid == 0) { /* the guest has no shell: the command run directly, its stderr (the rows) to the pipe */
 		dup2(out[1], 2);
 		dup2(out[1], 1);
-		execl("/bin/pmu", "pmu", "stat", "-x,", "-e", "INST.RET:u", "--", "/tests/lab-hetero", "--spin", (char *)NULL);
+		if (all_cpus) /* every CPU: a plan of CPUs, each CPU its cluster's part */
+			execl("/bin/pmu", "pmu", "stat", "-a", "-x,", "-e", "INST.RET:u", "--", "/tests/lab-hetero", "--spin",
+			      (char *)NULL);
+		else
+			execl("/bin/pmu", "pmu", "stat", "-x,", "-e", "INST.RET:u", "--", "/tests/lab-hetero", "--spin",
+			      (char *)NULL);
 		_exit(127);
 	}
 	close(out[1]);
@@ -486,7 +568,7 @@ static void stat_rows(void)
 		unsigned long long v;
 		char name[128];
 		double pct;
-		printf("pmu stat: %s", line);
+		printf("pmu stat%s: %s", all_cpus ? " -a" : "", line);
 		/* value,unit,event,running,percent,... */
 		if (sscanf(line, "%llu,,%127[^,],%*u,%lf", &v, name, &pct) != 3)
 			continue;
@@ -541,12 +623,16 @@ int main(int argc, char **argv)
 	ctx = lab_ctx();
 	pmu_caps(ctx, &caps);
 	LAB_CHECK(caps.hybrid == 2, "pmu_caps: hybrid %d, expected 2 core PMUs", caps.hybrid);
-	for (size_t i = 0; i < ARRAY_LEN(names); i++)
-		history(ctx, names[i].name, names[i].only, 40);
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		history(ctx, names[i].name, names[i].only, 40, false);
+		history(ctx, names[i].name, names[i].only, 20, true);
+	}
+	cpu_plans(ctx);
 	other_process(ctx, "INST.RET:u");
 	other_process(ctx, "instructions:u");
 	multiplexed_cluster(ctx);
-	stat_rows();
+	stat_rows(false);
+	stat_rows(true);
 	if (lab_in_child(regions_child, 0) != 0)
 		LAB_CHECK(0, "regions on both clusters");
 	pmu_ctx_free(ctx);

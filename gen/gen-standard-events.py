@@ -11,8 +11,8 @@ Two source documents:
 Where both documents name the same thing, the riscv-std name is the entry and
 the proposal's name is one of its Aliases.
 
-Usage:  tools/gen-standard-events.py [OUTDIR]     (default: events/standard)
-        tools/gen-standard-events.py --check [OUTDIR]
+Usage:  gen/gen-standard-events.py [OUTDIR]     (default: events/standard)
+        gen/gen-standard-events.py --check [OUTDIR]
 Python 3 standard library only; the output is deterministic (sorted).
 """
 import json
@@ -921,7 +921,7 @@ def main(argv):
         with open(path, 'w', encoding='ascii') as fh:
             fh.write(text)
     if check_only and stale:
-        sys.stderr.write('out of date (run tools/gen-standard-events.py): %s\n' % ' '.join(stale))
+        sys.stderr.write('out of date (run gen/gen-standard-events.py): %s\n' % ' '.join(stale))
         return 1
     return 0
 

@@ -3,8 +3,8 @@
  * names in order and their group numbers, checked against the expected
  * lists. Returns the planned set for further checks (caller closes it), or
  * NULL when planning failed (a failure recorded). Needs lib/set.h. */
-#ifndef PMU_TEST_PLAN_H
-#define PMU_TEST_PLAN_H
+#ifndef PMU_TEST_PLAN_CHECK_H
+#define PMU_TEST_PLAN_CHECK_H
 #include <string.h>
 #include "harness.h"
 
