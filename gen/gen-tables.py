@@ -236,6 +236,67 @@ def merge_script(index):
     return len(index), out
 
 
+ENCODING = ("event", "umask", "cmask", "inv", "edge", "any", "msr_index", "msr_value", "config_code")
+
+
+# perf encodes these by name whatever a file says (lib/tables-load.c: perf_event_rules)
+BY_NAME = {"INST_RETIRED.ANY", "INST_RETIRED.ANY_P", "CPU_CLK_UNHALTED.REF", "CPU_CLK_UNHALTED.THREAD",
+           "CPU_CLK_UNHALTED.CORE", "CPU_CLK_UNHALTED.THREAD_ANY"}
+
+
+def show(e):
+    return ", ".join("%s %#x" % (f, e[f]) for f in ENCODING if e[f]) or "event 0"
+
+
+def override_key(e):
+    """What an entry defines: its name (as strcasecmp compares), its PMU and whether it is a metric."""
+    return (e["name"].encode("ascii").lower(), (e["unit"] or "").lower(), e["kind"] == 3)
+
+
+def combine(root, by_dir):
+    """The directories a mapfile row names together, "A+B" (libpmu's own table of a CPU, then Intel's
+    full one: events/README.md), compiled as one directory named so: A's entries, then each of B's that
+    A does not define for the same PMU. An entry of A that hides one of B must encode the same event
+    (the build stops naming both otherwise): the standard names' mappings re-checked against the vendor's
+    data. A directory named only inside such rows is not compiled alone."""
+    rows = []
+    with open(os.path.join(root, "mapfile.csv"), encoding="utf-8") as f:
+        for ln in f.read().splitlines()[1:]:
+            c = ln.split(",")
+            if len(c) >= 3 and "+" in c[2] and c[2] not in rows:
+                rows.append(c[2])
+    alone = set()
+    with open(os.path.join(root, "mapfile.csv"), encoding="utf-8") as f:
+        for ln in f.read().splitlines()[1:]:
+            c = ln.split(",")
+            if len(c) >= 3 and "+" not in c[2]:
+                alone.add(c[2])
+    inside = set()
+    for spec in rows:
+        parts = spec.split("+")
+        missing = [p for p in parts if p not in by_dir]
+        if missing:
+            raise SystemExit("mapfile.csv: %s: no table directory %s" % (spec, ", ".join(missing)))
+        out, defined = [], {}
+        for p in parts:
+            for e in by_dir[p]:
+                k = override_key(e)
+                if k in defined:
+                    first = defined[k]
+                    if (e["kind"] == 1 and first["dir"] != e["dir"] and e["name"].upper() not in BY_NAME and
+                            any(first[f] != e[f] for f in ENCODING)):
+                        raise SystemExit("%s: %s: %s, and %s: %s; the table named first in mapfile.csv row %s "
+                                         "would hide the other's encoding" % (first["file"], first["name"], show(first),
+                                                                              e["file"], show(e), spec))
+                    continue
+                defined[k] = e
+                out.append(dict(e, dir=spec))
+        by_dir[spec] = out
+        inside.update(parts[1:])
+    for p in inside - alone:
+        del by_dir[p]
+
+
 def compiled(root, files):
     """C arrays of compiled entries, one per built-in table directory."""
     by_dir = {}
@@ -253,6 +314,7 @@ def compiled(root, files):
         if not isinstance(data, list) or not all(isinstance(o, dict) for o in data):
             raise SystemExit("%s: expected an array of objects (perf's pmu-events format)" % f)
         by_dir.setdefault(d, []).extend(e for o in data for e in compile_entries(o, f.replace(os.sep, "/"), d))
+    combine(root, by_dir)
     out = []
     names = []
     pool = Pool()

@@ -158,7 +158,7 @@ struct pmu_caps {
 	int user_access;        /* arm64/riscv kernel.perf_user_access; PMU_UNKNOWN if absent */
 	int fast_read;          /* 1 if counters can be read from user space as configured */
 	int can_count_kernel;   /* 1 if kernel-mode counting is permitted */
-	char events_table[128]; /* event table chosen for the CPU ("x86/skylakex"), "" if none */
+	char events_table[128]; /* event table chosen for the CPU ("x86/skylakex+x86/intel/skylakex"), "" if none */
 	char events_table_root[256]; /* "built-in" or the PMU_EVENTS_PATH directory it came from */
 };
 
@@ -478,9 +478,9 @@ typedef void (*pmu_problem_cb)(void *data, const char *file, const char *entry, 
 
 /**
  * pmu_tables_check - validate event tables before using them.
- * @dir: a tree laid out like events/ (mapfile.csv + directories), or a flat
- *       directory of perf-format .json files (checked together with the
- *       built-in standard names).
+ * @dir: a tree laid out like events/ (mapfile.csv + directories, a row's
+ *       "A+B" naming two, each checked), or a flat directory of perf-format
+ *       .json files (checked together with the built-in standard names).
  *
  * Checks: JSON syntax and structure, numbers, duplicate names and aliases,
  * StdNames and Generic references, MetricExpr syntax, names and constants a
@@ -490,7 +490,8 @@ typedef void (*pmu_problem_cb)(void *data, const char *file, const char *entry, 
  * Nehalem to Sapphire Rapids, AMD Zen 1 to 4; Arm Cortex-A53, A57, Neoverse N1, N2, V1,
  * V2, X-Gene/eMAG, ThunderX2, A64FX, Kunpeng 920; named x86/skylakex as in events/, or
  * skylakex, arm/neoverse-n1 in a tree of one architecture such as perf's arch/x86)
- * equal libpfm4's for the same name (or PfmName). libpfm4 is built with its own
+ * equal libpfm4's for the same name (or PfmName; a difference in Intel's own data,
+ * x86/intel/, is a note: libpmu follows that data, as perf does). libpfm4 is built with its own
  * architecture's PMUs only: an arm64 directory is compared on an arm64 machine, an x86
  * one on x86 (elsewhere an info message says it was not). A name a metric uses that only a machine can
  * tell (a PMU this machine does not have, a kernel sysfs event it lacks, as

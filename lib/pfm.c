@@ -55,9 +55,19 @@ static const struct { const char *dir; const char *pfm; } pfm_models[] = {
  * architecture does (perf's arch/x86: "skylakex"; arch/arm64: "arm/neoverse-n1") */
 const char *pmu__pfm_model(const char *dir)
 {
-	for (size_t i = 0; dir && i < ARRAY_SIZE(pfm_models); i++)
-		if (!strcmp(pfm_models[i].dir, dir) || !strcmp(strchr(pfm_models[i].dir, '/') + 1, dir))
-			return pfm_models[i].pfm;
+	/* a built-in row names several directories, "x86/skylakex+x86/intel/skylakex": the first that is
+	 * a model's, by its path or its last component (a vendor's directory is named as perf's) */
+	for (const char *p = dir, *plus; p && *p; p = plus ? plus + 1 : NULL) {
+		size_t n = (plus = strchr(p, '+')) ? (size_t)(plus - p) : strlen(p);
+		const char *last = memrchr(p, '/', n);
+		for (size_t i = 0; i < ARRAY_SIZE(pfm_models); i++) {
+			const char *m = pfm_models[i].dir, *base = strchr(m, '/') + 1;
+			if ((strlen(m) == n && !strncmp(m, p, n)) || (strlen(base) == n && !strncmp(base, p, n)) ||
+			    (last && !strncmp(m, "x86/", 4) && strlen(base) == n - (size_t)(last + 1 - p) &&
+			     !strncmp(base, last + 1, strlen(base))))
+				return pfm_models[i].pfm;
+		}
+	}
 	return NULL;
 }
 

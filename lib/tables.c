@@ -194,15 +194,22 @@ static int load_tables(struct pmu_ctx *ctx)
 			if (r > 0) {
 				char sub[1024];
 				r = 0;
-				size_t first = t->n;
-				if (pmu__path(sub, sizeof(sub), "%s/%s", root, dir) == 0)
-					r = pmu__tables_load_disk_dir(t, sub, dir, NULL, NULL, &problems);
-				if (r == 0) {
-					struct pmu_tables arch;
-					memset(&arch, 0, sizeof(arch));
-					pmu__tables_load_ancestors_disk(&arch, root, dir);
-					pmu__tables_fill_archstd(t, first, &arch, NULL, NULL, &problems);
-					pmu__tables_free(&arch);
+				/* a row may name several directories, "A+B": each loaded in turn (A's names first) */
+				for (char *part = dir, *plus; part && r == 0; part = plus ? plus + 1 : NULL) {
+					size_t first = t->n;
+					if ((plus = strchr(part, '+')))
+						*plus = '\0';
+					if (pmu__path(sub, sizeof(sub), "%s/%s", root, part) == 0)
+						r = pmu__tables_load_disk_dir(t, sub, part, NULL, NULL, &problems);
+					if (r == 0) {
+						struct pmu_tables arch;
+						memset(&arch, 0, sizeof(arch));
+						pmu__tables_load_ancestors_disk(&arch, root, part);
+						pmu__tables_fill_archstd(t, first, &arch, NULL, NULL, &problems);
+						pmu__tables_free(&arch);
+					}
+					if (plus)
+						*plus = '+';
 				}
 				if (r == 0 && !t->cpu_dir) {
 					t->cpu_dir = dir;

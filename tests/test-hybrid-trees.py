@@ -295,10 +295,10 @@ def arm_tables(pmu_bin, fixtures, ks):
 
 def info_and_arl(pmu_bin, fixtures, arm_root):
     """Part 4: pmu info's core types; Arrow Lake without a table."""
-    want = {"intel-rpl-hybrid": [("cpu_core", "0-15", "P-core (Intel Core)", "x86/alderlake"),
-                                 ("cpu_atom", "16-31", "E-core (Intel Atom)", "x86/alderlake")],
-            "intel-mtl-hybrid": [("cpu_core", "0-11", "P-core (Intel Core)", ""),
-                                 ("cpu_atom", "12-21", "E-core (Intel Atom)", "")],
+    want = {"intel-rpl-hybrid": [("cpu_core", "0-15", "P-core (Intel Core)", "x86/alderlake+x86/intel/alderlake"),
+                                 ("cpu_atom", "16-31", "E-core (Intel Atom)", "x86/alderlake+x86/intel/alderlake")],
+            "intel-mtl-hybrid": [("cpu_core", "0-11", "P-core (Intel Core)", "x86/intel/meteorlake"),
+                                 ("cpu_atom", "12-21", "E-core (Intel Atom)", "x86/intel/meteorlake")],
             "intel-arl-hybrid": [("cpu_core", "0-7", "P-core (Intel Core)", ""),
                                  ("cpu_atom", "8-23", "E-core (Intel Atom)", "")],
             "arm64-dynamiq-3": [("armv9_cortex_a510", "0-3", "Cortex-A510 r1p0 (MIDR 0x00000000411fd460)", ""),

@@ -16,7 +16,7 @@
 
 extern char **environ;
 
-static char logged[8192];
+static char logged[65536];
 
 static void on_log(void *data, int level, const char *msg)
 {

@@ -18,7 +18,7 @@
 
 #define PFM_ONLY "skx::L1D:REPLACEMENT" /* libpfm4's syntax: no table of this library spells it */
 
-static char warned[4096]; /* the context's warnings, one per line */
+static char warned[65536]; /* the context's warnings, one per line */
 
 static void on_log(void *data, int level, const char *msg)
 {

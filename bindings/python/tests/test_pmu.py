@@ -197,7 +197,7 @@ def test_resolve_modifier(ctx):
 def test_resolve_fixture_cpu_tables():
     with pmu.Context(cpuid="GenuineIntel-6-55-4") as c:
         caps = c.caps()
-        assert caps["cpuid_overridden"] is True and caps["events_table"] == "x86/skylakex"
+        assert caps["cpuid_overridden"] is True and caps["events_table"] == "x86/skylakex+x86/intel/skylakex"
         native = c.resolve("MEM_LOAD_RETIRED.L3_MISS")
         assert native["config"] == 0x20d1 and native["source"] == "table"
         std = c.resolve("INST.LOAD.DSRC.L3.MISS.RET")
