@@ -259,18 +259,10 @@ def combine(root, by_dir):
     A does not define for the same PMU. An entry of A that hides one of B must encode the same event
     (the build stops naming both otherwise): the standard names' mappings re-checked against the vendor's
     data. A directory named only inside such rows is not compiled alone."""
-    rows = []
     with open(os.path.join(root, "mapfile.csv"), encoding="utf-8") as f:
-        for ln in f.read().splitlines()[1:]:
-            c = ln.split(",")
-            if len(c) >= 3 and "+" in c[2] and c[2] not in rows:
-                rows.append(c[2])
-    alone = set()
-    with open(os.path.join(root, "mapfile.csv"), encoding="utf-8") as f:
-        for ln in f.read().splitlines()[1:]:
-            c = ln.split(",")
-            if len(c) >= 3 and "+" not in c[2]:
-                alone.add(c[2])
+        named = [c[2] for c in (ln.split(",") for ln in f.read().splitlines()[1:]) if len(c) >= 3]
+    rows = sorted(set(d for d in named if "+" in d))
+    alone = set(d for d in named if "+" not in d)
     inside = set()
     for spec in rows:
         parts = spec.split("+")
