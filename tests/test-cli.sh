@@ -104,6 +104,14 @@ if [ -d "$fx/sys" ]; then
 	check "fixture info names the core PMU" has "$tmp/o" "Hardware PMU: cpu"
 fi
 
+# info says what the built-in tables hold of the vendor's data for the CPU: Intel's core events for
+# Rocket Lake (x86/intel/rocketlake, issue 42), none for Zen 4 (libpmu's own table and libpfm4)
+PMU_CPUID=GenuineIntel-6-A7-1 run 0 "$tmp/o" "$tmp/e" info
+check "info: Rocket Lake's table is Intel's data" has "$tmp/o" "^Event table:  x86/intel/rocketlake (built-in)"
+check "info: Rocket Lake's vendor data named, what it lacks said" has "$tmp/o" "^Vendor data:  Intel's published core events .*uncore events and metrics are not built in yet"
+PMU_CPUID=AuthenticAMD-25-11-0 run 0 "$tmp/o" "$tmp/e" info
+check "info: Zen 4's vendor data not built in, the way to it said" has "$tmp/o" "^Vendor data:  not built in for this CPU .*perf's tree in PMU_EVENTS_PATH"
+
 # tables: native names of a chosen CPU, and the standard name for the same event
 PMU_CPUID=GenuineIntel-6-55-4 run 0 "$tmp/o" "$tmp/e" resolve MEM_LOAD_RETIRED.L3_MISS INST.LOAD.DSRC.L3.MISS.RET --json
 check "skylakex L3_MISS and its standard name" json "$tmp/o" "d[0]['config']=='0x20d1' and d[0]['source']=='table' and 'skylakex' in d[0]['origin'] and d[1]['config']==d[0]['config'] and d[1]['origin'].startswith('standard INST.LOAD.DSRC.L3.MISS.RET')"

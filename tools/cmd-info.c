@@ -118,9 +118,18 @@ static void info_text(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 	if (c.user_access != PMU_UNKNOWN)
 		printf(", perf_user_access=%d", c.user_access);
 	printf("\nFast reads:   %s\n", c.fast_read ? "yes (user space)" : "no (read(2) system call)");
-	printf("Event table:  %s%s%s%s\n\n", c.events_table[0] ? c.events_table : "none for this CPU (standard names "
+	printf("Event table:  %s%s%s%s\n", c.events_table[0] ? c.events_table : "none for this CPU (standard names "
 	       "resolve through kernel generic events)", c.events_table[0] ? " (" : "", c.events_table_root,
 	       c.events_table[0] ? ")" : "");
+	/* what the built-in tables hold of the vendor's own data for this CPU (events/README.md) */
+	if (!c.events_table[0] || !strcmp(c.events_table_root, "built-in"))
+		printf("Vendor data:  %s\n", strstr(c.events_table, "x86/intel/") ?
+		       "Intel's published core events (events/x86/intel/); its uncore events and metrics are not "
+		       "built in yet: perf's tree in PMU_EVENTS_PATH adds them" :
+		       "not built in for this CPU (libpmu's own table at most: the standard names and the events it "
+		       "maps; libpfm4 encodes other native names): perf's tree in PMU_EVENTS_PATH gives the vendor's "
+		       "full list");
+	printf("\n");
 	fputs(advice, stdout);
 }
 
