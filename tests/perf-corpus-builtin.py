@@ -105,39 +105,15 @@ class Builtin(pc.Corpus):
             values[n] = count_of(key, n)
         return ctx.metric(spec, values)
 
-    def run_arch(self, arch):
-        arch_root = os.path.join(self.root, "arch", arch)
-        rows = pc.read_mapfile(os.path.join(arch_root, "mapfile.csv"))
-        self.jevents._arch_std_events = {}
-        self.jevents.preprocess_arch_std_files(arch_root)
-        seen = set()
-        for i, (pat, d, typ) in enumerate(rows):
-            if d in seen or typ != "core":
-                continue
-            seen.add(d)
-            if self.args.only and "%s/%s" % (arch, d) not in self.args.only:
-                continue
-            cpuid = pc.cpu_id_for(rows, i)
-            if cpuid is None:
-                self.failures.append("%s/%s: no CPU id found for the mapfile pattern %s" % (arch, d, pat))
-                continue
-            self.builtin_dir(arch, arch_root, d, cpuid)
-
-    def builtin_dir(self, arch, arch_root, d, cpuid):
+    def run_dir(self, arch, arch_root, d, cpuid):
+        """perf-corpus.py's run_arch calls it for each CPU directory of perf's mapfile: the built-in table's
+        answers for it (no PMU_EVENTS_PATH)."""
         label = "%s/%s" % (arch, d)
-        try:
-            entries = self.perf_entries(arch_root, d)
-        except Exception as x:  # jevents itself refuses the directory
-            self.failures.append("%s: perf's jevents.py cannot read it: %s" % (label, x))
+        got = self.core_entries(label, arch_root, d)
+        if not got or not got[1]:
             return
-        events = [e for e in entries if e.name and (e.pmu == "default_core" or e.pmu in pc.CORE_UNITS)]
-        if not events:
-            return
-        hybrid = any(e.pmu in pc.CORE_UNITS for e in events)
-        anythread = any(re.search(r"(^|,)any=", e.event or "") for e in events)
-        sysfs_dir, core_pmus = self.fixture(arch, cpuid, hybrid, anythread)
-        sysfs = os.path.join(sysfs_dir, "sys")
-        pmus = {n: pc.read_pmu(sysfs, n) for n in core_pmus}
+        entries, events = got
+        sysfs_dir, sysfs, core_pmus, pmus, hybrid = self.machine(arch, cpuid, events)
         ctx = self.pmu.Context(cpuid=cpuid, sysfs_root=sysfs, procfs_root=os.path.join(sysfs_dir, "proc"))
         table = ctx.caps().get("events_table") or "(none)"
         intel = arch == "x86" and cpuid.startswith("GenuineIntel")

@@ -698,24 +698,35 @@ class Corpus:
                 continue
             self.run_dir(arch, arch_root, d, cpuid)
 
-    def run_dir(self, arch, arch_root, d, cpuid):
-        label = "%s/%s" % (arch, d)
+    def core_entries(self, label, arch_root, d):
+        """perf's entries of directory @d and those of its core PMUs; None when jevents refuses it."""
         try:
             entries = self.perf_entries(arch_root, d)
         except Exception as x:  # jevents itself refuses the directory
             self.failures.append("%s: perf's jevents.py cannot read it: %s" % (label, x))
+            return None
+        return entries, [e for e in entries if e.name and (e.pmu == "default_core" or e.pmu in CORE_UNITS)]
+
+    def machine(self, arch, cpuid, events):
+        """The fixture for @events' CPU: (its root, its sys, its core PMUs, their formats, hybrid)."""
+        hybrid = any(e.pmu in CORE_UNITS for e in events)
+        anythread = any(re.search(r"(^|,)any=", e.event or "") for e in events)
+        sysfs_dir, core_pmus = self.fixture(arch, cpuid, hybrid, anythread)
+        sysfs = os.path.join(sysfs_dir, "sys")
+        return sysfs_dir, sysfs, core_pmus, {n: read_pmu(sysfs, n) for n in core_pmus}, hybrid
+
+    def run_dir(self, arch, arch_root, d, cpuid):
+        label = "%s/%s" % (arch, d)
+        got = self.core_entries(label, arch_root, d)
+        if not got:
             return
-        events = [e for e in entries if e.name and (e.pmu == "default_core" or e.pmu in CORE_UNITS)]
+        entries, events = got
         others = sum(1 for e in entries if e.name) - len(events)
         if not events:
             self.lines.append("%-28s no core PMU events in perf's tables (%d of other PMUs): nothing compared" %
                               (label, others))
             return
-        hybrid = any(e.pmu in CORE_UNITS for e in events)
-        anythread = any(re.search(r"(^|,)any=", e.event or "") for e in events)
-        sysfs_dir, core_pmus = self.fixture(arch, cpuid, hybrid, anythread)
-        sysfs = os.path.join(sysfs_dir, "sys")
-        pmus = {n: read_pmu(sysfs, n) for n in core_pmus}
+        sysfs_dir, sysfs, core_pmus, pmus, hybrid = self.machine(arch, cpuid, events)
         ctx = self.pmu.Context(cpuid=cpuid, sysfs_root=sysfs, procfs_root=os.path.join(sysfs_dir, "proc"),
                                events_path=arch_root)
         caps = ctx.caps()
