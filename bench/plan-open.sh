@@ -10,14 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:-ac2fd60}
 out=bench/results/plan-open.md
-tmp=$(mktemp -d)
-trap 'git worktree remove --force "$tmp/base" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-command -v valgrind >/dev/null || { echo "plan-open.sh: valgrind (callgrind) is needed: apt-get install valgrind" >&2; exit 1; }
-[ -f build/build.ninja ] || meson setup build >/dev/null
-ninja -C build >/dev/null
-git worktree add -q --detach "$tmp/base" "$base"
-meson setup "$tmp/base-build" "$tmp/base" >/dev/null
-ninja -C "$tmp/base-build" lib/libpmu.so.0.1.0 >/dev/null
+. bench/baseline.sh
+bench_baseline plan-open.sh "$base"
 cc -O2 -Iinclude -Ibuild/include bench/plan-open.c -Lbuild/lib -lpmu -lpthread -o "$tmp/now"
 cc -O2 -DPLAN_OPEN_EACH_ONLY -I"$tmp/base/include" -I"$tmp/base-build/include" bench/plan-open.c \
 	-L"$tmp/base-build/lib" -lpmu -lpthread -o "$tmp/before"

@@ -9,14 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:-48a5216}
 out=bench/results/tables-cost.md
-tmp=$(mktemp -d)
-trap 'git worktree remove --force "$tmp/base" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-command -v valgrind >/dev/null || { echo "tables-cost.sh: valgrind (callgrind) is needed: apt-get install valgrind" >&2; exit 1; }
-[ -f build/build.ninja ] || meson setup build >/dev/null
-ninja -C build >/dev/null
-git worktree add -q --detach "$tmp/base" "$base"
-meson setup "$tmp/base-build" "$tmp/base" >/dev/null
-ninja -C "$tmp/base-build" lib/libpmu.so.0.1.0 >/dev/null
+. bench/baseline.sh
+bench_baseline tables-cost.sh "$base"
 cc -O2 -Iinclude -Ibench bench/tables-cost.c -Lbuild/lib -lpmu -o "$tmp/now"
 cc -O2 -I"$tmp/base/include" -Ibench bench/tables-cost.c -L"$tmp/base-build/lib" -lpmu -o "$tmp/before"
 fx=tests/fixtures/intel-icx/sys
