@@ -51,7 +51,7 @@ def c_string(data):
 
 FIELDS = ["name", "file", "dir", "desc", "pdesc", "notes", "stdnames", "approx_note", "topdown", "aliases",
           "generic", "source", "unit", "expr", "group", "scale_unit", "threshold", "params", "counter_csr",
-          "pfm_name", "approx_names"]
+          "pfm_name", "approx_names", "terms"]
 KEYS = {"desc": "BriefDescription", "pdesc": "PublicDescription", "notes": "Notes", "stdnames": "StdNames",
         "approx_note": "ApproxNote", "topdown": "TopdownRole", "aliases": "Aliases", "generic": "Generic",
         "source": "Source", "unit": "Unit", "expr": "MetricExpr", "group": "MetricGroup",
@@ -150,6 +150,7 @@ def compile_entry(o, path, d, as_metric=None):
         if v is not None:
             e[f] = v
             e["have"] |= bit
+    e["terms"] = event_terms(o) if e["kind"] == 1 else None
     e["msr_value"] = 0
     if e["have"] & (1 << 6):
         v = number_of(o, "MSRValue", path, e["name"])
@@ -160,6 +161,17 @@ def compile_entry(o, path, d, as_metric=None):
         if v is not None:
             e[f] = v
     return e
+
+
+def event_terms(o):
+    """The terms perf's jevents.py adds after an event's event and umask, in its order: ch_mask= PortMask
+    and fc_mask= FCMask (each unless zero), then the Filter field as written (tables-load.c's
+    event_terms(), for tables loaded at run time)."""
+    out = ["%s%s" % (t, text_of(o[k])) for k, t in (("PortMask", "ch_mask="), ("FCMask", "fc_mask="))
+           if k in o and text_of(o[k]) and int(text_of(o[k]), 0)]
+    if "Filter" in o and text_of(o["Filter"]):
+        out.append(text_of(o["Filter"]))
+    return ",".join(out) or None
 
 
 class Pool:

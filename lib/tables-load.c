@@ -37,7 +37,7 @@ static void entry_free(struct pmu_tentry *e)
 	free(e->name); free(e->file); free(e->dir); free(e->desc); free(e->pdesc); free(e->notes);
 	free(e->stdnames); free(e->approx_note); free(e->approx_names); free(e->topdown); free(e->aliases); free(e->generic);
 	free(e->source); free(e->unit); free(e->expr); free(e->group); free(e->scale_unit);
-	free(e->threshold); free(e->params); free(e->counter_csr); free(e->pfm_name);
+	free(e->threshold); free(e->params); free(e->counter_csr); free(e->pfm_name); free(e->terms);
 	free(e);
 }
 
@@ -86,6 +86,32 @@ static int dup_field(json_object *o, const char *key, char **out)
 	if (!s || !*s)
 		return 0;
 	*out = strdup(s);
+	return *out ? 0 : -ENOMEM;
+}
+
+/*
+ * *@out: the terms perf's jevents.py adds to an event's string after its event and umask, in its order:
+ * "ch_mask=" PortMask and "fc_mask=" FCMask (each unless zero), then the Filter field as written; NULL
+ * when none. gen-tables.py's event_terms() makes the same for the compiled tables.
+ */
+static int event_terms(json_object *o, char **out)
+{
+	static const struct { const char *key, *term; } f[] = { { "PortMask", "ch_mask=" }, { "FCMask", "fc_mask=" } };
+	char buf[512];
+	size_t n = 0;
+	const char *s;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		if ((s = pmu__json_field(o, f[i].key)) && *s && strtoull(s, NULL, 0))
+			n += snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, "%s%s%s", n ? "," : "", f[i].term, s);
+	if ((s = pmu__json_field(o, "Filter")) && *s)
+		n += snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, "%s%s", n ? "," : "", s);
+	if (!n)
+		return 0;
+	if (n >= sizeof(buf))
+		return -E2BIG; /* no Filter of perf's tables comes near */
+	*out = strdup(buf);
 	return *out ? 0 : -ENOMEM;
 }
 
@@ -271,6 +297,12 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 		goto nomem;
 	if (!e->notes && dup_field(o, "Errata", &e->notes))
 		goto nomem;
+	if (e->kind == PMU_T_NATIVE && (r = event_terms(o, &e->terms)) < 0) {
+		if (r != -E2BIG)
+			goto nomem;
+		snprintf(why, sizeof(why), "PortMask, FCMask and Filter make terms of over 511 characters");
+		goto bad;
+	}
 	if (e->notes && (!strcasecmp(e->notes, "null") || !strcasecmp(e->notes, "none")))
 		free(e->notes), e->notes = NULL;
 	{
@@ -715,6 +747,7 @@ void pmu__tblock_make(struct pmu_tblock *blk, size_t k)
 		e->counter_csr = (char *)pmu__builtin_str(b->counter_csr);
 		e->pfm_name = (char *)pmu__builtin_str(b->pfm_name);
 		e->approx_names = (char *)pmu__builtin_str(b->approx_names);
+		e->terms = (char *)pmu__builtin_str(b->terms);
 		e->approx = b->approx;
 		e->have = b->have;
 		e->event = b->event;

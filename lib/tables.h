@@ -31,7 +31,7 @@ extern const size_t pmu__builtin_nfiles;
 struct pmu_builtin_entry {
 	int kind;
 	uint32_t name, file, dir, desc, pdesc, notes, stdnames, approx_note, topdown, aliases, generic, source,
-		unit, expr, group, scale_unit, threshold, params, counter_csr, pfm_name, approx_names;
+		unit, expr, group, scale_unit, threshold, params, counter_csr, pfm_name, approx_names, terms;
 	int approx;
 	unsigned have;
 	uint64_t event, umask, cmask, inv, edge, any, msr_index, msr_value, config_code;
@@ -95,6 +95,9 @@ struct pmu_tentry {
 	char *counter_csr;
 	char *pfm_name;         /* PfmName: the equivalent libpfm4 event, for the validator */
 	char *approx_names;     /* ApproxNames: the StdNames this native event counts only nearly */
+	char *terms;            /* the further terms of an event, as perf's jevents.py writes them after its
+				 * event and umask: ch_mask= (PortMask), fc_mask= (FCMask), then Filter's text
+				 * (uncore filters: "filter_opc=0x182", "config1=0x40432"); placed by the PMU's format */
 	bool approx;            /* Approximate: a standard event, or every StdNames of a native one */
 	bool archstd;           /* ArchStdEvent reference (fields from the arch-level files) */
 	unsigned have;          /* PMU_TF_* */

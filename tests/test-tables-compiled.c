@@ -311,7 +311,7 @@ int main(void)
 				CHECK(!strcmp(b->dir, dir), "%s %s: dir '%s'", dir, a->name, b->dir);
 				S(name); S(desc); S(pdesc); S(notes); S(stdnames); S(approx_note); S(topdown);
 				S(aliases); S(generic); S(source); S(unit); S(expr); S(group); S(scale_unit); S(threshold);
-				S(params); S(counter_csr); S(pfm_name); S(approx_names);
+				S(params); S(counter_csr); S(pfm_name); S(approx_names); S(terms);
 				N(kind); N(approx); N(have); N(event); N(umask); N(cmask); N(inv); N(edge); N(any); N(msr_index);
 				N(msr_value); N(config_code); N(counter_width); N(mhpmevent_bit);
 				entries++;
