@@ -13,7 +13,7 @@
  * cmask config:24-31). Two scenarios, values by hand below:
  * - built-in: the compiled x86/icelakex tables: l1_miss_split_unaccounted =
  *   MEM_LOAD_RETIRED.L1_MISS - (MEM_LOAD_RETIRED.L2_HIT + MEM_LOAD_RETIRED.L2_MISS),
- *   three metrics named l1_*, MEM_LOAD_RETIRED.L1_MISS/L2_HIT/L2_MISS event 0xd1
+ *   four metrics named l1_* (three of libpmu's, one of Intel's), MEM_LOAD_RETIRED.L1_MISS/L2_HIT/L2_MISS event 0xd1
  *   umask 0x08/0x02/0x10;
  * - disk: a PMU_EVENTS_PATH directory this program writes (events_path), its
  *   JSON parsed at the load (lib/jsonparse.c; json-c 0.16's tokener crashed when
@@ -60,7 +60,8 @@ static const double builtin_want[] __attribute__((unused)) = {
 	0xd1 | 0x08 << 8 | 1u << 24,
 	0xd1 | 0x02 << 8 | 2u << 24,
 	0xd1 | 0x10 << 8,
-	3,                          /* l1_miss_split_unaccounted l1_load_miss_rate l1_load_hit_rate */
+	4,                          /* l1_miss_split_unaccounted l1_load_miss_rate l1_load_hit_rate (libpmu's),
+				     * l1_i_code_read_misses_with_prefetches_per_instr (Intel's metrics) */
 	1,
 };
 /* the disk table: escapes in a description (a quote, \u00e9, a surrogate pair), numbers as strings and as

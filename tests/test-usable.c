@@ -19,6 +19,7 @@
  * is_visible(), arm64 PMCEID), e.g. Ice Lake has no stalled-cycles-*, Zen 3
  * no bus-cycles or ref-cycles, Neoverse N1 no ref-cycles.
  */
+#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
 #include <grp.h>
@@ -203,6 +204,14 @@ static const char *const hw[] = { "cycles", "cpu-cycles", "instructions", "cache
 				  "stalled-cycles-frontend", "idle-cycles-frontend", "stalled-cycles-backend",
 				  "idle-cycles-backend", "ref-cycles", NULL };
 
+/* Whether metric @name's formula asks has_event() (its events then depend on the machine). */
+static bool guarded(struct pmu_ctx *ctx, const char *name)
+{
+	struct pmu_metric_info mi;
+
+	return pmu_metric_info(ctx, name, &mi) == 0 && strstr(mi.expr, "has_event(");
+}
+
 /*
  * Fixture @machine: software events are usable; generic hardware events when it has a core PMU
  * (@core) whose events/ lists them (those in @no it does not); with no core PMU, nothing else.
@@ -233,6 +242,9 @@ static void fixture_list(const char *machine, const char *cpuid, int core, const
 			 * kernel refuses exclude_kernel there), and the fixtures' /proc is an
 			 * unprivileged user's at perf_event_paranoid=2, which forbids kernel mode */
 			want = !strncmp(e->name, "cpu", 3) || !strncmp(e->name, "armv8_", 6);
+		else if (!core && e->kind == PMU_ENTRY_METRIC && guarded(ctx, e->name))
+			continue; /* perf's has_event() guard: it needs no event where the event is absent (Intel's
+				   * tsx_* metrics: 0 without TSX), so it is usable, as pmu_event_entry says */
 		else if (!core)
 			want = 0; /* table events and metrics all need a core PMU */
 		else

@@ -124,8 +124,9 @@ static void info_text(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 	/* what the built-in tables hold of the vendor's own data for this CPU (events/README.md) */
 	if (!c.events_table[0] || !strcmp(c.events_table_root, "built-in"))
 		printf("Vendor data:  %s\n", strstr(c.events_table, "x86/intel/") ?
-		       "Intel's published core events (events/x86/intel/); its uncore events and metrics are not "
-		       "built in yet: perf's tree in PMU_EVENTS_PATH adds them" :
+		       "Intel's published core and uncore events and its metrics as Intel's converter writes them "
+		       "for perf (events/x86/intel/: TMA 4.7 formulas; perf's tree in PMU_EVENTS_PATH gives "
+		       "perf's own)" :
 		       "not built in for this CPU (libpmu's own table at most: the standard names and the events it "
 		       "maps; libpfm4 encodes other native names): perf's tree in PMU_EVENTS_PATH gives the vendor's "
 		       "full list");
