@@ -109,6 +109,17 @@ fi
 PMU_CPUID=GenuineIntel-6-A7-1 run 0 "$tmp/o" "$tmp/e" info
 check "info: Rocket Lake's table is Intel's data" has "$tmp/o" "^Event table:  x86/intel/rocketlake (built-in)"
 check "info: Rocket Lake's vendor data named, what it lacks said" has "$tmp/o" "^Vendor data:  Intel's published core and uncore events and its metrics .*TMA 4.7"
+# Rocket Lake's topdown tree: level 1 from its core PMU's events (the Ice Lake fixture's sysfs has the
+# kernel's slots and topdown-* events, as Rocket Lake's kernel does), levels below from Intel's tma_*
+# metrics (perf-corpus-builtin compares them with perf's)
+if [ -d "$fx/sys" ]; then
+	PMU_SYSFS_ROOT=$fx/sys PMU_PROCFS_ROOT=$fx/proc PMU_CPUID=GenuineIntel-6-A7-1 run 0 "$tmp/o" "$tmp/e" stat --topdown --json -o "$tmp/td.json" -- true
+	check "stat --topdown on Rocket Lake: slots and the four level-1 events of the core PMU" json "$tmp/td.json" \
+		"[e['name'] for e in d['events']][:5] == ['slots', 'topdown-retiring', 'topdown-bad-spec', 'topdown-fe-bound', 'topdown-be-bound']"
+	PMU_CPUID=GenuineIntel-6-A7-1 run 0 "$tmp/o" "$tmp/e" list --json metricgroup
+	check "Rocket Lake's metric groups: TopdownL1 to TopdownL6 from Intel's data" json "$tmp/o" \
+		"all(g in [x['group'] for x in d] for g in ['TopdownL%d' % i for i in range(1, 7)])"
+fi
 PMU_CPUID=AuthenticAMD-25-11-0 run 0 "$tmp/o" "$tmp/e" info
 check "info: Zen 4's vendor data not built in, the way to it said" has "$tmp/o" "^Vendor data:  not built in for this CPU .*perf's tree in PMU_EVENTS_PATH"
 
