@@ -116,7 +116,8 @@ struct pmu_ctx_opts {
 	const char *sysfs_root; /* replaces /sys; NULL: $PMU_SYSFS_ROOT or /sys */
 	const char *procfs_root;/* replaces /proc; NULL: $PMU_PROCFS_ROOT or /proc */
 	const char *cpuid;    /* CPU identity to assume; NULL: $PMU_CPUID or detected */
-	const char *events_path;/* extra table directories, ':'-separated */
+	const char *events_path;/* extra table directories, ':'-separated; NULL or "": $PMU_EVENTS_PATH, else
+				 * perf's tree on the search path (doc/events.md) */
 };
 
 /**

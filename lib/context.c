@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "pmu.h"
 #include "context.h"
 #include "common.h"
@@ -23,6 +24,38 @@
 
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
+
+/*
+ * Where perf's pmu-events tree is looked for when neither the options nor PMU_EVENTS_PATH name table
+ * directories (PMU_EVENTS_PATH set and empty: none, not these): each directory's arch/<x86|arm64|riscv>
+ * (perf's tools/perf/pmu-events/arch layout, doc/events.md says how to unpack Debian's linux-source
+ * there), used when it has a mapfile.csv, as if PMU_EVENTS_PATH named it.
+ */
+static const char *const events_search[] = { "/usr/local/share/libpmu/pmu-events", "/usr/share/libpmu/pmu-events" };
+
+/* ctx->events_path: @opt, else PMU_EVENTS_PATH, else the directories of events_search found here for
+ * the CPU's architecture (NULL when none). 0 or -ENOMEM. */
+static int events_path(struct pmu_ctx *ctx, const char *opt)
+{
+	const char *env = pmu__getenv("PMU_EVENTS_PATH");
+	const char *arch = ctx->cpu.arch == PMU_ARCH_X86 ? "x86" : ctx->cpu.arch == PMU_ARCH_ARM64 ? "arm64" :
+			   ctx->cpu.arch == PMU_ARCH_RISCV ? "riscv" : NULL;
+	char found[1024] = "";
+	size_t n = 0;
+
+	if (opt && *opt)
+		env = opt;
+	if (env)
+		return *env && !(ctx->events_path = strdup(env)) ? -ENOMEM : 0;
+	for (size_t i = 0; arch && i < ARRAY_SIZE(events_search); i++) {
+		char map[512];
+		struct stat st;
+		snprintf(map, sizeof(map), "%s/arch/%s/mapfile.csv", events_search[i], arch);
+		if (stat(map, &st) == 0 && S_ISREG(st.st_mode))
+			n += snprintf(found + n, sizeof(found) - n, "%s%s/arch/%s", n ? ":" : "", events_search[i], arch);
+	}
+	return n && !(ctx->events_path = strdup(found)) ? -ENOMEM : 0;
+}
 
 static const char *env_or(const char *opt, const char *env, const char *dflt)
 {
@@ -192,14 +225,9 @@ PMU_EXPORT int pmu_ctx_new(struct pmu_ctx **out, const struct pmu_ctx_opts *opts
 	pmu__strlcpy(ctx->sysfs_root, env_or(o.sysfs_root, "PMU_SYSFS_ROOT", "/sys"), sizeof(ctx->sysfs_root));
 	pmu__strlcpy(ctx->procfs_root, env_or(o.procfs_root, "PMU_PROCFS_ROOT", "/proc"),
 		     sizeof(ctx->procfs_root));
-	{
-		const char *ep = env_or(o.events_path, "PMU_EVENTS_PATH", NULL);
-		if (ep && !(ctx->events_path = strdup(ep))) {
-			free(ctx);
-			return pmu__err(NULL, -ENOMEM, "out of memory creating a context");
-		}
-	}
 	r = pmu__cpu_detect(ctx, env_or(o.cpuid, "PMU_CPUID", NULL));
+	if (r == 0 && (r = events_path(ctx, o.events_path)) < 0)
+		pmu__err(ctx, r, "out of memory creating a context");
 	if (r == 0 && (r = pmu__sysfs_scan(ctx)) == -ENOMEM)
 		pmu__err(ctx, r, "out of memory scanning the PMUs under %s/bus/event_source/devices", ctx->sysfs_root);
 	if (r < 0) {

@@ -128,8 +128,8 @@ static void info_text(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 		       "for perf (events/x86/intel/: TMA 4.7 formulas; perf's tree in PMU_EVENTS_PATH gives "
 		       "perf's own)" :
 		       "not built in for this CPU (libpmu's own table at most: the standard names and the events it "
-		       "maps; libpfm4 encodes other native names): perf's tree in PMU_EVENTS_PATH gives the vendor's "
-		       "full list");
+		       "maps; libpfm4 encodes other native names): perf's tree in PMU_EVENTS_PATH or unpacked under "
+		       "/usr/local/share/libpmu/pmu-events gives the vendor's full list (doc/events.md)");
 	printf("\n");
 	fputs(advice, stdout);
 }
