@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Build the event tables (events/**/*.json and events/mapfile.csv) into the
-library: every JSON entry compiled to C data, so that loading a built-in
-table costs no JSON parsing, and mapfile.csv embedded as text. The compiled
-fields follow lib/tables.c's parse_entry() exactly; test-tables-compiled
-checks them against what the loader makes of events/.
+library: every JSON entry compiled to C data (a record of the fields it has:
+RECORD below), so that loading a built-in table costs no JSON parsing, and
+mapfile.csv embedded as text. The compiled fields follow lib/tables.c's
+parse_entry() exactly; test-tables-compiled checks them against what the
+loader makes of events/.
 
   gen-tables.py --list EVENTS_DIR          print the files (for meson)
   gen-tables.py EVENTS_DIR OUTPUT.c        write the C file
@@ -49,9 +50,10 @@ def c_string(data):
     return '\n'.join(lines) if lines else '\t""'
 
 
-FIELDS = ["name", "file", "dir", "desc", "pdesc", "notes", "stdnames", "approx_note", "topdown", "aliases",
-          "generic", "source", "unit", "expr", "group", "scale_unit", "threshold", "params", "counter_csr",
-          "pfm_name", "approx_names", "terms"]
+# an entry's string fields (a record holds their pool offsets)
+STRINGS = {"name", "file", "dir", "desc", "pdesc", "notes", "stdnames", "approx_note", "topdown", "aliases",
+           "generic", "source", "unit", "expr", "group", "scale_unit", "threshold", "params", "counter_csr",
+           "pfm_name", "approx_names", "terms"}
 KEYS = {"desc": "BriefDescription", "pdesc": "PublicDescription", "notes": "Notes", "stdnames": "StdNames",
         "approx_note": "ApproxNote", "topdown": "TopdownRole", "aliases": "Aliases", "generic": "Generic",
         "source": "Source", "unit": "Unit", "expr": "MetricExpr", "group": "MetricGroup",
@@ -195,8 +197,9 @@ class Pool:
         return self.at[v]
 
     def c(self):
-        if self.size >= 1 << 32:
-            raise SystemExit("the compiled tables' strings exceed 4 GB")
+        if self.size >= 1 << 24:
+            raise SystemExit("the compiled tables' strings exceed 16 MiB: a record holds a string's offset in "
+                             "3 bytes (lib/tables.h, RECORD below)")
         return "const char pmu__builtin_pool[] =\n%s;\n" % "\n".join(self.parts)
 
 
@@ -301,6 +304,56 @@ def combine(root, by_dir):
         del by_dir[p]
 
 
+# The fields of a compiled record, by their bits in its mask (lib/tables.h's enum pmu_bfield, which the
+# generated file checks): a record is a mask, bit f set when field f differs from its default (-1 for
+# mhpmevent_bit, 0 for the others), then the values of the strings set (each its pool offset in 3
+# bytes, low first), then those of the numbers set (unsigned LEB128: 7 bits a byte, low first, as the
+# mask), each in field order. An Intel event's usual fields have the low bits, so that its mask is one
+# byte. Not in the record: the kind (the directory's kinds array holds it) and the directory (every
+# entry's is the one it is compiled in).
+RECORD = ["name", "file", "desc", "pdesc", "have", "event", "umask", "cmask", "inv", "edge", "any", "msr_index",
+          "msr_value", "config_code", "stdnames", "unit", "notes", "approx_note", "topdown", "aliases", "generic",
+          "source", "expr", "group", "scale_unit", "threshold", "params", "counter_csr", "pfm_name",
+          "approx_names", "approx", "counter_width", "mhpmevent_bit", "terms"]
+
+
+def leb128(v):
+    """@v (0 <= v < 2^64) as unsigned LEB128 bytes."""
+    if not 0 <= v < 1 << 64:
+        raise SystemExit("a compiled field's value %d is not 0..2^64-1" % v)
+    out = []
+    while v > 0x7f:
+        out.append(v & 0x7f | 0x80)
+        v >>= 7
+    return out + [v]
+
+
+def records(d, entries, pool):
+    """Directory @d's entries as records (RECORD): the bytes of each, and where each begins in the
+    directory's array of them, one more for where the last ends."""
+    rec, at, size = [], [], 0
+    for e in entries:
+        if e["dir"] != d:
+            raise SystemExit("%s: %s: directory %s: a built-in entry's directory is the one it is compiled in"
+                             % (e["file"], e["name"], e["dir"]))
+        mask, strs, nums = 0, [], []
+        for b, f in enumerate(RECORD):
+            v = pool.offset(e[f]) if f in STRINGS else e[f]
+            if v != (-1 if f == "mhpmevent_bit" else 0):
+                mask |= 1 << b
+                if f in STRINGS:
+                    strs += [v & 0xff, v >> 8 & 0xff, v >> 16]
+                else:
+                    nums += leb128(v)
+        r = leb128(mask) + strs + nums
+        at.append(size)
+        rec.append(r)
+        size += len(r)
+    if size >= 1 << 32:
+        raise SystemExit("%s: the compiled records exceed 4 GB" % d)
+    return rec, at + [size]
+
+
 def compiled(root, files):
     """C arrays of compiled entries, one per built-in table directory."""
     by_dir = {}
@@ -337,20 +390,18 @@ def compiled(root, files):
         for e in entries:
             pool.offset(e["stdnames"])
     for i, (d, entries) in enumerate(dirs):
-        out.append("static const struct pmu_builtin_entry dir_%d[] = {" % i)
-        for e in entries:
-            strs = ", ".join("%d" % pool.offset(e[f]) for f in FIELDS)
-            nums = ", ".join("0x%xull" % e[f] for f in ("event", "umask", "cmask", "inv", "edge", "any",
-                                                         "msr_index", "msr_value", "config_code"))
-            out.append("\t{ %d, %s, %d, 0x%x, %s, %d, %d }," % (e["kind"], strs, e["approx"], e["have"], nums,
-                                                               e["counter_width"], e["mhpmevent_bit"]))
-        out.append("};")
+        if len(entries) > 0xffff:
+            raise SystemExit("%s: more than 65535 entries in one directory (its indexes are unsigned short: "
+                             "lib/tables.h's struct pmu_builtin_dir)" % d)
+        rec, at = records(d, entries, pool)
+        out.append("static const unsigned char dir_%d_rec[] = {" % i)
+        out.extend("\t%s," % ", ".join(map(str, r)) for r in rec)
+        out.append("\t0\n};" if not rec else "};")
+        out.append("static const uint32_t dir_%d_at[] = { %s };" % (i, ", ".join(map(str, at))))
         # the entries in the index's order (tables-index.c: pmu__tables_cmp_order within one directory:
         # names as strcasecmp orders them, events before metrics, native before standard, then load
         # order), so that the index merges sorted runs instead of sorting at every start
         order = sorted(range(len(entries)), key=lambda j: index_key(entries[j]["name"], entries[j]["kind"], j))
-        if len(entries) > 0xffff:
-            raise SystemExit("%s: more than 65535 entries in one directory" % d)
         out.append("static const unsigned short dir_%d_order[] = { %s };" % (i, ", ".join(map(str, order)) or "0"))
         out.append("static const uint32_t dir_%d_order_name[] = { %s };" %
                    (i, ", ".join(str(pool.offset(entries[j]["name"])) for j in order) or "0"))
@@ -372,9 +423,16 @@ def compiled(root, files):
         names.append((d, i, len(entries), len(als), nm, len(with_std)))
     out.append("const struct pmu_builtin_dir pmu__builtin_dirs[] = {")
     for d, i, n, na, nm, ns in names:
-        out.append('\t{ "%s", dir_%d, %d, dir_%d_order, dir_%d_order_name, dir_%d_aliases, %d, dir_%d_merge, '
-                   'dir_%d_same, %d, dir_%d_with_std, %d, dir_%d_kind },' % (d, i, n, i, i, i, na, i, i, nm, i, ns, i))
+        out.append('\t{ "%s", %d, dir_%d_rec, dir_%d_at, %d, dir_%d_order, dir_%d_order_name, dir_%d_aliases, %d, '
+                   'dir_%d_merge, dir_%d_same, %d, dir_%d_with_std, %d, dir_%d_kind },' %
+                   (d, pool.offset(d), i, i, n, i, i, i, na, i, i, nm, i, ns, i))
     out.append("};")
+    # lib/tables.h's field numbers are RECORD's: a record written in one order is not read in another
+    out.extend("_Static_assert(PMU_BF_%s == %d, \"gen-tables.py's RECORD\");" % (f.upper(), b)
+               for b, f in enumerate(RECORD))
+    out.append("_Static_assert(PMU_BF_N == %d, \"gen-tables.py's RECORD\");" % len(RECORD))
+    out.append("_Static_assert(PMU_BF_STRINGS == %#xull, \"gen-tables.py's STRINGS\");" %
+               sum(1 << b for b, f in enumerate(RECORD) if f in STRINGS))
     out.append("const size_t pmu__builtin_ndirs = %d;" % len(names))
     return pool.c() + "\n" + "\n".join(out) + "\n"
 

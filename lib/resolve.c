@@ -880,19 +880,19 @@ static int pfm_table_differs(struct pmu_ctx *ctx, const struct pmu_event_info *o
 static int pfm_declared_wrong(struct pmu_ctx *ctx, const struct pmu_event_info *out, const char *model,
 			      const char *ev)
 {
-	const struct pmu_builtin_entry *b;
+	struct pmu_builtin_entry b;
 	char pfm[PMU_NAME_MAX], name[PMU_NAME_MAX];
 	size_t n;
 
 	n = pfm_components(ev, ':', pfm, sizeof(pfm));
 	pfm_components(ev, '.', name, sizeof(name));
-	b = pmu__tables_builtin_event(pmu__pfm_dir(model), name);
-	if (!n || !b || !b->pfm_name || strcmp(pmu__builtin_str(b->pfm_name), "-"))
+	if (!n || !pmu__tables_builtin_event(pmu__pfm_dir(model), name, &b) || !b.pfm_name ||
+	    strcmp(pmu__builtin_str(b.pfm_name), "-"))
 		return 0;
 	return pmu__err(ctx, -EINVAL, "event '%s': libpfm4 encodes %s::%s as config %#llx, and this library's %s "
 			"table declares that encoding wrong: %s Count it as '%s' instead", out->name, model, pfm,
-			(unsigned long long)out->config, pmu__builtin_str(b->dir),
-			b->notes ? pmu__builtin_str(b->notes) : "", pmu__builtin_str(b->name));
+			(unsigned long long)out->config, pmu__builtin_str(b.dir),
+			b.notes ? pmu__builtin_str(b.notes) : "", pmu__builtin_str(b.name));
 }
 
 int pmu__pfm_model_of(struct pmu_ctx *ctx, const char **model)

@@ -417,16 +417,17 @@ static bool names_std(const char *list, const struct pmu_tentry *std)
 }
 
 /* Whether entry @i of @t is a native event whose StdNames name @stdname, as asked or as the standard
- * entry @std it finds (the table may name an alias of it). A built-in entry is judged by its compiled
- * entry: only one that matches is made (by the caller). */
+ * entry @std it finds (the table may name an alias of it). A built-in entry is judged by its kind byte
+ * and its record's StdNames, read alone: only one that matches is made (by the caller). */
 static bool implements(const struct pmu_tables *t, size_t i, const char *stdname, const struct pmu_tentry *std)
 {
-	const struct pmu_builtin_entry *b = pmu__tables_builtin_of(t, i);
+	size_t k;
+	const struct pmu_builtin_dir *bd = pmu__tables_builtin_of(t, i, &k);
 	const char *list;
 
-	if (b ? b->kind != PMU_T_NATIVE : t->ent[i]->kind != PMU_T_NATIVE)
+	if (bd ? bd->kinds[k] != PMU_T_NATIVE : t->ent[i]->kind != PMU_T_NATIVE)
 		return false;
-	list = b ? pmu__builtin_str(b->stdnames) : t->ent[i]->stdnames;
+	list = bd ? pmu__builtin_str((uint32_t)pmu__builtin_field(bd, k, PMU_BF_STDNAMES)) : t->ent[i]->stdnames;
 	return list && (pmu__names_has(list, stdname) || (std && names_std(list, std)));
 }
 

@@ -717,50 +717,109 @@ void pmu__tables_load_ancestors_flat(struct pmu_tables *arch, const char *path)
 	}
 }
 
+/* Value @v of field @f into @out. */
+static void builtin_set(struct pmu_builtin_entry *out, enum pmu_bfield f, uint64_t v)
+{
+	switch (f) {
+	case PMU_BF_NAME: out->name = (uint32_t)v; break;
+	case PMU_BF_FILE: out->file = (uint32_t)v; break;
+	case PMU_BF_DESC: out->desc = (uint32_t)v; break;
+	case PMU_BF_PDESC: out->pdesc = (uint32_t)v; break;
+	case PMU_BF_HAVE: out->have = (unsigned)v; break;
+	case PMU_BF_EVENT: out->event = v; break;
+	case PMU_BF_UMASK: out->umask = v; break;
+	case PMU_BF_CMASK: out->cmask = v; break;
+	case PMU_BF_INV: out->inv = v; break;
+	case PMU_BF_EDGE: out->edge = v; break;
+	case PMU_BF_ANY: out->any = v; break;
+	case PMU_BF_MSR_INDEX: out->msr_index = v; break;
+	case PMU_BF_MSR_VALUE: out->msr_value = v; break;
+	case PMU_BF_CONFIG_CODE: out->config_code = v; break;
+	case PMU_BF_STDNAMES: out->stdnames = (uint32_t)v; break;
+	case PMU_BF_UNIT: out->unit = (uint32_t)v; break;
+	case PMU_BF_NOTES: out->notes = (uint32_t)v; break;
+	case PMU_BF_APPROX_NOTE: out->approx_note = (uint32_t)v; break;
+	case PMU_BF_TOPDOWN: out->topdown = (uint32_t)v; break;
+	case PMU_BF_ALIASES: out->aliases = (uint32_t)v; break;
+	case PMU_BF_GENERIC: out->generic = (uint32_t)v; break;
+	case PMU_BF_SOURCE: out->source = (uint32_t)v; break;
+	case PMU_BF_EXPR: out->expr = (uint32_t)v; break;
+	case PMU_BF_GROUP: out->group = (uint32_t)v; break;
+	case PMU_BF_SCALE_UNIT: out->scale_unit = (uint32_t)v; break;
+	case PMU_BF_THRESHOLD: out->threshold = (uint32_t)v; break;
+	case PMU_BF_PARAMS: out->params = (uint32_t)v; break;
+	case PMU_BF_COUNTER_CSR: out->counter_csr = (uint32_t)v; break;
+	case PMU_BF_PFM_NAME: out->pfm_name = (uint32_t)v; break;
+	case PMU_BF_APPROX_NAMES: out->approx_names = (uint32_t)v; break;
+	case PMU_BF_APPROX: out->approx = (int)v; break;
+	case PMU_BF_COUNTER_WIDTH: out->counter_width = (int)v; break;
+	case PMU_BF_MHPMEVENT_BIT: out->mhpmevent_bit = (int)v; break;
+	case PMU_BF_TERMS: out->terms = (uint32_t)v; break;
+	case PMU_BF_N: break; /* no such field (gen-tables.py writes none; test-tables-compiled checks) */
+	}
+}
+
+/* A whole record decoded, each value it has stored in its field (the fields it lacks keep their defaults,
+ * pmu__builtin_default's): only the present fields are visited, 7 of 33 in a typical record. */
+size_t pmu__builtin_decode(const struct pmu_builtin_dir *bd, size_t k, struct pmu_builtin_entry *out)
+{
+	const unsigned char *rec = bd->rec + bd->at[k], *p = rec;
+	uint64_t mask = pmu__builtin_varint(&p);
+
+	*out = (struct pmu_builtin_entry){ .kind = bd->kinds[k], .dir = bd->dir_name,
+					   .mhpmevent_bit = (int)pmu__builtin_default(PMU_BF_MHPMEVENT_BIT) };
+	for (uint64_t m = mask & PMU_BF_STRINGS; m; m &= m - 1, p += 3)
+		builtin_set(out, (enum pmu_bfield)__builtin_ctzll(m), pmu__builtin_str3(p));
+	for (uint64_t m = mask & ~PMU_BF_STRINGS; m; m &= m - 1)
+		builtin_set(out, (enum pmu_bfield)__builtin_ctzll(m), pmu__builtin_varint(&p));
+	return (size_t)(p - rec);
+}
+
 void pmu__tblock_make(struct pmu_tblock *blk, size_t k)
 {
-	const struct pmu_builtin_entry *b = &blk->bd->entries[k];
 	struct pmu_tentry *e = &blk->e[k];
+	struct pmu_builtin_entry b;
 
 	pthread_mutex_lock(&blk->lock);
 	if (!blk->made[k]) {
+		pmu__builtin_decode(blk->bd, k, &b);
 		memset(e, 0, sizeof(*e));
-		e->kind = b->kind;
-		e->name = (char *)pmu__builtin_str(b->name);
-		e->file = (char *)pmu__builtin_str(b->file);
-		e->dir = (char *)pmu__builtin_str(b->dir);
-		e->desc = (char *)pmu__builtin_str(b->desc);
-		e->pdesc = (char *)pmu__builtin_str(b->pdesc);
-		e->notes = (char *)pmu__builtin_str(b->notes);
-		e->stdnames = (char *)pmu__builtin_str(b->stdnames);
-		e->approx_note = (char *)pmu__builtin_str(b->approx_note);
-		e->topdown = (char *)pmu__builtin_str(b->topdown);
-		e->aliases = (char *)pmu__builtin_str(b->aliases);
-		e->generic = (char *)pmu__builtin_str(b->generic);
-		e->source = (char *)pmu__builtin_str(b->source);
-		e->unit = (char *)pmu__builtin_str(b->unit);
-		e->expr = (char *)pmu__builtin_str(b->expr);
-		e->group = (char *)pmu__builtin_str(b->group);
-		e->scale_unit = (char *)pmu__builtin_str(b->scale_unit);
-		e->threshold = (char *)pmu__builtin_str(b->threshold);
-		e->params = (char *)pmu__builtin_str(b->params);
-		e->counter_csr = (char *)pmu__builtin_str(b->counter_csr);
-		e->pfm_name = (char *)pmu__builtin_str(b->pfm_name);
-		e->approx_names = (char *)pmu__builtin_str(b->approx_names);
-		e->terms = (char *)pmu__builtin_str(b->terms);
-		e->approx = b->approx;
-		e->have = b->have;
-		e->event = b->event;
-		e->umask = b->umask;
-		e->cmask = b->cmask;
-		e->inv = b->inv;
-		e->edge = b->edge;
-		e->any = b->any;
-		e->msr_index = b->msr_index;
-		e->msr_value = b->msr_value;
-		e->config_code = b->config_code;
-		e->counter_width = b->counter_width;
-		e->mhpmevent_bit = b->mhpmevent_bit;
+		e->kind = b.kind;
+		e->name = (char *)pmu__builtin_str(b.name);
+		e->file = (char *)pmu__builtin_str(b.file);
+		e->dir = (char *)pmu__builtin_str(b.dir);
+		e->desc = (char *)pmu__builtin_str(b.desc);
+		e->pdesc = (char *)pmu__builtin_str(b.pdesc);
+		e->notes = (char *)pmu__builtin_str(b.notes);
+		e->stdnames = (char *)pmu__builtin_str(b.stdnames);
+		e->approx_note = (char *)pmu__builtin_str(b.approx_note);
+		e->topdown = (char *)pmu__builtin_str(b.topdown);
+		e->aliases = (char *)pmu__builtin_str(b.aliases);
+		e->generic = (char *)pmu__builtin_str(b.generic);
+		e->source = (char *)pmu__builtin_str(b.source);
+		e->unit = (char *)pmu__builtin_str(b.unit);
+		e->expr = (char *)pmu__builtin_str(b.expr);
+		e->group = (char *)pmu__builtin_str(b.group);
+		e->scale_unit = (char *)pmu__builtin_str(b.scale_unit);
+		e->threshold = (char *)pmu__builtin_str(b.threshold);
+		e->params = (char *)pmu__builtin_str(b.params);
+		e->counter_csr = (char *)pmu__builtin_str(b.counter_csr);
+		e->pfm_name = (char *)pmu__builtin_str(b.pfm_name);
+		e->approx_names = (char *)pmu__builtin_str(b.approx_names);
+		e->terms = (char *)pmu__builtin_str(b.terms);
+		e->approx = b.approx;
+		e->have = b.have;
+		e->event = b.event;
+		e->umask = b.umask;
+		e->cmask = b.cmask;
+		e->inv = b.inv;
+		e->edge = b.edge;
+		e->any = b.any;
+		e->msr_index = b.msr_index;
+		e->msr_value = b.msr_value;
+		e->config_code = b.config_code;
+		e->counter_width = b.counter_width;
+		e->mhpmevent_bit = b.mhpmevent_bit;
 		if (e->kind == PMU_T_NATIVE)
 			perf_event_rules(e);
 		__atomic_store_n(&blk->made[k], 1, __ATOMIC_RELEASE);
@@ -822,15 +881,19 @@ int pmu__tables_compiled(struct pmu_tables *t, const char *dir)
 	return r;
 }
 
-const struct pmu_builtin_entry *pmu__tables_builtin_event(const char *dir, const char *name)
+bool pmu__tables_builtin_event(const char *dir, const char *name, struct pmu_builtin_entry *out)
 {
 	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
 		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
 		if (!dir || strcmp(bd->dir, dir))
 			continue;
+		/* the name is a record's first field: read alone, the entry decoded whole only when it matches */
 		for (size_t i = 0; i < bd->n; i++)
-			if (bd->entries[i].kind == PMU_T_NATIVE && !strcasecmp(pmu__builtin_str(bd->entries[i].name), name))
-				return &bd->entries[i];
+			if (bd->kinds[i] == PMU_T_NATIVE &&
+			    !strcasecmp(pmu__builtin_str((uint32_t)pmu__builtin_field(bd, i, PMU_BF_NAME)), name)) {
+				pmu__builtin_decode(bd, i, out);
+				return true;
+			}
 	}
-	return NULL;
+	return false;
 }

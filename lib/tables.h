@@ -24,10 +24,10 @@ struct pmu_builtin_file {
 extern const struct pmu_builtin_file pmu__builtin_files[];
 extern const size_t pmu__builtin_nfiles;
 
-/* A built-in table entry compiled at build time (gen/gen-tables.py): the
- * fields of struct pmu_tentry, no JSON parsing at run time. Its strings are
- * offsets into pmu__builtin_pool (read them with pmu__builtin_str), so the
- * entries need no relocation when the library is loaded. */
+/* A built-in table entry compiled at build time (gen/gen-tables.py), decoded from its record
+ * (pmu__builtin_decode): the fields of struct pmu_tentry, no JSON parsing at run time. Its strings are
+ * offsets into pmu__builtin_pool (read them with pmu__builtin_str), so the compiled data needs no
+ * relocation when the library is loaded. */
 struct pmu_builtin_entry {
 	int kind;
 	uint32_t name, file, dir, desc, pdesc, notes, stdnames, approx_note, topdown, aliases, generic, source,
@@ -38,6 +38,35 @@ struct pmu_builtin_entry {
 	int counter_width, mhpmevent_bit;
 };
 
+/*
+ * The fields of a compiled record (gen-tables.py's RECORD; the generated file checks that the numbers
+ * agree). A record is a mask, bit f set when field f differs from its default (-1 for mhpmevent_bit, 0
+ * for the others), then the values of the strings set, then those of the numbers set, each in field
+ * order. A string's value is its offset in pmu__builtin_pool in 3 bytes, low byte first: where a string
+ * field's value lies follows from the mask alone, so the name or StdNames of an entry is read in a few
+ * instructions. A number's value, and the mask, are unsigned LEB128 (7 bits a byte, low bits first, the
+ * high bit set on all bytes but the last). An entry's kind is in its directory's kinds, its directory is
+ * the one it is compiled in. Most fields of most entries are defaults: 18 bytes a record on average
+ * (Intel's core events), where a fixed struct took 176.
+ */
+enum pmu_bfield {
+	PMU_BF_NAME, PMU_BF_FILE, PMU_BF_DESC, PMU_BF_PDESC, PMU_BF_HAVE, PMU_BF_EVENT, PMU_BF_UMASK, PMU_BF_CMASK,
+	PMU_BF_INV, PMU_BF_EDGE, PMU_BF_ANY, PMU_BF_MSR_INDEX, PMU_BF_MSR_VALUE, PMU_BF_CONFIG_CODE, PMU_BF_STDNAMES,
+	PMU_BF_UNIT, PMU_BF_NOTES, PMU_BF_APPROX_NOTE, PMU_BF_TOPDOWN, PMU_BF_ALIASES, PMU_BF_GENERIC, PMU_BF_SOURCE,
+	PMU_BF_EXPR, PMU_BF_GROUP, PMU_BF_SCALE_UNIT, PMU_BF_THRESHOLD, PMU_BF_PARAMS, PMU_BF_COUNTER_CSR,
+	PMU_BF_PFM_NAME, PMU_BF_APPROX_NAMES, PMU_BF_APPROX, PMU_BF_COUNTER_WIDTH, PMU_BF_MHPMEVENT_BIT, PMU_BF_TERMS,
+	PMU_BF_N
+};
+_Static_assert(PMU_BF_N < 64, "a record's mask is read into 64 bits");
+/* the string fields, as bits of a mask */
+#define PMU_BF_STRINGS                                                                                          \
+	(1ull << PMU_BF_NAME | 1ull << PMU_BF_FILE | 1ull << PMU_BF_DESC | 1ull << PMU_BF_PDESC |                 \
+	 1ull << PMU_BF_STDNAMES | 1ull << PMU_BF_UNIT | 1ull << PMU_BF_NOTES | 1ull << PMU_BF_APPROX_NOTE |       \
+	 1ull << PMU_BF_TOPDOWN | 1ull << PMU_BF_ALIASES | 1ull << PMU_BF_GENERIC | 1ull << PMU_BF_SOURCE |        \
+	 1ull << PMU_BF_EXPR | 1ull << PMU_BF_GROUP | 1ull << PMU_BF_SCALE_UNIT | 1ull << PMU_BF_THRESHOLD |      \
+	 1ull << PMU_BF_PARAMS | 1ull << PMU_BF_COUNTER_CSR | 1ull << PMU_BF_PFM_NAME | 1ull << PMU_BF_APPROX_NAMES |   \
+	 1ull << PMU_BF_TERMS)
+
 /* An alias of a compiled entry: its own string in the pool, and the entry's index in its directory. */
 struct pmu_builtin_alias {
 	uint32_t name;
@@ -46,7 +75,9 @@ struct pmu_builtin_alias {
 
 struct pmu_builtin_dir {
 	const char *dir;
-	const struct pmu_builtin_entry *entries;
+	uint32_t dir_name;      /* the directory's name in the pool: every entry's dir */
+	const unsigned char *rec; /* the entries' records (enum pmu_bfield), one after another */
+	const uint32_t *at;     /* where each begins in rec; at[n]: where the last ends */
 	size_t n;
 	const unsigned short *order; /* the entries' indexes in the name index's order (gen-tables.py) */
 	const uint32_t *order_name; /* their names, same order (the index is built without reading entries) */
@@ -62,8 +93,8 @@ struct pmu_builtin_dir {
 	const unsigned short *with_std;
 	size_t nwith_std;
 	/* each entry's kind, in load order, a byte each: read where the kind alone is needed (the index's
-	 * duplicate check, a lookup's class, the suggestions' search of every name), instead of the
-	 * compiled entries' 176-byte records (the standard names' 912: 40 pages) */
+	 * duplicate check, a lookup's class, the suggestions' search of every name), without decoding
+	 * records */
 	const unsigned char *kinds;
 };
 extern const struct pmu_builtin_dir pmu__builtin_dirs[];
@@ -75,6 +106,53 @@ static inline const char *pmu__builtin_str(uint32_t off)
 {
 	return off ? pmu__builtin_pool + off : NULL;
 }
+
+/* One unsigned LEB128 number of a record at *@p, *@p moved past it. */
+static inline uint64_t pmu__builtin_varint(const unsigned char **p)
+{
+	const unsigned char *q = *p;
+	uint64_t v = *q & 0x7f;
+
+	for (unsigned shift = 7; *q++ & 0x80; shift += 7)
+		v |= (uint64_t)(*q & 0x7f) << shift;
+	*p = q;
+	return v;
+}
+
+/* A string field's value at @q: a pool offset in 3 bytes, low byte first. */
+static inline uint32_t pmu__builtin_str3(const unsigned char *q)
+{
+	return q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16;
+}
+
+/* The value of field @f where a record lacks it. */
+static inline uint64_t pmu__builtin_default(enum pmu_bfield f)
+{
+	return f == PMU_BF_MHPMEVENT_BIT ? (uint64_t)-1 : 0;
+}
+
+/* Field @f of entry @k of @bd alone, for loops over many entries that need one field: a string's found
+ * from the mask (the strings before it counted), a number's after the strings and the numbers before it,
+ * skipped, not decoded. */
+static inline uint64_t pmu__builtin_field(const struct pmu_builtin_dir *bd, size_t k, enum pmu_bfield f)
+{
+	const unsigned char *p = bd->rec + bd->at[k];
+	uint64_t mask = pmu__builtin_varint(&p), before = mask & (((uint64_t)1 << f) - 1);
+
+	if (!((mask >> f) & 1))
+		return pmu__builtin_default(f);
+	if ((PMU_BF_STRINGS >> f) & 1)
+		return pmu__builtin_str3(p + 3 * __builtin_popcountll(before & PMU_BF_STRINGS));
+	p += 3 * __builtin_popcountll(mask & PMU_BF_STRINGS);
+	for (before &= ~PMU_BF_STRINGS; before; before &= before - 1)
+		while (*p++ & 0x80)
+			;
+	return pmu__builtin_varint(&p);
+}
+
+/* Entry @k of @bd decoded whole into @out (tables-load.c): the fields its record has, the defaults of the
+ * others, its kind and directory from @bd. Returns the record's length in bytes. */
+size_t pmu__builtin_decode(const struct pmu_builtin_dir *bd, size_t k, struct pmu_builtin_entry *out);
 
 enum pmu_tkind { PMU_T_NATIVE = 1, PMU_T_STANDARD, PMU_T_METRIC };
 
@@ -177,13 +255,14 @@ static inline struct pmu_tentry *pmu__tables_entry(const struct pmu_tables *t, s
 	return t->ent[i];
 }
 
-/* The compiled entry behind entry @i of @t (read it to filter without making the entry), NULL if it
- * is not a built-in directory's. */
-static inline const struct pmu_builtin_entry *pmu__tables_builtin_of(const struct pmu_tables *t, size_t i)
+/* The built-in directory of entry @i of @t and its index there in *@k (read its record to filter without
+ * making the entry), NULL if it is not a built-in directory's. */
+static inline const struct pmu_builtin_dir *pmu__tables_builtin_of(const struct pmu_tables *t, size_t i, size_t *k)
 {
 	const struct pmu_tchunk *ch = pmu__tables_chunk_of(t, i);
 
-	return ch ? &ch->bd->entries[i - ch->first] : NULL;
+	*k = ch ? i - ch->first : 0;
+	return ch ? ch->bd : NULL;
 }
 
 /* The kind of entry @i of @t (enum pmu_tkind), without making it. */
@@ -197,9 +276,10 @@ static inline int pmu__tables_kind(const struct pmu_tables *t, size_t i)
 /* The directory of entry @i of @t, without making it. */
 static inline const char *pmu__tables_dir(const struct pmu_tables *t, size_t i)
 {
-	const struct pmu_builtin_entry *b = pmu__tables_builtin_of(t, i);
+	size_t k;
+	const struct pmu_builtin_dir *bd = pmu__tables_builtin_of(t, i, &k);
 
-	return b ? pmu__builtin_str(b->dir) : t->ent[i]->dir;
+	return bd ? pmu__builtin_str(bd->dir_name) : t->ent[i]->dir;
 }
 
 /* The entry of index name @nm of @t's index, made if it was not yet. */
@@ -342,9 +422,9 @@ void pmu__tblock_free(struct pmu_tblock *b);
 int pmu__tables_add_block(struct pmu_tables *t, struct pmu_tblock *blk, bool owned);
 /* Append the compiled entries of a built-in directory, a block of @t's own (0 also when it has none). */
 int pmu__tables_compiled(struct pmu_tables *t, const char *dir);
-/* The built-in event @name of directory @dir (case-insensitive; the compiled data, no table
- * loaded), or NULL. */
-const struct pmu_builtin_entry *pmu__tables_builtin_event(const char *dir, const char *name);
+/* The built-in native event @name of directory @dir (case-insensitive; the compiled data, no table
+ * loaded) decoded into *@out: true, or false if there is none. */
+bool pmu__tables_builtin_event(const char *dir, const char *name, struct pmu_builtin_entry *out);
 /* Parse the JSON files of directory @path on disk as directory @dir (the reference the compiled data
  * must equal); -EINVAL when any file has a problem. */
 int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);

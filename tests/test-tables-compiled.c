@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The built-in tables compiled at build time (gen/gen-tables.py) equal, entry
- * by entry and field by field, what the JSON loader makes of the source files
- * in events/. */
+/* The built-in tables compiled at build time (gen/gen-tables.py), each entry
+ * decoded from its record, equal, entry by entry and field by field, what the
+ * JSON loader makes of the source files in events/. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +25,71 @@ static int same_file(const char *disk, const char *builtin)
 	return d > b && disk[d - b - 1] == '/' && !strcmp(disk + d - b, builtin);
 }
 
+/* The name of entry @k of @bd, read from its record alone. */
+static const char *builtin_name(const struct pmu_builtin_dir *bd, size_t k)
+{
+	return pmu__builtin_str((uint32_t)pmu__builtin_field(bd, k, PMU_BF_NAME));
+}
+
+/*
+ * The records of every directory read as the library reads them: each record's mask names fields of the
+ * record alone, pmu__builtin_decode reads it to where the next record begins (the last to where the
+ * records end), and each field read alone (pmu__builtin_field, the hot paths' reading) equals the same
+ * field decoded whole, a field the mask lacks its default. What the values are is checked in main(): the
+ * entries made from the decoded records equal, field by field, what the JSON loader makes of events/.
+ */
+static void records(void)
+{
+	size_t entries = 0, bytes = 0, fields = 0;
+
+	for (size_t d = 0; d < pmu__builtin_ndirs; d++) {
+		const struct pmu_builtin_dir *bd = &pmu__builtin_dirs[d];
+		CHECK(bd->at[0] == 0 && !strcmp(pmu__builtin_str(bd->dir_name), bd->dir), "%s: records' start, name",
+		      bd->dir);
+		for (size_t k = 0; k < bd->n; k++) {
+			const unsigned char *p = bd->rec + bd->at[k];
+			uint64_t mask = pmu__builtin_varint(&p);
+			struct pmu_builtin_entry b;
+			size_t len = pmu__builtin_decode(bd, k, &b);
+			/* the decoded struct's fields, by field number */
+			const uint64_t v[PMU_BF_N] = {
+				[PMU_BF_NAME] = b.name, [PMU_BF_FILE] = b.file, [PMU_BF_DESC] = b.desc, [PMU_BF_PDESC] = b.pdesc,
+				[PMU_BF_HAVE] = b.have, [PMU_BF_EVENT] = b.event, [PMU_BF_UMASK] = b.umask,
+				[PMU_BF_CMASK] = b.cmask, [PMU_BF_INV] = b.inv, [PMU_BF_EDGE] = b.edge, [PMU_BF_ANY] = b.any,
+				[PMU_BF_MSR_INDEX] = b.msr_index, [PMU_BF_MSR_VALUE] = b.msr_value,
+				[PMU_BF_CONFIG_CODE] = b.config_code, [PMU_BF_STDNAMES] = b.stdnames, [PMU_BF_UNIT] = b.unit,
+				[PMU_BF_NOTES] = b.notes, [PMU_BF_APPROX_NOTE] = b.approx_note, [PMU_BF_TOPDOWN] = b.topdown,
+				[PMU_BF_ALIASES] = b.aliases, [PMU_BF_GENERIC] = b.generic, [PMU_BF_SOURCE] = b.source,
+				[PMU_BF_EXPR] = b.expr, [PMU_BF_GROUP] = b.group, [PMU_BF_SCALE_UNIT] = b.scale_unit,
+				[PMU_BF_THRESHOLD] = b.threshold, [PMU_BF_PARAMS] = b.params,
+				[PMU_BF_COUNTER_CSR] = b.counter_csr, [PMU_BF_PFM_NAME] = b.pfm_name,
+				[PMU_BF_APPROX_NAMES] = b.approx_names, [PMU_BF_APPROX] = (uint64_t)b.approx,
+				[PMU_BF_COUNTER_WIDTH] = (uint64_t)b.counter_width,
+				[PMU_BF_MHPMEVENT_BIT] = (uint64_t)(int64_t)b.mhpmevent_bit, [PMU_BF_TERMS] = b.terms,
+			};
+			CHECK(mask >> PMU_BF_N == 0, "%s: entry %zu: mask %#llx names no field", bd->dir, k,
+			      (unsigned long long)mask);
+			CHECK(bd->at[k] + len == bd->at[k + 1], "%s: entry %zu: record of %zu bytes read, %u written", bd->dir,
+			      k, len, bd->at[k + 1] - bd->at[k]);
+			CHECK(b.kind == bd->kinds[k] && b.dir == bd->dir_name, "%s: entry %zu: decoded kind, dir", bd->dir, k);
+			for (unsigned f = 0; f < PMU_BF_N; f++) {
+				uint64_t alone = pmu__builtin_field(bd, k, (enum pmu_bfield)f);
+				CHECK(alone == v[f], "%s: entry %zu: field %u alone %#llx, decoded %#llx", bd->dir, k, f,
+				      (unsigned long long)alone, (unsigned long long)v[f]);
+				CHECK(((mask >> f) & 1) == (v[f] != pmu__builtin_default((enum pmu_bfield)f)),
+				      "%s: entry %zu: field %u: %#llx is a default but written, or not written", bd->dir, k, f,
+				      (unsigned long long)v[f]);
+				fields += (mask >> f) & 1;
+			}
+			entries++;
+		}
+		bytes += bd->at[bd->n];
+	}
+	CHECK(entries > 1000 && fields > 4 * entries, "%zu records, %zu fields read", entries, fields);
+	printf("%zu records (%zu bytes, %zu fields): each field read alone == the record decoded whole\n", entries,
+	       bytes, fields);
+}
+
 /*
  * The index order gen-tables.py writes for each directory (by Python's sort) is the order of the
  * library's comparator (pmu__tables_cmp_order); and the name index of the standard names plus one
@@ -45,10 +110,10 @@ static void index_order(void)
 		int problems = 0;
 		for (size_t k = 0; k + 1 < bd->n; k++) {
 			struct pmu_tentry a, b;
-			struct pmu_tname x = { pmu__builtin_str(bd->entries[bd->order[k]].name), &a, bd->order[k] },
-					 y = { pmu__builtin_str(bd->entries[bd->order[k + 1]].name), &b, bd->order[k + 1] };
-			a.kind = bd->entries[bd->order[k]].kind;
-			b.kind = bd->entries[bd->order[k + 1]].kind;
+			struct pmu_tname x = { builtin_name(bd, bd->order[k]), &a, bd->order[k] },
+					 y = { builtin_name(bd, bd->order[k + 1]), &b, bd->order[k + 1] };
+			a.kind = bd->kinds[bd->order[k]];
+			b.kind = bd->kinds[bd->order[k + 1]];
 			CHECK(pmu__tables_cmp_order(&x, &y) < 0, "%s: order %zu: '%s' before '%s'", bd->dir, k, x.name, y.name);
 		}
 		/* the script's names, followed as tables-index.c follows it: each name's bit says whether it
@@ -61,12 +126,8 @@ static void index_order(void)
 				if (!strcmp(pmu__builtin_dirs[k].dir, "standard"))
 					sd = &pmu__builtin_dirs[k];
 			for (size_t k = 0; k < bd->n; k++)
-				CHECK(bd->order_name[k] == bd->entries[bd->order[k]].name, "%s: order_name %zu", bd->dir, k);
-			/* the kind bytes the index reads, against the compiled entries (themselves checked against
-			 * the loader's parse of events/ below) */
-			for (size_t k = 0; k < bd->n; k++)
-				CHECK(bd->kinds[k] == bd->entries[k].kind, "%s: kind of entry %zu: %d, the entry's %d", bd->dir,
-				      k, bd->kinds[k], bd->entries[k].kind);
+				CHECK(bd->order_name[k] == pmu__builtin_field(bd, bd->order[k], PMU_BF_NAME), "%s: order_name %zu",
+				      bd->dir, k);
 			for (size_t k = 0; sd && k < bd->nmerge; k++) {
 				unsigned r = (bd->merge[k / 4] >> (2 * (k % 4))) & 3;
 				const struct pmu_builtin_dir *from = r & 1 ? sd : cd;
@@ -325,6 +386,7 @@ int main(void)
 	CHECK(pmu__builtin_ndirs >= 10 && entries > 1000, "%zu directories, %zu entries compared", pmu__builtin_ndirs,
 	      entries);
 	printf("%zu directories, %zu entries: compiled == parsed\n", pmu__builtin_ndirs, entries);
+	records();
 	index_order();
 	index_copies(src);
 	shared_table(src);
