@@ -187,21 +187,21 @@ static bool map_top_alternative(const char *p)
 	return false;
 }
 
-/* Whether @pattern can match one of the @nk keys, by its literal start
- * alone (the characters before its first special one; a character a '*',
- * '?' or '{' applies to is not part of it), extended by each alternative
- * of a group of plain alternatives that follows it ("6-(3C|45|46)"): a key
- * that begins with none of them cannot match, and the line costs no
- * regcomp. A pattern with a '|' outside parentheses can match anything as
- * far as this test knows. Case-insensitive, as regcomp is told.
- * test-mapfile holds the choice to regcomp/regexec's over perf's mapfiles. */
-static bool map_may_match(const char *pattern, const char keys[][64], int nk)
+/* The literal start of mapfile CPU pattern @pattern (the characters before its first special one; a
+ * character a '*', '?' or '{' applies to is not part of it): *@lit characters, and *@group the end (the
+ * index of its ')') of a group of plain alternatives that follows them ("6-(3C|45|46)"), 0 if none. A
+ * key that begins with none of the start's continuations cannot match the pattern. A pattern with a '|'
+ * outside parentheses can match anything as far as this rule knows: 0 and 0. gen-tables.py computes the
+ * same for each built-in mapfile row (test-mapfile compares them). */
+void pmu__tables_map_start(const char *pattern, size_t *lit, size_t *group)
 {
 	static const char special[] = ".[]()*+?{}|^$\\";
 	size_t n = strcspn(pattern, special), g = 0;
 
-	if (map_top_alternative(pattern))
-		return true;
+	if (map_top_alternative(pattern)) {
+		*lit = *group = 0;
+		return;
+	}
 	if (n && pattern[n] && strchr("*?{", pattern[n]))
 		n--;
 	else if (pattern[n] == '(') {
@@ -210,19 +210,39 @@ static bool map_may_match(const char *pattern, const char keys[][64], int nk)
 		if (pattern[g] != ')' || (pattern[g + 1] && strchr("*?{+", pattern[g + 1])))
 			g = 0;
 	}
+	*lit = n;
+	*group = g;
+}
+
+/* Whether one of the @nk keys begins as @pattern's literal start requires (@lit and @group from
+ * pmu__tables_map_start): its first @lit characters, then one of the group's alternatives.
+ * Case-insensitive, as regcomp is told. */
+static bool start_may_match(const char *pattern, size_t lit, size_t group, const char keys[][64], int nk)
+{
 	for (int k = 0; k < nk; k++) {
-		if (strncasecmp(keys[k], pattern, n))
+		if (strncasecmp(keys[k], pattern, lit))
 			continue;
-		if (!g)
+		if (!group)
 			return true;
-		for (const char *a = pattern + n + 1; a < pattern + g;) {
+		for (const char *a = pattern + lit + 1; a < pattern + group;) {
 			size_t al = strcspn(a, "|)");
-			if (!strncasecmp(keys[k] + n, a, al))
+			if (!strncasecmp(keys[k] + lit, a, al))
 				return true;
 			a += al + 1;
 		}
 	}
 	return false;
+}
+
+/* Whether @pattern can match one of the @nk keys, by its literal start alone
+ * (pmu__tables_map_start): a key that cannot costs no regcomp. test-mapfile holds the choice to
+ * regcomp/regexec's over perf's mapfiles. */
+static bool map_may_match(const char *pattern, const char keys[][64], int nk)
+{
+	size_t lit, group;
+
+	pmu__tables_map_start(pattern, &lit, &group);
+	return start_may_match(pattern, lit, group, keys, nk);
 }
 
 /* Compile mapfile CPU pattern @pat (anchored at both ends, case-insensitive) into @re, refusing what
@@ -480,6 +500,20 @@ static int pattern_matches(const char *pat, const char keys[][64], int nk, char 
 	return r;
 }
 
+/* Whether the CPU pattern @pat of line @lineno of mapfile @mapname matches one of the @nk keys: 1, 0
+ * (also when the pattern is refused: a warning says why, and the line is skipped), -ENOMEM. */
+static int row_matches(struct pmu_ctx *ctx, const char *pat, const char keys[][64], int nk, const char *mapname,
+		       int lineno)
+{
+	char why[PMU_MAP_PATTERN_MAX + 160];
+	int r = pattern_matches(pat, keys, nk, why, sizeof(why));
+
+	if (r != -EINVAL)
+		return r;
+	pmu__log(ctx, PMU_LOG_WARN, "%s line %d: %s: line skipped", mapname, lineno, why);
+	return 0;
+}
+
 /* Find the directory for @cpu in a mapfile's text: 1 and *dir (to free), 0 if no line matches,
  * -ENOMEM. Refused lines are warnings naming @mapname and the line. */
 int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
@@ -490,12 +524,7 @@ int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const 
 	struct map_row row;
 
 	while (pmu__tables_map_next(&text, &lineno, &row)) {
-		char why[PMU_MAP_PATTERN_MAX + 160];
-		if ((r = pattern_matches(row.cpuid, keys, nk, why, sizeof(why))) == -EINVAL) {
-			pmu__log(ctx, PMU_LOG_WARN, "%s line %d: %s: line skipped", mapname, row.lineno, why);
-			continue;
-		}
-		if (r < 0)
+		if ((r = row_matches(ctx, row.cpuid, keys, nk, mapname, row.lineno)) < 0)
 			return r;
 		if (r)
 			return (*dir = strdup(row.dir)) ? 1 : -ENOMEM;
@@ -503,9 +532,32 @@ int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const 
 	return 0;
 }
 
-/* The built-in mapfile's answers, per process (it never changes, and a context pays ~50,000
- * instructions of pattern checks to find its CPU's line, ~170,000 more where a line needs regcomp): the
- * last few CPUs asked for. */
+/*
+ * pmu__tables_map_match() over the built-in mapfile, whose rows gen-tables.py compiled with their
+ * patterns' literal starts (pmu__tables_map_start): a row whose start no key has is skipped without
+ * reading its pattern further. A plain pattern cost ~1,400 instructions to reject (plain_match checks
+ * the whole pattern for 2 keys), the text's line ~600 to split: an AMD CPU's first context read the 37
+ * Intel rows before its own. Skipping loses no warning: every built-in pattern is accepted
+ * (test-mapfile, which also compares this with pmu__tables_map_match over the mapfile's text).
+ */
+static int builtin_rows_match(struct pmu_ctx *ctx, const char keys[][64], int nk, char **dir)
+{
+	for (size_t i = 0; i < pmu__builtin_nmaprows; i++) {
+		const struct pmu_builtin_maprow *row = &pmu__builtin_maprows[i];
+		int r;
+		if (!start_may_match(row->cpuid, row->lit, row->group, keys, nk))
+			continue;
+		if ((r = row_matches(ctx, row->cpuid, keys, nk, "events/mapfile.csv", row->lineno)) < 0)
+			return r;
+		if (r)
+			return (*dir = strdup(row->dir)) ? 1 : -ENOMEM;
+	}
+	return 0;
+}
+
+/* The built-in mapfile's answers, per process (it never changes, and a context pays 9,000-28,000
+ * instructions to find its CPU's row, ~165,000 more where the row needs regcomp: AMD's and RISC-V's
+ * [[:xdigit:]] patterns): the last few CPUs asked for. */
 static struct builtin_answer { char keys[2][64]; int nk, r; char dir[96]; } answers[4];
 static size_t nanswers;
 static pthread_mutex_t answers_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -515,7 +567,7 @@ void pmu__cpumap_fork_lock(bool take)
 	pmu__fork_mutex(&answers_lock, take);
 }
 
-int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, char **dir)
+int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, char **dir)
 {
 	char keys[2][64] = { "", "" };
 	int nk = pmu__tables_cpu_keys(cpu, keys), r = -1;
@@ -530,7 +582,7 @@ int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu
 	pthread_mutex_unlock(&answers_lock);
 	if (r >= 0 || r == -ENOMEM)
 		return r;
-	r = pmu__tables_map_match(ctx, cpu, text, "events/mapfile.csv", dir);
+	r = builtin_rows_match(ctx, keys, nk, dir);
 	if (r < 0 || (r == 1 && strlen(*dir) >= sizeof(answers[0].dir)))
 		return r;
 	pthread_mutex_lock(&answers_lock);

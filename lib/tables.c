@@ -16,14 +16,6 @@
 #include "fork.h"
 #include "util.h"
 
-static const struct pmu_builtin_file *builtin(const char *path)
-{
-	for (size_t i = 0; i < pmu__builtin_nfiles; i++)
-		if (!strcmp(pmu__builtin_files[i].path, path))
-			return &pmu__builtin_files[i];
-	return NULL;
-}
-
 /* Built-in directories' blocks of entries are made once per process and shared by every table that
  * holds them (an entry, once made, never changes): a table borrows a block (its chunk is not owned)
  * and never frees it. */
@@ -247,9 +239,8 @@ static int load_tables(struct pmu_ctx *ctx)
 	user = t->n;
 	/* 2. built-in: the CPU's directory, then the standard names (the process's table when they are all) */
 	if (r == 0) {
-		const struct pmu_builtin_file *mf = builtin("mapfile.csv");
 		char *dir = NULL;
-		int m = mf ? pmu__tables_builtin_map_match(ctx, &ctx->cpu, mf->data, &dir) : 0;
+		int m = pmu__tables_builtin_map_match(ctx, &ctx->cpu, &dir);
 		r = m < 0 ? m : user ? 1 : builtin_table(t, m > 0 ? dir : NULL);
 		if (r == 1) {
 			r = m > 0 ? add_builtin_dir(t, dir) : 0;

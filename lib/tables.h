@@ -406,6 +406,17 @@ struct map_row {
 #define PMU_MAP_PATTERN_MAX 128 /* the longest CPU pattern a mapfile line may have (tables.c says why) */
 bool pmu__tables_map_next(const char **p, int *lineno, struct map_row *row);
 int pmu__tables_map_pattern(const char *pat, const char keys[][64], int nk, regex_t *re, char *why, size_t wl);
+/* The literal start of mapfile CPU pattern @pat (tables-cpumap.c says the rule): *@lit characters every
+ * matching key begins with, then one of the alternatives of the group that ends at *@group (0: none). */
+void pmu__tables_map_start(const char *pat, size_t *lit, size_t *group);
+/* A row of the built-in mapfile, compiled by gen-tables.py: its CPU pattern, directory and line, and its
+ * pattern's literal start (pmu__tables_map_start's answer, computed at build time). */
+struct pmu_builtin_maprow {
+	const char *cpuid, *dir;
+	unsigned short lineno, lit, group;
+};
+extern const struct pmu_builtin_maprow pmu__builtin_maprows[];
+extern const size_t pmu__builtin_nmaprows;
 /* A plain mapfile pattern (literals, bracket expressions of characters and ranges, groups of literal
  * alternatives; nothing repeated) matched against the @nk keys without regex, as regexec would: 1 if
  * one matches, 0 if none, -1 if @pat is not plain (then regcomp/regexec decide). */
@@ -434,9 +445,10 @@ int pmu__tables_disk(struct pmu_tables *t, const char *path, const char *dir);
  * warning naming @mapname and the line. What loading does, for tests and fuzzers. */
 int pmu__tables_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, const char *mapname,
 			  char **dir);
-/* pmu__tables_map_match() over the built-in mapfile @text, its answer for @cpu kept per process (the
- * built-in mapfile never changes; its lines were checked at build time, so no warning is lost). */
-int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, const char *text, char **dir);
+/* pmu__tables_map_match() over the built-in mapfile (its compiled rows), its answer for @cpu kept per
+ * process (the built-in mapfile never changes, and every pattern of it is accepted, so no warning is
+ * lost). */
+int pmu__tables_builtin_map_match(struct pmu_ctx *ctx, const struct pmu_cpu *cpu, char **dir);
 /* For the fuzzer: @text as one table file, loaded, indexed, checked and its native entries encoded.
  * Returns the number of problems. */
 int pmu__tables_fuzz(struct pmu_ctx *ctx, const char *text, size_t len);

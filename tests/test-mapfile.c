@@ -118,6 +118,12 @@ static const char *perf_tree(void)
 	return root;
 }
 
+/* RISC-V ids (mvendorid-marchid-mimpid): perf's vendors and architectures, and a few implementations */
+static const char *const rv_vendors[] = { "0x489", "0x5b7", "0x67e", "0x31e", "0x1" };
+static const char *const rv_archs[] = { "0x8000000000000007", "0x0", "0x80000000db000080", "0x80000000db000090",
+					"0x80000000db0000a0", "0x8000000000008a45", "0x16" };
+static const char *const rv_impls[] = { "0x0", "0x1", "0x4210427", "0xabc" };
+
 struct row {
 	char pattern[160], dir[160], raw[160];
 	regex_t re;
@@ -216,6 +222,138 @@ static int same_choice(struct pmu_ctx *ctx, const char *text, const struct row *
 	return want != NULL;
 }
 
+/* The built-in mapfile's text: the oracle of its compiled rows. */
+static const char *builtin_text(void)
+{
+	for (size_t i = 0; i < pmu__builtin_nfiles; i++)
+		if (!strcmp(pmu__builtin_files[i].path, "mapfile.csv"))
+			return pmu__builtin_files[i].data;
+	CHECK(0, "the built-in mapfile");
+	return NULL;
+}
+
+/* Rows chosen by some id (builtin_id), by index in the compiled rows. */
+static bool row_chosen[1024];
+
+/* CPU id @id: the built-in mapfile's compiled rows, rows skipped by their literal start
+ * (pmu__tables_builtin_map_match, its answer not yet kept for @id's keys), choose what the text's rows
+ * choose, every pattern matched (pmu__tables_map_match). 1 if it chose a row. */
+static int builtin_id(struct pmu_ctx *ctx, const char *text, const char *id)
+{
+	struct pmu_cpu cpu;
+	char *fast = NULL, *full = NULL;
+	int rf, rm;
+
+	if (pmu__cpu_parse_id(id, &cpu) < 0) {
+		CHECK(0, "cannot parse CPU id %s", id);
+		return 0;
+	}
+	rf = pmu__tables_builtin_map_match(ctx, &cpu, &fast);
+	rm = pmu__tables_map_match(ctx, &cpu, text, "mapfile.csv", &full);
+	CHECK(rf == rm && (rf != 1 || !strcmp(fast, full)), "%s: compiled rows %d %s, text %d %s", id, rf,
+	      rf == 1 ? fast : "", rm, rm == 1 ? full : "");
+	for (size_t i = 0; rf == 1 && i < pmu__builtin_nmaprows && i < 1024; i++)
+		row_chosen[i] |= !strcmp(pmu__builtin_maprows[i].dir, fast);
+	free(fast);
+	free(full);
+	return rf == 1;
+}
+
+/*
+ * The built-in mapfile's rows, compiled by gen-tables.py, are its text's rows as the loader reads them
+ * (pattern, directory, line), each pattern accepted (a row skipped by its literal start loses no warning)
+ * and its literal start the library's (pmu__tables_map_start). And for CPU ids of every row (each x86
+ * vendor and family of the file with every model, steppings 0 and B on each side of perf's -[01234];
+ * each arm64 MIDR literal, with variant and revision set, and the next part; the RISC-V ids above), the
+ * compiled rows choose what the text's rows choose, and every row is chosen by some id.
+ */
+static void builtin_rows(void)
+{
+	const char *text = builtin_text(), *p = text;
+	struct { char vendor[32]; unsigned family; } fams[8];
+	struct log l = { { 0 } };
+	struct pmu_ctx_opts o;
+	struct pmu_ctx *ctx = NULL;
+	size_t n = 0, nf = 0, ids = 0, matched = 0, chosen = 0;
+	struct map_row row;
+	char id[96];
+	int lineno = 0;
+
+	if (!text)
+		return;
+	while (pmu__tables_map_next(&p, &lineno, &row)) {
+		const struct pmu_builtin_maprow *c = n < pmu__builtin_nmaprows ? &pmu__builtin_maprows[n] : NULL;
+		char why[PMU_MAP_PATTERN_MAX + 160], vendor[32];
+		size_t lit, group;
+		unsigned fam;
+		regex_t re;
+		n++;
+		CHECK(c && !strcmp(c->cpuid, row.cpuid) && !strcmp(c->dir, row.dir) && c->lineno == row.lineno,
+		      "row %zu: compiled '%s' %s line %d; the text's '%s' %s line %d", n, c ? c->cpuid : "", c ? c->dir : "",
+		      c ? c->lineno : 0, row.cpuid, row.dir, row.lineno);
+		if (!c)
+			continue;
+		pmu__tables_map_start(c->cpuid, &lit, &group);
+		CHECK(c->lit == lit && c->group == group, "'%s': literal start %u, group %u compiled; %zu, %zu here",
+		      c->cpuid, c->lit, c->group, lit, group);
+		CHECK(pmu__tables_map_pattern(c->cpuid, NULL, 0, &re, why, sizeof(why)) == 0, "'%s' refused: %s", c->cpuid,
+		      why);
+		regfree(&re);
+		if (sscanf(c->cpuid, "%31[A-Za-z]-%u-", vendor, &fam) == 2) {
+			size_t f = 0;
+			while (f < nf && (strcmp(fams[f].vendor, vendor) || fams[f].family != fam))
+				f++;
+			if (f == nf && nf < 8) {
+				snprintf(fams[nf].vendor, sizeof(fams[nf].vendor), "%s", vendor);
+				fams[nf++].family = fam;
+			}
+		}
+	}
+	CHECK(n == pmu__builtin_nmaprows && n > 40, "%zu rows in the text, %zu compiled", n, pmu__builtin_nmaprows);
+	CHECK(nf >= 4, "%zu x86 vendors and families", nf);
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.log_fn = log_fn;
+	o.log_data = &l;
+	if (pmu_ctx_new(&ctx, &o) < 0) {
+		CHECK(0, "context");
+		return;
+	}
+	for (size_t f = 0; f < nf; f++)
+		for (unsigned model = 0; model < 256; model++)
+			for (unsigned step = 0; step < 16; step += 11) {
+				snprintf(id, sizeof(id), "%s-%u-%X-%X", fams[f].vendor, fams[f].family, model, step);
+				matched += builtin_id(ctx, text, id);
+				ids++;
+			}
+	for (size_t i = 0; i < pmu__builtin_nmaprows; i++) {
+		unsigned long long midr;
+		if (strlen(pmu__builtin_maprows[i].cpuid) != 18 || sscanf(pmu__builtin_maprows[i].cpuid, "0x%llx", &midr) != 1)
+			continue;
+		for (int k = 0; k < 3; k++) {
+			snprintf(id, sizeof(id), "0x%016llx", k == 0 ? midr : k == 1 ? midr | 0x300003 : midr + 0x10);
+			matched += builtin_id(ctx, text, id);
+			ids++;
+		}
+	}
+	for (size_t v = 0; v < 5; v++)
+		for (size_t ar = 0; ar < 7; ar++)
+			for (size_t im = 0; im < 4; im++) {
+				snprintf(id, sizeof(id), "%s-%s-%s", rv_vendors[v], rv_archs[ar], rv_impls[im]);
+				matched += builtin_id(ctx, text, id);
+				ids++;
+			}
+	CHECK(!l.all.n, "lines refused:\n%s", l.all.s);
+	for (size_t i = 0; i < pmu__builtin_nmaprows && i < 1024; i++) {
+		CHECK(row_chosen[i], "no id chose row '%s' (%s)", pmu__builtin_maprows[i].cpuid, pmu__builtin_maprows[i].dir);
+		chosen += row_chosen[i];
+	}
+	printf("built-in mapfile: %zu rows compiled as the text's; %zu CPU ids (%zu matched) choose the same row by "
+	       "the rows' literal starts as by every pattern, %zu rows chosen\n", n, ids, matched, chosen);
+	pmu_ctx_free(ctx);
+	free(l.all.s);
+}
+
 /* The built-in mapfile's answers kept per process (pmu__tables_builtin_map_match) are the answers
  * of matching the mapfile's text (pmu__tables_map_match), for 7 CPUs asked for in turn three times
  * (more CPUs than answers are kept), contexts made and freed in between. */
@@ -224,13 +362,9 @@ static void builtin_answers(void)
 	static const char *const ids[] = { "GenuineIntel-6-55-4", "AuthenticAMD-25-11-1", "GenuineIntel-6-8F-8",
 					   "0x00000000410fd0c0", "GenuineIntel-6-99-9", "GenuineIntel-6-5E-3",
 					   "AuthenticAMD-23-31-0" };
-	const char *text = NULL;
+	const char *text = builtin_text();
 	int hits = 0;
 
-	for (size_t i = 0; i < pmu__builtin_nfiles; i++)
-		if (!strcmp(pmu__builtin_files[i].path, "mapfile.csv"))
-			text = pmu__builtin_files[i].data;
-	CHECK(text != NULL, "the built-in mapfile");
 	for (int round = 0; text && round < 3; round++)
 		for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 			struct pmu_ctx_opts o;
@@ -244,7 +378,7 @@ static void builtin_answers(void)
 				CHECK(0, "context for %s", ids[i]);
 				continue;
 			}
-			rk = pmu__tables_builtin_map_match(ctx, &ctx->cpu, text, &kept);
+			rk = pmu__tables_builtin_map_match(ctx, &ctx->cpu, &kept);
 			rm = pmu__tables_map_match(ctx, &ctx->cpu, text, "mapfile.csv", &matched);
 			CHECK(rk == rm && (rk != 1 || !strcmp(kept, matched)), "%s (round %d): kept %d %s, matched %d %s",
 			      ids[i], round, rk, rk == 1 ? kept : "", rm, rm == 1 ? matched : "");
@@ -373,14 +507,10 @@ int main(void)
 		text = slurp(path);
 		CHECK(n >= 4, "%s: %zu lines", path, n);
 		ids = matched = 0;
-		static const char *const vendors[] = { "0x489", "0x5b7", "0x67e", "0x31e", "0x1" };
-		static const char *const archs[] = { "0x8000000000000007", "0x0", "0x80000000db000080", "0x80000000db000090",
-						     "0x80000000db0000a0", "0x8000000000008a45", "0x16" };
-		static const char *const impls[] = { "0x0", "0x1", "0x4210427", "0xabc" };
 		for (size_t v = 0; v < 5; v++)
 			for (size_t ar = 0; ar < 7; ar++)
 				for (size_t im = 0; im < 4; im++) {
-					snprintf(id, sizeof(id), "%s-%s-%s", vendors[v], archs[ar], impls[im]);
+					snprintf(id, sizeof(id), "%s-%s-%s", rv_vendors[v], rv_archs[ar], rv_impls[im]);
 					matched += same_choice(ctx, text, rows, n, id, id, NULL, &l);
 					ids++;
 				}
@@ -419,6 +549,7 @@ int main(void)
 		free(l.all.s);
 	}
 	gen_done();
+	builtin_rows();
 	builtin_answers();
 	return test_done("test-mapfile");
 }
