@@ -184,7 +184,8 @@ class Builtin(pc.Corpus):
             return True
         seen.add(name.lower())
         try:
-            ours = self.formula(ctx.metric_info(name)["expr"])
+            # a hybrid CPU's metric of one core PMU by that PMU's name (defined once per PMU)
+            ours = self.formula(ctx.metric_info("%s/%s/" % (pmu, name) if pmu in pc.CORE_UNITS else name)["expr"])
         except self.pmu.PmuError:
             return False
         perf = trees[(pmu, name.lower())][1].ToPerfJson()
@@ -241,7 +242,7 @@ class Builtin(pc.Corpus):
                     # a name the built-in tables do not define is not evaluated (an expression of that text
                     # would be: "a_%_b" names two events)
                     try:
-                        ctx.metric_info(m.metric_name)
+                        ctx.metric_info("%s/%s/" % (unit, m.metric_name) if unit in pc.CORE_UNITS else m.metric_name)
                     except self.pmu.PmuError:
                         t.mt["libpmu cannot"] += 1
                         t.note("metric", "not in the built-in tables", "", m.metric_name)
