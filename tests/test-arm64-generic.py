@@ -223,12 +223,15 @@ def part2(pmu_bin, src):
             check("has no meaning on any of the 2 core PMUs" in err, "big.LITTLE tree: %s refused: %s" % (name, err))
     print("part 2: %d names on the big.LITTLE tree" % len(cases))
     # pmu info: each core type, its CPUs (the tree's cpus files), its identity (its CPUs' midr_el1:
-    # A55 r2p0, A76 r4p0) and the table of that identity; the Alder Lake tree's in Intel's words
+    # A55 r2p0, A76 r4p0) and the table of that identity (libpmu's own, then Arm's data: events/mapfile.csv);
+    # the Alder Lake tree's in Intel's words
     env = dict(os.environ, PMU_SYSFS_ROOT=root + "/sys", PMU_PROCFS_ROOT=root + "/proc")
     info = json.loads(subprocess.run([pmu_bin, "info", "--json"], env=env, stdout=subprocess.PIPE, text=True).stdout)
     core = [(p["name"], p.get("cpus"), p.get("core_type"), p.get("events_table")) for p in info["pmus"] if p["core"]]
-    check(core == [("armv8_cortex_a55", "0-3", "Cortex-A55 r2p0 (MIDR 0x00000000412fd050)", "arm64/cortex-a55"),
-                   ("armv8_cortex_a76", "4-7", "Cortex-A76 r4p0 (MIDR 0x00000000414fd0b0)", "arm64/cortex-a76")],
+    check(core == [("armv8_cortex_a55", "0-3", "Cortex-A55 r2p0 (MIDR 0x00000000412fd050)",
+                    "arm64/cortex-a55+arm64/arm/cortex-a55"),
+                   ("armv8_cortex_a76", "4-7", "Cortex-A76 r4p0 (MIDR 0x00000000414fd0b0)",
+                    "arm64/cortex-a76+arm64/arm/cortex-a76")],
           "pmu info on the big.LITTLE tree: %s" % core)
     # pmu list: each cluster's own table under its PMU; a bare name of the A55's table countable
     lst = json.loads(subprocess.run([pmu_bin, "list", "--json", "L1D_TLB_R"], env=env, stdout=subprocess.PIPE,

@@ -301,9 +301,13 @@ def info_and_arl(pmu_bin, fixtures, arm_root):
                                  ("cpu_atom", "12-21", "E-core (Intel Atom)", "x86/intel/meteorlake")],
             "intel-arl-hybrid": [("cpu_core", "0-7", "P-core (Intel Core)", ""),
                                  ("cpu_atom", "8-23", "E-core (Intel Atom)", "")],
-            "arm64-dynamiq-3": [("armv9_cortex_a510", "0-3", "Cortex-A510 r1p0 (MIDR 0x00000000411fd460)", ""),
-                                ("armv9_cortex_a710", "4-6", "Cortex-A710 r2p0 (MIDR 0x00000000412fd470)", ""),
-                                ("armv9_cortex_x2", "7", "Cortex-X2 r2p0 (MIDR 0x00000000412fd480)", "")]}
+            # each core its built-in table of Arm's data (events/arm64/arm/)
+            "arm64-dynamiq-3": [("armv9_cortex_a510", "0-3", "Cortex-A510 r1p0 (MIDR 0x00000000411fd460)",
+                                 "arm64/arm/cortex-a510"),
+                                ("armv9_cortex_a710", "4-6", "Cortex-A710 r2p0 (MIDR 0x00000000412fd470)",
+                                 "arm64/arm/cortex-a710"),
+                                ("armv9_cortex_x2", "7", "Cortex-X2 r2p0 (MIDR 0x00000000412fd480)",
+                                 "arm64/arm/cortex-x2")]}
     for m, w in want.items():
         t = Tree(pmu_bin, os.path.join(fixtures, m))
         for p, cpus, _, _ in w:
