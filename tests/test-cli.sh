@@ -122,6 +122,14 @@ if [ -d "$fx/sys" ]; then
 fi
 PMU_CPUID=AuthenticAMD-25-11-0 run 0 "$tmp/o" "$tmp/e" info
 check "info: Zen 4's vendor data not built in, the way to it said" has "$tmp/o" "^Vendor data:  not built in for this CPU .*perf's tree in PMU_EVENTS_PATH"
+# Neoverse N1 (r3p1): libpmu's own table, then Arm's data (arm64/arm/neoverse-n1, issue 42); Cortex-A78
+# (r1p0): Arm's data alone, perf's directory name for the two cores it serves
+PMU_CPUID=0x00000000413fd0c1 run 0 "$tmp/o" "$tmp/e" info
+check "info: Neoverse N1's table is libpmu's then Arm's data" has "$tmp/o" "^Event table:  arm64/neoverse-n1+arm64/arm/neoverse-n1 (built-in)"
+check "info: Neoverse N1's vendor data named, what it lacks said" has "$tmp/o" "^Vendor data:  Arm's published core events of this core .*not Arm's metrics"
+PMU_CPUID=0x00000000411fd410 run 0 "$tmp/o" "$tmp/e" info
+check "info: Cortex-A78's table is Arm's data" has "$tmp/o" "^Event table:  arm64/arm/cortex-a78 (built-in)"
+check "info: Cortex-A78's vendor data named" has "$tmp/o" "^Vendor data:  Arm's published core events of this core"
 
 # tables: native names of a chosen CPU, and the standard name for the same event
 PMU_CPUID=GenuineIntel-6-55-4 run 0 "$tmp/o" "$tmp/e" resolve MEM_LOAD_RETIRED.L3_MISS INST.LOAD.DSRC.L3.MISS.RET --json

@@ -127,6 +127,9 @@ static void info_text(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 		       "Intel's published core and uncore events and its metrics as Intel's converter writes them "
 		       "for perf (events/x86/intel/: TMA 4.7 formulas; perf's tree in PMU_EVENTS_PATH gives "
 		       "perf's own)" :
+		       strstr(c.events_table, "arm64/arm/") ?
+		       "Arm's published core events of this core (events/arm64/arm/, from ARM-software/data); "
+		       "not Arm's metrics: perf's tree in PMU_EVENTS_PATH gives perf's (doc/events.md)" :
 		       "not built in for this CPU (libpmu's own table at most: the standard names and the events it "
 		       "maps; libpfm4 encodes other native names): perf's tree in PMU_EVENTS_PATH or unpacked under "
 		       "/usr/local/share/libpmu/pmu-events gives the vendor's full list (doc/events.md)");
