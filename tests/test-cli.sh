@@ -126,7 +126,10 @@ check "info: Zen 4's vendor data not built in, the way to it said" has "$tmp/o" 
 # (r1p0): Arm's data alone, perf's directory name for the two cores it serves
 PMU_CPUID=0x00000000413fd0c1 run 0 "$tmp/o" "$tmp/e" info
 check "info: Neoverse N1's table is libpmu's then Arm's data" has "$tmp/o" "^Event table:  arm64/neoverse-n1+arm64/arm/neoverse-n1 (built-in)"
-check "info: Neoverse N1's vendor data named, what it lacks said" has "$tmp/o" "^Vendor data:  Arm's published core events of this core .*not Arm's metrics"
+check "info: Neoverse N1's vendor data named, its metrics' source said" has "$tmp/o" "^Vendor data:  Arm's published core events of this core .*its metrics (telemetry-solution)"
+# Arm's metrics built in: Neoverse N1's ipc from its telemetry specification, the file named
+PMU_CPUID=0x00000000413fd0c1 run 0 "$tmp/o" "$tmp/e" list --json --details ipc
+check "list: Neoverse N1's ipc is Arm's telemetry metric" json "$tmp/o" "any(e['name'] == 'ipc' and e['kind'] == 'metric' and e.get('file') == 'arm64/arm/neoverse-n1/metrics.json' and e['expr'] == 'INST_RETIRED / CPU_CYCLES' for e in d)"
 PMU_CPUID=0x00000000411fd410 run 0 "$tmp/o" "$tmp/e" info
 check "info: Cortex-A78's table is Arm's data" has "$tmp/o" "^Event table:  arm64/arm/cortex-a78 (built-in)"
 check "info: Cortex-A78's vendor data named" has "$tmp/o" "^Vendor data:  Arm's published core events of this core"

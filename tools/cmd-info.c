@@ -128,8 +128,9 @@ static void info_text(struct pmu_ctx *ctx, const struct pmu_caps *cp, const char
 		       "for perf (events/x86/intel/: TMA 4.7 formulas; perf's tree in PMU_EVENTS_PATH gives "
 		       "perf's own)" :
 		       strstr(c.events_table, "arm64/arm/") ?
-		       "Arm's published core events of this core (events/arm64/arm/, from ARM-software/data); "
-		       "not Arm's metrics: perf's tree in PMU_EVENTS_PATH gives perf's (doc/events.md)" :
+		       "Arm's published core events of this core (events/arm64/arm/, from ARM-software/data) and, "
+		       "where Arm's telemetry specification covers the core (Neoverse N1, V1, N2, V2), its metrics "
+		       "(telemetry-solution); perf's tree in PMU_EVENTS_PATH gives perf's own (doc/events.md)" :
 		       "not built in for this CPU (libpmu's own table at most: the standard names and the events it "
 		       "maps; libpfm4 encodes other native names): perf's tree in PMU_EVENTS_PATH or unpacked under "
 		       "/usr/local/share/libpmu/pmu-events gives the vendor's full list (doc/events.md)");
