@@ -71,29 +71,18 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-EVENTS = os.path.join(os.path.dirname(HERE), "events")
-OUT = os.path.join(EVENTS, "arm64", "arm")
-SOURCES = os.path.join(OUT, "SOURCES.csv")
-MAPFILE = os.path.join(EVENTS, "mapfile.csv")
-SOURCE_COLS = ["Directory", "MIDR", "Version", "Files", "Commit", "Metrics", "MetricsCommit"]
-KEYS = {"EventName", "EventCode", "BriefDescription"}
+import vendordata
+from vendordata import Form, by_name
 
-
-def git(repo, *args, check=True):
-    r = subprocess.run(["git", "--git-dir", git_dir(repo)] + list(args), stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
-    if r.returncode and check:
-        sys.exit("gen-armdata: git %s: %s" % (" ".join(args), r.stderr.decode().strip()))
-    return r.stdout.decode("utf-8") if not r.returncode else None
-
-
-def git_dir(repo):
-    """The git directory of @repo: a bare clone (the directory itself) or a work tree's .git."""
-    return os.path.join(repo, ".git") if os.path.isdir(os.path.join(repo, ".git")) else repo
+V = vendordata.Vendor("gen-armdata", "arm64/arm", ["Directory", "MIDR", "Version", "Files", "Commit", "Metrics",
+                                                   "MetricsCommit"],
+                      mapfile_rows=lambda srcs: [(m, s["Version"], s["Directory"]) for s in srcs
+                                                 for m in s["MIDR"].split(";")],
+                      rows_name="rows of Arm's cores")
+git, sources = V.git, V.sources
+OUT = V.out
 
 
 def data_file(repo, commit, path):
@@ -213,18 +202,7 @@ def pin(repo, perf, trepo=None):
         if got:
             row["Metrics"], row["MetricsCommit"] = got
         out.append(row)
-    os.makedirs(OUT, exist_ok=True)
-    with open(SOURCES, "w", newline="") as f:
-        w = csv.DictWriter(f, SOURCE_COLS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(out)
-    print("gen-armdata: %d directories pinned in %s" % (len(out), os.path.relpath(SOURCES)))
-    return 0
-
-
-def sources():
-    with open(SOURCES) as f:
-        return list(csv.DictReader(f))
+    return V.write_sources(out)
 
 
 # Where the first sentence of an ARM-software/data description ends: ". X" or ".This" (a sentence without
@@ -246,56 +224,36 @@ def table(repo, src):
         sys.exit("gen-armdata: %s: %s not all at %s" % (src["Directory"], src["Files"], src["Commit"]))
     out = [{"EventName": e["name"], "EventCode": "0x%x" % e["code"], "BriefDescription": brief(e["description"])}
            for e in events.values()]
-    return sorted(out, key=sort_key)
+    return sorted(out, key=by_code)
 
 
-def sort_key(o):
+def by_code(o):
     return (int(o["EventCode"], 16), o["EventName"])
 
 
-def dump(entries):
-    return json.dumps(entries, indent=4, sort_keys=True, ensure_ascii=True) + "\n"
+CORE = Form({"EventName", "EventCode", "BriefDescription"}, {"EventName": None, "EventCode": r"0x[0-9a-f]+"}, by_code)
 
 
-def check_file(path):
-    """1 when @path is not a core.json write makes: a sorted array of entries of KEYS, each with a name and a
-    hex code."""
-    try:
-        entries = json.load(open(path))
-    except (OSError, ValueError) as x:
-        print("gen-armdata: %s: %s" % (os.path.relpath(path), x))
-        return 1
-    odd = [e.get("EventName", "?") if isinstance(e, dict) else "?" for e in entries
-           if not isinstance(e, dict) or set(e) - KEYS or "EventName" not in e
-           or not re.fullmatch(r"0x[0-9a-f]+", e.get("EventCode", ""))]
-    if odd or entries != sorted(entries, key=sort_key):
-        print("gen-armdata: %s is not what write makes (%s)" % (os.path.relpath(path), ", ".join(odd[:3]) or "order"))
-        return 1
-    return 0
+def made(src, repo, trepo):
+    """The files of @src's directory as the pinned commits give them: core.json, metrics.json where
+    SOURCES.csv pins metrics and the telemetry clone is given."""
+    events = table(repo, src)
+    out = [("core.json", events, "ARM-software/data", src["Commit"])]
+    if trepo and src.get("Metrics"):
+        out.append(("metrics.json", metrics_table(trepo, src, [e["EventName"] for e in events]),
+                    "telemetry-solution", src["MetricsCommit"]))
+    return out
 
 
-def offline_check():
-    """What --check can tell without the data clone: each directory of SOURCES.csv (and no other) has a
-    core.json of this converter's form and nothing else; LICENSE and README.md are there."""
+def forms(src):
+    """The files write makes in @src's directory, all of them needed: core.json, metrics.json where
+    SOURCES.csv pins metrics."""
+    return [("core.json", True, CORE)] + ([("metrics.json", True, METRICS)] if src.get("Metrics") else [])
+
+
+def licence_files():
+    """The licence travels with the data (Apache-2.0): the number of its files missing (said)."""
     bad = 0
-    named = {s["Directory"] for s in sources()}
-    here = {d for d in os.listdir(OUT) if os.path.isdir(os.path.join(OUT, d))}
-    for d in sorted(here - named):
-        print("gen-armdata: events/arm64/arm/%s is in no row of SOURCES.csv" % d)
-        bad += 1
-    for src in sources():
-        d = src["Directory"]
-        files = ["core.json"] + (["metrics.json"] if src.get("Metrics") else [])
-        for fn in files:
-            path = os.path.join(OUT, d, fn)
-            if not os.path.exists(path):
-                print("gen-armdata: events/arm64/arm/%s/%s is missing" % (d, fn))
-                bad += 1
-                continue
-            bad += check_file(path) if fn == "core.json" else check_metrics_file(path)
-        for fn in sorted(set(os.listdir(os.path.join(OUT, d))) - set(files)) if os.path.isdir(os.path.join(OUT, d)) else []:
-            print("gen-armdata: events/arm64/arm/%s/%s is no file write makes" % (d, fn))
-            bad += 1
     for fn in ("LICENSE", "LICENSE-2.0.txt", "README.md"):
         if not os.path.exists(os.path.join(OUT, fn)):
             print("gen-armdata: events/arm64/arm/%s is missing (Apache-2.0: the licence travels with the data)" % fn)
@@ -303,74 +261,22 @@ def offline_check():
     return bad
 
 
-def write(repo, check, trepo=None):
-    bad = offline_check() if check else 0
-    for src in sources() if repo else []:
-        events = table(repo, src)
-        made = [("core.json", dump(events), "ARM-software/data", src["Commit"])]
-        if trepo and src.get("Metrics"):
-            made.append(("metrics.json", dump(metrics_table(trepo, src, [e["EventName"] for e in events])),
-                         "telemetry-solution", src["MetricsCommit"]))
-        for fn, text, what, commit in made:
-            path = os.path.join(OUT, src["Directory"], fn)
-            if check:
-                old = open(path).read() if os.path.exists(path) else None
-                if old != text:
-                    print("gen-armdata: %s differs from what %s %s gives" % (os.path.relpath(path), what, commit[:12]))
-                    bad += 1
-                continue
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write(text)
-    text = mapfile_text()
-    if check and open(MAPFILE).read() != text:
-        print("gen-armdata: events/mapfile.csv's rows of Arm's cores differ from SOURCES.csv's")
-        bad += 1
-    elif not check:
-        with open(MAPFILE, "w") as f:
-            f.write(text)
-    if check and not bad:
-        print("ok: %d directories (%d with metrics) and their %d mapfile rows as SOURCES.csv gives them%s%s" %
-              (len(sources()), sum(1 for s in sources() if s.get("Metrics")), sum(len(s["MIDR"].split(";")) for s in sources()),
-               ", each core.json as ARM-software/data's pinned commit gives it" if repo else
-               " (core.json not compared with ARM-software/data: no clone given)",
-               "" if not repo else ", each metrics.json as telemetry-solution's pinned commit gives it" if trepo else
-               " (metrics.json not compared: no telemetry-solution clone given)"))
-    return 1 if bad else 0
-
-
-def mapfile_text():
-    """events/mapfile.csv with a row per MIDR of SOURCES.csv: libpmu's own table of the core first where a
-    row of that MIDR had one (arm64/<core>: StdNames, topdown, notes), then Arm's; the rows stand where the
-    first row of any of those MIDRs stood (else after the last arm64 row), every other row as it was."""
-    lines = open(MAPFILE).read().splitlines()
-    midrs = [m for s in sources() for m in s["MIDR"].split(";")]
-    own = {}
-    for ln in lines[1:]:
-        c = ln.split(",")
-        if c[0] in midrs and c[2].startswith("arm64/") and not c[2].startswith("arm64/arm/"):
-            own[c[0]] = c[2].split("+")[0]
-    rows = ["%s,%s,%s,core" % (m, s["Version"], "+".join(([own[m]] if m in own else []) + ["arm64/arm/" + s["Directory"]]))
-            for s in sources() for m in s["MIDR"].split(";")]
-    out, at = [lines[0]], None
-    for ln in lines[1:]:
-        if ln.split(",")[0] in midrs:
-            if at is None:
-                at = len(out)
-            continue
-        out.append(ln)
-    if at is None:
-        arm = [k for k, ln in enumerate(out) if ",arm64/" in ln]
-        at = arm[-1] + 1 if arm else len(out)
-    out[at:at] = rows
-    return "\n".join(out) + "\n"
+def ok(repo, trepo):
+    """The check's last line when it found nothing."""
+    return "ok: %d directories (%d with metrics) and their %d mapfile rows as SOURCES.csv gives them%s%s" % (
+        len(sources()), sum(1 for s in sources() if s.get("Metrics")), sum(len(s["MIDR"].split(";")) for s in sources()),
+        ", each core.json as ARM-software/data's pinned commit gives it" if repo else
+        " (core.json not compared with ARM-software/data: no clone given)",
+        "" if not repo else ", each metrics.json as telemetry-solution's pinned commit gives it" if trepo else
+        " (metrics.json not compared: no telemetry-solution clone given)")
 
 
 # ---------------------------------------------------------------------------------------------------------
 # Metrics: Arm's telemetry specifications (github.com/ARM-software/telemetry-solution, Apache-2.0)
 # ---------------------------------------------------------------------------------------------------------
 
-METRIC_KEYS = {"MetricName", "MetricExpr", "BriefDescription", "MetricGroup", "ScaleUnit"}
+METRICS = Form({"MetricName", "MetricExpr", "BriefDescription", "MetricGroup", "ScaleUnit"},
+               {"MetricName": None, "MetricExpr": None}, by_name)
 
 
 def telemetry_files(repo, commit):
@@ -459,16 +365,12 @@ def telemetry_metrics(repo, commit, specs, names, d, quiet=True):
                           w for w in formula_names(o["MetricExpr"]) if w.lower() not in known)), file=sys.stderr)
             known.discard(o["MetricName"].lower())
         out = [o for o in out if o not in bad]
-    return sorted(out, key=metric_key)
+    return sorted(out, key=by_name)
 
 
 def midr_short(midr):
     """perf's spelling of a MIDR in strcmp_cpuid_str: 0x00000000410fd490 -> 0x410fd490."""
     return "0x%x" % int(midr, 16)
-
-
-def metric_key(o):
-    return o["MetricName"]
 
 
 def formula_names(expr):
@@ -581,30 +483,8 @@ def metrics_table(trepo, src, events):
     return ms
 
 
-def check_metrics_file(path):
-    """1 when @path is not a metrics.json write makes: a sorted array of entries of METRIC_KEYS with a name
-    and a formula."""
-    try:
-        entries = json.load(open(path))
-    except (OSError, ValueError) as x:
-        print("gen-armdata: %s: %s" % (os.path.relpath(path), x))
-        return 1
-    odd = [e.get("MetricName", "?") if isinstance(e, dict) else "?" for e in entries
-           if not isinstance(e, dict) or set(e) - METRIC_KEYS or "MetricName" not in e or "MetricExpr" not in e]
-    if odd or entries != sorted(entries, key=metric_key):
-        print("gen-armdata: %s is not what write makes (%s)" % (os.path.relpath(path), ", ".join(odd[:3]) or "order"))
-        return 1
-    return 0
-
-
 def main(argv):
-    if len(argv) in (3, 4) and argv[0] == "pin":
-        return pin(argv[1], argv[2], argv[3] if len(argv) == 4 else None)
-    if len(argv) in (2, 3) and argv[0] == "write":
-        return write(argv[1], False, argv[2] if len(argv) == 3 else None)
-    if argv[:1] == ["--check"] and len(argv) <= 3:
-        return write(argv[1] if len(argv) >= 2 else None, True, argv[2] if len(argv) == 3 else None)
-    sys.exit(__doc__)
+    return V.main(argv, __doc__, pin=pin, made=made, forms=forms, ok=ok, clones=2, more_check=licence_files)
 
 
 if __name__ == "__main__":

@@ -42,11 +42,14 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-EVENTS = os.path.join(os.path.dirname(HERE), "events")
-OUT = os.path.join(EVENTS, "x86", "intel")
-SOURCES = os.path.join(OUT, "SOURCES.csv")
-SOURCE_COLS = ["Directory", "CPUID", "Version", "Perfmon", "Commit", "Files"]
+import vendordata
+from vendordata import Form, by_name
+
+V = vendordata.Vendor("gen-perfmon", "x86/intel", ["Directory", "CPUID", "Version", "Perfmon", "Commit", "Files"],
+                      mapfile_rows=lambda srcs: [(s["CPUID"], s["Version"], s["Directory"]) for s in srcs],
+                      rows_name="Intel rows", mine=lambda cpuid: cpuid.startswith("GenuineIntel"))
+git, sources = V.git, V.sources
+
 DROP = {"", "0", "0x0", "0x00", "na", "null", "tbd"}
 KEEP = ["EventCode", "UMask", "CounterMask", "Invert", "EdgeDetect", "AnyThread", "MSRIndex", "MSRValue",
         "PEBS", "SampleAfterValue", "Counter", "Deprecated", "Errata", "Data_LA", "BriefDescription"]
@@ -58,13 +61,6 @@ ROLE_UNIT = {"Core": "cpu_core", "Atom": "cpu_atom"}
 METRICS_COMMIT = "bbeac54ec19b8e4d9cf0f0d5cd87de4f8557e5b8"
 METRIC_KEYS = {"MetricName", "MetricExpr", "MetricGroup", "MetricThreshold", "ScaleUnit", "BriefDescription",
                "Unit", "MetricConstraint", "MetricgroupNoGroup", "DefaultMetricgroupName"}
-
-
-def git(repo, *args):
-    r = subprocess.run(["git", "-C", repo] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if r.returncode:
-        sys.exit("gen-perfmon: git %s: %s" % (" ".join(args), r.stderr.decode().strip()))
-    return r.stdout.decode("utf-8")
 
 
 def perfmon_rows(repo, commit):
@@ -123,17 +119,7 @@ def pin(repo, perf_mapfile):
         files = ";".join("%s=%s" % (r["role"] or "core", r["file"]) for r in rows)
         out.append({"Directory": d, "CPUID": pattern, "Version": version,
                     "Perfmon": rows[0]["file"].split("/")[0], "Commit": c, "Files": files})
-    os.makedirs(OUT, exist_ok=True)
-    with open(SOURCES, "w", newline="") as f:
-        w = csv.DictWriter(f, SOURCE_COLS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(out)
-    print("gen-perfmon: %d directories pinned in %s" % (len(out), os.path.relpath(SOURCES)))
-
-
-def sources():
-    with open(SOURCES) as f:
-        return list(csv.DictReader(f))
+    return V.write_sources(out)
 
 
 def value(e, k):
@@ -173,7 +159,7 @@ def convert(events, unit):
         if unit:
             o["Unit"] = unit
         out.append(o)
-    return sorted(out, key=sort_key)
+    return sorted(out, key=by_name)
 
 
 UNIT_FIX = {"CBO": "CBOX", "SBO": "SBOX", "QPI LL": "QPI", "UPI LL": "UPI"}
@@ -273,7 +259,7 @@ def uncore_tables(repo, src):
         entries += convert_uncore(data["Events"] if isinstance(data, dict) else data, src["Perfmon"],
                                   r["type"] == "uncore experimental")
     rewrite_uncore(repo, src, entries)
-    return sorted(entries, key=sort_key)
+    return sorted(entries, key=by_name)
 
 
 FILTER_TERMS = [("State=", ",filter_state="), ("Match=", ",filter_opc="), (":opc=", ",filter_opc="),
@@ -286,12 +272,11 @@ def rewrite_uncore(repo, src, entries):
     own names for some uncore events (a copy under the new name), and their descriptions, filters, unit
     masks and scales."""
     path = "scripts/config/perf-uncore-events-%s.csv" % src["Perfmon"].lower()
-    r = subprocess.run(["git", "-C", repo, "show", "%s:%s" % (src["Commit"], path)], stdout=subprocess.PIPE,
-                       stderr=subprocess.DEVNULL)
-    if r.returncode:
+    text = git(repo, "show", "%s:%s" % (src["Commit"], path), check=False)
+    if text is None:
         return
     by = {e["EventName"]: e for e in entries}
-    for row in csv.reader(io.StringIO(r.stdout.decode("utf-8"))):
+    for row in csv.reader(io.StringIO(text)):
         row += [""] * (7 - len(row))
         name, new, desc, filt, scale = row[:5]
         umask = None
@@ -345,7 +330,8 @@ def metric_tables(repo):
         with tempfile.TemporaryDirectory() as tmp:
             src, out = os.path.join(tmp, "perfmon"), os.path.join(tmp, "out")
             os.makedirs(src)
-            tar = subprocess.run(["git", "-C", repo, "archive", METRICS_COMMIT], stdout=subprocess.PIPE, check=True)
+            tar = subprocess.run(["git", "--git-dir", vendordata.git_dir(repo), "archive", METRICS_COMMIT],
+                                 stdout=subprocess.PIPE, check=True)
             subprocess.run(["tar", "-x", "-C", src], input=tar.stdout, check=True)
             subprocess.run([sys.executable, os.path.join("scripts", "create_perf_json.py"), "--outdir", out],
                            cwd=src, check=True, stdout=subprocess.DEVNULL)
@@ -356,29 +342,25 @@ def metric_tables(repo):
                         with open(os.path.join(out, d, fn)) as f:
                             got.setdefault(d, []).extend({k: v for k, v in m.items() if k in METRIC_KEYS}
                                                          for m in json.load(f))
-            _metrics[repo] = {d: sorted(ms, key=sort_key) for d, ms in got.items()}
+            _metrics[repo] = {d: sorted(ms, key=by_name) for d, ms in got.items()}
     return _metrics[repo]
 
 
-def sort_key(o):
-    return (o.get("EventName") or o.get("MetricName"), o.get("Unit", ""))
-
-
-def tables(repo, src):
+def tables(src, repo):
     files = [f.split("=", 1) for f in src["Files"].split(";")]
     hybrid = len(files) > 1
     entries = []
     for role, path in files:
         data = json.loads(git(repo, "show", "%s:%s" % (src["Commit"], path)))
         entries += convert(data["Events"] if isinstance(data, dict) else data, ROLE_UNIT[role] if hybrid else None)
-    out = {"core.json": sorted(entries, key=sort_key)}
+    out = [("core.json", sorted(entries, key=by_name))]
     unc = [{k: v for k, v in o.items() if not k.startswith("_")} for o in uncore_tables(repo, src)]
     if unc:
-        out["uncore.json"] = unc
+        out.append(("uncore.json", unc))
     metrics = defined_only(src["Directory"], metric_tables(repo).get(src["Directory"], []))
     if metrics:
-        out["metrics.json"] = metrics
-    return out
+        out.append(("metrics.json", metrics))
+    return [(fn, entries, "perfmon", src["Commit"]) for fn, entries in out]
 
 
 def defined_only(d, metrics):
@@ -397,115 +379,27 @@ def defined_only(d, metrics):
         metrics = [m for m in metrics if m not in bad]
 
 
-def dump(entries):
-    return json.dumps(entries, indent=4, sort_keys=True, ensure_ascii=True) + "\n"
+FORMS = {"core.json": Form(set(KEEP) | {"EventName", "Unit"}, {"EventName": None}, by_name),
+         "uncore.json": Form(set(KEEP) | {"EventName", "Unit", "FCMask", "PortMask", "Filter", "PerPkg",
+                                          "Experimental", "ScaleUnit"}, {"EventName": None}, by_name),
+         "metrics.json": Form(METRIC_KEYS, {"MetricName": None}, by_name)}
 
 
-SCHEMA_KEYS = {"core.json": set(KEEP) | {"EventName", "Unit"},
-               "uncore.json": set(KEEP) | {"EventName", "Unit", "FCMask", "PortMask", "Filter", "PerPkg",
-                                           "Experimental", "ScaleUnit"},
-               "metrics.json": METRIC_KEYS}
+def forms(src):
+    """The files write makes in a directory: core.json always, uncore.json and metrics.json where perfmon
+    has them."""
+    return [(fn, fn == "core.json", form) for fn, form in FORMS.items()]
 
 
-def check_file(path, keys):
-    """1 when @path is not a file write makes: a sorted array of entries with a name and only @keys."""
-    if keys is None:
-        print("gen-perfmon: %s is no file write makes" % os.path.relpath(path))
-        return 1
-    try:
-        entries = json.load(open(path))
-    except (OSError, ValueError) as x:
-        print("gen-perfmon: %s: %s" % (os.path.relpath(path), x))
-        return 1
-    name = "MetricName" if "MetricName" in keys else "EventName"
-    odd = [e.get(name, "?") for e in entries if not isinstance(e, dict) or set(e) - keys or name not in e]
-    if odd or entries != sorted(entries, key=sort_key):
-        print("gen-perfmon: %s is not what write makes (%s)" % (os.path.relpath(path), ", ".join(odd[:3]) or "order"))
-        return 1
-    return 0
-
-
-def offline_check():
-    """What --check can tell without perfmon: each directory of SOURCES.csv (and no other) has a core.json
-    that is a sorted array of this converter's keys, each entry with a name and a code."""
-    bad = 0
-    named = {s["Directory"] for s in sources()}
-    here = {d for d in os.listdir(OUT) if os.path.isdir(os.path.join(OUT, d))}
-    for d in sorted(here - named):
-        print("gen-perfmon: events/x86/intel/%s is in no row of SOURCES.csv" % d)
-        bad += 1
-    for d in sorted(named):
-        files = ["core.json"] + [fn for fn in sorted(os.listdir(os.path.join(OUT, d))) if fn != "core.json"] \
-            if os.path.isdir(os.path.join(OUT, d)) else ["core.json"]
-        for fn in files:
-            bad += check_file(os.path.join(OUT, d, fn), SCHEMA_KEYS.get(fn))
-    return bad
-
-
-def write(repo, check):
-    bad = offline_check() if check else 0
-    for src in sources() if repo else []:
-        d = os.path.join(OUT, src["Directory"])
-        for fn, entries in tables(repo, src).items():
-            path = os.path.join(d, fn)
-            text = dump(entries)
-            if check:
-                old = open(path).read() if os.path.exists(path) else None
-                if old != text:
-                    print("gen-perfmon: %s differs from what perfmon %s gives" % (os.path.relpath(path), src["Commit"][:12]))
-                    bad += 1
-                continue
-            os.makedirs(d, exist_ok=True)
-            with open(path, "w") as f:
-                f.write(text)
-    text = mapfile_text()
-    if check and open(MAPFILE).read() != text:
-        print("gen-perfmon: events/mapfile.csv's Intel rows differ from SOURCES.csv's")
-        bad += 1
-    elif not check:
-        with open(MAPFILE, "w") as f:
-            f.write(text)
-    if check and not bad:
-        print("ok: %d directories and their mapfile rows as SOURCES.csv gives them%s" %
-              (len(sources()), ", each core.json as perfmon's pinned commit gives it" if repo else
-               " (core.json not compared with perfmon: no clone given)"))
-    return 1 if bad else 0
-
-
-MAPFILE = os.path.join(EVENTS, "mapfile.csv")
-
-
-def mapfile_text():
-    """events/mapfile.csv with its Intel rows made from SOURCES.csv: one per directory, naming libpmu's own
-    table of the CPU first where a row had one (x86/<dir>: StdNames, topdown, notes), then the vendor's."""
-    lines = open(MAPFILE).read().splitlines()
-    own = {}
-    for ln in lines[1:]:
-        c = ln.split(",")
-        if c[0].startswith("GenuineIntel") and c[2].startswith("x86/") and not c[2].startswith("x86/intel/"):
-            own[c[0]] = c[2].split("+")[0]
-    rows = ["%s,%s,%s,core" % (s["CPUID"], s["Version"], "+".join(([own[s["CPUID"]]] if s["CPUID"] in own else [])
-                                                                + ["x86/intel/" + s["Directory"]]))
-            for s in sources()]
-    out, done = [lines[0]], False
-    for ln in lines[1:]:
-        if ln.startswith("GenuineIntel"):
-            if not done:
-                out += rows
-                done = True
-            continue
-        out.append(ln)
-    return "\n".join(out) + "\n"
+def ok(repo):
+    """The check's last line when it found nothing."""
+    return "ok: %d directories and their mapfile rows as SOURCES.csv gives them%s" % (
+        len(sources()), ", each core.json as perfmon's pinned commit gives it" if repo else
+        " (core.json not compared with perfmon: no clone given)")
 
 
 def main(argv):
-    if len(argv) == 3 and argv[0] == "pin":
-        return pin(argv[1], argv[2])
-    if len(argv) == 2 and argv[0] == "write":
-        return write(argv[1], False)
-    if argv[:1] == ["--check"] and len(argv) <= 2:
-        return write(argv[1] if len(argv) == 2 else None, True)
-    sys.exit(__doc__)
+    return V.main(argv, __doc__, pin=pin, made=tables, forms=forms, ok=ok)
 
 
 if __name__ == "__main__":
