@@ -42,8 +42,25 @@ for p in $deps; do
 	[[ $named == *" $p "* ]] || bad "Build-Depends $p of debian/control is not named in tests/deps.sh"
 done
 
+# third-party data compiled into libpmu.so travels with its licence: every
+# directory of events/ with a LICENSE file has a "Files: <dir>/*" stanza in
+# debian/copyright, whose licence has its own paragraph there
+ndata=0
+while read -r lic; do
+	dir=${lic#"$src/"}
+	dir=${dir%/LICENSE}
+	ndata=$((ndata + 1))
+	name=$(awk -v f="Files: $dir/*" '$0 == f { s = 1; next } s && /^License:/ { print $2; exit } /^$/ { s = 0 }' \
+		"$src/debian/copyright")
+	if [ -z "$name" ]; then
+		bad "debian/copyright has no 'Files: $dir/*' stanza with a License: $dir/LICENSE is compiled into libpmu.so (add the stanza and the licence's paragraph)"
+	elif ! grep -qx "License: $name" "$src/debian/copyright"; then
+		bad "debian/copyright: licence $name of $dir/* has no 'License: $name' paragraph with its text"
+	fi
+done < <(find "$src/events" -name LICENSE | sort)
+
 d=$(sed -n -E '1s/^[^ ]+ \(([0-9]+:)?([^)-]+)(-[^)]*)?\).*/\2/p' "$src/debian/changelog")
 [ "$d" = "$version" ] || bad "debian/changelog's upstream version '$d' != meson's '$version'"
 
-echo "test-debian: $(wc -l <"$tmp/script") symbols and nodes of the version script, changelog $d, $(echo $deps | wc -w) build dependencies: $fail failed"
+echo "test-debian: $(wc -l <"$tmp/script") symbols and nodes of the version script, changelog $d, $(echo $deps | wc -w) build dependencies, $ndata licensed data directories: $fail failed"
 [ "$fail" = 0 ]
