@@ -125,7 +125,8 @@ class Builtin(pc.Corpus):
 
     def perf_encodings(self, sysfs, core_pmus, entries):
         """perf's encoding of each name its metrics may use: the directory's table events (jevents' event
-        string through the fixture's format files) and the core PMUs' sysfs events (topdown-be-bound)."""
+        string through the fixture's format files) and every PMU's sysfs events: bare for the core PMUs
+        (topdown-be-bound), PMU-qualified for all (cstate_pkg@c6-residency@)."""
         enc = {}
         devs = os.path.join(sysfs, "bus/event_source/devices")
         for e in entries:
