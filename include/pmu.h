@@ -249,6 +249,13 @@ enum pmu_event_flags {
 	                                     (RAPL, uncore: a sysfs cpumask), so every task on the
 	                                     CPUs of that cpumask (a package or die each, summed)
 	                                     was counted, not the task alone, as perf stat does */
+	PMU_EVF_BOXES = 1u << 20,         /* an event of an uncore unit of several boxes (PMUs
+	                                     uncore_imc_0 ... uncore_imc_N, uncore_cha_*, amd_umc_*,
+	                                     arm_cmn_*): counted on each of its `boxes` box PMUs,
+	                                     each with its own type and format files, and summed, as
+	                                     perf does; `pmu` is the unit's name ("uncore_imc"),
+	                                     type and config* box 0's encoding (the boxes':
+	                                     pmu_event_resolve_each()) */
 };
 
 /** The precise_ip level (0..3) that modifiers :p, :pp, :ppp wrote into flags. */
@@ -265,6 +272,8 @@ struct pmu_event_info {
 	                             is counted (PMU_SET_USER_ONLY, PMU_EVF_USER_FALLBACK) */
 	char pmu[64];             /* PMU name: "cpu", "software", "armv8_pmuv3_0", ... */
 	uint32_t type;            /* perf_event_attr.type */
+	uint32_t boxes;           /* PMU_EVF_BOXES: the number of box PMUs that count it and whose
+	                             counts are summed (2 or more); else 0 */
 	uint64_t config, config1, config2, config3;
 	unsigned flags;           /* enum pmu_event_flags */
 	int source;               /* enum pmu_source */
@@ -360,8 +369,12 @@ int pmu_event_resolve(struct pmu_ctx *ctx, const char *name, struct pmu_event_in
  * on each core PMU that gives it a meaning, each part with that PMU's own
  * encoding, as pmu_set_open() opens it ("armv8_cortex_a55/INST.RET/",
  * "armv8_cortex_a76/INST.RET/", flag PMU_EVF_HYBRID_PART); the event's count
- * is the sum of its parts. Elsewhere, or for a name of one PMU, the one
- * encoding pmu_event_resolve() gives.
+ * is the sum of its parts. An event of an uncore unit of several boxes
+ * (PMU_EVF_BOXES: "UNC_M_CAS_COUNT.RD", "uncore_imc/event=0x4,umask=0x3/")
+ * gives one encoding per box in box order, each that box PMU's own type and
+ * format ("uncore_imc_0/UNC_M_CAS_COUNT.RD/", "uncore_imc_1/..."), as a set
+ * opens them; a server has dozens (ask with @n 0 for the number). Elsewhere,
+ * or for a name of one PMU, the one encoding pmu_event_resolve() gives.
  * @name:   one event name (not a list).
  * @out:    receives up to @n encodings (strings owned by the context).
  * Returns the number of encodings (more than @n: only @n written), or
@@ -581,6 +594,23 @@ struct pmu_set_opts {
  * meaning is left out, with a warning; with none, -ENOENT. With PMU_SET_CPU
  * only the core PMU of that CPU is used. Name a PMU (cpu_atom/cycles/) to
  * count one type only. pmu_event_resolve_each() gives the parts.
+ *
+ * Uncore units of several boxes (a server's memory controllers are PMUs
+ * uncore_imc_0 ... uncore_imc_N; so are uncore_cha_*, uncore_upi_*,
+ * uncore_iio_*, AMD's amd_umc_*, Arm's arm_cmn_*): an event of the unit, a
+ * table event whose Unit names several such PMUs here ("iMC": every
+ * uncore_imc_<N>) or a PMU name without its box number (perf's
+ * "uncore_imc/event=0x4,umask=0x3/", "imc/.../", "uncore_imc/cas_count_read/"),
+ * is one value of the set (PMU_EVF_BOXES, pmu_event_info.boxes, its pmu the
+ * unit's name "uncore_imc"), opened on every box with that box's type and
+ * format files and read as their sum, as perf stat sums them. Naming one box
+ * ("uncore_imc_1/.../") counts that box alone. A {group} of the unit's events
+ * is opened once per box (perf regroups such a list per PMU the same way); a
+ * group mixing them with another PMU's or unit's events is refused (-EINVAL).
+ * A box that cannot encode the event (its format lacks a term) fails the
+ * resolution naming that box. The boxes' copies are read with read(2) and
+ * added, like a cpumask's CPUs below (a task's set: each box on each CPU of
+ * its cpumask; a set of a CPU: each box whose cpumask has that CPU).
  *
  * PMUs that count CPUs, not tasks (a sysfs cpumask: RAPL's power, uncore,
  * cstate): the kernel refuses their events for a task, and counts a whole

@@ -661,7 +661,8 @@ static size_t sum_parts(const struct eval *ev, const char *name, const char *onl
  * perf's has_event() and source_count(), from what this context knows of its machine: the number of
  * PMUs that count event @name (spelled in a metric of PMU @pmu, see event_spelling()). A table event
  * whose Unit is an uncore PMU with several instances here (uncore_cha_0, uncore_cha_1, ...: see
- * pmu__tables_unit_pmus()) counts on each of them; another event that resolves (tables, sysfs,
+ * pmu__tables_unit_pmus()) counts on each of them, and so does a sysfs name of such a unit
+ * (uncore_cha/event=0x0/, counted on every box: PMU_EVF_BOXES); another event that resolves (tables, sysfs,
  * kernel generic events) counts on one, when its PMU is on this machine (a core PMU for raw and
  * generic hardware events). 0: not an event of this machine. A negative errno: out of memory.
  */
@@ -688,6 +689,8 @@ static int event_sources(struct pmu_ctx *ctx, const char *name, const char *pmu)
 		return 0;
 	if (info.type == PERF_TYPE_SOFTWARE || (info.flags & PMU_EVF_SOFTWARE))
 		return 1;
+	if (info.flags & PMU_EVF_BOXES) /* uncore_imc/.../, imc/.../: on each box of the unit */
+		return (int)info.boxes;
 	if (info.type == PERF_TYPE_RAW || info.type == PERF_TYPE_HARDWARE || info.type == PERF_TYPE_HW_CACHE)
 		return pmu__uncountable(ctx, &info) == NULL;
 	return pmu__pmu_by_type(ctx, info.type) != NULL;

@@ -72,6 +72,7 @@ PMU_EXPORT int pmu_flags_format(unsigned flags, char *buf, size_t len)
 		{ PMU_EVF_USER_FALLBACK, "user-fallback" },
 		{ PMU_EVF_SCALED, "scaled" },
 		{ PMU_EVF_CPU_WIDE, "cpu-wide" },
+		{ PMU_EVF_BOXES, "boxes" },
 	};
 	size_t at = 0;
 	char one[32];

@@ -313,11 +313,13 @@ static int table_with_terms(struct pmu_ctx *ctx, const char *name, const struct 
 	return 0;
 }
 
-static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spec,
-				struct pmu_event_info *out, const char **mods)
+/* PMU/TERMS/ (or EVENT/TERMS/) in @spec, its PMU @d where the caller found it (the first box of a unit's,
+ * *@boxes of them), else found here; an EVENT/TERMS/ whose event counts on a unit of several boxes gets
+ * its first box, their number into *@boxes. */
+static int sysfs_syntax_on(struct pmu_ctx *ctx, const char *name, char *spec, const struct pmu_dev *d,
+			   struct pmu_event_info *out, const char **mods, size_t *boxes)
 {
 	char *s1 = strchr(spec, '/'), *s2;
-	const struct pmu_dev *d;
 	const struct pmu_tentry *te, *std;
 	char path[512];
 	int r;
@@ -331,7 +333,8 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 	*mods = *(s2 + 1) ? s2 + 1 : NULL;
 	if (*mods && **mods == ':')
 		(*mods)++;
-	d = pmu__pmu_by_name(ctx, spec);
+	if (!d)
+		d = pmu__pmu_by_name(ctx, spec);
 	if (!d && pmu__tables_unit_pmus(ctx, spec, &d) != 1)
 		d = NULL; /* perf's names without "uncore_" (cha_0 is uncore_cha_0): when one PMU is meant */
 	if (!d && !strchr(spec, '=') && (r = pmu__tables_load(ctx)) < 0)
@@ -340,16 +343,16 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 	    te->kind == PMU_T_NATIVE) {
 		/* perf's EVENT/TERMS/ (a metric's UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD@thresh=1@): the table event,
 		 * on its PMU, with the terms */
-		size_t boxes = 0;
+		size_t n = 0;
 		const struct pmu_dev *first = NULL;
 		if (!te->unit || pmu__tables_core_unit(te->unit))
 			d = pmu__core_pmu(ctx);
-		else if (!(d = pmu__pmu_by_name(ctx, te->unit)) && (boxes = pmu__tables_unit_pmus(ctx, te->unit, &first)) == 1)
+		else if (!(d = pmu__pmu_by_name(ctx, te->unit)) && (n = pmu__tables_unit_pmus(ctx, te->unit, &first)) == 1)
 			d = first;
-		if (!d && boxes > 1)
-			return pmu__err(ctx, -EINVAL, "event '%s': '%s' (%s) is counted by each of the %zu PMUs of Unit %s here "
-					"(perf sums them): libpmu counts a table event on one PMU, name one, e.g. %s/%s,%s/", name,
-					spec, te->file, boxes, te->unit, first->name, te->name, s1 + 1);
+		else if (!d && n > 1 && pmu__tables_unit_boxes(ctx, te->unit, &first, 1) == n) {
+			d = first; /* counted on each box of the unit, as perf does: box 0's encoding here */
+			*boxes = n;
+		}
 		if (!d)
 			return pmu__err(ctx, -ENOENT, "event '%s': '%s' (%s) is counted by PMU '%s', which this machine does "
 					"not have", name, spec, te->file, te->unit ? te->unit : "cpu");
@@ -446,6 +449,34 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 			snprintf(out->origin, sizeof(out->origin), "sysfs: %s/events/%s", path, s1 + 1);
 	}
 	return pmu__sysfs_encode(ctx, d, s1 + 1, name, out, 0);
+}
+
+/*
+ * PMU/TERMS/ and EVENT/TERMS/. A PMU name that is no PMU here but stands for the boxes of an uncore unit
+ * (uncore_imc/.../ or imc/.../ for uncore_imc_0 ... uncore_imc_N, as perf matches it), and an EVENT/TERMS/
+ * whose table event counts on such a unit, are counted on every box: resolved here on the first box,
+ * marked as the event of all of them (pmu__tables_boxes_mark; a set opens each box's encoding: boxes.c).
+ */
+static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spec,
+				struct pmu_event_info *out, const char **mods)
+{
+	const struct pmu_dev *d = NULL;
+	size_t pl = strcspn(spec, "/"), boxes = 0;
+	char head[PMU_NAME_MAX];
+	int r;
+
+	if (pl < sizeof(head)) {
+		memcpy(head, spec, pl);
+		head[pl] = 0;
+		if ((boxes = pmu__tables_unit_boxes(ctx, head, &d, 1)) < 2)
+			boxes = 0, d = NULL;
+	}
+	if ((r = sysfs_syntax_on(ctx, name, spec, d, out, mods, &boxes)) < 0 || boxes < 2)
+		return r;
+	if (!d && !(d = pmu__pmu_by_type(ctx, out->type)))
+		return pmu__err(ctx, -EINVAL, "event '%s': the first box of its unit has no type", name);
+	pmu__tables_boxes_mark(out, d, boxes);
+	return 0;
 }
 
 const char *pmu__uncountable(const struct pmu_ctx *ctx, const struct pmu_event_info *e)

@@ -27,6 +27,15 @@ struct pmu_ev {
 	struct pmu_tool *tool;  /* a tool event (duration_time, ...): measured by libpmu, fd -1; else NULL */
 	bool per_core_name;     /* hybrid CPU: a table name each core PMU counts with its own event, not
 	                           resolved yet: pmu__hybrid_split resolves it per core PMU */
+	uint32_t box, nboxes;   /* an event of an uncore unit's boxes (PMU_EVF_BOXES): its nboxes encodings
+	                           are the set's box[box ...] (the first one its own); else nboxes 0 */
+};
+
+/* One box's encoding of an event counted on each box of an uncore unit (boxes.c): its PMU, type, config. */
+struct pmu_box_enc {
+	const struct pmu_dev *dev;
+	uint32_t type;
+	uint64_t config, config1, config2, config3;
 };
 
 struct pmu_grp {
@@ -38,7 +47,9 @@ struct pmu_grp {
 	pthread_mutex_t lock;   /* guards buf */
 	/* A group of a PMU that counts CPUs (cpu-wide) in a task's set, its cpumask of several CPUs (a package
 	 * or die each: a 2-socket RAPL): the same group opened on each other CPU of it, its counts added to
-	 * the group's when read, as perf stat sums the packages. Replica r's member k: rep_fd[r * n + k]. */
+	 * the group's when read, as perf stat sums the packages. A group of an uncore unit's boxes: its copy
+	 * on each other box (that box's encodings), on each CPU of the box's cpumask in a task's set, added
+	 * the same way, as perf sums the boxes. Replica r's member k: rep_fd[r * n + k]. */
 	uint32_t nrep;
 	int *rep_fd;
 	uint64_t *rep_id;
@@ -63,6 +74,8 @@ struct pmu_set {
 	struct pmu_ev *ev;
 	size_t ngroups;
 	struct pmu_grp *g;
+	struct pmu_box_enc *box; /* the box encodings of the events of uncore units' boxes (pmu_ev.box) */
+	size_t nbox;
 	struct pmu_fast fast;   /* the public read plan (pmu_set_fast()); the library finds the set from it */
 	struct pmu_fast_group *fgroups; /* per group (ngroups) */
 	struct perf_event_mmap_page **pages;

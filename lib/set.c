@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "pmu.h"
 #include "set.h"
+#include "boxes.h"
 #include "common.h"
 #include "context.h"
 #include "cpu.h"
@@ -26,6 +27,7 @@
 #include "resolve.h"
 #include "set-layout.h"
 #include "sysfs.h"
+#include "tables.h"
 #include "tool.h"
 #include "topdown.h"
 #include "util.h"
@@ -460,6 +462,91 @@ static int open_replicas(struct pmu_set *s, struct pmu_grp *g, const struct pmu_
 	return 0;
 }
 
+/* Where the copies of a group of an uncore unit's boxes go beyond the one opened (box 0, CPU @cpu0): each
+ * other box on @cpu0; in a task's set counting CPUs (@cpu_wide) each box on each CPU of its cpumask, box
+ * 0's first CPU excepted, as perf opens each box on its cpumask's CPUs; in a set of a CPU, a box whose
+ * cpumask lacks that CPU is left to the set of one it has. With @fd NULL counts them; else box b and CPU
+ * of copy r into @box[r], @cpu[r]. */
+static uint32_t box_copies(struct pmu_set *s, const struct pmu_ev *e, bool cpu_wide, int cpu0, uint32_t *box,
+			   int *cpu)
+{
+	uint32_t r = 0;
+
+	for (uint32_t b = 0; b < e->nboxes; b++) {
+		const struct pmu_dev *d = s->box[e->box + b].dev;
+		struct pmu_cpulist c, in;
+		bool mask = d && pmu__pmu_load(s->ctx, d) == 0 && d->cpumask && pmu__cpulist(d->cpumask, s->cpu, &c) == 0;
+		if (!cpu_wide || !mask) {
+			if (b && (!mask || s->pid != -1 || c.has)) {
+				if (box) {
+					box[r] = b;
+					cpu[r] = cpu0;
+				}
+				r++;
+			}
+			continue;
+		}
+		for (long k = c.first; k < c.top; k++) {
+			if (pmu__cpulist(d->cpumask, k, &in) < 0 || !in.has || (b == 0 && k == cpu0))
+				continue;
+			if (box) {
+				box[r] = b;
+				cpu[r] = (int)k;
+			}
+			r++;
+		}
+	}
+	return r;
+}
+
+/* Group @g of an uncore unit's boxes (opened on box 0, CPU @cpu0, task @pid) opened again on each other box
+ * with that box's encodings, on the CPUs box_copies() says, its leader's settings as the group's: 0, or
+ * the error held (said by the caller); what was opened is closed by pmu_set_close. */
+static int open_boxes(struct pmu_set *s, struct pmu_grp *g, bool cpu_wide, pid_t pid, int cpu0)
+{
+	const struct pmu_ev *lead = &s->ev[g->first];
+	uint32_t n = box_copies(s, lead, cpu_wide, cpu0, NULL, NULL), *box;
+	int *cpu, err = 0;
+
+	if (!n)
+		return 0;
+	box = calloc(n, sizeof(*box));
+	cpu = calloc(n, sizeof(*cpu));
+	if (!box || !cpu || !(g->rep_fd = malloc((size_t)n * g->n * sizeof(*g->rep_fd))) ||
+	    !(g->rep_id = calloc((size_t)n * g->n, sizeof(*g->rep_id)))) {
+		free(box);
+		free(cpu);
+		return pmu__err_hold(-ENOMEM, "out of memory opening '%s' on each box of %s", lead->info.name,
+				     lead->info.pmu);
+	}
+	box_copies(s, lead, cpu_wide, cpu0, box, cpu);
+	for (size_t k = 0; k < (size_t)n * g->n; k++)
+		g->rep_fd[k] = -1;
+	for (uint32_t r = 0; r < n && !err; r++) {
+		g->nrep = r + 1; /* closed by pmu_set_close from here on */
+		for (uint32_t k = 0; k < g->n && !err; k++) {
+			struct pmu_ev one = s->ev[g->first + k]; /* its attr as box 0's opened it */
+			const struct pmu_box_enc *b = &s->box[one.box + box[r]];
+			one.fd = -1;
+			one.attr.type = b->type;
+			one.attr.config = b->config;
+			one.attr.config1 = b->config1;
+			one.attr.config2 = b->config2;
+#ifdef PERF_ATTR_SIZE_VER8
+			one.attr.config3 = b->config3;
+#endif
+			if (b->dev) /* the box in what the kernel's refusal is said of */
+				pmu__strlcpy(one.info.pmu, b->dev->name, sizeof(one.info.pmu));
+			err = open_one(s, &one, pid, cpu[r], k ? g->rep_fd[r * g->n] : -1, k && g->explicit_group);
+			g->rep_fd[r * g->n + k] = one.fd; /* closed with the set, also when its id could not be read */
+			g->rep_id[r * g->n + k] = one.id;
+		}
+	}
+	free(box);
+	free(cpu);
+	return err;
+}
+
 static void map_page(struct pmu_set *s, size_t i)
 {
 	void *p = mmap(NULL, s->page_size, PROT_READ, MAP_SHARED, s->ev[i].fd, 0);
@@ -501,6 +588,7 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 	if (s->guard_page)
 		munmap(s->guard_page, s->page_size);
 	pmu__hybrid_presence_close(s);
+	free(s->box);
 	free(s->g);
 	free(s->ev);
 	free(s->pages);
@@ -597,6 +685,85 @@ static void set_target(struct pmu_set *s, const struct pmu_set_opts *o)
 	s->cgroup_fd = (o->flags & PMU_SET_CGROUP) ? o->cgroup_fd : -1;
 }
 
+/* Each box's encoding of every event of an uncore unit's boxes (PMU_EVF_BOXES, resolved on its first box),
+ * as list @l wrote it (boxes.c), kept in the set's box array. 0, or the error said. */
+static int plan_boxes(struct pmu_set *s, const struct pmu_speclist *l)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct pmu_ev *e = &s->ev[i];
+		struct pmu_event_info *v;
+		struct pmu_box_enc *nb = NULL;
+		const struct pmu_dev **dev;
+		int n;
+		if (!(e->info.flags & PMU_EVF_BOXES))
+			continue;
+		v = calloc(e->info.boxes, sizeof(*v));
+		dev = calloc(e->info.boxes, sizeof(*dev));
+		if (!v || !dev) {
+			free(v);
+			free(dev);
+			return pmu__err(s->ctx, -ENOMEM, "out of memory resolving '%s' on each box", e->info.name);
+		}
+		n = pmu__boxes_resolve(s->ctx, l->v[i].name, l->v[i].group_mods, &e->info, v, e->info.boxes);
+		if (n > (int)e->info.boxes)
+			n = pmu__err(s->ctx, -EINVAL, "'%s': its unit %s has %d boxes now, %u when resolved", e->info.name,
+				     e->info.pmu, n, (unsigned)e->info.boxes);
+		if (n > 0 && !(nb = realloc(s->box, (s->nbox + (size_t)n) * sizeof(*nb))))
+			n = pmu__err(s->ctx, -ENOMEM, "out of memory resolving '%s' on each box", e->info.name);
+		else if (n > 0)
+			s->box = nb;
+		if (n < 0) {
+			free(v);
+			free(dev);
+			return n;
+		}
+		/* the boxes in the order they were resolved in (two boxes may share a type in a written tree) */
+		pmu__tables_unit_boxes(s->ctx, e->info.pmu, dev, (size_t)n);
+		s->box = nb;
+		e->box = (uint32_t)s->nbox;
+		e->nboxes = (uint32_t)n;
+		for (int b = 0; b < n; b++) {
+			struct pmu_box_enc *x = &nb[s->nbox + (size_t)b];
+			x->dev = dev[b];
+			x->type = v[b].type;
+			x->config = v[b].config;
+			x->config1 = v[b].config1;
+			x->config2 = v[b].config2;
+			x->config3 = v[b].config3;
+		}
+		s->nbox += (size_t)n;
+		free(v);
+		free(dev);
+	}
+	return 0;
+}
+
+/* A {group} with an event of an uncore unit's boxes: every member counted on the same boxes, the group
+ * copied to each box, as perf regroups such a list per box; a member of another PMU or unit refused. */
+static int boxes_grouped(const struct pmu_set *s)
+{
+	for (size_t gi = 0; gi < s->ngroups; gi++) {
+		const struct pmu_grp *g = &s->g[gi];
+		const struct pmu_ev *a = &s->ev[g->first];
+		for (uint32_t k = 1; k < g->n; k++) {
+			const struct pmu_ev *e = &s->ev[g->first + k];
+			bool same = a->nboxes == e->nboxes;
+			for (uint32_t b = 0; same && b < a->nboxes; b++)
+				same = s->box[a->box + b].dev == s->box[e->box + b].dev;
+			if (same)
+				continue;
+			const struct pmu_ev *x = a->nboxes ? a : e, *y = a->nboxes ? e : a;
+			return pmu__err(s->ctx, -EINVAL, "'%s' and '%s' cannot be in one {group}: '%s' is counted on "
+					"each of the %u boxes of %s (the group copied to each box) and '%s' on %s%s; a "
+					"group is counted at once by one PMU: group events of the same unit only, or list "
+					"these outside the braces", a->info.name, e->info.name, x->info.name,
+					(unsigned)x->nboxes, x->info.pmu, y->info.name, y->nboxes ? "the boxes of " : "PMU ",
+					y->info.pmu);
+		}
+	}
+	return 0;
+}
+
 /* Parse, resolve, arrange and group, without opening anything. */
 int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_opts *o, struct pmu_set **out)
 {
@@ -647,6 +814,8 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		if ((r = pmu__tool_check(ctx, &s->ev[i].info, s->flags)) < 0)
 			goto fail;
 	}
+	if ((r = plan_boxes(s, &l)) < 0)
+		goto fail;
 	/* both may change the list (events split per core type, SLOTS added): the plan follows */
 	if ((r = pmu__hybrid_split(s, &l)) < 0 || (r = pmu__topdown_arrange(s, &l)) < 0 || (r = resize_plan(s)) < 0)
 		goto fail;
@@ -661,6 +830,8 @@ int pmu__set_plan(struct pmu_ctx *ctx, const char *events, const struct pmu_set_
 		r = pmu__err(ctx, r, "out of memory opening a set");
 		goto fail;
 	}
+	if ((r = boxes_grouped(s)) < 0)
+		goto fail;
 	pmu__speclist_free(&l);
 	s->fast.guard = &guard_never;
 	s->gen = pmu__fork_generation();
@@ -895,7 +1066,13 @@ static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
 			if ((e->info.flags & PMU_EVF_SOFTWARE) || e->attr.type == PERF_TYPE_TRACEPOINT)
 				fast = false; /* counted by the kernel, never on a counter user space can read */
 		}
-		if (cpu_wide && g->leader_fd >= 0 && (r = open_replicas(s, g, d)) < 0) {
+		if (g->leader_fd >= 0 && s->ev[g->first].nboxes > 1) /* each box of an uncore unit */
+			r = open_boxes(s, g, cpu_wide, pid, cpu);
+		else if (g->leader_fd >= 0 && cpu_wide)
+			r = open_replicas(s, g, d);
+		else
+			r = 0;
+		if (r < 0) {
 			pmu__err_emit(ctx, PMU_LOG_ERR);
 			return r;
 		}
@@ -939,6 +1116,8 @@ static int copy_planned(const struct pmu_set *t, const struct pmu_set_opts *o, s
 	s->fgroups = NULL;
 	s->npresence = 0;
 	s->guard_page = NULL;
+	s->box = NULL;
+	s->nbox = 0;
 	memset(&s->fast, 0, sizeof(s->fast));
 	s->fast.guard = &guard_never;
 	s->enabled = s->owned = false;
@@ -950,6 +1129,11 @@ static int copy_planned(const struct pmu_set *t, const struct pmu_set_opts *o, s
 		return pmu__err(t->ctx, -ENOMEM, "out of memory opening a set");
 	memcpy(s->ev, t->ev, t->n * sizeof(*s->ev));
 	s->n = s->npages = t->n;
+	if (t->nbox && !(s->box = malloc(t->nbox * sizeof(*s->box))))
+		return pmu__err(t->ctx, -ENOMEM, "out of memory opening a set");
+	if (t->nbox)
+		memcpy(s->box, t->box, t->nbox * sizeof(*s->box));
+	s->nbox = t->nbox;
 	for (size_t gi = 0; gi < t->ngroups; gi++) {
 		struct pmu_grp *g = &s->g[gi];
 		g->leader_fd = -1;
@@ -1207,6 +1391,8 @@ PMU_EXPORT int pmu_event_resolve_each(struct pmu_ctx *ctx, const char *name, str
 	if (!pmu__name_per_core_pmu(ctx, name)) {
 		if ((r = pmu_event_resolve(ctx, name, &one)) < 0)
 			return r;
+		if (one.flags & PMU_EVF_BOXES) /* each box of an uncore unit: its own encoding */
+			return pmu__boxes_resolve(ctx, name, NULL, &one, out, n);
 		if (pmu__n_core_pmus(ctx) < 2 ||
 		    !((one.type == PERF_TYPE_RAW && one.source == PMU_SRC_RAW) ||
 		      ((one.type == PERF_TYPE_HARDWARE || one.type == PERF_TYPE_HW_CACHE) && !(one.config >> 32)))) {

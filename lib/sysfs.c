@@ -761,7 +761,8 @@ int pmu__sysfs_encode(struct pmu_ctx *ctx, const struct pmu_dev *pmu, const char
 
 int pmu__sysfs_scale(struct pmu_ctx *ctx, const struct pmu_event_info *e, double *scale)
 {
-	const struct pmu_dev *d = pmu__pmu_by_name(ctx, e->pmu);
+	/* an event of a unit's boxes names the unit ("uncore_imc"): its encoding is the first box's */
+	const struct pmu_dev *d = (e->flags & PMU_EVF_BOXES) ? pmu__pmu_by_type(ctx, e->type) : pmu__pmu_by_name(ctx, e->pmu);
 	int r;
 
 	if (!d)

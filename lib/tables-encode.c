@@ -115,6 +115,67 @@ bool pmu__tables_unit_is(const char *unit, const char *dev)
 	return pmu_instance_of(dev, unit) || pmu_instance_of(dev, perf_name);
 }
 
+/* The length of @name without its box number ("uncore_imc_12": 10), and that number (-1: none). */
+static size_t box_base(const char *name, long *num)
+{
+	size_t l = strlen(name), d = l;
+
+	while (d && isdigit((unsigned char)name[d - 1]))
+		d--;
+	if (d == l || d < 2 || name[d - 1] != '_') {
+		*num = -1;
+		return l;
+	}
+	*num = strtol(name + d, NULL, 10);
+	return d - 1;
+}
+
+/* Box order: the names without their numbers, then the numbers. */
+static int box_cmp(const struct pmu_dev *a, const struct pmu_dev *b)
+{
+	long na, nb;
+	size_t la = box_base(a->name, &na), lb = box_base(b->name, &nb);
+	int c = strncmp(a->name, b->name, la < lb ? la : lb);
+
+	if (c || la != lb)
+		return c ? c : la < lb ? -1 : 1;
+	return na < nb ? -1 : na > nb;
+}
+
+size_t pmu__tables_unit_boxes(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **v, size_t cap)
+{
+	size_t n = 0;
+
+	if (pmu__pmu_by_name(ctx, unit))
+		return 0; /* a PMU of that very name: not a unit of boxes */
+	for (size_t i = 0; i < ctx->n_pmus; i++) {
+		const struct pmu_dev *d = &ctx->pmus[i];
+		size_t at;
+		if (d->is_core || !pmu__tables_unit_is(unit, d->name))
+			continue;
+		/* insertion in box order, the first @cap kept */
+		for (at = n < cap ? n : cap; v && at > 0 && box_cmp(d, v[at - 1]) < 0; at--)
+			if (at < cap)
+				v[at] = v[at - 1];
+		if (v && at < cap)
+			v[at] = d;
+		n++;
+	}
+	return n;
+}
+
+void pmu__tables_boxes_mark(struct pmu_event_info *out, const struct pmu_dev *box0, size_t n)
+{
+	long num;
+	size_t base = box_base(box0->name, &num), o = strlen(out->origin);
+
+	out->flags |= PMU_EVF_BOXES;
+	out->boxes = (uint32_t)n;
+	snprintf(out->pmu, sizeof(out->pmu), "%.*s", (int)base, box0->name);
+	snprintf(out->origin + o, sizeof(out->origin) - o, "; counted on each of the %zu %s boxes (%s_*), summed",
+		 n, out->pmu, out->pmu);
+}
+
 size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first)
 {
 	size_t n = 0;
@@ -171,7 +232,9 @@ uint64_t pmu__tables_raw_config(const struct pmu_tentry *e, bool x86)
 }
 
 /* The PMU that counts @e: its Unit's PMU (the one of that name, else the one PMU perf's name for the
- * Unit names here), else the core PMU. NULL when the Unit names no PMU here, or several (*boxes). */
+ * Unit names here), else the core PMU. Where the Unit is an uncore unit of several boxes here, the first
+ * box, their number into *@boxes (the event is counted on each: boxes.c). NULL when the Unit names no PMU
+ * here, or several that are not one unit's boxes. */
 static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct pmu_tentry *e, size_t *boxes)
 {
 	const struct pmu_dev *d;
@@ -181,6 +244,8 @@ static const struct pmu_dev *entry_pmu(const struct pmu_ctx *ctx, const struct p
 		if ((d = pmu__pmu_by_name(ctx, e->unit)))
 			return d;
 		*boxes = pmu__tables_unit_pmus(ctx, e->unit, &d);
+		if (*boxes > 1)
+			return pmu__tables_unit_boxes(ctx, e->unit, &d, 1) == *boxes ? d : NULL;
 		return *boxes == 1 ? d : NULL;
 	}
 	return pmu__core_pmu(ctx);
@@ -229,9 +294,9 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 	if (e->unit && *e->unit && !d && boxes > 1) {
 		const struct pmu_dev *first;
 		pmu__tables_unit_pmus(ctx, e->unit, &first);
-		return pmu__err(ctx, -EINVAL, "event '%s' (%s) is counted by each of the %zu PMUs of Unit %s here (%s, ...; "
-				"perf sums them): libpmu counts a table event on one PMU, name one, e.g. %s/%s/", name,
-				e->file, boxes, e->unit, first->name, first->name, e->name);
+		return pmu__err(ctx, -EINVAL, "event '%s' (%s): Unit %s names %zu PMUs here (%s, ...) that are not the "
+				"boxes of one unit (a core PMU among them): name the PMU, e.g. %s/%s/", name, e->file,
+				e->unit, boxes, first->name, first->name, e->name);
 	}
 	if (e->unit && *e->unit && !d)
 		return pmu__err(ctx, -ENOENT, "event '%s' (%s) is counted by PMU '%s', which this machine does not have",
@@ -301,5 +366,7 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 				info->flags |= PMU_EVF_SCALED;
 		}
 	}
+	if (boxes > 1)
+		pmu__tables_boxes_mark(info, d, boxes);
 	return 0;
 }

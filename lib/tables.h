@@ -330,6 +330,16 @@ bool pmu__tables_core_unit(const char *unit);
  * numbered instances (uncore_cha_0, uncore_cha_1, ...). Returns how many, the first in *first (when
  * not NULL). */
 size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **first);
+/* The PMUs that @unit stands for as the boxes of one uncore unit, as perf matches a PMU name written
+ * without its instance suffix: a table's Unit ("iMC", "CHA", "UPI LL") or a PMU name with or without
+ * "uncore_" ("uncore_imc", "imc") matching uncore_imc_0, uncore_imc_1, ... (never a core PMU, nor a PMU
+ * of exactly that name). Up to @cap of them into @v (NULL: none) in box order (by the number after the
+ * last '_': uncore_imc_2 before uncore_imc_10); returns how many there are. */
+size_t pmu__tables_unit_boxes(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **v, size_t cap);
+/* @out, an encoding on box @box0 (the first of @n), made the event of all @n boxes: PMU_EVF_BOXES, ->boxes
+ * @n, ->pmu the unit's name as perf shows it (box0's name without its "_<number>": "uncore_imc"), the
+ * origin saying so. */
+void pmu__tables_boxes_mark(struct pmu_event_info *out, const struct pmu_dev *box0, size_t n);
 /* Whether PMU @dev is one that Unit @unit names (see pmu__tables_unit_pmus). */
 bool pmu__tables_unit_is(const char *unit, const char *dev);
 /* perf's strcmp_cpuid_str(@id) on this context's CPU: 1 if the CPU is @id, 0 if not, or a negative

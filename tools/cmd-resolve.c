@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* pmu resolve: the encoding of each event and where it came from. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "opts.h"
@@ -36,7 +38,7 @@ static json_object *event_json(const struct pmu_event_info *e)
 
 static int cmd_resolve(int argc, char **argv, struct cli *cli);
 
-/* the most core PMUs a name is counted on (a machine's core types) */
+/* the most core PMUs a name is counted on (a machine's core types); an uncore unit's boxes may be more */
 #define PARTS_MAX 8
 
 static const struct opt resolve_opts[] = {
@@ -95,17 +97,24 @@ static int cmd_resolve(int argc, char **argv, struct cli *cli)
 	if (json)
 		arr = json_object_new_array();
 	for (int i = first; i < argc; i++) {
-		struct pmu_event_info e[PARTS_MAX];
+		struct pmu_event_info few[PARTS_MAX], *e = few;
 		int r = pmu_event_resolve_each(ctx, argv[i], e, PARTS_MAX);
+		if (r > PARTS_MAX && (e = calloc((size_t)r, sizeof(*e)))) /* the boxes of an uncore unit: many */
+			r = pmu_event_resolve_each(ctx, argv[i], e, (size_t)r);
+		else if (r > PARTS_MAX)
+			r = (e = few, -ENOMEM);
 		if (r < 0) {
-			fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
+			fprintf(stderr, "pmu: %s\n", r == -ENOMEM && e == few ? "out of memory" : pmu_strerror(r));
+			if (e != few)
+				free(e);
 			failed++;
 			continue;
 		}
-		if (r > PARTS_MAX)
-			r = PARTS_MAX;
-		if (r > 1 && !json)
+		if (r > 1 && !json && (e[0].flags & PMU_EVF_HYBRID_PART))
 			printf("%s: counted on each of %d core PMUs, its count the sum of theirs\n", argv[i], r);
+		else if (r > 1 && !json)
+			printf("%s: counted on each of the %d boxes of an uncore unit (PMUs %s ... %s), its count the sum "
+			       "of theirs\n", argv[i], r, e[0].pmu, e[r - 1].pmu);
 		for (int k = 0; k < r; k++) {
 			if (json) {
 				json_object *o = event_json(&e[k]);
@@ -117,6 +126,8 @@ static int cmd_resolve(int argc, char **argv, struct cli *cli)
 				print_event(&e[k]);
 			}
 		}
+		if (e != few)
+			free(e);
 	}
 	if (json) {
 		json_write(stdout, arr);

@@ -68,6 +68,7 @@ class _EventInfo(ctypes.Structure):
         ("name", ctypes.c_char * PMU_NAME_MAX),
         ("pmu", ctypes.c_char * 64),
         ("type", ctypes.c_uint32),
+        ("boxes", ctypes.c_uint32),
         ("config", ctypes.c_uint64),
         ("config1", ctypes.c_uint64),
         ("config2", ctypes.c_uint64),

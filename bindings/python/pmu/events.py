@@ -15,6 +15,7 @@ def _event_dict(e):
         "name": _dec(e.name),
         "pmu": _dec(e.pmu),
         "type": e.type,
+        "boxes": e.boxes,
         "config": e.config,
         "config1": e.config1,
         "config2": e.config2,

@@ -676,7 +676,7 @@ int main(void) {
     S(pmu_ctx_opts) O(pmu_ctx_opts, log_level) O(pmu_ctx_opts, events_path)
     S(pmu_caps) O(pmu_caps, n_pmus) O(pmu_caps, can_count_kernel) O(pmu_caps, events_table_root)
     S(pmu_pmu_info) O(pmu_pmu_info, n_events) O(pmu_pmu_info, cpus) O(pmu_pmu_info, events_table)
-    S(pmu_event_info) O(pmu_event_info, type) O(pmu_event_info, config) O(pmu_event_info, flags)
+    S(pmu_event_info) O(pmu_event_info, type) O(pmu_event_info, boxes) O(pmu_event_info, config) O(pmu_event_info, flags)
     O(pmu_event_info, origin) O(pmu_event_info, desc) O(pmu_event_info, approx_note)
     S(pmu_event_entry) O(pmu_event_entry, usable) O(pmu_event_entry, long_desc)
     S(pmu_set_opts) O(pmu_set_opts, pid) O(pmu_set_opts, cpu) O(pmu_set_opts, cgroup_fd)
