@@ -883,6 +883,39 @@ const struct pmu_fast *pmu_set_fast_abi(struct pmu_set *s, unsigned abi, size_t 
  */
 int pmu_fast_slow(const struct pmu_fast *f, struct pmu_value *out);
 
+/** One copy of a value that a set counts in several places (pmu_set_read_copies()). */
+struct pmu_copy_value {
+	int cpu;                /* the CPU the copy was opened on; -1: the set's own target (a task
+	                           on any CPU) */
+	int package;            /* that CPU's package (socket: sysfs topology/physical_package_id),
+	                           -1 when unknown or @cpu is -1 */
+	uint32_t box;           /* an event of an uncore unit's boxes (PMU_EVF_BOXES): which box,
+	                           0 to pmu_event_info.boxes - 1, in box order; else 0 */
+	uint32_t reserved;      /* 0 */
+	struct pmu_value value; /* its count, enabled and running times, as the kernel reads them */
+};
+
+/**
+ * pmu_set_read_copies - value @i of @s, copy by copy. A value that
+ * pmu_set_read() gives as a sum is counted by several perf_events: an event
+ * of a PMU that counts CPUs (a cpumask: RAPL, uncore) in a set of a task, on
+ * each CPU of the cpumask (one per package or die); an event of an uncore
+ * unit's boxes (PMU_EVF_BOXES), on each box (and, in a set of a task, on each
+ * CPU of the box's cpumask). This gives each of them apart, with the CPU,
+ * package and box it counts, so that a caller can sum per socket (or per
+ * box) what the set sums: the values of the copies add up to pmu_set_read()'s
+ * value at the time of the read. Any other value is one copy (its CPU the
+ * set's, -1 for a task's set). Every copy is read with read(2), whichever
+ * thread calls; a tool event or a value left out (PMU_EVF_UNSUPPORTED) is one
+ * copy of zeros.
+ * @out: receives up to @n copies, in the order box by box, CPU by CPU (NULL
+ *       with @n 0: ask for the number).
+ * Returns the number of copies (more than @n: only @n written), -EINVAL (@s
+ * NULL, @i out of range, @out NULL with @n), -ECHILD after fork() in the
+ * child, or read(2)'s error.
+ */
+int pmu_set_read_copies(struct pmu_set *s, size_t i, struct pmu_copy_value *out, size_t n);
+
 /**
  * pmu_set_read_group - read group @g of the set through one read(2) into the
  * group's slots of @out (indices as in pmu_set_read()). pmu_fast_slow() uses

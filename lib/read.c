@@ -3,16 +3,19 @@
  * PERF_FORMAT_GROUP read(2) per group as the fallback. The arithmetic on the
  * values read is value.c's. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "pmu.h"
 #include "read.h"
 #include "common.h"
+#include "context.h"
 #include "error.h"
 #include "hybrid.h"
 #include "set-layout.h"
 #include "set.h"
 #include "tool.h"
+#include "util.h"
 
 #ifndef __SIZEOF_INT128__
 #error "libpmu needs a compiler with 128-bit integers (64-bit targets)"
@@ -225,4 +228,69 @@ PMU_EXPORT int pmu_set_read(struct pmu_set *s, struct pmu_value *out)
 	if (!s || !out)
 		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_read: NULL set or output");
 	return pmu_fast_read(&s->fast, out);
+}
+
+/* The package (socket) of CPU @cpu, from the context's sysfs topology; -1 when unknown. */
+static int cpu_package(const struct pmu_set *s, int cpu)
+{
+	char path[512];
+	long long v;
+
+	if (cpu < 0 || pmu__path(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/physical_package_id",
+				 s->ctx->sysfs_root, cpu) < 0 || pmu__read_int(path, &v) < 0 || v < 0 || v > 1 << 20)
+		return -1;
+	return (int)v;
+}
+
+PMU_EXPORT int pmu_set_read_copies(struct pmu_set *s, size_t i, struct pmu_copy_value *out, size_t n)
+{
+	const struct pmu_grp *g;
+	uint32_t k, copies;
+	uint64_t *buf;
+	int err = 0;
+
+	pmu__err_clear();
+	if (!s || i >= s->n || (n && !out))
+		return pmu__err(s ? s->ctx : NULL, -EINVAL, "pmu_set_read_copies: NULL set, index %zu out of range, or "
+				"NULL output", i);
+	if (pmu__set_forked(s))
+		return pmu__set_forked_err(s);
+	g = &s->g[s->ev[i].group];
+	k = (uint32_t)(i - g->first);
+	copies = g->leader_fd >= 0 ? 1 + g->nrep : 1;
+	if (g->leader_fd < 0) {
+		/* a tool event (measured by libpmu), or a group left out: one copy */
+		if (n) {
+			memset(&out[0], 0, sizeof(out[0]));
+			out[0].cpu = s->cpu;
+			out[0].package = cpu_package(s, s->cpu);
+			if (s->ev[i].tool)
+				pmu__tool_read(s->ev[i].tool, &out[0].value);
+		}
+		return 1;
+	}
+	if (!n)
+		return (int)copies;
+	if (!(buf = malloc(g->buflen)))
+		return pmu__err(s->ctx, -ENOMEM, "out of memory reading '%s'", s->ev[i].info.name);
+	for (uint32_t r = 0; r < copies && r < n && !err; r++) {
+		int fd = r ? g->rep_fd[(r - 1) * g->n] : g->leader_fd;
+		uint64_t id = r ? g->rep_id[(r - 1) * g->n + k] : s->ev[i].id;
+		if ((err = read_leader(s, (struct pmu_grp *)g, fd, r, buf, g->buflen)) < 0)
+			break;
+		if (buf[4 + 2 * k] != id) {
+			err = pmu__err(s->ctx, -EIO, "reading '%s' (copy %u): member %u has id %llu, expected %llu",
+				       s->ev[i].info.name, r, k, (unsigned long long)buf[4 + 2 * k], (unsigned long long)id);
+			break;
+		}
+		memset(&out[r], 0, sizeof(out[r]));
+		out[r].cpu = r ? g->rep_cpu[r - 1] : g->cpu;
+		out[r].package = cpu_package(s, out[r].cpu);
+		out[r].box = r ? g->rep_box[r - 1] : 0;
+		out[r].value.value = buf[3 + 2 * k];
+		out[r].value.enabled = buf[1];
+		out[r].value.running = buf[2];
+	}
+	free(buf);
+	return err < 0 ? err : (int)copies;
 }

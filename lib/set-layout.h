@@ -53,6 +53,9 @@ struct pmu_grp {
 	uint32_t nrep;
 	int *rep_fd;
 	uint64_t *rep_id;
+	int cpu;                /* the CPU the group itself was opened on (-1: the set's task, any CPU) */
+	int *rep_cpu;           /* each replica's CPU and box (pmu_set_read_copies()) */
+	uint32_t *rep_box;
 };
 
 /* One perf_event group of the set as the read by its owner thread (read.h) walks it. */

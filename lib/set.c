@@ -438,7 +438,9 @@ static int open_replicas(struct pmu_set *s, struct pmu_grp *g, const struct pmu_
 	if (pmu__cpulist(d->cpumask, -1, &c) < 0 || c.count < 2)
 		return 0;
 	if (!(g->rep_fd = malloc((size_t)(c.count - 1) * g->n * sizeof(*g->rep_fd))) ||
-	    !(g->rep_id = calloc((size_t)(c.count - 1) * g->n, sizeof(*g->rep_id))))
+	    !(g->rep_id = calloc((size_t)(c.count - 1) * g->n, sizeof(*g->rep_id))) ||
+	    !(g->rep_cpu = calloc((size_t)(c.count - 1), sizeof(*g->rep_cpu))) ||
+	    !(g->rep_box = calloc((size_t)(c.count - 1), sizeof(*g->rep_box))))
 		return pmu__err_hold(-ENOMEM, "out of memory opening '%s' on the CPUs of its cpumask (%s)",
 				     s->ev[g->first].info.name, d->cpumask);
 	for (size_t k = 0; k < (size_t)(c.count - 1) * g->n; k++)
@@ -447,6 +449,7 @@ static int open_replicas(struct pmu_set *s, struct pmu_grp *g, const struct pmu_
 		if (pmu__cpulist(d->cpumask, cpu, &in) < 0 || !in.has)
 			continue;
 		g->nrep = r + 1; /* closed by pmu_set_close from here on */
+		g->rep_cpu[r] = (int)cpu;
 		for (uint32_t k = 0; k < g->n; k++) {
 			struct pmu_ev one = s->ev[g->first + k]; /* its attr as the first CPU's opened it */
 			int err;
@@ -520,6 +523,8 @@ static int open_boxes(struct pmu_set *s, struct pmu_grp *g, bool cpu_wide, pid_t
 				     lead->info.pmu);
 	}
 	box_copies(s, lead, cpu_wide, cpu0, box, cpu);
+	g->rep_box = box; /* freed with the group */
+	g->rep_cpu = cpu;
 	for (size_t k = 0; k < (size_t)n * g->n; k++)
 		g->rep_fd[k] = -1;
 	for (uint32_t r = 0; r < n && !err; r++) {
@@ -542,8 +547,6 @@ static int open_boxes(struct pmu_set *s, struct pmu_grp *g, bool cpu_wide, pid_t
 			g->rep_id[r * g->n + k] = one.id;
 		}
 	}
-	free(box);
-	free(cpu);
 	return err;
 }
 
@@ -581,6 +584,8 @@ PMU_EXPORT void pmu_set_close(struct pmu_set *s)
 				close(s->g[g].rep_fd[k]);
 		free(s->g[g].rep_fd);
 		free(s->g[g].rep_id);
+		free(s->g[g].rep_cpu);
+		free(s->g[g].rep_box);
 		free(s->g[g].buf);
 		if (s->g[g].buf)
 			pthread_mutex_destroy(&s->g[g].lock);
@@ -1059,8 +1064,10 @@ static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
 				fast = false;
 				break;
 			}
-			if (leader)
+			if (leader) {
 				g->leader_fd = e->fd;
+				g->cpu = cpu;
+			}
 			if (e->info.note && *e->info.note)
 				pmu__log(ctx, PMU_LOG_INFO, "'%s': %s", e->info.name, e->info.note);
 			if ((e->info.flags & PMU_EVF_SOFTWARE) || e->attr.type == PERF_TYPE_TRACEPOINT)

@@ -17,8 +17,9 @@
  *    unit's event sleeping 100 ms counts every box on CPU 0, so its value must be about twice a raw
  *    CPU-wide perf_event_open of msr tsc on CPU 0 enabled around it: at most 2x the raw count (the raw
  *    count runs longer) and at least 2x its three quarters. Then three boxes of cpumask 0-1 (a
- *    2-socket machine): 3x the raw counts of CPUs 0 and 1 summed. And a set of CPU 0
- *    (PMU_SET_CPU): both boxes there.
+ *    2-socket machine): 3x the raw counts of CPUs 0 and 1 summed, and copy by copy
+ *    (pmu_set_read_copies: each box on each CPU, with its package) the copies adding up to the value,
+ *    each package's sum 3x its CPU's raw count. And a set of CPU 0 (PMU_SET_CPU): both boxes there.
  * Part 2 needs root (every task of a CPU) and the msr PMU with tsc; otherwise it is skipped (77)
  * after part 1 passed.
  */
@@ -182,6 +183,10 @@ static int raw_tsc_open(long type, int cpu)
 
 /* @ev of @ctx (flags/cpu: the set's target; 0 a task's set) counted over a 100 ms sleep, with the raw tsc
  * of CPUs 0 .. @cpus-1 enabled around it (their sum into *@raw); its @nv values and the first event's info. */
+static uint64_t raw_cpu[2];              /* the last count()'s raw counts, per CPU */
+static struct pmu_copy_value copies[8];  /* its first value's copies (pmu_set_read_copies) */
+static int ncopies;
+
 static int count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int cpu, long type, int cpus, uint64_t *raw,
 		 struct pmu_value *v, size_t nv, struct pmu_event_info *info)
 {
@@ -210,11 +215,13 @@ static int count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int cpu, l
 		ioctl(fd[c], PERF_EVENT_IOC_DISABLE, 0);
 	r = pmu_set_read(s, v);
 	CHECK(r == 0, "%s: read: %s", ev, pmu_strerror(r));
+	ncopies = pmu_set_read_copies(s, 0, copies, 8);
 	*raw = 0;
 	for (int c = 0; c < cpus; c++) {
 		uint64_t x = 0;
 		CHECK(read(fd[c], &x, sizeof(x)) == sizeof(x), "raw read, CPU %d", c);
 		*raw += x;
+		raw_cpu[c] = x;
 		close(fd[c]);
 	}
 	CHECK(pmu_set_count(s) == nv, "%s: %zu values, want %zu (the boxes summed)", ev, pmu_set_count(s), nv);
@@ -252,6 +259,14 @@ static void kernel(const char *one, const char *three, const char *tables, long 
 		snprintf(path, sizeof(path), "uncore_imc_%d", b);
 		put_box(three, path, t, "0-1\n", NULL);
 	}
+	/* and a PMU of one box counting both packages (RAPL's way) */
+	fixture_put(three, DEV "power/type", t);
+	fixture_put(three, DEV "power/cpumask", "0-1\n");
+	fixture_put(three, DEV "power/format/event", "config:0-63\n");
+	fixture_put(three, DEV "power/events/energy-pkg", "event=0x00\n");
+	/* two packages: CPU 0 in package 0, CPU 1 in package 1 */
+	fixture_put(three, "sys/devices/system/cpu/cpu0/topology/physical_package_id", "0\n");
+	fixture_put(three, "sys/devices/system/cpu/cpu1/topology/physical_package_id", "1\n");
 	/* these machines' /proc: this machine's paranoid setting and this process's capabilities */
 	snprintf(path, sizeof(path), "%s/proc", one);
 	CHECK(symlink("/proc", path) == 0 || errno == EEXIST, "symlink %s", path);
@@ -288,8 +303,56 @@ static void kernel(const char *one, const char *three, const char *tables, long 
 		about("BOX.TSC, a set of CPU 0, 2 boxes", &v[0], raw, 2);
 	r = count(c3, "BOX.TSC", 0, -1, type, 2, &raw, v, 1, &info);
 	CHECK(r == 0, "BOX.TSC, 3 boxes of cpumask 0-1: %s", pmu_strerror(r));
-	if (r == 0)
+	if (r == 0) {
+		/* copy by copy (pmu_set_read_copies): box 0 on CPUs 0 and 1, box 1 on both, box 2 on both; they
+		 * add up to the value read; per package (CPU 0 is package 0, CPU 1 package 1 in this tree) 3x
+		 * the raw count of that CPU */
+		static const int want_cpu[6] = { 0, 1, 0, 1, 0, 1 };
+		static const unsigned want_box[6] = { 0, 0, 1, 1, 2, 2 };
+		struct pmu_value pkg[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+		uint64_t sum = 0;
 		about("BOX.TSC, a task's set, 3 boxes of cpumask 0-1 (raw: CPUs 0 + 1)", &v[0], raw, 3);
+		CHECK(ncopies == 6, "copies of BOX.TSC, 3 boxes x 2 CPUs: %d (%s)", ncopies,
+		      ncopies < 0 ? pmu_strerror(ncopies) : "");
+		for (int c = 0; c < ncopies && c < 6; c++) {
+			CHECK(copies[c].cpu == want_cpu[c] && copies[c].box == want_box[c] &&
+			      copies[c].package == want_cpu[c], "copy %d: cpu %d box %u package %d, want cpu %d box %u "
+			      "package %d", c, copies[c].cpu, copies[c].box, copies[c].package, want_cpu[c], want_box[c],
+			      want_cpu[c]);
+			sum += copies[c].value.value;
+			if (copies[c].package == 0 || copies[c].package == 1) {
+				pkg[copies[c].package].value += copies[c].value.value;
+				pkg[copies[c].package].enabled = copies[c].value.enabled;
+				pkg[copies[c].package].running = copies[c].value.running;
+			}
+		}
+		CHECK(sum == v[0].value, "the copies add up to %llu, the value read is %llu", (unsigned long long)sum,
+		      (unsigned long long)v[0].value);
+		about("BOX.TSC, package 0 (3 boxes on CPU 0; raw: CPU 0)", &pkg[0], raw_cpu[0], 3);
+		about("BOX.TSC, package 1 (3 boxes on CPU 1; raw: CPU 1)", &pkg[1], raw_cpu[1], 3);
+	}
+	/* a PMU of one box on the CPUs of its cpumask: a copy per CPU, each about its CPU's raw count */
+	r = count(c3, "power/energy-pkg/", 0, -1, type, 2, &raw, v, 1, &info);
+	CHECK(r == 0 && ncopies == 2 && copies[0].cpu == 0 && copies[1].cpu == 1 && copies[0].package == 0 &&
+	      copies[1].package == 1 && copies[0].box == 0 && copies[1].box == 0 &&
+	      copies[0].value.value + copies[1].value.value == v[0].value,
+	      "power/energy-pkg/, cpumask 0-1: %d (%s), %d copies (cpu %d package %d, cpu %d package %d)", r,
+	      pmu_strerror(r), ncopies, copies[0].cpu, copies[0].package, copies[1].cpu, copies[1].package);
+	if (r == 0 && ncopies == 2) {
+		about("power/energy-pkg/, package 0's copy (raw: CPU 0)", &copies[0].value, raw_cpu[0], 1);
+		about("power/energy-pkg/, package 1's copy (raw: CPU 1)", &copies[1].value, raw_cpu[1], 1);
+	}
+	/* a value of one copy: a task's software event (its target: any CPU), the set of CPU 0's boxes */
+	r = count(c1, "task-clock", 0, -1, type, 0, &raw, v, 1, &info);
+	CHECK(r == 0 && ncopies == 1 && copies[0].cpu == -1 && copies[0].package == -1 && copies[0].box == 0 &&
+	      copies[0].value.value == v[0].value, "task-clock: %d, %d copies, cpu %d package %d value %llu of %llu",
+	      r, ncopies, copies[0].cpu, copies[0].package, (unsigned long long)copies[0].value.value,
+	      (unsigned long long)v[0].value);
+	r = count(c1, "BOX.TSC", PMU_SET_CPU | PMU_SET_PID, 0, type, 1, &raw, v, 1, &info);
+	CHECK(r == 0 && ncopies == 2 && copies[0].cpu == 0 && copies[1].cpu == 0 && copies[0].box == 0 &&
+	      copies[1].box == 1 && copies[0].value.value + copies[1].value.value == v[0].value,
+	      "a set of CPU 0, 2 boxes: %d copies (cpu %d box %u, cpu %d box %u)", ncopies, copies[0].cpu,
+	      copies[0].box, copies[1].cpu, copies[1].box);
 	pmu_ctx_free(c1);
 	pmu_ctx_free(c3);
 }

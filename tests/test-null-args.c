@@ -82,6 +82,9 @@ static long c_fast_fn_null(void) { return pmu_fast_read_fn(NULL, v); }
 static long c_fast_fn_out(void) { return pmu_fast_read_fn(pmu_set_fast(set), NULL); }
 static long c_read_group_set(void) { return pmu_set_read_group(NULL, 0, v); }
 static long c_read_group_out(void) { return pmu_set_read_group(set, 0, NULL); }
+static long c_read_copies_set(void) { struct pmu_copy_value c; return pmu_set_read_copies(NULL, 0, &c, 1); }
+static long c_read_copies_out(void) { return pmu_set_read_copies(set, 0, NULL, 1); }
+static long c_read_copies_i(void) { struct pmu_copy_value c; return pmu_set_read_copies(set, 1u << 30, &c, 1); }
 static long c_forked(void) { return pmu_fast_forked(NULL); }
 static long c_hybrid_f(void) { pmu_fast_hybrid(NULL, v); return 0; }
 static long c_hybrid_out(void) { pmu_fast_hybrid(pmu_set_fast(set), NULL); return 0; }
@@ -207,6 +210,9 @@ static const struct call calls[] = {
 	{ "pmu_fast_read_fn(plan, NULL)", NEG, c_fast_fn_out },
 	{ "pmu_set_read_group(NULL, 0, v)", NEG, c_read_group_set },
 	{ "pmu_set_read_group(set, 0, NULL)", NEG, c_read_group_out },
+	{ "pmu_set_read_copies(NULL, 0, c, 1)", NEG, c_read_copies_set },
+	{ "pmu_set_read_copies(set, 0, NULL, 1)", NEG, c_read_copies_out },
+	{ "pmu_set_read_copies(set, 2^30, c, 1)", NEG, c_read_copies_i },
 	{ "pmu_fast_forked(NULL)", NEG, c_forked },
 	{ "pmu_fast_hybrid(NULL, v)", NOCRASH, c_hybrid_f },
 	{ "pmu_fast_hybrid(plan, NULL)", NOCRASH, c_hybrid_out },
