@@ -1087,6 +1087,8 @@ static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
 			pmu__err_emit(ctx, PMU_LOG_ERR);
 			return r;
 		}
+		if (g->nrep)
+			fast = false; /* its copies (other CPUs, other boxes) are read with read(2) and added */
 		if (fast)
 			for (uint32_t k = 0; k < g->n; k++)
 				map_page(s, g->first + k);

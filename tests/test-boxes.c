@@ -20,6 +20,8 @@
  *    2-socket machine): 3x the raw counts of CPUs 0 and 1 summed, and copy by copy
  *    (pmu_set_read_copies: each box on each CPU, with its package) the copies adding up to the value,
  *    each package's sum 3x its CPU's raw count. And a set of CPU 0 (PMU_SET_CPU): both boxes there.
+ *    And boxes without a cpumask (PMUs that count tasks): this thread's own set, read by pmu_set_read(),
+ *    about 2x a raw msr tsc of this task around it.
  * Part 2 needs root (every task of a CPU) and the msr PMU with tsc; otherwise it is skipped (77)
  * after part 1 passed.
  */
@@ -45,7 +47,8 @@ static void put_box(const char *root, const char *box, const char *type, const c
 	snprintf(rel, sizeof(rel), DEV "%s/type", box);
 	fixture_put(root, rel, type);
 	snprintf(rel, sizeof(rel), DEV "%s/cpumask", box);
-	fixture_put(root, rel, mask);
+	if (mask) /* NULL: a PMU that counts tasks */
+		fixture_put(root, rel, mask);
 	snprintf(rel, sizeof(rel), DEV "%s/format/event", box);
 	fixture_put(root, rel, "config:0-7\n");
 	if (umask) {
@@ -241,6 +244,58 @@ static void about(const char *what, const struct pmu_value *v, uint64_t raw, uns
 	       raw ? (double)v->value / (double)raw : 0.0, (unsigned long long)raw);
 }
 
+/* Boxes without a cpumask (PMUs that count tasks, as msr itself does): a task's own set, read by
+ * pmu_set_read() (which tries user space for a set of the calling thread), must still add the other box:
+ * about twice a raw msr tsc of this task (pid 0) around it while the task spins. */
+static void task_boxes(const char *root, const char *tables, long type)
+{
+	char t[32], path[1024];
+	struct perf_event_attr a;
+	struct pmu_ctx *ctx;
+	struct pmu_set *s = NULL;
+	struct pmu_value v;
+	uint64_t raw = 0;
+	struct timespec t0, t1;
+	int fd, r;
+
+	snprintf(t, sizeof(t), "%ld\n", type);
+	put_box(root, "uncore_imc_0", t, NULL, NULL);
+	put_box(root, "uncore_imc_1", t, NULL, NULL);
+	snprintf(path, sizeof(path), "%s/proc", root);
+	CHECK(symlink("/proc", path) == 0 || errno == EEXIST, "symlink %s", path);
+	ctx = root_ctx(root, NULL, tables);
+	CHECK(ctx != NULL, "context on %s", root);
+	if (!ctx)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = (uint32_t)type;
+	a.disabled = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	CHECK(fd >= 0, "raw msr tsc of this task: %s", strerror(errno));
+	r = pmu_set_open(ctx, "BOX.TSC", NULL, &s);
+	CHECK(r == 0, "BOX.TSC, boxes without cpumask, this task: %s", pmu_strerror(r));
+	if (fd >= 0 && r == 0) {
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		pmu_set_enable(s);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do /* spin: msr counts this task only while it runs */
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+		while ((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) < 50000000L);
+		pmu_set_disable(s);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		CHECK(read(fd, &raw, sizeof(raw)) == sizeof(raw), "raw read");
+		r = pmu_set_read(s, &v);
+		CHECK(r == 0, "read: %s", pmu_strerror(r));
+		if (r == 0)
+			about("BOX.TSC, this task's set, 2 boxes without cpumask (raw: this task)", &v, raw, 2);
+	}
+	if (fd >= 0)
+		close(fd);
+	pmu_set_close(s);
+	pmu_ctx_free(ctx);
+}
+
 static void kernel(const char *one, const char *three, const char *tables, long type)
 {
 	char t[32], path[1024];
@@ -382,5 +437,7 @@ int main(void)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP("one CPU online: two packages cannot be written; resolution checked (%d checks)", test_checks);
 	kernel(one, three, tables, (long)type);
+	snprintf(a, sizeof(a), "%s/task", tmp);
+	task_boxes(a, tables, (long)type);
 	return test_done("test-boxes");
 }
