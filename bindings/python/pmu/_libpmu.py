@@ -5,7 +5,7 @@ import ctypes
 import ctypes.util
 import os
 
-from ._types import (_I, _P, _S, _c_double_p, _c_int_p, _c_u64_p, _dec, _Caps, _ConstantCb, _CtxOpts, _EventCb,
+from ._types import (_I, _P, _S, _c_double_p, _c_int_p, _c_u64_p, _dec, _Caps, _ConstantCb, _CopyValue, _CtxOpts, _EventCb,
                      _EventInfo, _MetricInfo, _NamedValue, _PmuInfo, _ProblemCb, _RegionCb, _SetOpts, _Topdown,
                      _Value)
 
@@ -115,6 +115,8 @@ _set_group_of = _declare("pmu_set_group_of", _I, [_P, ctypes.c_size_t])
 _set_total_of = _declare("pmu_set_total_of", _I, [_P, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t])
 _set_read = _declare("pmu_set_read", _I, [_P, ctypes.POINTER(_Value)])
 _set_read_syscall = _declare("pmu_set_read_syscall", _I, [_P, ctypes.POINTER(_Value)])
+_set_read_copies = _declare("pmu_set_read_copies", _I, [_P, ctypes.c_size_t, ctypes.POINTER(_CopyValue),
+                                                        ctypes.c_size_t])
 _delta = _declare("pmu_delta", None, [ctypes.POINTER(_Value), ctypes.POINTER(_Value), ctypes.c_size_t,
                                       ctypes.POINTER(_Value)])
 _scale = _declare("pmu_scale", ctypes.c_uint64, [ctypes.POINTER(_Value)])

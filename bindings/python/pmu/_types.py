@@ -129,6 +129,16 @@ class _Value(ctypes.Structure):
     ]
 
 
+class _CopyValue(ctypes.Structure):
+    _fields_ = [
+        ("cpu", ctypes.c_int),
+        ("package", ctypes.c_int),
+        ("box", ctypes.c_uint32),
+        ("reserved", ctypes.c_uint32),
+        ("value", _Value),
+    ]
+
+
 class _NamedValue(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("value", ctypes.c_double)]
 

@@ -9,8 +9,8 @@ from . import topdown as _topdown
 from .errors import _check, _fail
 from .events import _event_dict
 from ._libpmu import (_plan_free, _plan_new, _plan_open, _set_close, _set_count, _set_disable, _set_enable, _set_enable_before_exec, _set_event,
-                      _set_group_of, _set_open, _set_total_of, _set_read, _set_read_syscall, _set_reset)
-from ._types import _P, _enc, _EventInfo, _SetOpts, _Value
+                      _set_group_of, _set_open, _set_total_of, _set_read, _set_read_copies, _set_read_syscall, _set_reset)
+from ._types import _P, _enc, _CopyValue, _EventInfo, _SetOpts, _Value
 from .values import Value, _values_array, delta
 
 _SET_PID, _SET_CPU, _SET_INHERIT, _SET_ENABLE_ON_EXEC = 1 << 0, 1 << 1, 1 << 2, 1 << 3
@@ -198,6 +198,20 @@ class Set:
             raise _fail(rc, "pmu_set_read_syscall")
         b = self._buf
         return [Value(b[i].value, b[i].enabled, b[i].running) for i in range(self._n)]
+
+    def read_copies(self, i):
+        """Value @i copy by copy (pmu_set_read_copies: an uncore unit's boxes, a cpumask PMU's CPUs, each
+        read with read(2)): a list of dicts {cpu, package, box, value: :class:`Value`}, adding up to
+        what :meth:`read` gives for @i. cpu -1: the set's own task; package -1: unknown."""
+        n = _set_read_copies(self._handle, i, None, 0)
+        if n < 0:
+            raise _fail(n, "pmu_set_read_copies")
+        buf = (_CopyValue * max(n, 1))()
+        got = _set_read_copies(self._handle, i, buf, n)
+        if got < 0:
+            raise _fail(got, "pmu_set_read_copies")
+        return [{"cpu": c.cpu, "package": c.package, "box": c.box,
+                 "value": Value(c.value.value, c.value.enabled, c.value.running)} for c in buf[:min(n, got)]]
 
     def enable(self):
         """Start counting."""

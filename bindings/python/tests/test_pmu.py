@@ -359,6 +359,19 @@ def test_set_context_manager(ctx):
     s.close()
 
 
+def test_set_read_copies(ctx):
+    # a task's software event is one copy, on no CPU of its own; its value is the set's (read(2) both)
+    s = pmu.Set(ctx, ["task-clock"])
+    with s:
+        burn()
+    c = s.read_copies(0)
+    assert [(x["cpu"], x["package"], x["box"]) for x in c] == [(-1, -1, 0)]
+    assert c[0]["value"] == s.read_syscall()[0] and c[0]["value"].value > 0
+    with pytest.raises(pmu.PmuError):
+        s.read_copies(5)
+    s.close()
+
+
 def test_set_enable_disable(ctx):
     with pmu.Set(ctx, "task-clock") as s:
         pass
@@ -680,7 +693,7 @@ int main(void) {
     O(pmu_event_info, origin) O(pmu_event_info, desc) O(pmu_event_info, approx_note)
     S(pmu_event_entry) O(pmu_event_entry, usable) O(pmu_event_entry, long_desc)
     S(pmu_set_opts) O(pmu_set_opts, pid) O(pmu_set_opts, cpu) O(pmu_set_opts, cgroup_fd)
-    S(pmu_value) S(pmu_named_value) S(pmu_metric_info) O(pmu_metric_info, file)
+    S(pmu_value) S(pmu_copy_value) O(pmu_copy_value, box) O(pmu_copy_value, value) S(pmu_named_value) S(pmu_metric_info) O(pmu_metric_info, file)
     S(pmu_topdown) O(pmu_topdown, slots) O(pmu_topdown, level) O(pmu_topdown, flags)
     S(pmu_constant_info) O(pmu_constant_info, value) O(pmu_constant_info, origin)
     S(pmu_region_result) O(pmu_region_result, tid) O(pmu_region_result, nvalues)
@@ -705,6 +718,7 @@ def test_struct_layout_matches_header(tmp_path):
     types = {"pmu_ctx_opts": c._CtxOpts, "pmu_caps": c._Caps, "pmu_pmu_info": c._PmuInfo,
              "pmu_event_info": c._EventInfo, "pmu_event_entry": c._EventEntry,
              "pmu_set_opts": c._SetOpts, "pmu_value": c._Value, "pmu_named_value": c._NamedValue,
+             "pmu_copy_value": c._CopyValue,
              "pmu_metric_info": c._MetricInfo, "pmu_topdown": c._Topdown,
              "pmu_region_result": c._RegionResult, "pmu_constant_info": c._ConstantInfo}
     checked = 0
