@@ -72,8 +72,9 @@ int pmu__boxes_resolve(struct pmu_ctx *ctx, const char *name, const char *mods_e
 			char why[400];
 			pmu__strlcpy(why, pmu__err_msg(), sizeof(why));
 			r = pmu__err(ctx, r, "event '%s' is counted on each of the %zu boxes of %s, and box %s cannot "
-				     "count it (%s): give the boxes the same format files, or name the boxes that "
-				     "can, one each (%s/...)", name, n, logical->pmu, v[b]->name, why, v[0]->name);
+				     "count it (%s): its driver gives that box other format files; count the boxes "
+				     "that can, each named (%s/...)", name, n, logical->pmu, v[b]->name, why,
+				     v[0]->name);
 		} else if (out[b].flags & PMU_EVF_BOXES) {
 			r = pmu__err(ctx, -EINVAL, "event '%s': '%s' names a unit, not box %s", name, spelled,
 				     v[b]->name);
