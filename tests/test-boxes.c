@@ -11,7 +11,9 @@
  *    (PMU_EVF_BOXES, 3 boxes, PMU "uncore_imc", box 0's encoding), each box's own encoding from
  *    pmu_event_resolve_each(), worked out by hand from the formats; a unit one of whose boxes lacks a
  *    format term is refused naming that box; groups of one unit's events are planned, a group mixing
- *    a unit with another PMU refused; source_count() is the number of boxes.
+ *    a unit with another PMU refused; source_count() is the number of boxes. Sapphire Rapids' built-in
+ *    tables on four CHA boxes: perf's llc_demand_data_read_miss_latency (source_count() of a CHA
+ *    event) plans and evaluates to its value by hand.
  * 2. The kernel as the oracle: a written machine whose boxes uncore_imc_0 and uncore_imc_1 are both the
  *    real msr PMU of this machine (its type), event tsc (config 0), cpumask 0. A task's set of the
  *    unit's event sleeping 100 ms counts every box on CPU 0, so its value must be about twice a raw
@@ -161,6 +163,61 @@ static void resolution(const char *root, const char *tables)
 	CHECK(r == 0 && x == 300, "m_per_box = %g (%s), by hand 900 / 3 = 300", x, pmu_strerror(r));
 	r = pmu_metric_eval(ctx, "source_count(uncore_imc@clockticks@) * 10 + source_count(BOX.OTHER)", v, 1, &x);
 	CHECK(r == 0 && x == 33, "source_count of a sysfs name and of a CHA event = %g (%s), by hand 3 * 10 + 3", x,
+	      pmu_strerror(r));
+	pmu_ctx_free(ctx);
+}
+
+/* Sapphire Rapids' built-in tables on a machine of four CHA boxes (the kernel's SPR cha format: umask
+ * config:8-15,32-57): perf's LLC latency metric, which divides by source_count() of a CHA event,
+ * resolves, plans and is evaluated with source_count() 4. The encoding by hand: UNC_CHA_TOR_OCCUPANCY.
+ * IA_MISS_DRD is EventCode 0x36, UMask 0xc817fe01: 0x36 | 0x01 << 8 | 0xc817fe << 32. */
+static void sapphire_rapids(const char *root)
+{
+	struct pmu_set_opts o = { sizeof(o), PMU_SET_CPU | PMU_SET_PID, -1, 0 };
+	struct pmu_named_value v[] = { { "UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD", 8000 },
+				       { "UNC_CHA_TOR_INSERTS.IA_MISS_DRD", 100 },
+				       { "UNC_CHA_CLOCKTICKS", 4e9 }, { "duration_time", 1 } };
+	struct pmu_event_info info;
+	struct pmu_ctx *ctx;
+	char events[1024] = "", rel[256];
+	double x = 0;
+	int r;
+
+	fixture_put(root, DEV "cpu/type", "4\n");
+	fixture_put(root, DEV "cpu/format/event", "config:0-7\n");
+	fixture_put(root, DEV "cpu/format/umask", "config:8-15\n");
+	for (int b = 0; b < 4; b++) {
+		char t[16];
+		snprintf(t, sizeof(t), "%d\n", 50 + b);
+		snprintf(rel, sizeof(rel), DEV "uncore_cha_%d/type", b);
+		fixture_put(root, rel, t);
+		snprintf(rel, sizeof(rel), DEV "uncore_cha_%d/cpumask", b);
+		fixture_put(root, rel, "0\n");
+		snprintf(rel, sizeof(rel), DEV "uncore_cha_%d/format/event", b);
+		fixture_put(root, rel, "config:0-7\n");
+		snprintf(rel, sizeof(rel), DEV "uncore_cha_%d/format/umask", b);
+		fixture_put(root, rel, "config:8-15,32-57\n");
+	}
+	fixture_put(root, "sys/devices/system/cpu/online", "0-1\n");
+	fixture_put(root, "proc/sys/kernel/perf_event_paranoid", "-1\n");
+	ctx = root_ctx(root, "GenuineIntel-6-8F-8", NULL);
+	CHECK(ctx != NULL, "context on %s", root);
+	if (!ctx)
+		return;
+	r = pmu_event_resolve(ctx, "UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD", &info);
+	CHECK(r == 0 && (info.flags & PMU_EVF_BOXES) && info.boxes == 4 && !strcmp(info.pmu, "uncore_cha") &&
+	      info.type == 50 && info.config == (0x36 | 0x01 << 8 | 0xc817feull << 32),
+	      "UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD: %d %s, boxes %u pmu %s type %u config 0x%llx", r, pmu_strerror(r),
+	      info.boxes, info.pmu, info.type, (unsigned long long)info.config);
+	r = pmu_metric_events(ctx, "llc_demand_data_read_miss_latency", events, sizeof(events));
+	CHECK(r >= 0, "llc_demand_data_read_miss_latency's events: %s", pmu_strerror(r));
+	if (r >= 0) {
+		r = pmu_set_check(ctx, events, &o);
+		CHECK(r == 0, "a set of CPU 0 of '%s': %s", events, pmu_strerror(r));
+	}
+	/* by hand: 1e9 * (8000 / 100) / (4e9 / (4 * #num_packages 1)) * 1 = 80 */
+	r = pmu_metric_eval(ctx, "llc_demand_data_read_miss_latency", v, 4, &x);
+	CHECK(r == 0 && x > 80 - 1e-9 && x < 80 + 1e-9, "llc_demand_data_read_miss_latency = %g (%s), by hand 80", x,
 	      pmu_strerror(r));
 	pmu_ctx_free(ctx);
 }
@@ -427,6 +484,8 @@ int main(void)
 	snprintf(tables, sizeof(tables), "%s/tables", tmp);
 	put_tables(tables);
 	resolution(a, tables);
+	snprintf(a, sizeof(a), "%s/spr", tmp);
+	sapphire_rapids(a);
 	if (test_failures) /* a failure is said, never hidden under a skip */
 		return test_done("test-boxes");
 	if (geteuid() != 0)
