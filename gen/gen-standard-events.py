@@ -8,6 +8,11 @@ Two source documents:
                   from the category/qualifier tables by the document's rules;
   riscv-proposal  the earlier GEN/RETIRED/SPEC/PRD_*/CACHE_*/TLB_*/TOPDOWN/
                   RVV_* proposal, whose names are listed one by one.
+And libpmu's own names where neither document has one:
+  libpmu          socket-wide uncore traffic servers are asked about (DRAM
+                  bytes read and written, last-level cache misses to local
+                  and remote memory, bytes over the socket links): MEM.DRAM.*,
+                  CACHE.LLC.MISS.*, MEM.XSOCKET.* (socket.json).
 Where both documents name the same thing, the riscv-std name is the entry and
 the proposal's name is one of its Aliases.
 
@@ -21,6 +26,7 @@ import sys
 
 STD = 'riscv-std'
 PROP = 'riscv-proposal'
+LIBPMU = 'libpmu'
 
 KEY_ORDER = ['EventName', 'BriefDescription', 'PublicDescription', 'Source', 'Aliases', 'Generic',
              'Approximate', 'ApproxNote', 'TopdownRole', 'Notes']
@@ -661,6 +667,44 @@ def gen_proposal_rvv():
 
 
 # ---------------------------------------------------------------------------
+# libpmu: what servers are asked (issue 43), socket-wide uncore traffic
+# ---------------------------------------------------------------------------
+
+SOCKET_NOTE = ('Socket-wide, not per hart: the traffic of every box of the unit in the socket (all memory '
+               'channels, all cache slices, all links, summed), whoever caused it (cores of any process, '
+               'prefetchers, I/O, other sockets); count it system-wide (pmu stat -a). ')
+LINES_NOTE = ('The mapped event counts 64-byte lines (ScaleUnit 64Bytes on every CPU that maps the name): '
+              'the count shown is in bytes, a metric expression sees the count of lines.')
+
+
+def gen_socket():
+    f = 'socket.json'
+    for op, what, how in [
+            ('RD', 'read from', 'Every read CAS (column access) command of every memory channel of the socket: '
+                                'demand and prefetch reads, of local cores or of other sockets and devices. '),
+            ('WR', 'written to', 'Every write CAS command of every memory channel of the socket: writebacks '
+                                 'of modified lines, non-temporal stores, writes of other sockets and devices. ')]:
+        ev(f, 'MEM.DRAM.%s.BYTES' % op, 'Bytes %s the DRAM attached to this socket' % what,
+           how + SOCKET_NOTE + LINES_NOTE, source=LIBPMU)
+    for op, what, how in [
+            ('RD', 'read requests', 'Read requests (demand reads, RFOs, prefetches) that the socket\'s last-level '
+                                    'cache slices sent to a home agent because they missed, one line each. '),
+            ('WR', 'write requests', 'Write requests (writebacks of modified lines, non-temporal stores) that the '
+                                     'socket\'s last-level cache slices sent to a home agent, one line each. ')]:
+        for where, whose in [('LOCAL', 'this socket\'s memory'), ('REMOTE', 'another socket\'s memory')]:
+            ev(f, 'CACHE.LLC.MISS.%s.%s.BYTES' % (op, where),
+               'Bytes of last-level cache %s to %s' % (what, whose),
+               how + 'LOCAL: addressed to memory of this socket; REMOTE: to memory of another socket. ' +
+               SOCKET_NOTE + LINES_NOTE, source=LIBPMU)
+    for d, what in [('TX', 'sent'), ('RX', 'received')]:
+        ev(f, 'MEM.XSOCKET.%s.BYTES' % d, 'Data bytes %s over this socket\'s links to other sockets' % what,
+           'Data flits of every socket-to-socket link (Intel UPI) of the socket, %s; a 64-byte line takes 9 '
+           'flits, so each flit counts 64/9 bytes (ScaleUnit 7.111111111111111Bytes on every CPU that maps the '
+           'name: the count shown is in bytes, a metric expression sees the count of flits). Protocol '
+           'flits without data are not counted. ' % what + SOCKET_NOTE.rstrip(), source=LIBPMU)
+
+
+# ---------------------------------------------------------------------------
 # links between the documents
 # ---------------------------------------------------------------------------
 
@@ -859,6 +903,7 @@ def build():
     gen_proposal_cache()
     gen_proposal_tlb()
     gen_proposal_rvv()
+    gen_socket()
     for std, prop in ALIASES:
         if prop.lower() in BY_NAME:
             raise SystemExit('alias %s is also an entry' % prop)
