@@ -35,7 +35,8 @@ its ScaleUnit) over 1e6 and the run's duration must equal the oracle's
 bandwidth metric of the same traffic (SOCKET_BYTES: memory_bandwidth_read,
 umc_mem_read_bandwidth, upi_data_transmit_bw, ...), and each standard
 bandwidth metric of events/standard/metrics.json (SOCKET_BW) evaluated by
-libpmu must equal it too. The oracle is perf's formula, evaluated by
+libpmu must equal it too, and so must MEM.DRAM.RW.BYTES (a standard metric of
+64-byte lines: SOCKET_LINES) times 64 over 1e6 and the duration. The oracle is perf's formula, evaluated by
 perf-corpus.py's Oracle (perf's metric.py trees) on made-up counts, a count
 being a hash of the event's encoding as each side encodes it; where perf
 6.12 has no such metric for the directory (Granite Rapids: none at all)
@@ -142,6 +143,9 @@ SOCKET_BW = {"MEM.DRAM.RD.BW": (("memory_bandwidth_read",), ("umc_mem_read_bandw
              "CACHE.LLC.MISS.WR.LOCAL.BW": (("llc_miss_local_memory_bandwidth_write",),),
              "CACHE.LLC.MISS.WR.REMOTE.BW": (("llc_miss_remote_memory_bandwidth_write",),),
              "MEM.XSOCKET.TX.BW": (("upi_data_transmit_bw",),), "MEM.XSOCKET.RX.BW": (("upi_data_receive_bw",),)}
+# Standard metrics of bytes (ScaleUnit 64Bytes: the value counts lines), checked as value * 64 / 1e6 /
+# duration_time against the oracle's bandwidth metric of the same traffic.
+SOCKET_LINES = {"MEM.DRAM.RW.BYTES": (64, SOCKET_BW["MEM.DRAM.RW.BW"])}
 # Directories whose oracle has the traffic's metrics but whose built-in table maps none of the names, and why
 # (a name mapped there, or one more such directory, fails: this list is then out of date).
 SOCKET_UNMAPPED = {
@@ -282,6 +286,23 @@ def socket_numbers(ctx, pmu, metric_mod, theirs, sysfs, oracles, d, failures):
         values = {m: libpmu_count(m) for m in names}
         values["duration_time"] = t
         check("the standard metric %s" % std, ctx.metric(std, values), alternatives)
+    for std, (factor, alternatives) in sorted(SOCKET_LINES.items()):
+        try:
+            names = ctx.metric_events(std)
+            for m in names:
+                ctx.resolve(m)
+            scale = ctx.metric_info(std).get("scale_unit")
+        except pmu.PmuError:
+            continue  # as its bandwidth metric: the failure, if any, is said there
+        if oracle_value(alternatives)[2] is None:
+            continue
+        if scale != "%dBytes" % factor:
+            n[2] += 1
+            failures.append("%s: the standard metric %s has ScaleUnit %r, not %dBytes" % (d, std, scale, factor))
+            continue
+        values = {m: libpmu_count(m) for m in names}
+        check("the standard metric %s * %d / 1e6 / duration_time" % (std, factor),
+              ctx.metric(std, values) * factor / 1e6 / t, alternatives)
     return n
 
 
