@@ -165,12 +165,16 @@ def compile_entry(o, path, d, as_metric=None):
     return e
 
 
+# perf's keys that jevents.py turns into a PMU's format terms, in its order (tables-load.c's event_terms())
+TERM_KEYS = (("PortMask", "ch_mask="), ("FCMask", "fc_mask="), ("RdWrMask", "rdwrmask="), ("EnAllCores", "enallcores="),
+             ("EnAllSlices", "enallslices="), ("SliceId", "sliceid="), ("ThreadMask", "threadmask="))
+
+
 def event_terms(o):
-    """The terms perf's jevents.py adds after an event's event and umask, in its order: ch_mask= PortMask
-    and fc_mask= FCMask (each unless zero), then the Filter field as written (tables-load.c's
-    event_terms(), for tables loaded at run time)."""
-    out = ["%s%s" % (t, text_of(o[k])) for k, t in (("PortMask", "ch_mask="), ("FCMask", "fc_mask="))
-           if k in o and text_of(o[k]) and int(text_of(o[k]), 0)]
+    """The terms perf's jevents.py adds after an event's event and umask, in its order: those of TERM_KEYS
+    (each unless zero), then the Filter field as written (tables-load.c's event_terms(), for tables
+    loaded at run time)."""
+    out = ["%s%s" % (t, text_of(o[k])) for k, t in TERM_KEYS if k in o and text_of(o[k]) and int(text_of(o[k]), 0)]
     if "Filter" in o and text_of(o["Filter"]):
         out.append(text_of(o["Filter"]))
     return ",".join(out) or None

@@ -332,11 +332,11 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 		for (size_t i = 0; i < ARRAY_SIZE(f); i++)
 			if (f[i].on && (r = pmu__sysfs_place(ctx, d, f[i].term, f[i].v, name, info)) < 0)
 				return r;
-		/* PortMask, FCMask, Filter: by the PMU's format too (an unknown term is refused, not dropped) */
+		/* PortMask, FCMask, RdWrMask, ..., Filter (event_terms): by the PMU's format too (an unknown term is refused, not dropped) */
 		if (e->terms && (r = pmu__sysfs_encode(ctx, d, e->terms, name, info, 0)) < 0)
 			return r;
 	} else if (e->terms) {
-		return pmu__err(ctx, -EINVAL, "event '%s' in %s has terms '%s' (PortMask, FCMask or Filter) that only "
+		return pmu__err(ctx, -EINVAL, "event '%s' in %s has terms '%s' (PortMask, FCMask, RdWrMask, ... or Filter) that only "
 				"a PMU's format files place, and PMU %s has none here", name, e->file, e->terms,
 				d ? d->name : "cpu");
 	} else {

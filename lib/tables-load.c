@@ -91,12 +91,18 @@ static int dup_field(json_object *o, const char *key, char **out)
 
 /*
  * *@out: the terms perf's jevents.py adds to an event's string after its event and umask, in its order:
- * "ch_mask=" PortMask and "fc_mask=" FCMask (each unless zero), then the Filter field as written; NULL
- * when none. gen-tables.py's event_terms() makes the same for the compiled tables.
+ * "ch_mask=" PortMask, "fc_mask=" FCMask, "rdwrmask=" RdWrMask (AMD's UMC), "enallcores=" EnAllCores,
+ * "enallslices=" EnAllSlices, "sliceid=" SliceId, "threadmask=" ThreadMask (AMD's L3), each unless zero,
+ * then the Filter field as written; NULL when none. gen-tables.py's event_terms() makes the same for the
+ * compiled tables. (perf's NodeType and EventidCode, of Arm's CMN sys tables, are not read here.)
  */
 static int event_terms(json_object *o, char **out)
 {
-	static const struct { const char *key, *term; } f[] = { { "PortMask", "ch_mask=" }, { "FCMask", "fc_mask=" } };
+	static const struct { const char *key, *term; } f[] = {
+		{ "PortMask", "ch_mask=" }, { "FCMask", "fc_mask=" }, { "RdWrMask", "rdwrmask=" },
+		{ "EnAllCores", "enallcores=" }, { "EnAllSlices", "enallslices=" }, { "SliceId", "sliceid=" },
+		{ "ThreadMask", "threadmask=" },
+	};
 	char buf[512];
 	size_t n = 0;
 	const char *s;
@@ -300,7 +306,7 @@ static int parse_entry(json_object *o, const char *file, const char *dir, struct
 	if (e->kind == PMU_T_NATIVE && (r = event_terms(o, &e->terms)) < 0) {
 		if (r != -E2BIG)
 			goto nomem;
-		snprintf(why, sizeof(why), "PortMask, FCMask and Filter make terms of over 511 characters");
+		snprintf(why, sizeof(why), "PortMask, FCMask, RdWrMask, ... and Filter make terms of over 511 characters");
 		goto bad;
 	}
 	if (e->notes && (!strcasecmp(e->notes, "null") || !strcasecmp(e->notes, "none")))
