@@ -191,12 +191,13 @@ check "list shows the TOPDOWN hierarchy" has "$tmp/o" "^ *TOPDOWN.BACKEND_BOUND.
 run 0 "$tmp/o" "$tmp/e" check-tables "$SRC/events"
 check "shipped tables clean" has "$tmp/o" "no problems found"
 # a table's bytes are shown, not acted on (issue 40 item 12): an event name with ESC and a newline is one
-# problem line, written \x1b and \n (the expected text written here by hand)
+# problem line, written \x1b and \n (the expected text written here by hand); notes (the standard
+# POWER.* metrics' power PMU, absent here) are other lines
 mkdir -p "$tmp/esc-table"
 printf '[{"EventName": "EV\\u001b[31mX\\nY", "EventCode": "0x1", "BriefDescription": "x"}]' > "$tmp/esc-table/a.json"
 run 1 "$tmp/o" "$tmp/e" check-tables "$tmp/esc-table"
 check "check-tables: a name's ESC and newline written as \\x1b and \\n, one line" \
-	test "$(grep -c . "$tmp/o")/$(grep -c "$(printf '\033')" "$tmp/o")/$(grep -c 'EV\\x1b\[31mX\\nY: an event name' "$tmp/o")" = 2/0/1
+	test "$(grep -v ': note: ' "$tmp/o" | grep -c .)/$(grep -c "$(printf '\033')" "$tmp/o")/$(grep -c 'EV\\x1b\[31mX\\nY: an event name' "$tmp/o")" = 2/0/1
 # a group too large for one read (issue 40 item 12): the kernel itself is the oracle of the limit (1,022
 # events of 16 bytes after a 24-byte header fit its 16 KiB; 1,023 do not), and the message said "kernel
 # older than the headers", sending the user to upgrade a kernel that is not at fault
