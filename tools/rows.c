@@ -83,6 +83,24 @@ void stat_rows_free(struct stat_rows *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+bool row_same_in_units(const struct pmu_event_info *info)
+{
+	return ((info->flags & PMU_EVF_TOOL) && !strcmp(info->name, "duration_time")) ||
+	       (info->flags & PMU_EVF_CPU_WIDE);
+}
+
+void stat_row_add(struct stat_row *row, const struct pmu_event_info *info, const struct pmu_value *v)
+{
+	if (row_same_in_units(info)) {
+		if (v->enabled > row->v.enabled || (v->enabled == row->v.enabled && v->value > row->v.value))
+			row->v = *v;
+		return;
+	}
+	row->v.value += v->value;
+	row->v.enabled += v->enabled;
+	row->v.running += v->running;
+}
+
 bool label_is(const char *label, const char *name)
 {
 	size_t l = strlen(name);

@@ -37,6 +37,12 @@ struct stat_row *stat_rows_named(struct stat_rows *rs, const char *name, bool *a
  * same name in two cgroups is two rows); its cgroup set when it is added. */
 struct stat_row *stat_rows_of(struct stat_rows *rs, const char *name, const char *cgroup, bool *added);
 void stat_rows_free(struct stat_rows *rs);
+/* Does @info count what every unit (thread, CPU) counts alike, so that units are not summed: wall-clock
+ * time (duration_time), a package's count that each task's unit counted on its PMU's CPU (cpu-wide)? */
+bool row_same_in_units(const struct pmu_event_info *info);
+/* A unit's count @v of event @info added to @row: summed, or where row_same_in_units(@info) the unit
+ * enabled longest kept (whatever its count: 0 where no energy is read in a VM is one). */
+void stat_row_add(struct stat_row *row, const struct pmu_event_info *info, const struct pmu_value *v);
 /* Is row label @label event @name, with or without modifiers ("cycles:u", "cpu_core/cycles/u")? */
 bool label_is(const char *label, const char *name);
 

@@ -725,20 +725,12 @@ static int rows_add(struct pmu_ctx *ctx, struct stat_rows *rs, struct pmu_set *s
 				row->unit_scale = 1;
 			}
 		}
-		if (((info[k].flags & PMU_EVF_TOOL) && !strcmp(info[k].name, "duration_time")) ||
-		    (info[k].flags & PMU_EVF_CPU_WIDE)) {
-			/* wall-clock time is the same in every unit (CPU, thread): the longest, not the sum
-			 * (perf counts it once; -a on 8 CPUs summed it 8 times); so is a package's count that
-			 * every thread's unit of -p or -t counted on its PMU's CPU (cpu-wide). The unit that
-			 * was enabled longest, whatever its count: a count of 0 (no energy read in a VM) is one */
-			if (vals[k].enabled > row->v.enabled ||
-			    (vals[k].enabled == row->v.enabled && vals[k].value > row->v.value))
-				row->v = vals[k];
+		/* wall-clock time is the same in every unit (CPU, thread): the longest, not the sum (perf
+		 * counts it once; -a on 8 CPUs summed it 8 times); so is a package's count that every
+		 * thread's unit of -p or -t counted on its PMU's CPU (cpu-wide): rows.h's rule */
+		stat_row_add(row, &info[k], &vals[k]);
+		if (row_same_in_units(&info[k]))
 			continue;
-		}
-		row->v.value += vals[k].value;
-		row->v.enabled += vals[k].enabled;
-		row->v.running += vals[k].running;
 		if (total_add(rs, set, info, vals, k, cgroup) < 0) {
 			free(info);
 			return -ENOMEM;
