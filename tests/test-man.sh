@@ -22,13 +22,13 @@ for page in "$MAN"/*.1; do
 	MANWIDTH=80 man --warnings -l "$page" > /dev/null 2> "$tmp/w"
 	check "$(basename "$page"): man --warnings: no warning ($(head -1 "$tmp/w"))" test ! -s "$tmp/w"
 done
-# the options of --help: lines "  -e, --event, --events EVENTS   text"; each spelling must be in the
-# page as rendered (groff's ASCII output, hyphens plain)
+# the options of --help: lines "  -e, --event, --events EVENTS   text" (an optional argument joined:
+# "--per-cache[=LEVEL]"); each spelling must be in the page as rendered (groff's ASCII output, hyphens plain)
 for c in $commands; do
 	"$PMU" $c --help > "$tmp/help"
 	groff -man -Tascii -P-cbu "$MAN/pmu-$c.1" 2> /dev/null > "$tmp/page"
 	n=0
-	for o in $(sed -n 's/^  \(-[^ ].*\)  .*/\1/p' "$tmp/help" | sed 's/  .*//; s/ [A-Z][A-Z=,.\[]*.*//; s/,/ /g'); do
+	for o in $(sed -n 's/^  \(-[^ ].*\)  .*/\1/p' "$tmp/help" | sed 's/  .*//; s/ [A-Z][A-Z=,.\[]*.*//; s/\[=[A-Z]*\]//; s/,/ /g'); do
 		n=$((n + 1))
 		check "pmu-$c.1 names $o (in 'pmu $c --help')" grep -q -e "$o\b" "$tmp/page"
 	done

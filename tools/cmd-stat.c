@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "outfile.h"
+#include "stat-aggr.h"
 #include "stat-cgroup.h"
 #include "stat-print.h"
 #include "stat-run.h"
@@ -24,6 +25,8 @@ static int cmd_stat(int argc, char **argv, struct cli *cli);
 enum {
 	OPT_JSON = OPT_LONG, OPT_PER_THREAD, OPT_TIMEOUT, OPT_METRIC_ONLY, OPT_APPEND, OPT_NO_BIG_NUM, OPT_ALL_USER,
 	OPT_INTERVAL_COUNT, OPT_SUMMARY, OPT_ALL_KERNEL, OPT_FOR_EACH_CGROUP, OPT_NO_CSV_SUMMARY, OPT_TABLE, OPT_PRE, OPT_POST, OPT_CONTROL,
+	/* --per-socket ... --per-node: OPT_PER + the aggregation mode */
+	OPT_PER, OPT_PER_LAST = OPT_PER + AGGR_NODE,
 };
 static const struct opt stat_opts[] = {
 	{ 'e', "event", "events", "EVENTS", "events to count, comma-separated ({a,b}: counted together); repeatable" },
@@ -58,6 +61,13 @@ static const struct opt stat_opts[] = {
 	{ OPT_FOR_EACH_CGROUP, "for-each-cgroup", NULL, "NAMES", "with -a or -C: count every event in each cgroup "
 	  "named" },
 	{ OPT_PER_THREAD, "per-thread", NULL, NULL, "a row per thread (with -p or -t)" },
+	{ OPT_PER + AGGR_SOCKET, "per-socket", NULL, NULL, "with -a or -C: a row per socket (S0), its CPUs' counts summed" },
+	{ OPT_PER + AGGR_DIE, "per-die", NULL, NULL, "with -a or -C: a row per die of each socket (S0-D0)" },
+	{ OPT_PER + AGGR_CLUSTER, "per-cluster", NULL, NULL, "with -a or -C: a row per cluster of CPUs (S0-D0-CLS0)" },
+	{ OPT_PER + AGGR_CACHE, "per-cache", NULL, "[=LEVEL]", "with -a or -C: a row per cache instance (S0-D0-L3-ID0) "
+	  "of LEVEL (L1 to L4; default: each CPU's highest)" },
+	{ OPT_PER + AGGR_CORE, "per-core", NULL, NULL, "with -a or -C: a row per physical core (S0-D0-C0)" },
+	{ OPT_PER + AGGR_NODE, "per-node", NULL, NULL, "with -a or -C: a row per NUMA node (N0)" },
 	{ 'i', "no-inherit", NULL, NULL, "leave out the processes and threads the counted ones start" },
 	{ 'o', "output", NULL, "FILE", "write the results to FILE (default: stderr), after a '# started on' line" },
 	{ OPT_APPEND, "append", NULL, NULL, "with -o: add to FILE, not replace it" },
@@ -108,6 +118,10 @@ struct stat_cmd {
 	struct stat_cgroup_plan cgroup_plan;  /* -G's names, per event */
 	char *each_cgroup;             /* --for-each-cgroup, joined with ',' */
 	int big_num;                   /* -B: 1, --no-big-num: 0; -1: not given */
+	enum aggr_mode aggr;           /* --per-socket ... --per-node; AGGR_NONE: none */
+	int aggr_given;                /* how many --per-X (of those six) */
+	int cache_level;               /* --per-cache=LEVEL; 0: each CPU's highest */
+	struct aggr_map aggr_map;      /* the CPUs' groups, made once the CPUs are known */
 };
 
 static int number(const char *arg, long min, long max, const char *msg, int *out)
@@ -204,6 +218,21 @@ static int on_opt(void *st, int id, const char *arg)
 		return s->no_aggr = true, 0;
 	case OPT_PER_THREAD:
 		return s->per_thread = true, 0;
+	case OPT_PER + AGGR_CACHE:
+		if (aggr_cache_level(arg, &s->cache_level) < 0) {
+			fprintf(stderr, "pmu stat: --per-cache wants a cache level L1 to L%d (or l1 ...), as --per-cache=L3; "
+				"alone: each CPU's highest; not '%s'\n", AGGR_CACHE_LEVEL_MAX, arg);
+			return -1;
+		}
+		/* fall through */
+	case OPT_PER + AGGR_SOCKET:
+	case OPT_PER + AGGR_DIE:
+	case OPT_PER + AGGR_CLUSTER:
+	case OPT_PER + AGGR_CORE:
+	case OPT_PER + AGGR_NODE:
+		s->aggr_given += s->aggr != (enum aggr_mode)(id - OPT_PER);
+		s->aggr = (enum aggr_mode)(id - OPT_PER);
+		return 0;
 	case 'i':
 		return s->no_inherit = true, 0;
 	case OPT_METRIC_ONLY:
@@ -326,6 +355,16 @@ static int check(const struct stat_cmd *s)
 				  "children are counted together)");
 	if (s->no_aggr && !s->all_cpus && !s->cpus)
 		return opts_error(c, "-A gives a row per CPU of -a or -C");
+	if (s->aggr_given > 1)
+		return opts_error(c, "--per-socket, --per-die, --per-cluster, --per-cache, --per-core and --per-node each "
+				  "group the CPUs their own way: choose one");
+	if (s->aggr && (s->no_aggr || s->per_thread))
+		return opts_error(c, "--per-%s sums the CPUs of each %s; %s: choose one", aggr_mode_word(s->aggr),
+				  aggr_mode_word(s->aggr), s->no_aggr ? "-A gives a row per CPU" :
+				  "--per-thread a row per thread of -p or -t");
+	if (s->aggr && !s->all_cpus && !s->cpus)
+		return opts_error(c, "--per-%s sums the counts of CPUs: count CPUs with -a (all) or -C CPUS, as perf "
+				  "(pmu stat -a --per-%s -- CMD)", aggr_mode_word(s->aggr), aggr_mode_word(s->aggr));
 	if (s->metric_only && !s->a.metrics.n && !s->a.topdown)
 		return opts_error(c, "--metric-only prints the metrics: name them with -M (or --topdown)");
 	if (s->a.topdown && (s->format == FMT_CSV || s->format == FMT_JSON_LINES))
@@ -573,6 +612,13 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 	p.f = stderr;
 	if (!title || (s->all_cpus && all_cpus(&s->tg) < 0))
 		goto nomem;
+	/* --per-X: where each CPU is, read before counting: a file missing is said before anything runs */
+	if (s->aggr) {
+		if (aggr_map_make(&s->aggr_map, cli_sysfs_root(), s->aggr, s->cache_level, s->tg.cpus.v, s->tg.cpus.n,
+				  &notes) < 0)
+			goto out;
+		s->tg.aggr = &s->aggr_map;
+	}
 	/* perf's CSV and JSON lines say what the warnings would (<not supported>, a ':u' label) */
 	cli->quiet = s->format == FMT_CSV || s->format == FMT_JSON_LINES;
 	if (cli_open_ctx(cli, NULL, &ctx) < 0)
@@ -662,7 +708,7 @@ static int cmd_stat(int argc, char **argv, struct cli *cli)
 			s.all_cpus = s.system_wide = true;
 		s.tg.cmd = argv + first;
 		s.tg.inherit = !s.no_inherit;
-		s.tg.per_unit = s.per_thread || s.no_aggr;
+		s.tg.per_unit = s.per_thread || s.no_aggr || s.aggr;
 	}
 	if (first < 0)
 		code = first == OPTS_EXIT_OK ? 0 : 2;
@@ -671,6 +717,7 @@ static int cmd_stat(int argc, char **argv, struct cli *cli)
 	free(s.events);
 	free(s.each_cgroup);
 	stat_cgroup_plan_free(&s.cgroup_plan);
+	aggr_map_free(&s.aggr_map);
 	analysis_opts_free(&s.a);
 	free(s.tg.pids.v);
 	free(s.tg.tids.v);

@@ -25,7 +25,7 @@ static size_t count(const struct opt *o)
 static void add_table(const struct opt *o, struct option **lo, char **s)
 {
 	for (; o && o->id; o++) {
-		int has = o->arg ? required_argument : no_argument;
+		int has = !o->arg ? no_argument : o->arg[0] == '[' ? optional_argument : required_argument;
 		if (o->long_name)
 			*(*lo)++ = (struct option){ o->long_name, has, NULL, o->id };
 		if (o->alias)
@@ -142,8 +142,8 @@ static const char *spellings(const struct opt *o, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n, "%s--%s", n ? ", " : "", o->long_name);
 	if (o->alias)
 		n += snprintf(buf + n, len - (size_t)n, ", --%s", o->alias);
-	if (o->arg)
-		snprintf(buf + n, len - (size_t)n, " %s", o->arg);
+	if (o->arg) /* an optional argument joined to the name: --per-cache[=LEVEL] */
+		snprintf(buf + n, len - (size_t)n, "%s%s", o->arg[0] == '[' ? "" : " ", o->arg);
 	return buf;
 }
 

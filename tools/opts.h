@@ -18,7 +18,8 @@ struct opt {
 	int id;                 /* the short letter, or OPT_LONG + n */
 	const char *long_name;  /* "event", or NULL */
 	const char *alias;      /* a second long spelling ("events"), or NULL */
-	const char *arg;        /* the argument's name ("EVENTS"), NULL when it takes none */
+	const char *arg;        /* the argument's name ("EVENTS"), NULL when it takes none; "[=LEVEL]": an
+	                           optional one, written --name=LEVEL (a long option's only) */
 	const char *help;       /* one line */
 };
 

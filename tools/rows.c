@@ -83,6 +83,28 @@ void stat_rows_free(struct stat_rows *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+const char **stat_rows_keys(struct stat_rows *rs)
+{
+	const char **keys = calloc(rs->n + 1, sizeof(*keys));
+
+	if (!keys)
+		return NULL;
+	if (rs->index) { /* (rows read from a file have none: their keys are unknown) */
+		json_object_object_foreach(rs->index, key, pos) {
+			int64_t at = json_object_get_int64(pos);
+			if (at >= 0 && (size_t)at < rs->n)
+				keys[at] = key;
+		}
+	}
+	for (size_t i = 0; i < rs->n; i++)
+		if (!keys[i])
+			goto fail;
+	return keys;
+fail:
+	free(keys);
+	return NULL;
+}
+
 bool row_same_in_units(const struct pmu_event_info *info)
 {
 	return ((info->flags & PMU_EVF_TOOL) && !strcmp(info->name, "duration_time")) ||

@@ -23,6 +23,8 @@ struct stat_row {
 	                           Joules); 0 or 1: the count is */
 	char cgroup[128];       /* pmu stat -G, --for-each-cgroup: the cgroup whose tasks it counted, as
 	                           named; "": every task of the target */
+	int cpus;               /* pmu stat --per-socket and the like: the CPUs whose counts it sums (perf's
+	                           "aggregate-number"); 0: not a sum over CPUs */
 };
 
 /* Rows by name; the index makes each lookup cost the same however many rows there are. */
@@ -37,6 +39,9 @@ struct stat_row *stat_rows_named(struct stat_rows *rs, const char *name, bool *a
  * same name in two cgroups is two rows); its cgroup set when it is added. */
 struct stat_row *stat_rows_of(struct stat_rows *rs, const char *name, const char *cgroup, bool *added);
 void stat_rows_free(struct stat_rows *rs);
+/* The index's keys by position: @rs->n pointers into the index (valid while @rs is), or NULL when out of
+ * memory (free() the array). */
+const char **stat_rows_keys(struct stat_rows *rs);
 /* Does @info count what every unit (thread, CPU) counts alike, so that units are not summed: wall-clock
  * time (duration_time), a package's count that each task's unit counted on its PMU's CPU (cpu-wide)? */
 bool row_same_in_units(const struct pmu_event_info *info);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "cli.h"
+#include "stat-aggr.h"
 #include "stat-print.h"
 
 /* The row of event @name counted where @r was (its cgroup) */
@@ -181,11 +182,13 @@ static bool shadow_of(const struct stat_row *rows, size_t n, const struct stat_r
 	return s->unit[0] != 0;
 }
 
-/* "CPU3", "sh-1234", or "" for the sum. */
+/* "CPU3", "sh-1234", a group's "S0-D0-C3" (--per-core), or "" for the sum. */
 static const char *unit_label(const struct stat_unit *u, char *buf, size_t len)
 {
 	if (!u)
 		snprintf(buf, len, "%s", "");
+	else if (u->group)
+		snprintf(buf, len, "%s", u->group->text);
 	else if (u->cpu >= 0)
 		snprintf(buf, len, "CPU%d", u->cpu);
 	else
@@ -193,17 +196,30 @@ static const char *unit_label(const struct stat_unit *u, char *buf, size_t len)
 	return buf;
 }
 
+/* A group's row of --per-socket and the like, as perf 6.12's print_aggr_id_std() begins it: the id
+ * left-aligned in its mode's width, then the number of CPUs summed in 4 ("S0        2"). */
+static const char *group_label(const struct stat_unit *u, const struct stat_row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%-*s %4d", aggr_mode_width(u->mode), u->group->text, r->cpus);
+	return buf;
+}
+
 /* ---------------- text ---------------- */
 
-static void text_row(const struct stat_printer *p, const char *label, const struct stat_row *rows, size_t n,
-		     const struct stat_row *r, double elapsed_ns, int runs)
+/* A row of the table after @label: "CPU3", "sh-1234" (indented as the sum's rows), or a group's (at the
+ * line's start, as perf has it); "" for the sum. */
+static void text_row(const struct stat_printer *p, const char *label, bool group, const struct stat_row *rows,
+		     size_t n, const struct stat_row *r, double elapsed_ns, int runs)
 {
 	FILE *f = p->f;
 	char num[48], extra[96] = "";
 	struct shadow s;
 	double conf;
 
-	fprintf(f, "   %s%s", label, *label ? "  " : "");
+	if (group)
+		fprintf(f, "%s ", label);
+	else
+		fprintf(f, "   %s%s", label, *label ? "  " : "");
 	if (!r->supported) {
 		fprintf(f, "%18s      %-28s %s\n", "<not supported>", r->info.name, r->cgroup);
 		return;
@@ -317,17 +333,22 @@ void stat_print_text(const struct stat_printer *p, const char *cmdline, const st
 	else
 		fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
 	for (size_t u = 0; u < c->nunits; u++) {
-		char label[64];
-		unit_label(&c->units[u], label, sizeof(label));
+		const struct stat_unit *un = &c->units[u];
+		char label[96];
+		unit_label(un, label, sizeof(label));
 		snprintf(label + strlen(label), sizeof(label) - strlen(label), "%*s",
 			 strlen(label) < 16 ? 16 - (int)strlen(label) : 0, "");
-		for (size_t i = 0; i < c->units[u].rows.n; i++)
-			if (!counted_elsewhere(tot, &c->units[u].rows.v[i]))
-				text_row(p, label, c->units[u].rows.v, c->units[u].rows.n, &c->units[u].rows.v[i],
-					 t->elapsed_ns, t->runs);
+		for (size_t i = 0; i < un->rows.n; i++) {
+			if (counted_elsewhere(tot, &un->rows.v[i]))
+				continue;
+			if (un->group)
+				group_label(un, &un->rows.v[i], label, sizeof(label));
+			text_row(p, label, un->group != NULL, un->rows.v, un->rows.n, &un->rows.v[i], t->elapsed_ns,
+				 t->runs);
+		}
 	}
 	for (size_t i = 0; !c->nunits && i < tot->n; i++)
-		text_row(p, "", tot->v, tot->n, &tot->v[i], t->elapsed_ns, t->runs);
+		text_row(p, "", false, tot->v, tot->n, &tot->v[i], t->elapsed_ns, t->runs);
 	if (t->runs > 1) { /* the mean, its standard error, and that relative to the mean: perf's line */
 		double se = t->elapsed_se_ns / 1e9, mean = t->elapsed_ns / 1e9;
 		int d = time_decimals(se);
@@ -359,11 +380,13 @@ static void text_interval(struct stat_printer *p, double seconds, const struct s
 	char label[64];
 
 	unit_label(u, label, sizeof(label));
-	if (!p->header_done) {
+	if (!p->header_done && u && u->group) /* perf's words: "socket cpus" */
+		fprintf(p->f, "#%15s %-*s cpus %18s  %s\n", "time (s)", aggr_mode_width(u->mode), aggr_mode_word(u->mode),
+			"counts", "event");
+	else if (!p->header_done)
 		fprintf(p->f, "#%15s %s%s%18s  %s\n", "time (s)", u ? (u->cpu >= 0 ? "CPU" : "thread") : "",
 			u ? "            " : "", "counts", "event");
-		p->header_done = true;
-	}
+	p->header_done = true;
 	for (size_t k = 0; k < rs->n; k++) {
 		const struct stat_row *r = &rs->v[k];
 		char num[48];
@@ -373,8 +396,12 @@ static void text_interval(struct stat_printer *p, double seconds, const struct s
 			snprintf(num, sizeof(num), "%.2f msec", pmu_scale(&r->v) / 1e6);
 		else
 			count_text(r, !p->no_big_num, num, sizeof(num));
-		fprintf(p->f, " %15.9f %s%*s%18s  %s%s\n", seconds, label, u ? 15 - (int)strlen(label) : 0, "", num,
-			r->info.name, pmu_confidence(&r->v) < 1.0 ? "  (scaled)" : "");
+		if (u && u->group)
+			fprintf(p->f, " %15.9f %-*s %4d %18s  %s%s\n", seconds, aggr_mode_width(u->mode), label, r->cpus,
+				num, r->info.name, pmu_confidence(&r->v) < 1.0 ? "  (scaled)" : "");
+		else
+			fprintf(p->f, " %15.9f %s%*s%18s  %s%s\n", seconds, label, u ? 15 - (int)strlen(label) : 0, "", num,
+				r->info.name, pmu_confidence(&r->v) < 1.0 ? "  (scaled)" : "");
 	}
 }
 
@@ -426,7 +453,8 @@ static void line_fields(struct line *l, double seconds, const struct stat_unit *
 	l->shadow_unit = l->has_shadow ? l->s.unit + strspn(l->s.unit, " %") : "";
 }
 
-/* "[time,][where,]value,unit,event,[variance,]runtime,percent,metric,metric unit" */
+/* "[time,][where,]value,unit,event,[variance,]runtime,percent,metric,metric unit"; where: CPU3, sh-1234,
+ * or a group's id and number of CPUs (S0,2) */
 static void line_csv(struct stat_printer *p, const struct line *l, const struct stat_row *r, int runs)
 {
 	const char *sep = p->sep;
@@ -435,7 +463,9 @@ static void line_csv(struct stat_printer *p, const struct line *l, const struct 
 		fprintf(p->f, "%16.9f%s", l->seconds, sep);
 	else if (l->seconds == SUMMARY_LINE)
 		fprintf(p->f, "%16s%s", "summary", sep);
-	if (l->u)
+	if (l->u && l->u->group) /* perf's print_aggr_id_csv(): the id, the CPUs summed */
+		fprintf(p->f, "%s%s%d%s", l->label, sep, r->cpus, sep);
+	else if (l->u)
 		fprintf(p->f, "%s%s", l->label, sep);
 	if (l->state)
 		fprintf(p->f, "%s%s", l->state, sep);
@@ -460,7 +490,10 @@ static void line_jsonl(struct stat_printer *p, const struct line *l, const struc
 
 	if (l->seconds >= 0)
 		json_object_object_add(o, "interval", jfmt("%.9f", l->seconds));
-	if (l->u && l->u->cpu >= 0)
+	if (l->u && l->u->group) { /* perf's print_aggr_id_json(): "socket" : "S0", "aggregate-number" : 2 */
+		json_object_object_add(o, aggr_mode_word(l->u->mode), json_object_new_string(l->label));
+		json_object_object_add(o, "aggregate-number", json_object_new_int(r->cpus));
+	} else if (l->u && l->u->cpu >= 0)
 		json_object_object_add(o, "cpu", json_object_new_string(l->label + 3));
 	else if (l->u)
 		json_object_object_add(o, "thread", json_object_new_string(l->label));
@@ -504,8 +537,8 @@ static void line_metric(struct stat_printer *p, double seconds, const struct sta
 			fprintf(p->f, "%16.9f%s", seconds, p->sep);
 		else if (seconds == SUMMARY_LINE)
 			fprintf(p->f, "%16s%s", "summary", p->sep);
-		/* empty: [where,]value,unit,event,[variance,]runtime,percent */
-		for (int i = 0; i < 5 + (u != NULL) + (runs > 1) + p->cgroups; i++)
+		/* empty: [where,][cpus,]value,unit,event,[variance,]runtime,percent */
+		for (int i = 0; i < 5 + (u != NULL) + (u && u->group) + (runs > 1) + p->cgroups; i++)
 			fputs(p->sep, p->f);
 		if (!m->why)
 			fprintf(p->f, "%.6g", m->value);
@@ -571,6 +604,8 @@ static json_object *event_json(const struct stat_row *r)
 	json_object_object_add(e, "stddev_pct", jnum(r->stddev_pct));
 	if (*r->cgroup)
 		json_object_object_add(e, "cgroup", json_object_new_string(r->cgroup));
+	if (r->cpus > 0)
+		json_object_object_add(e, "cpus", json_object_new_int(r->cpus));
 	return e;
 }
 
@@ -583,7 +618,34 @@ static json_object *events_json(const struct stat_rows *rs)
 	return ev;
 }
 
-/* "events" of @c to @o, and "units" (each {"cpu": N} or {"thread": "comm-tid", "tid": N}, and its events). */
+/* A group of --per-socket and the like: {"mode": "core", "id": "S0-D0-C1", its id's numbers (socket, die,
+ * cluster, cache_level, cache, core, node: those of the mode), "cpus": [its CPUs]} */
+static json_object *group_json(const struct stat_unit *u)
+{
+	const struct aggr_group *g = u->group;
+	const struct {
+		const char *key;
+		int v;
+	} f[] = {
+		{ "socket", g->id.socket }, { "die", g->id.die }, { "cluster", g->id.cluster },
+		{ "cache_level", g->id.cache_level }, { "cache", g->id.cache }, { "core", g->id.core },
+		{ "node", g->id.node },
+	};
+	json_object *o = json_object_new_object(), *cpus = json_object_new_array();
+
+	json_object_object_add(o, "mode", json_object_new_string(aggr_mode_word(u->mode)));
+	json_object_object_add(o, "id", json_object_new_string(g->text));
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (f[i].v >= 0)
+			json_object_object_add(o, f[i].key, json_object_new_int(f[i].v));
+	for (size_t i = 0; i < g->ncpus; i++)
+		json_object_array_add(cpus, json_object_new_int(g->cpus[i]));
+	json_object_object_add(o, "cpus", cpus);
+	return o;
+}
+
+/* "events" of @c to @o, and "units" (each {"cpu": N}, {"thread": "comm-tid", "tid": N} or {"aggregation":
+ * {...}}, and its events). */
 static void counts_json(json_object *o, const struct stat_counts *c)
 {
 	json_object_object_add(o, "events", events_json(&c->total));
@@ -592,7 +654,9 @@ static void counts_json(json_object *o, const struct stat_counts *c)
 		for (size_t u = 0; u < c->nunits; u++) {
 			json_object *e = json_object_new_object();
 			char label[64];
-			if (c->units[u].cpu >= 0) {
+			if (c->units[u].group) {
+				json_object_object_add(e, "aggregation", group_json(&c->units[u]));
+			} else if (c->units[u].cpu >= 0) {
 				json_object_object_add(e, "cpu", json_object_new_int(c->units[u].cpu));
 			} else {
 				json_object_object_add(e, "thread",

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "stat-aggr.h"
 #include "stat-run.h"
 #include "util.h"
 
@@ -749,9 +750,11 @@ void stat_counts_free(struct stat_counts *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* The counts of @s: the deltas (@delta) or the values read last, summed, and per unit when @per_unit. */
-static int counts_of(const struct session *s, bool delta, bool per_unit, struct stat_counts *c)
+/* The counts of @s: the deltas (@delta) or the values read last, summed, and per unit when @tg asks
+ * (per group of CPUs with --per-socket and the like). */
+static int counts_of(const struct session *s, bool delta, const struct stat_target *tg, struct stat_counts *c)
 {
+	bool per_unit = tg->per_unit;
 	int r = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -769,6 +772,8 @@ static int counts_of(const struct session *s, bool delta, bool per_unit, struct 
 			r = rows_add(s->ctx, &cu->rows, u->set, v, u->n, u->cgroup);
 		}
 	}
+	if (r == 0 && per_unit && tg->aggr)
+		r = aggr_fold(tg->aggr, c);
 	if (r < 0)
 		stat_counts_free(c);
 	return r;
@@ -779,7 +784,7 @@ static void interval(struct session *s, const struct stat_target *tg, const stru
 {
 	struct stat_counts c;
 
-	if (units_read(s) < 0 || counts_of(s, true, tg->per_unit, &c) < 0)
+	if (units_read(s) < 0 || counts_of(s, true, tg, &c) < 0)
 		return;
 	o->on_interval(o->data, (now - s->t0) / 1e9, &c);
 	stat_counts_free(&c);
@@ -996,7 +1001,7 @@ static int finish(struct session *s, const struct stat_target *tg, const struct 
 		fprintf(stderr, "pmu stat: cannot run '%s': %s\n", tg->cmd[0], strerror(exec_err));
 		return 127;
 	}
-	if ((r = units_read(s)) < 0 || (r = counts_of(s, false, tg->per_unit, &res->counts)) < 0) {
+	if ((r = units_read(s)) < 0 || (r = counts_of(s, false, tg, &res->counts)) < 0) {
 		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
 		return 1;
 	}
@@ -1007,7 +1012,7 @@ static int finish(struct session *s, const struct stat_target *tg, const struct 
 	}
 	if (o->interval_ms && o->on_interval && !res->intervals_done) {
 		struct stat_counts c;
-		if (counts_of(s, true, tg->per_unit, &c) == 0) {
+		if (counts_of(s, true, tg, &c) == 0) {
 			o->on_interval(o->data, (end - s->t0) / 1e9, &c);
 			stat_counts_free(&c);
 		}

@@ -17,6 +17,10 @@
 #include <pmu.h>
 #include "rows.h"
 #include "stat-control.h"
+#include "topology.h"
+
+struct aggr_map;
+struct aggr_group;
 
 /* A list of numbers (-p, -t, -C). */
 struct intv {
@@ -51,12 +55,16 @@ struct stat_target {
 	                                 of the events of stat_run_opts (ncgroups; 0: none) */
 	size_t ncgroups;
 	bool inherit;          /* children (threads, processes) created meanwhile counted too */
-	bool per_unit;         /* keep each thread's or CPU's counts apart (--per-thread, -A) */
+	bool per_unit;         /* keep each thread's or CPU's counts apart (--per-thread, -A, --per-X) */
+	const struct aggr_map *aggr;  /* --per-socket and the like: the CPUs' counts summed per group of it
+	                                 (stat-aggr.h); NULL: none */
 };
 
-/* The counts of one thread or CPU. */
+/* The counts of one thread, CPU, or group of CPUs (--per-socket and the like). */
 struct stat_unit {
 	int cpu;               /* -1 unless a CPU */
+	enum aggr_mode mode;   /* a group's: AGGR_SOCKET, ...; AGGR_NONE otherwise */
+	const struct aggr_group *group;  /* the group of CPUs (its rows' cpus: how many counted each), or NULL */
 	int tid;               /* 0 unless a thread */
 	char comm[32];         /* the thread's name */
 	struct stat_rows rows;
