@@ -558,8 +558,16 @@ if [ $have_perf = 1 ]; then
 	perf stat -h > "$tmp/perf-h" 2>&1
 	# --no-big-num: perf gives every boolean option its --no- spelling (bn1 runs it with perf)
 	own="--events --interval --json --json-lines --param -h --help --no-big-num"
-	for o in $(sed -n 's/^  \(-[^ ].*\)  .*/\1/p' "$tmp/h1.pmu.out" | sed 's/  .*//; s/ [A-Z][A-Z=,.\[]*.*//; s/,/ /g'); do
+	# perf 6.12's spellings that an older perf lacks (Debian 12's 6.1 has neither): --per-cluster and
+	# --per-cache came after 6.1 (6.12's Documentation/perf-stat.txt has both); said, not compared, where
+	# the perf here has them not
+	newer="--per-cluster --per-cache"
+	for o in $(sed -n 's/^  \(-[^ ].*\)  .*/\1/p' "$tmp/h1.pmu.out" | sed 's/  .*//; s/ [A-Z][A-Z=,.\[]*.*//; s/\[=[A-Z]*\]//; s/,/ /g'); do
 		case " $own " in *" $o "*) continue ;; esac
+		case " $newer " in *" $o "*)
+			grep -q -e "$o\b" "$tmp/perf-h" ||
+				{ echo "note: h1: $o is perf 6.12's; $(perf --version) here has it not"; continue; } ;;
+		esac
 		check "h1: pmu stat $o is perf stat's spelling" grep -q -e "$o\b" "$tmp/perf-h"
 	done
 fi
