@@ -215,7 +215,39 @@ for i in d['intervals']:
     ok = ok and sum(u['events'][0]['value'] for u in i['units']) == i['events'][0]['value']
 sys.exit(0 if ok else 1)
 PYEOF
+# -M: each group's metric over its own rows (perf evaluates metrics per aggregate), against the ratio of
+# the group's own counters printed beside it
+tree=two-dies
+M='task\-clock / cpu\-clock'
+pmu stat -C 0,1 --per-die -x, -e cpu-clock,task-clock -M "$M" -- sleep 0.1
+check "-M --per-die -x,: each group's metric line after its counters, the ratio of its rows" $PY - "$tmp/e" <<'PYEOF'
+import sys
+rows = [l.rstrip('\n').split(',') for l in open(sys.argv[1]) if l.strip()]
+print(rows)
+ok = [r[0] for r in rows] == ['S0-D0'] * 3 + ['S0-D1'] * 3 and all(r[1] == '1' for r in rows)
+for g in range(2):
+    cpu, task, m = rows[3 * g:3 * g + 3]
+    want = float(task[2]) / float(cpu[2])            # msec / msec, as printed (2 decimals)
+    ok = ok and m[2:7] == [''] * 5 and m[8] == 'task\\-clock / cpu\\-clock' and abs(float(m[7]) - want) <= 0.01 * want
+sys.exit(0 if ok else 1)
+PYEOF
+pmu stat -C 0,1 --per-die --json -o "$tmp/m.json" -e cpu-clock,task-clock -M "$M" -- sleep 0.1
+check "-M --per-die --json: each unit's metrics, its task-clock / cpu-clock" $PY - "$tmp/m.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = len(d['units']) == 2
+for u in d['units']:
+    v = dict((e['name'], e['scaled']) for e in u['events'])
+    ok = ok and abs(u['metrics'][0]['value'] - v['task-clock'] / v['cpu-clock']) < 1e-9
+sys.exit(0 if ok else 1)
+PYEOF
+"$PMU" report "$tmp/m.json" > /dev/null 2> "$tmp/re"
+check "-M --per-die --json: pmu report reads it ($(head -1 "$tmp/re"))" test $? = 0
+pmu stat -C 0,1 --per-die -e cpu-clock,task-clock -M "$M" -- sleep 0.1
+check "-M --per-die: 'Metrics per die:', a line per group" test "$(grep -A2 '^ Metrics per die:' "$tmp/e" | grep -c '^S0-D[01]  *1   task')" = 2
+
 # -C 1 alone: its socket's group only
+tree=two-sockets
 pmu stat -C 1 --per-socket -x, -e cpu-clock -- sleep 0.1
 check "-C 1 --per-socket: S1 alone, 1 CPU" test "$(cut -d, -f1,2,5 "$tmp/e" | grep -v '^$')" = "S1,1,cpu-clock"
 

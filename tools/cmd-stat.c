@@ -540,6 +540,9 @@ static int print_results(struct stat_cmd *s, struct stat_printer *p, const struc
 		while (cmd[ncmd])
 			ncmd++;
 		o = stat_print_json(cmd, ncmd, &res->counts, &res->times, code, caps, notes);
+		json_object *units;
+		if (json_object_object_get_ex(o, "units", &units)) /* --per-X: each group's metrics */
+			stat_print_json_group_metrics(p, units, &res->counts, cnt.seconds);
 		int cr = constants_record(p->ctx, o);
 		if (cr < 0)
 			fprintf(stderr, "pmu stat: the metric constants are not recorded: %s\n", pmu_strerror(cr));
@@ -564,6 +567,7 @@ static int print_results(struct stat_cmd *s, struct stat_printer *p, const struc
 			fprintf(p->f, "\n Performance counter stats for '%s':\n\n", title);
 		else
 			stat_print_text(p, title, &res->counts, &res->times, notes);
+		stat_print_group_metrics(p, &res->counts, cnt.seconds); /* --per-X: each group's, then the whole's */
 		analysis(p->f, p->ctx, &s->a.metrics, s->a.topdown, &cnt, NULL);
 	} else if (!s->run.interval_ms || s->summary) {
 		/* CSV and JSON lines: with -I every line is an interval's, as perf has it */

@@ -204,6 +204,30 @@ static const char *group_label(const struct stat_unit *u, const struct stat_row 
 	return buf;
 }
 
+/* The metrics of -M over group @u's rows alone (--per-socket and the like: each group its own, as perf
+ * evaluates them per aggregate; -A's rows share the total's), its time @seconds; NULL when there are none
+ * or memory ran out. Free with metric_values_free(.., p->metrics->n). */
+static struct metric_value *group_metrics(const struct stat_printer *p, const struct stat_unit *u, double seconds)
+{
+	size_t n = p->metrics ? p->metrics->n : 0;
+	struct counted cnt = { u->rows.v, u->rows.n, seconds, true };
+	struct metric_value *mv;
+
+	if (!n || !u->group || !(mv = calloc(n + 1, sizeof(*mv))))
+		return NULL;
+	if (metrics_eval(p->ctx, p->metrics, &cnt, mv) < 0) {
+		metric_values_free(mv, n);
+		return NULL;
+	}
+	return mv;
+}
+
+/* Do @c's units sum groups of CPUs (--per-socket and the like)? */
+static bool grouped(const struct stat_counts *c)
+{
+	return c->nunits && c->units[0].group;
+}
+
 /* ---------------- text ---------------- */
 
 /* A row of the table after @label: "CPU3", "sh-1234" (indented as the sum's rows), or a group's (at the
@@ -373,6 +397,34 @@ void stat_print_notes(const struct stat_printer *p, const struct stat_counts *c,
 	text_notes(p->f, c->total.v, c->total.n, notes);
 }
 
+void stat_print_group_metrics(const struct stat_printer *p, const struct stat_counts *c, double seconds)
+{
+	size_t n = p->metrics ? p->metrics->n : 0;
+	int w = 40;
+
+	if (!n || !grouped(c))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(p->metrics->v[i]) > w)
+			w = (int)strlen(p->metrics->v[i]);
+	fprintf(p->f, " Metrics per %s:\n", aggr_mode_word(c->units[0].mode));
+	for (size_t u = 0; u < c->nunits; u++) {
+		const struct stat_unit *un = &c->units[u];
+		struct metric_value *mv = group_metrics(p, un, seconds);
+		for (size_t i = 0; mv && i < n; i++)
+			if (mv[i].why)
+				fprintf(p->f, "%-*s %4zu   %-*s  n/a: %s\n", aggr_mode_width(un->mode), un->group->text,
+					un->group->ncpus, w, mv[i].name, mv[i].why);
+			else
+				fprintf(p->f, "%-*s %4zu   %-*s %14.3f %-10s%s\n", aggr_mode_width(un->mode), un->group->text,
+					un->group->ncpus, w, mv[i].name, mv[i].value, mv[i].unit,
+					mv[i].crossed ? "  <== over threshold" : "");
+		if (mv)
+			metric_values_free(mv, n);
+	}
+	fputc('\n', p->f);
+}
+
 /* -I in text: "time  [thread or CPU]  counts  event" per row. */
 static void text_interval(struct stat_printer *p, double seconds, const struct stat_rows *rs,
 			  const struct stat_unit *u)
@@ -537,8 +589,10 @@ static void line_metric(struct stat_printer *p, double seconds, const struct sta
 			fprintf(p->f, "%16.9f%s", seconds, p->sep);
 		else if (seconds == SUMMARY_LINE)
 			fprintf(p->f, "%16s%s", "summary", p->sep);
-		/* empty: [where,][cpus,]value,unit,event,[variance,]runtime,percent */
-		for (int i = 0; i < 5 + (u != NULL) + (u && u->group) + (runs > 1) + p->cgroups; i++)
+		if (u && u->group) /* a group's metric: its id and CPUs first, as its counters' */
+			fprintf(p->f, "%s%s%zu%s", u->group->text, p->sep, u->group->ncpus, p->sep);
+		/* empty: [where,]value,unit,event,[variance,]runtime,percent */
+		for (int i = 0; i < 5 + (u && !u->group) + (runs > 1) + p->cgroups; i++)
 			fputs(p->sep, p->f);
 		if (!m->why)
 			fprintf(p->f, "%.6g", m->value);
@@ -548,6 +602,10 @@ static void line_metric(struct stat_printer *p, double seconds, const struct sta
 	json_object *o = json_object_new_object();
 	if (seconds >= 0)
 		json_object_object_add(o, "interval", jfmt("%.9f", seconds));
+	if (u && u->group) {
+		json_object_object_add(o, aggr_mode_word(u->mode), json_object_new_string(u->group->text));
+		json_object_object_add(o, "aggregate-number", json_object_new_int((int)u->group->ncpus));
+	}
 	json_object_object_add(o, "metric-value", m->why ? NULL : jfmt("%f", m->value));
 	json_object_object_add(o, "metric-unit", json_object_new_string(what));
 	if (m->why)
@@ -555,18 +613,26 @@ static void line_metric(struct stat_printer *p, double seconds, const struct sta
 	line_json(p->f, o);
 }
 
-/* The rows of @c (per unit when it has units), then the metrics; @seconds < 0: not an interval. */
+/* The rows of @c (per unit when it has units), then the metrics (@mv, the total's; a group's own after
+ * its rows instead); @seconds < 0: not an interval. */
 static void lines(struct stat_printer *p, double seconds, const struct stat_counts *c, double elapsed_ns, int runs,
 		  const struct metric_value *mv, size_t nmv)
 {
-	for (size_t u = 0; !p->metric_only && u < c->nunits; u++)
-		for (size_t i = 0; i < c->units[u].rows.n; i++)
-			if (!counted_elsewhere(&c->total, &c->units[u].rows.v[i]))
-				line_row(p, seconds, &c->units[u], c->units[u].rows.v, c->units[u].rows.n,
-					 &c->units[u].rows.v[i], elapsed_ns, runs);
+	for (size_t u = 0; u < c->nunits; u++) {
+		const struct stat_unit *un = &c->units[u];
+		struct metric_value *gmv = group_metrics(p, un, elapsed_ns / 1e9);
+		for (size_t i = 0; !p->metric_only && i < un->rows.n; i++)
+			if (!counted_elsewhere(&c->total, &un->rows.v[i]))
+				line_row(p, seconds, un, un->rows.v, un->rows.n, &un->rows.v[i], elapsed_ns, runs);
+		/* a group's metrics after its counters, over its rows (perf's lines of --per-socket) */
+		for (size_t i = 0; gmv && i < p->metrics->n; i++)
+			line_metric(p, seconds, un, &gmv[i], runs);
+		if (gmv)
+			metric_values_free(gmv, p->metrics->n);
+	}
 	for (size_t i = 0; !p->metric_only && !c->nunits && i < c->total.n; i++)
 		line_row(p, seconds, NULL, c->total.v, c->total.n, &c->total.v[i], elapsed_ns, runs);
-	for (size_t i = 0; i < nmv; i++)
+	for (size_t i = 0; !grouped(c) && i < nmv; i++) /* -A: the total's, the CPU field empty */
 		line_metric(p, seconds, c->nunits ? &c->units[0] : NULL, &mv[i], runs);
 }
 
@@ -670,6 +736,22 @@ static void counts_json(json_object *o, const struct stat_counts *c)
 	}
 }
 
+void stat_print_json_group_metrics(const struct stat_printer *p, json_object *units, const struct stat_counts *c,
+				   double seconds)
+{
+	size_t n = p->metrics ? p->metrics->n : 0;
+
+	for (size_t u = 0; n && grouped(c) && u < c->nunits && u < json_object_array_length(units); u++) {
+		struct metric_value *mv = group_metrics(p, &c->units[u], seconds);
+		json_object *arr = json_object_new_array();
+		for (size_t i = 0; mv && i < n; i++)
+			json_object_array_add(arr, metric_json(&mv[i]));
+		json_object_object_add(json_object_array_get_idx(units, u), "metrics", arr);
+		if (mv)
+			metric_values_free(mv, n);
+	}
+}
+
 json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, const struct run_times *t,
 			     int status, const struct pmu_caps *caps, const struct strv *notes)
 {
@@ -735,8 +817,11 @@ void stat_print_interval(void *printer, double seconds, const struct stat_counts
 		lines(p, seconds, c, cnt.seconds * 1e9, 1, mv, nmv);
 	} else if (p->format == FMT_JSON) {
 		json_object *o = json_object_new_object(), *arr = json_object_new_array();
+		json_object *units;
 		json_object_object_add(o, "time_s", jfmt("%.9f", seconds));
 		counts_json(o, c);
+		if (json_object_object_get_ex(o, "units", &units))
+			stat_print_json_group_metrics(p, units, c, cnt.seconds);
 		for (size_t i = 0; i < nmv; i++)
 			json_object_array_add(arr, metric_json(&mv[i]));
 		if (nmv)
@@ -751,7 +836,21 @@ void stat_print_interval(void *printer, double seconds, const struct stat_counts
 			text_interval(p, seconds, &c->units[u].rows, &c->units[u]);
 		if (!p->metric_only && !c->nunits)
 			text_interval(p, seconds, &c->total, NULL);
-		for (size_t i = 0; i < nmv; i++)
+		for (size_t u = 0; grouped(c) && u < c->nunits; u++) {
+			const struct stat_unit *un = &c->units[u];
+			struct metric_value *gmv = group_metrics(p, un, cnt.seconds);
+			for (size_t i = 0; gmv && i < nmv; i++)
+				if (gmv[i].why)
+					fprintf(p->f, " %15.9f %-*s %4zu %18s  %s: %s\n", seconds, aggr_mode_width(un->mode),
+						un->group->text, un->group->ncpus, "n/a", gmv[i].name, gmv[i].why);
+				else
+					fprintf(p->f, " %15.9f %-*s %4zu %18.3f  %s%s%s\n", seconds, aggr_mode_width(un->mode),
+						un->group->text, un->group->ncpus, gmv[i].value, gmv[i].name,
+						*gmv[i].unit ? " " : "", gmv[i].unit);
+			if (gmv)
+				metric_values_free(gmv, nmv);
+		}
+		for (size_t i = 0; !grouped(c) && i < nmv; i++)
 			if (mv[i].why)
 				fprintf(p->f, " %15.9f %18s  %s: %s\n", seconds, "n/a", mv[i].name, mv[i].why);
 			else

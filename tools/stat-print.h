@@ -61,6 +61,13 @@ void stat_print_text(const struct stat_printer *p, const char *cmdline, const st
 /* The notes of stat_print_text() alone (-I without --summary). */
 void stat_print_notes(const struct stat_printer *p, const struct stat_counts *c, const struct strv *notes);
 
+/* --per-socket and the like: the metrics of -M over each group's rows (@seconds counted), printed as a
+ * "Metrics per socket:" block (text), or added to each group's entry of @units (the document's "units")
+ * as "metrics"; nothing without groups or metrics. */
+void stat_print_group_metrics(const struct stat_printer *p, const struct stat_counts *c, double seconds);
+void stat_print_json_group_metrics(const struct stat_printer *p, json_object *units, const struct stat_counts *c,
+				   double seconds);
+
 /* The libpmu-stat/1 document: @cmd (@ncmd words) ran, exited @status. */
 json_object *stat_print_json(char **cmd, int ncmd, const struct stat_counts *c, const struct run_times *t,
 			     int status, const struct pmu_caps *caps, const struct strv *notes);
