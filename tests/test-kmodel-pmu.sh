@@ -5,8 +5,8 @@
 # what it opened where against the model's log (PMU_KMODEL_LOG). Also pmu info and pmu list on each
 # tree, with the built-in table each machine gets.
 #   test-kmodel-pmu.sh KMODEL.so PMU SRCDIR
-# Every model says "cpus": the machine's CPUs for the kernel checks and for sysconf(), which pmu stat
-# -a reads (tools/cmd-stat.c all_cpus: the host's CPUs otherwise, not the tree's; see tests/README.md).
+# Every model says "cpus": the machine's CPUs for the kernel checks and for sysconf(); pmu stat -a reads
+# the tree's devices/system/cpu/online.
 set -u
 KM=${1:?KMODEL.so} PMU=${2:?pmu} SRC=${3:?srcdir}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -65,6 +65,15 @@ check "spr: -a -A: CPU4 energy-pkg 1.50 J" same "$(cpurow "$tmp/o" 4 'Joules *po
 check "spr: -a -A: CPU0 energy-ram 1.00 J" same "$(cpurow "$tmp/o" 0 'Joules *power/energy-ram/')" 1.00
 check "spr: -a -A: CPU4 energy-ram 0.50 J" same "$(cpurow "$tmp/o" 4 'Joules *power/energy-ram/')" 0.50
 check "spr: -a -A: no row for a CPU outside the cpumask" [ "$(grep -c '^ *CPU[1235-7] ' "$tmp/o")" = 0 ]
+# -a counts the CPUs the tree's devices/system/cpu/online lists (as -C checks them), not sysconf()'s (the
+# model's "cpus 0-7"): with socket 1 offline (online 0-3) package 0's 3.25 J alone, CPU 4 never opened
+cp -r "$SRC/tests/fixtures/$T" "$tmp/spr-half"
+echo 0-3 > "$tmp/spr-half/sys/devices/system/cpu/online"
+rm -f "$tmp/log"
+env LD_PRELOAD="$KM" PMU_KMODEL="$tmp/spr.model" PMU_KMODEL_LOG="$tmp/log" PMU_SYSFS_ROOT="$tmp/spr-half/sys" \
+	PMU_PROCFS_ROOT="$tmp/spr-half/proc" "$PMU" stat -a -e power/energy-pkg/ -- true > "$tmp/o" 2>&1
+check "spr, socket 1 offline: -a energy-pkg is package 0's 3.25 J" same "$(row "$tmp/o" 'Joules *power/energy-pkg/')" 3.25
+check "spr, socket 1 offline: -a opened the power PMU on CPU 0 only" same "$(opens "$tmp/log" power)" "0 "
 on $T "$tmp/spr.model" "$tmp/log" "$tmp/o" stat -a -e power/energy-pkg/ --json -o "$tmp/s.json" -- true
 check "spr: --json value is the raw sum 20401094656" has "$tmp/s.json" '"value":20401094656'
 check "spr: --json unit Joules" has "$tmp/s.json" '"unit":"Joules"'

@@ -432,14 +432,25 @@ static int events_of(struct stat_cmd *s, struct pmu_ctx *ctx, const struct pmu_c
 	return 0;
 }
 
-/* All online CPUs for -a. */
+/* -a: every CPU online, as <sysfs>/devices/system/cpu/online (the context's sysfs root, as -C checks
+ * them) lists them, as perf stat -a; where that file cannot be read, CPUs 0 to sysconf's last. A written
+ * machine (PMU_SYSFS_ROOT) of two sockets is counted on its CPUs, not on this one's. */
 static int all_cpus(struct stat_target *tg)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-	char spec[32];
+	char path[4096], text[4096];
+	long n;
 
-	snprintf(spec, sizeof(spec), "0-%ld", n > 0 ? n - 1 : 0);
-	return intv_parse(&tg->cpus, spec, true, 0, INT_MAX);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", cli_sysfs_root());
+	if (read_text(path, text, sizeof(text)) >= 0) {
+		text[strcspn(text, "\n")] = 0;
+		if (intv_parse(&tg->cpus, text, true, 0, INT_MAX) == 0)
+			return 0;
+		fprintf(stderr, "pmu stat: -a: %s reads '%s', not a CPU list\n", path, text);
+		return -1;
+	}
+	n = sysconf(_SC_NPROCESSORS_CONF);
+	snprintf(text, sizeof(text), "0-%ld", n > 0 ? n - 1 : 0);
+	return intv_parse(&tg->cpus, text, true, 0, INT_MAX);
 }
 
 /* --pre or --post @cmd (@what) with sh -c: 0, or 1 after saying how it failed. */
