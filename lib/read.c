@@ -286,7 +286,7 @@ PMU_EXPORT int pmu_set_read_copies(struct pmu_set *s, size_t i, struct pmu_copy_
 		memset(&out[r], 0, sizeof(out[r]));
 		out[r].cpu = r ? g->rep_cpu[r - 1] : g->cpu;
 		out[r].package = cpu_package(s, out[r].cpu);
-		out[r].box = r ? g->rep_box[r - 1] : 0;
+		out[r].box = r ? g->rep_box[r - 1] : g->pbox;
 		out[r].value.value = buf[3 + 2 * k];
 		out[r].value.enabled = buf[1];
 		out[r].value.running = buf[2];

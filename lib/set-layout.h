@@ -56,6 +56,8 @@ struct pmu_grp {
 	int cpu;                /* the CPU the group itself was opened on (-1: the set's task, any CPU) */
 	int *rep_cpu;           /* each replica's CPU and box (pmu_set_read_copies()) */
 	uint32_t *rep_box;
+	uint32_t pbox;          /* an uncore unit's boxes: the box the group itself is opened on (0; in a set
+	                           of a CPU, the first box whose cpumask has that CPU) */
 };
 
 /* One perf_event group of the set as the read by its owner thread (read.h) walks it. */

@@ -465,13 +465,13 @@ static int open_replicas(struct pmu_set *s, struct pmu_grp *g, const struct pmu_
 	return 0;
 }
 
-/* Where the copies of a group of an uncore unit's boxes go beyond the one opened (box 0, CPU @cpu0): each
- * other box on @cpu0; in a task's set counting CPUs (@cpu_wide) each box on each CPU of its cpumask, box
- * 0's first CPU excepted, as perf opens each box on its cpumask's CPUs; in a set of a CPU, a box whose
+/* Where the copies of a group of an uncore unit's boxes go beyond the one opened (box @pbox, CPU @cpu0):
+ * each other box on @cpu0; in a task's set counting CPUs (@cpu_wide) each box on each CPU of its cpumask,
+ * box 0's first CPU excepted, as perf opens each box on its cpumask's CPUs; in a set of a CPU, a box whose
  * cpumask lacks that CPU is left to the set of one it has. With @fd NULL counts them; else box b and CPU
  * of copy r into @box[r], @cpu[r]. */
-static uint32_t box_copies(struct pmu_set *s, const struct pmu_ev *e, bool cpu_wide, int cpu0, uint32_t *box,
-			   int *cpu)
+static uint32_t box_copies(struct pmu_set *s, const struct pmu_ev *e, uint32_t pbox, bool cpu_wide, int cpu0,
+			   uint32_t *box, int *cpu)
 {
 	uint32_t r = 0;
 
@@ -480,7 +480,7 @@ static uint32_t box_copies(struct pmu_set *s, const struct pmu_ev *e, bool cpu_w
 		struct pmu_cpulist c, in;
 		bool mask = d && pmu__pmu_load(s->ctx, d) == 0 && d->cpumask && pmu__cpulist(d->cpumask, s->cpu, &c) == 0;
 		if (!cpu_wide || !mask) {
-			if (b && (!mask || s->pid != -1 || c.has)) {
+			if (b != pbox && (!mask || s->pid != -1 || c.has)) {
 				if (box) {
 					box[r] = b;
 					cpu[r] = cpu0;
@@ -490,7 +490,7 @@ static uint32_t box_copies(struct pmu_set *s, const struct pmu_ev *e, bool cpu_w
 			continue;
 		}
 		for (long k = c.first; k < c.top; k++) {
-			if (pmu__cpulist(d->cpumask, k, &in) < 0 || !in.has || (b == 0 && k == cpu0))
+			if (pmu__cpulist(d->cpumask, k, &in) < 0 || !in.has || (b == pbox && k == cpu0))
 				continue;
 			if (box) {
 				box[r] = b;
@@ -502,13 +502,52 @@ static uint32_t box_copies(struct pmu_set *s, const struct pmu_ev *e, bool cpu_w
 	return r;
 }
 
-/* Group @g of an uncore unit's boxes (opened on box 0, CPU @cpu0, task @pid) opened again on each other box
+/*
+ * In a set of a CPU (every task of it: -a), the box group @g of an uncore unit's boxes is opened on: the
+ * first box whose cpumask has the CPU, its encodings made the members' own (g->pbox), its PMU returned;
+ * NULL (box 0 as resolved) when that is box 0, for a task's set, or when no box counts on the CPU. Boxes
+ * of one unit may count different packages (AMD's amd_umc_N, a memory channel each: cpumask 0 on socket
+ * 0's, 4 on socket 1's): box 0's cpumask alone would leave the other socket's boxes uncounted.
+ */
+static const struct pmu_dev *primary_box(struct pmu_set *s, struct pmu_grp *g)
+{
+	const struct pmu_ev *lead = &s->ev[g->first];
+	struct pmu_cpulist c;
+
+	if (s->pid != -1 || lead->nboxes < 2)
+		return NULL;
+	for (uint32_t b = 0; b < lead->nboxes; b++) {
+		const struct pmu_dev *d = s->box[lead->box + b].dev;
+		if (!d || pmu__pmu_load(s->ctx, d) < 0 || !d->cpumask || pmu__cpulist(d->cpumask, s->cpu, &c) < 0)
+			return NULL;
+		if (!c.has)
+			continue;
+		if (b == 0)
+			return NULL;
+		g->pbox = b;
+		for (uint32_t k = 0; k < g->n; k++) {
+			struct pmu_ev *e = &s->ev[g->first + k];
+			const struct pmu_box_enc *x = &s->box[e->box + b];
+			e->attr.type = x->type;
+			e->attr.config = x->config;
+			e->attr.config1 = x->config1;
+			e->attr.config2 = x->config2;
+#ifdef PERF_ATTR_SIZE_VER8
+			e->attr.config3 = x->config3;
+#endif
+		}
+		return d;
+	}
+	return NULL;
+}
+
+/* Group @g of an uncore unit's boxes (opened on box g->pbox, CPU @cpu0, task @pid) opened again on each other box
  * with that box's encodings, on the CPUs box_copies() says, its leader's settings as the group's: 0, or
  * the error held (said by the caller); what was opened is closed by pmu_set_close. */
 static int open_boxes(struct pmu_set *s, struct pmu_grp *g, bool cpu_wide, pid_t pid, int cpu0)
 {
 	const struct pmu_ev *lead = &s->ev[g->first];
-	uint32_t n = box_copies(s, lead, cpu_wide, cpu0, NULL, NULL), *box;
+	uint32_t n = box_copies(s, lead, g->pbox, cpu_wide, cpu0, NULL, NULL), *box;
 	int *cpu, err = 0;
 
 	if (!n)
@@ -522,7 +561,7 @@ static int open_boxes(struct pmu_set *s, struct pmu_grp *g, bool cpu_wide, pid_t
 		return pmu__err_hold(-ENOMEM, "out of memory opening '%s' on each box of %s", lead->info.name,
 				     lead->info.pmu);
 	}
-	box_copies(s, lead, cpu_wide, cpu0, box, cpu);
+	box_copies(s, lead, g->pbox, cpu_wide, cpu0, box, cpu);
 	g->rep_box = box; /* freed with the group */
 	g->rep_cpu = cpu;
 	for (size_t k = 0; k < (size_t)n * g->n; k++)
@@ -530,7 +569,7 @@ static int open_boxes(struct pmu_set *s, struct pmu_grp *g, bool cpu_wide, pid_t
 	for (uint32_t r = 0; r < n && !err; r++) {
 		g->nrep = r + 1; /* closed by pmu_set_close from here on */
 		for (uint32_t k = 0; k < g->n && !err; k++) {
-			struct pmu_ev one = s->ev[g->first + k]; /* its attr as box 0's opened it */
+			struct pmu_ev one = s->ev[g->first + k]; /* its attr as box pbox's opened it */
 			const struct pmu_box_enc *b = &s->box[one.box + box[r]];
 			one.fd = -1;
 			one.attr.type = b->type;
@@ -992,7 +1031,7 @@ static int open_planned(struct pmu_set *s, const struct pmu_set_opts *o)
 		pid_t pid = s->pid;
 		int cpu = s->cpu;
 		bool cpu_wide = false;
-		const struct pmu_dev *d = cpu_counting(s, &s->ev[g->first]);
+		const struct pmu_dev *d = primary_box(s, g) ?: cpu_counting(s, &s->ev[g->first]);
 		if (d && s->cgroup_fd >= 0) {
 			/* it would count its package while a task of the cgroup runs on this CPU: neither the
 			 * cgroup's share nor the package's whole */
