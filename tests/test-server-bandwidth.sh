@@ -75,6 +75,8 @@ check "spr: S0 CAS reads 36000 (eight boxes: 1000 x 36)" same "$(js "$J" "ev(u['
 check "spr: S1 CAS reads 3600" same "$(js "$J" "ev(u['S1'], 'MEM.DRAM.RD.BYTES')")" 3600
 check "spr: S0 CAS writes 360, S1 36" same "$(js "$J" "(ev(u['S0'], 'MEM.DRAM.WR.BYTES'), ev(u['S1'], 'MEM.DRAM.WR.BYTES'))")" "(360, 36)"
 check "spr: total reads 39600 and writes 396" same "$(js "$J" "(ev(d, 'MEM.DRAM.RD.BYTES'), ev(d, 'MEM.DRAM.WR.BYTES'))")" "(39600, 396)"
+check "spr: the rows name the unit and its 8 boxes (labels are data)" same "$(js "$J" "[(e['pmu'], e['boxes']) for e in d['events']]")" "[('uncore_imc', 8), ('uncore_imc', 8)]"
+check "spr: a note says the value is every box's" same "$(js "$J" "sum('sum over every box of its uncore unit' in n for n in d['notes'])")" 1
 check "spr: the rows say bytes, 64 a CAS" same "$(js "$J" "[(e['unit'], e['unit_scale']) for e in d['events']]")" "[('Bytes', 64.0), ('Bytes', 64.0)]"
 check "spr: each IMC box opened once per socket and event (reads, writes), on CPUs 0 and 4" \
 	same "$(for b in 0 1 2 3 4 5 6 7; do opens "$tmp/log" uncore_imc_$b; done)" "$(printf '0 0 4 4 %.0s' 1 2 3 4 5 6 7 8)"

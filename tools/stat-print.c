@@ -56,7 +56,7 @@ static char *flag_note(const struct stat_row *rows, size_t n, unsigned flag, con
 }
 
 /* The notes on what some rows counted, other than what their names say: user mode only (paranoid);
- * every task of a package (a PMU that counts CPUs, counted for a command). */
+ * every task of a package (a PMU that counts CPUs, counted for a command); every box of an uncore unit. */
 static const struct {
 	unsigned flag;
 	const char *what;
@@ -66,6 +66,8 @@ static const struct {
 	{ PMU_EVF_CPU_WIDE, ": every task on its package or die, not only the counted ones: the PMU counts CPUs, "
 			    "not tasks (counted on the CPUs of its cpumask, one per package or die, summed, from the "
 			    "start to the end, as perf stat does)" },
+	{ PMU_EVF_BOXES, ": the sum over every box of its uncore unit (uncore_imc_0, uncore_imc_1, ...: each a PMU "
+			 "of its own, on each socket), as perf stat sums them; --json gives the number of boxes" },
 };
 
 /* A unit's row that its unit left out while another unit counted it: an event of a PMU that counts
@@ -655,6 +657,8 @@ static json_object *event_json(const struct stat_row *r)
 	json_object_object_add(e, "exclude_hv", json_object_new_boolean(r->info.flags & PMU_EVF_EXCL_HV));
 	json_object_object_add(e, "user_fallback", json_object_new_boolean(r->info.flags & PMU_EVF_USER_FALLBACK));
 	json_object_object_add(e, "cpu_wide", json_object_new_boolean(r->info.flags & PMU_EVF_CPU_WIDE));
+	if (r->info.flags & PMU_EVF_BOXES) /* the value is every box's, its pmu the unit's ("uncore_imc") */
+		json_object_object_add(e, "boxes", json_object_new_int64(r->info.boxes));
 	json_object_object_add(e, "type", json_object_new_int64(r->info.type));
 	json_object_object_add(e, "config", cli_jhex(r->info.config));
 	json_object_object_add(e, "config1", cli_jhex(r->info.config1));
