@@ -40,8 +40,10 @@ sizes() { size "$1" | awk 'NR == 2 { print $1, $2 }'; }
 	echo "# bench/tables-cost — $(date +%F), $(uname -m), $(gcc --version | head -n 1), valgrind $(valgrind --version)"
 	echo
 	echo "\"before\": revision $base (libpmu's own tables alone), built in the same run; \"now\": this tree (Intel's core"
-	echo "and uncore events of 37 CPUs and its metrics of 24 built in, libpmu's own tables on top, entries compiled as"
-	echo "variable-length records; Zen 3's table is libpmu's own in both). Instructions of user space, counted exactly by"
+	echo "and uncore events of 37 CPUs and its metrics of 24, Arm's core events of 18 directories and its Neoverse"
+	echo "metrics of 3 built in, libpmu's own tables on top (with the socket-wide standard names of the servers),"
+	echo "entries compiled as variable-length records; Zen 3's table is libpmu's own in both). Instructions of user"
+	echo "space, counted exactly by"
 	echo "callgrind (bench/tables-cost.c): the first context for the CPU id (PMU_CPUID's spelling, on the"
 	echo "tests/fixtures/intel-icx machine) and 10 names (bench/startup-names.h; libpfm4's spelling where a"
 	echo "built-in table lacks one), then one lookup of a table event (1000 lookups / 1000). Each figure comes"
