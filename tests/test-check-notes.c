@@ -28,9 +28,10 @@ static void collect(void *data, const char *file, const char *entry, const char 
 	struct seen *s = data;
 	size_t l = strlen(s->text);
 
-	(void)file;
+	/* the notes of the test's own table: the built-in standard metrics are checked too, and a machine
+	 * may lack what they use (the fixture's power PMU has no energy-cores: POWER.CORES.W's note) */
 	if (!strncmp(msg, "note: ", 6))
-		s->notes++;
+		s->notes += !(file && strstr(file, "standard/"));
 	else
 		s->problems++;
 	snprintf(s->text + l, sizeof(s->text) - l, "%s: %s\n", entry ? entry : "-", msg);
