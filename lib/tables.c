@@ -219,6 +219,9 @@ static int load_tables(struct pmu_ctx *ctx)
 			if (r == 0 && pmu__path(map, sizeof(map), "%s/standard", root) == 0 &&
 			    pmu__tables_load_disk_dir(t, map, "standard", NULL, NULL, &problems) == -ENOMEM)
 				r = -ENOMEM;
+			/* perf's sys tables: system PMUs matched by their identifier, whatever the CPU */
+			if (r == 0 && pmu__tables_load_sys(ctx, t, root, &problems) == -ENOMEM)
+				r = -ENOMEM;
 		} else {
 			size_t first = t->n;
 			r = pmu__tables_load_disk_dir(t, root, root, NULL, NULL, &problems);

@@ -361,6 +361,10 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
  * "Bytes"; the entry is the one whose ScaleUnit @info->unit points into): 0 with *factor, or -ENOENT. */
 int pmu__tables_scale(const struct pmu_ctx *ctx, const struct pmu_event_info *info, double *factor);
 
+/* perf's sys tables of tree @root (an arch directory) appended to @t (tables-sys.c): each event and metric
+ * whose Unit names a PMU here with an identifier file that its Compat matches, as perf matches them. */
+int pmu__tables_load_sys(struct pmu_ctx *ctx, struct pmu_tables *t, const char *root, int *problems);
+
 /* Validation of a table directory tree (or a flat directory of .json files).
  * @fn gets one call per problem; returns the number of problems, or a
  * negative errno if the directory cannot be read. */
