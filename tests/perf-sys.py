@@ -27,7 +27,11 @@ fixture):
   ("x43603x": the Compat matches part of it, not all) must not be offered by
   the table (unknown, or the PMU's own sysfs event): "not offered";
 * every metric of the directory is listed as a metric on the matching
-  machine (offered), none on the non-matching one.
+  machine (offered), none on the non-matching one; on the matching one, each
+  event libpmu's pmu_metric_events() names resolves (the PMU's sysfs events
+  of the fixture, the driver's, for perf's imx8_ddr0@axid\-read\,...@) and
+  its value on made-up counts equals perf's formula's, evaluated by
+  perf-corpus.py's Oracle (a name perf's file defines twice not compared).
 
 Usage: perf-sys.py [--verbose]   (run by meson test; PMU_TEST_SRCDIR,
 PMU_TEST_BUILDDIR, PMU_LIBRARY, PYTHONPATH=bindings/python)
@@ -73,12 +77,46 @@ def machine(src, build, unit, ident):
     if ident is None or ident == have:
         return base, have
     dst = os.path.join(build, "perf-sys", "%s-%s" % (fx, re.sub(r"[^A-Za-z0-9.]", "_", ident)))
-    if not os.path.isdir(dst):
-        shutil.copytree(base, dst + ".tmp", symlinks=True)
-        with open(os.path.join(dst + ".tmp", "sys/bus/event_source/devices", pmu, "identifier"), "w") as f:
-            f.write(ident + "\n")
-        os.rename(dst + ".tmp", dst)
+    shutil.rmtree(dst, ignore_errors=True)  # made anew: the fixture may have changed
+    shutil.copytree(base, dst, symlinks=True)
+    with open(os.path.join(dst, "sys/bus/event_source/devices", pmu, "identifier"), "w") as f:
+        f.write(ident + "\n")
     return dst, ident
+
+
+cannot = []
+
+
+def metric_value(ctx, pmu, t, oracle, trees, names, m, label, diffs):
+    """@m's value as pmu stat computes it against perf's formula evaluated by perf-corpus.py's Oracle, the
+    same made-up counts on both sides: equal / DIFFERENT / libpmu cannot / oracle cannot."""
+    name = m.metric_name
+    if names[name.lower()] > 1:
+        t["metric twice in perf's file"] += 1
+        return
+    try:
+        _, lit = oracle.names(m.pmu, m.metric_expr)
+        want = oracle.value(m.pmu, name)
+    except pc.OracleCannot:
+        t["metric oracle cannot"] += 1
+        return
+    try:
+        for c in lit:
+            ctx.set_param(c, pc.constant_for(c))
+        need = ctx.metric_events(name) + ["duration_time"]
+        for n in need:  # counted by pmu stat -M: each must resolve here (the PMU's sysfs events too)
+            if n != "duration_time" and (m.pmu, pc.canon(n)) not in trees:
+                ctx.resolve(n)
+        got = ctx.metric(name, {n: pc.count_for(n) for n in need if (m.pmu, pc.canon(n)) not in trees})
+    except pmu_mod.PmuError as x:
+        t["metric libpmu cannot"] += 1
+        cannot.append("%s: metric %s: %s" % (label, name, x))
+        return
+    if pc.same_number(got, want):
+        t["metric equal"] += 1
+    else:
+        t["metric DIFFERENT"] += 1
+        diffs.append("%s: metric %s: libpmu %r, perf's formula %r" % (label, name, got, want))
 
 
 def main():
@@ -94,6 +132,9 @@ def main():
     root = pc.extract(build)
     sys.path.insert(0, root)
     import jevents
+    import metric as metric_mod
+    global pmu_mod
+    pmu_mod = pmu
     failures, diffs = [], []
     tally = defaultdict(Counter)
     for arch in ("x86", "arm64", "riscv"):
@@ -119,6 +160,10 @@ def main():
                     failures.append("%s: no identifier found that Compat %s matches" % (d, compat))
                     continue
                 label = "%s (%s, Compat %s)" % (d, unit, compat)
+                names = Counter(m.metric_name.lower() for m in es if m.metric_name)
+                trees = {(m.pmu, m.metric_name.lower()): (m.metric_name, m.metric_expr)
+                         for m in es if m.metric_name}
+                oracle = pc.Oracle(metric_mod, trees)
                 # the matching identifier within others: a Compat must match the whole identifier
                 nomatch = "x%sx" % ident
                 if re.fullmatch(compat, nomatch):
@@ -140,6 +185,8 @@ def main():
                             if ok != matching:
                                 failures.append("%s: metric %s %s" % (label, e.metric_name,
                                                 "not offered" if matching else "offered though no Compat matches"))
+                            if ok and matching:
+                                metric_value(ctx, pmu, t, oracle, trees, names, e, label, diffs)
                             continue
                         if not e.name:
                             continue
@@ -189,8 +236,19 @@ def main():
           "metrics %3d offered, %d lacking; %3d not offered, %d NOT HIDDEN" %
           ("TOTAL", tot["same"], tot["DIFFERENT"], tot["lacking"], tot["not offered"], tot["NOT HIDDEN"],
            tot["metric offered"], tot["metric lacking"], tot["metric not offered"], tot["metric NOT HIDDEN"]))
+    print("metrics' values (perf's formula, made-up counts): equal / DIFFERENT / libpmu cannot / oracle cannot / "
+          "defined twice by perf's file:")
+    for unit in sorted(tally):
+        t = tally[unit]
+        print("  %-14s %3d equal, %d DIFFERENT, %3d libpmu cannot, %d oracle cannot, %d twice" %
+              (unit, t["metric equal"], t["metric DIFFERENT"], t["metric libpmu cannot"], t["metric oracle cannot"],
+               t["metric twice in perf's file"]))
     if not tot["same"]:
         failures.append("no sys event compared")
+    if tot["metric libpmu cannot"]:
+        failures.append("%d sys metrics libpmu cannot evaluate on their machine" % tot["metric libpmu cannot"])
+    for line in cannot[: None if verbose else 10]:
+        print("libpmu cannot: " + line)
     for line in diffs:
         print("DIFFERENT: " + line)
     for f in failures[: None if verbose else 40]:
