@@ -368,16 +368,7 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     args.only = set(x for x in args.only.split(",") if x)
-    src = os.environ.get("PMU_TEST_SRCDIR")
-    build = os.environ.get("PMU_TEST_BUILDDIR")
-    if not src or not build:
-        pc.fail_setup("PMU_TEST_SRCDIR / PMU_TEST_BUILDDIR are not set: run it through meson test")
-    os.environ.pop("PMU_EVENTS_PATH", None)
-    try:
-        import pmu
-    except ImportError as x:
-        pc.fail_setup("cannot import the Python binding: %s" % x)
-    root = pc.extract(build)
+    src, build, pmu, root = pc.start()
     t0 = time.time()
     c = Builtin(root, src, build, pmu, args)
     for arch in ("x86", "arm64", "riscv"):

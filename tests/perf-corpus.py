@@ -97,6 +97,28 @@ def fail_setup(msg):
     sys.exit(1)
 
 
+def start(drop_events_path=True):
+    """What each of the perf-tree tests starts with: PMU_TEST_SRCDIR and PMU_TEST_BUILDDIR (meson test sets
+    them), the Python binding, perf's tree extracted once into the build directory and on sys.path (its
+    jevents.py and metric.py are the oracle); PMU_EVENTS_PATH dropped from the environment unless
+    @drop_events_path is false. (src, build, the pmu module, the extracted pmu-events directory), or a
+    setup failure."""
+    src = os.environ.get("PMU_TEST_SRCDIR")
+    build = os.environ.get("PMU_TEST_BUILDDIR")
+    if not src or not build:
+        fail_setup("PMU_TEST_SRCDIR / PMU_TEST_BUILDDIR are not set: run it through meson test")
+    if drop_events_path:
+        os.environ.pop("PMU_EVENTS_PATH", None)
+    try:
+        import pmu
+    except ImportError as x:
+        fail_setup("cannot import the Python binding: %s" % x)
+    root = extract(build)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    return src, build, pmu, root
+
+
 def extract(builddir):
     """perf's pmu-events tree under <build>/perf-corpus, extracted once."""
     cache = os.path.join(builddir, "perf-corpus")
@@ -1220,15 +1242,7 @@ def main():
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     args.only = set(x for x in args.only.split(",") if x)
-    src = os.environ.get("PMU_TEST_SRCDIR")
-    build = os.environ.get("PMU_TEST_BUILDDIR")
-    if not src or not build:
-        fail_setup("PMU_TEST_SRCDIR / PMU_TEST_BUILDDIR are not set: run it through meson test")
-    try:
-        import pmu
-    except ImportError as x:
-        fail_setup("cannot import the Python binding: %s" % x)
-    root = extract(build)
+    src, build, pmu, root = start(drop_events_path=False)
     t0 = time.time()
     c = Corpus(root, src, build, pmu, args)
     bad = oracle_selftest(c.metric)

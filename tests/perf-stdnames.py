@@ -314,14 +314,7 @@ def pc_metric():
 
 def main():
     verbose = "--verbose" in sys.argv[1:]
-    src = os.environ.get("PMU_TEST_SRCDIR")
-    build = os.environ.get("PMU_TEST_BUILDDIR")
-    if not src or not build:
-        pc.fail_setup("PMU_TEST_SRCDIR / PMU_TEST_BUILDDIR are not set: run it through meson test")
-    os.environ.pop("PMU_EVENTS_PATH", None)
-    import pmu
-    root = pc.extract(build)
-    sys.path.insert(0, root)
+    src, build, pmu, root = pc.start()
     import jevents  # perf's own, in place
     arch_root = os.path.join(root, "arch", "x86")
     jevents._arch_std_events = {}

@@ -121,16 +121,7 @@ def metric_value(ctx, pmu, t, oracle, trees, names, m, label, diffs):
 
 def main():
     verbose = "--verbose" in sys.argv
-    src = os.environ.get("PMU_TEST_SRCDIR")
-    build = os.environ.get("PMU_TEST_BUILDDIR")
-    if not src or not build:
-        pc.fail_setup("PMU_TEST_SRCDIR / PMU_TEST_BUILDDIR are not set: run it through meson test")
-    try:
-        import pmu
-    except ImportError as x:
-        pc.fail_setup("cannot import the Python binding: %s" % x)
-    root = pc.extract(build)
-    sys.path.insert(0, root)
+    src, build, pmu, root = pc.start()
     import jevents
     import metric as metric_mod
     global pmu_mod

@@ -332,17 +332,10 @@ def arm(root, src, rnd, failures):
 
 
 def main():
-    build = os.environ.get("PMU_TEST_BUILDDIR")
-    if not os.environ.get("PMU_TEST_SRCDIR") or not build:
-        pc.fail_setup("PMU_TEST_SRCDIR / PMU_TEST_BUILDDIR are not set: run it through meson test")
-    os.environ.pop("PMU_EVENTS_PATH", None)
-    import pmu
-    root = pc.extract(build)
-    sys.path.insert(0, root)
+    src, build, pmu, root = pc.start()
     import jevents  # perf's own, in place
     jevents._arch_std_events = {}
     jevents.preprocess_arch_std_files(os.path.join(root, "arch", "x86"))
-    src = os.environ["PMU_TEST_SRCDIR"]
     rnd = random.Random(20261124)
     failures = []
     worst_all = 0.0

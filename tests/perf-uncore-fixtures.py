@@ -48,16 +48,7 @@ def box_of(devs, pmu):
 
 
 def main():
-    src = os.environ.get("PMU_TEST_SRCDIR")
-    build = os.environ.get("PMU_TEST_BUILDDIR")
-    if not src or not build:
-        pc.fail_setup("PMU_TEST_SRCDIR / PMU_TEST_BUILDDIR are not set: run it through meson test")
-    try:
-        import pmu
-    except ImportError as x:
-        pc.fail_setup("cannot import the Python binding: %s" % x)
-    root = pc.extract(build)
-    sys.path.insert(0, root)
+    src, build, pmu, root = pc.start()
     import jevents  # perf's own, in place
     arch = os.path.join(root, "arch", "x86")
     jevents._arch_std_events = {}

@@ -11,21 +11,9 @@ set -u
 KM=${1:?KMODEL.so} PMU=${2:?pmu} SRC=${3:?srcdir}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/checks.sh" # check(), $checks, $fails
-# AddressSanitizer wants its runtime first among the libraries; the preload comes before it
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+. "$(dirname "$0")/kmodel.sh" # on(), opens(), same()
 
-on() { # tree model log out, pmu arguments...: pmu on the tree, its kernel the model; stdout+stderr in out
-	local tree=$1 model=$2 log=$3 out=$4
-	shift 4
-	rm -f "$log"
-	env LD_PRELOAD="$KM" PMU_KMODEL="$model" PMU_KMODEL_LOG="$log" PMU_SYSFS_ROOT="$SRC/tests/fixtures/$tree/sys" \
-		PMU_PROCFS_ROOT="$SRC/tests/fixtures/$tree/proc" "$PMU" "$@" > "$out" 2>&1
-}
 has() { grep -q -- "$2" "$1" || { echo "--- $1 lacks '$2':"; cat "$1"; false; }; }
-opens() { # log, pmu name: "cpu=N" of each open of that PMU (where it was asked), sorted, one line
-	sed -n "s/^open pmu=$2 .* pid=-1 cpu=\([0-9-]*\) .* -> id=.*/\1/p" "$1" | sort -n | tr '\n' ' '
-}
-same() { [ "$1" = "$2" ] || { echo "--- got '$1', want '$2'"; false; }; }
 row() { # output, event: the count printed on the event's row (pmu prints 4.75 Joules, 43,210)
 	sed -n "s|^ *\([0-9.,]*\) .*$2 *\$|\1|p" "$1" | head -1
 }

@@ -13,20 +13,9 @@ set -u
 KM=${1:?KMODEL.so} PMU=${2:?pmu} SRC=${3:?srcdir}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/checks.sh" # check(), $checks, $fails
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+. "$(dirname "$0")/kmodel.sh" # on(), opens(), same()
 command -v python3 > /dev/null || { echo "FAIL: python3 is needed to read pmu stat --json"; exit 1; }
 
-on() { # tree model log out, pmu arguments...: pmu on the tree, its kernel the model; stdout+stderr in out
-	local tree=$1 model=$2 log=$3 out=$4
-	shift 4
-	rm -f "$log"
-	env LD_PRELOAD="$KM" PMU_KMODEL="$model" PMU_KMODEL_LOG="$log" PMU_SYSFS_ROOT="$SRC/tests/fixtures/$tree/sys" \
-		PMU_PROCFS_ROOT="$SRC/tests/fixtures/$tree/proc" "$PMU" "$@" > "$out" 2>&1
-}
-opens() { # log, pmu name: "cpu=N" of each open of that PMU, sorted, one line
-	sed -n "s/^open pmu=$2 .* pid=-1 cpu=\([0-9-]*\) .* -> id=.*/\1/p" "$1" | sort -n | tr '\n' ' '
-}
-same() { [ "$1" = "$2" ] || { echo "--- got '$1', want '$2'"; false; }; }
 # jq-like: the value of a python expression over the --json document d (units by their aggregation id:
 # u['S0']; events by name: ev(u, name); metrics: m(u, name); the whole run's: ev(d, ...), m(d, ...))
 js() {
