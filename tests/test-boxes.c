@@ -39,6 +39,7 @@
 #include "util.h"
 #include "harness.h"
 #include "fixture.h"
+#include "msr-oracle.h"
 
 #define DEV "sys/bus/event_source/devices/"
 
@@ -220,25 +221,6 @@ static void sapphire_rapids(const char *root)
 	CHECK(r == 0 && x > 80 - 1e-9 && x < 80 + 1e-9, "llc_demand_data_read_miss_latency = %g (%s), by hand 80", x,
 	      pmu_strerror(r));
 	pmu_ctx_free(ctx);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* The raw CPU-wide count of msr @type's tsc on CPU @cpu (every task), opened disabled: the oracle. */
-static int raw_tsc_open(long type, int cpu)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = (uint32_t)type;
-	a.disabled = 1;
-	return (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
 }
 
 /* @ev of @ctx (flags/cpu: the set's target; 0 a task's set) counted over a 100 ms sleep, with the raw tsc

@@ -34,6 +34,7 @@
 #include "util.h"
 #include "harness.h"
 #include "fixture.h"
+#include "msr-oracle.h"
 
 static void cpulists(void)
 {
@@ -82,26 +83,6 @@ static void write_machine(const char *root, long type, const char *mask)
 	/* this machine's own /proc: its paranoid setting and this process's capabilities */
 	snprintf(path, sizeof(path), "%s/proc", root);
 	CHECK(symlink("/proc", path) == 0 || errno == EEXIST, "symlink %s: %s", path, strerror(errno));
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* The raw CPU-wide count of msr @type's tsc on CPU @cpu (every task), opened disabled: the kernel's own
- * count, the oracle. Its descriptor, or -1 with errno. */
-static int raw_tsc_open(long type, int cpu)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = (uint32_t)type;
-	a.disabled = 1;
-	return (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
 }
 
 /* One event of @ctx opened as @flags/@cpu say (a task's set: 0), enabled over a sleep of 100 ms; its
