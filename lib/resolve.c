@@ -475,7 +475,7 @@ static int resolve_sysfs_syntax(struct pmu_ctx *ctx, const char *name, char *spe
 		return r;
 	if (!d && !(d = pmu__pmu_by_type(ctx, out->type)))
 		return pmu__err(ctx, -EINVAL, "event '%s': the first box of its unit has no type", name);
-	pmu__tables_boxes_mark(out, d, boxes);
+	pmu__tables_boxes_mark(out, d, boxes, NULL);
 	return 0;
 }
 

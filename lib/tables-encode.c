@@ -107,10 +107,61 @@ static void unit_perf_name(const char *unit, char *out, size_t len)
 			pmu__strlcpy(out, renamed[i].pmu, len);
 }
 
+/* perf's perf_pmu__match_ignoring_suffix: @pmu is @tok, or @tok followed by [_]digits (or by [_]hex
+ * digits, more than two of them, when one is a letter). */
+static bool match_ignoring_suffix(const char *pmu, const char *tok)
+{
+	const char *p, *suffix;
+	bool has_hex = false;
+
+	if (strncmp(pmu, tok, strlen(tok)))
+		return false;
+	suffix = p = pmu + strlen(tok);
+	if (!*p)
+		return true;
+	if (*p == '_')
+		suffix = ++p;
+	for (;;) {
+		if (!isxdigit((unsigned char)*p))
+			return false;
+		if (!has_hex)
+			has_hex = !isdigit((unsigned char)*p);
+		if (!*++p)
+			break;
+	}
+	return has_hex ? p - suffix > 2 : true;
+}
+
+bool pmu__tables_alias_match(const char *unit, const char *name)
+{
+	char buf[128], *tok, *save = NULL;
+
+	if (!strchr(unit, ','))
+		return match_ignoring_suffix(name, unit);
+	if (strlen(unit) >= sizeof(buf))
+		return false;
+	strcpy(buf, unit);
+	tok = strtok_r(buf, ",", &save);
+	if (!tok || strncmp(unit, tok, strlen(tok)))
+		return false;
+	for (;;) {
+		char *next = strtok_r(NULL, ",", &save);
+		name = strstr(name, tok);
+		if (!name || (!next && !match_ignoring_suffix(name, tok)))
+			return false;
+		if (!next)
+			return true;
+		tok = next;
+		name += strlen(tok); /* as perf does: the next token's length */
+	}
+}
+
 bool pmu__tables_unit_is(const char *unit, const char *dev)
 {
 	char perf_name[96];
 
+	if (strchr(unit, ',')) /* HiSilicon's "hisi_sccl,ddrc": every hisi_sccl<N>_ddrc<M> */
+		return pmu__tables_alias_match(unit, dev);
 	unit_perf_name(unit, perf_name, sizeof(perf_name));
 	return pmu_instance_of(dev, unit) || pmu_instance_of(dev, perf_name);
 }
@@ -164,14 +215,17 @@ size_t pmu__tables_unit_boxes(const struct pmu_ctx *ctx, const char *unit, const
 	return n;
 }
 
-void pmu__tables_boxes_mark(struct pmu_event_info *out, const struct pmu_dev *box0, size_t n)
+void pmu__tables_boxes_mark(struct pmu_event_info *out, const struct pmu_dev *box0, size_t n, const char *unit)
 {
 	long num;
 	size_t base = box_base(box0->name, &num), o = strlen(out->origin);
 
 	out->flags |= PMU_EVF_BOXES;
 	out->boxes = (uint32_t)n;
-	snprintf(out->pmu, sizeof(out->pmu), "%.*s", (int)base, box0->name);
+	if (unit && strchr(unit, ',')) /* "hisi_sccl,ddrc": its boxes hisi_sccl1_ddrc0, hisi_sccl3_ddrc1, ... */
+		pmu__strlcpy(out->pmu, unit, sizeof(out->pmu));
+	else
+		snprintf(out->pmu, sizeof(out->pmu), "%.*s", (int)base, box0->name);
 	snprintf(out->origin + o, sizeof(out->origin) - o, "; counted on each of the %zu %s boxes (%s_*), summed",
 		 n, out->pmu, out->pmu);
 }
@@ -367,6 +421,6 @@ int pmu__tables_encode(struct pmu_ctx *ctx, const struct pmu_tentry *e, const ch
 		}
 	}
 	if (boxes > 1)
-		pmu__tables_boxes_mark(info, d, boxes);
+		pmu__tables_boxes_mark(info, d, boxes, e->unit);
 	return 0;
 }

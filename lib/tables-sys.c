@@ -28,56 +28,6 @@ struct idpmu {
 	char id[128];
 };
 
-/* perf's perf_pmu__match_ignoring_suffix: @pmu is @tok, or @tok followed by [_]digits (or by [_]hex
- * digits, more than two of them, when one is a letter). */
-static bool match_ignoring_suffix(const char *pmu, const char *tok)
-{
-	const char *p, *suffix;
-	bool has_hex = false;
-
-	if (strncmp(pmu, tok, strlen(tok)))
-		return false;
-	suffix = p = pmu + strlen(tok);
-	if (!*p)
-		return true;
-	if (*p == '_')
-		suffix = ++p;
-	for (;;) {
-		if (!isxdigit((unsigned char)*p))
-			return false;
-		if (!has_hex)
-			has_hex = !isdigit((unsigned char)*p);
-		if (!*++p)
-			break;
-	}
-	return has_hex ? p - suffix > 2 : true;
-}
-
-/* perf's pmu_uncore_alias_match(@unit, @name): "socket,pmuname" matches "socketX_pmunameY". */
-static bool alias_match(const char *unit, const char *name)
-{
-	char buf[128], *tok, *save = NULL;
-
-	if (!strchr(unit, ','))
-		return match_ignoring_suffix(name, unit);
-	if (strlen(unit) >= sizeof(buf))
-		return false;
-	strcpy(buf, unit);
-	tok = strtok_r(buf, ",", &save);
-	if (!tok || strncmp(unit, tok, strlen(tok)))
-		return false;
-	for (;;) {
-		char *next = strtok_r(NULL, ",", &save);
-		name = strstr(name, tok);
-		if (!name || (!next && !match_ignoring_suffix(name, tok)))
-			return false;
-		if (!next)
-			return true;
-		tok = next;
-		name += strlen(tok); /* as perf does: the next token's length */
-	}
-}
-
 /* perf's pmu_uncore_identifier_match: @compat a POSIX extended regex matching all of @id. */
 static bool compat_match(const char *compat, const char *id)
 {
@@ -207,7 +157,7 @@ static bool names_some(const char *text, size_t len, const struct idpmu *ip, siz
 		memcpy(unit, p, n);
 		unit[n] = 0;
 		for (size_t k = 0; k < nip; k++)
-			if (alias_match(unit, ip[k].d->name))
+			if (pmu__tables_alias_match(unit, ip[k].d->name))
 				return true;
 	}
 	return false;
@@ -258,7 +208,7 @@ static int load_file(struct pmu_ctx *ctx, struct pmu_tables *t, const char *path
 		if (!unit || !compat)
 			continue;
 		for (size_t k = 0; k < nip && nm < ARRAY_SIZE(m); k++)
-			if (alias_match(unit, ip[k].d->name) && compat_match(compat, ip[k].id))
+			if (pmu__tables_alias_match(unit, ip[k].d->name) && compat_match(compat, ip[k].id))
 				m[nm++] = &ip[k];
 		if (!nm)
 			continue;

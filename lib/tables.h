@@ -337,11 +337,16 @@ size_t pmu__tables_unit_pmus(const struct pmu_ctx *ctx, const char *unit, const 
  * last '_': uncore_imc_2 before uncore_imc_10); returns how many there are. */
 size_t pmu__tables_unit_boxes(const struct pmu_ctx *ctx, const char *unit, const struct pmu_dev **v, size_t cap);
 /* @out, an encoding on box @box0 (the first of @n), made the event of all @n boxes: PMU_EVF_BOXES, ->boxes
- * @n, ->pmu the unit's name as perf shows it (box0's name without its "_<number>": "uncore_imc"), the
- * origin saying so. */
-void pmu__tables_boxes_mark(struct pmu_event_info *out, const struct pmu_dev *box0, size_t n);
-/* Whether PMU @dev is one that Unit @unit names (see pmu__tables_unit_pmus). */
+ * @n, ->pmu the unit's name as perf shows it (box0's name without its "_<number>": "uncore_imc"; a table
+ * @unit of perf's "socket,name" form as written: "hisi_sccl,ddrc"), the origin saying so. */
+void pmu__tables_boxes_mark(struct pmu_event_info *out, const struct pmu_dev *box0, size_t n, const char *unit);
+/* Whether PMU @dev is one that Unit @unit names (see pmu__tables_unit_pmus; a Unit with a comma by
+ * pmu__tables_alias_match). */
 bool pmu__tables_unit_is(const char *unit, const char *dev);
+/* perf's pmu_uncore_alias_match(@unit, @name): @name is @unit or @unit and a box number ("arm_cmn" names
+ * arm_cmn_0, "imx8_ddr" imx8_ddr0), and "socket,pmuname" names "socketX_pmunameY" ("hisi_sccl,ddrc":
+ * hisi_sccl1_ddrc0). */
+bool pmu__tables_alias_match(const char *unit, const char *name);
 /* perf's strcmp_cpuid_str(@id) on this context's CPU: 1 if the CPU is @id, 0 if not, or a negative
  * errno (-ENOMEM; -EINVAL: @id is not a CPU id or pattern). arm64: @id is a MIDR; the CPU's has the
  * same implementer, architecture and part, and a variant/revision at least @id's (r1p0 is r0p3 and

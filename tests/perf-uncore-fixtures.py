@@ -21,6 +21,8 @@ Usage: perf-uncore-fixtures.py   (run by meson test; env as perf-corpus.py)
 """
 import importlib.util
 import os
+import re
+import shutil
 import sys
 from collections import Counter
 
@@ -29,44 +31,76 @@ spec = importlib.util.spec_from_file_location("perf_corpus", os.path.join(HERE, 
 pc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(pc)
 
-# (fixture, perf's x86 directory, an id of its mapfile line, the PMUs whose events must all compare)
+# (fixture, perf's arch and directory, an id of its mapfile line, the PMUs whose events must all compare)
 PAIRS = [
-    ("amd-zen4-2s", "amdzen4", "AuthenticAMD-25-11", ["amd_df", "amd_l3", "amd_umc"]),
-    ("amd-zen4-2s", "amdzen5", "AuthenticAMD-26-02", ["amd_l3", "amd_umc"]),
-    ("intel-spr-2s", "sapphirerapids", "GenuineIntel-6-8F-8",
+    ("amd-zen4-2s", "x86", "amdzen4", "AuthenticAMD-25-11", ["amd_df", "amd_l3", "amd_umc"]),
+    ("amd-zen4-2s", "x86", "amdzen5", "AuthenticAMD-26-02", ["amd_l3", "amd_umc"]),
+    ("intel-spr-2s", "x86", "sapphirerapids", "GenuineIntel-6-8F-8",
      ["uncore_cha", "uncore_imc", "uncore_upi", "uncore_iio", "uncore_pcu"]),
+    ("hisi-hip08", "arm64", "hisilicon/hip08", "0x00000000480fd010",
+     ["hisi_sccl,ddrc", "hisi_sccl,hha", "hisi_sccl,l3c"]),
 ]
+
+# HiSilicon Hip08's uncore PMUs, as drivers/perf/hisilicon/ of Linux 6.12 names them ("hisi_sccl%u_ddrc%u",
+# "hisi_sccl%u_hha%u", "hisi_sccl%u_l3c%u") with their v1 format files (hisi_uncore_ddrc_pmu.c: event
+# config:0-4; hisi_uncore_hha_pmu.c and hisi_uncore_l3c_pmu.c: event config:0-7), a cpumask each (one CPU
+# of its super cluster); two super clusters, sccl1 (CPUs 0-1) and sccl3 (2-3), each box numbered as a
+# Hip08 numbers them. Written at run time on tests/fixtures/arm64-neoverse-n1's tree (its core PMU); no
+# identifier file (the value a Hip08 reads from its version register is not known here).
+HIP08 = [("hisi_sccl%d_ddrc%d" % (s, b), "config:0-4", c) for s, c in ((1, 0), (3, 2)) for b in range(4)] + \
+        [("hisi_sccl%d_hha%d" % (s, b), "config:0-7", c) for s, c, bs in ((1, 0, (2, 3)), (3, 2, (0, 1))) for b in bs] + \
+        [("hisi_sccl%d_l3c%d" % (s, b), "config:0-7", c) for s, c, bs in ((1, 0, range(10, 16)), (3, 2, range(18, 24)))
+         for b in bs]
 CORE = ("default_core", "cpu", "cpu_core", "cpu_atom")
 
 
 def box_of(devs, pmu):
-    """The fixture's PMU that counts perf's Unit @pmu: itself, else its first box (pmu_0), else None."""
+    """The fixture's PMU that counts perf's Unit @pmu: itself, else its first box (pmu_0; for a Unit
+    "socket,name" the first socketX_nameY in the order of the names), else None."""
     for cand in (pmu, pmu + "_0"):
         if os.path.isdir(os.path.join(devs, cand)):
             return cand
+    if "," in pmu:
+        sock, name = pmu.split(",", 1)
+        hits = sorted(d for d in os.listdir(devs) if re.fullmatch(re.escape(sock) + r"\d+_" + re.escape(name) + r"\d+", d))
+        return hits[0] if hits else None
     return None
+
+
+def hip08_machine(src, build):
+    """The Hip08 machine (HIP08) made in the build directory: its root."""
+    dst = os.path.join(build, "perf-corpus", "fixtures", "hisi-hip08")
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(os.path.join(src, "tests", "fixtures", "arm64-neoverse-n1"), dst, symlinks=True)
+    devs = os.path.join(dst, "sys/bus/event_source/devices")
+    for k, (name, event, cpu) in enumerate(HIP08):
+        os.makedirs(os.path.join(devs, name, "format"))
+        for fn, text in (("type", "%d" % (40 + k)), ("cpumask", "%d" % cpu), ("format/event", event)):
+            with open(os.path.join(devs, name, fn), "w") as f:
+                f.write(text + "\n")
+    return dst
 
 
 def main():
     src, build, pmu, root = pc.start()
     import jevents  # perf's own, in place
-    arch = os.path.join(root, "arch", "x86")
-    jevents._arch_std_events = {}
-    jevents.preprocess_arch_std_files(arch)
     failures = []
-    print("perf's uncore events (PMU_EVENTS_PATH=perf's arch/x86) on the written servers' real formats:")
+    print("perf's uncore events (PMU_EVENTS_PATH=perf's arch/<arch>) on the written servers' real formats:")
     print("%-14s %-16s %7s %6s %5s %7s %6s %s" % ("fixture", "perf directory", "uncore", "same", "DIFF", "refused",
                                                    "no PMU", "per PMU (same/compared)"))
-    for fx, d, cpuid, need in PAIRS:
-        sysfs = os.path.join(src, "tests", "fixtures", fx, "sys")
+    for fx, arch_name, d, cpuid, need in PAIRS:
+        arch = os.path.join(root, "arch", arch_name)
+        jevents._arch_std_events = {}
+        jevents.preprocess_arch_std_files(arch)
+        fxroot = hip08_machine(src, build) if fx == "hisi-hip08" else os.path.join(src, "tests", "fixtures", fx)
+        sysfs = os.path.join(fxroot, "sys")
         devs = os.path.join(sysfs, "bus/event_source/devices")
         entries = []
         for fn in sorted(os.listdir(os.path.join(arch, d))):
             if fn.endswith(".json") and fn != "metricgroups.json":
                 entries.extend(jevents.read_json_events(os.path.join(arch, d, fn), topic=fn[:-5]))
         unc = [e for e in entries if e.name and e.event and e.pmu not in CORE]
-        ctx = pmu.Context(cpuid=cpuid, sysfs_root=sysfs, procfs_root=os.path.join(src, "tests", "fixtures", fx,
-                                                                                   "proc"), events_path=arch)
+        ctx = pmu.Context(cpuid=cpuid, sysfs_root=sysfs, procfs_root=os.path.join(fxroot, "proc"), events_path=arch)
         if ctx.caps().get("events_table") != d:
             failures.append("%s: libpmu chose table %s for %s, not perf's %s" %
                             (fx, ctx.caps().get("events_table"), cpuid, d))
