@@ -26,8 +26,8 @@ directory names (uncore_imc, uncore_cha, ...: tests/perf-corpus-builtin.py's
 uncore_machine, whose one made-up format for all makes the tables' fields,
 not the kernel's bit positions, what is compared); for AMD, the amd-zen3
 fixture with amd_umc_0 in the format the kernel's driver writes
-(AMD_UNCORE). One box because libpmu refuses today a table event of a unit
-with several ("name one"): the resolution is tested, not the summing.
+(AMD_UNCORE). One box: the encodings are compared here; the sum over several
+boxes and sockets is checked by test-server-bandwidth (the kernel model).
 Then the numbers, on that machine, for each CPU whose table maps them:
 each socket-wide standard name's bytes (its mapping's count, or the value of
 the CPU table's metric of that name where no single event counts it, times
