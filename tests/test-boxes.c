@@ -236,36 +236,22 @@ static int count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int cpu, l
 	struct pmu_set *s;
 	int fd[2] = { -1, -1 }, r;
 
-	for (int c = 0; c < cpus; c++)
-		if ((fd[c] = raw_tsc_open(type, c)) < 0) {
-			r = -errno;
-			if (c)
-				close(fd[0]);
-			return r;
-		}
+	if ((r = raw_tsc_open_cpus(type, cpus, fd)) < 0)
+		return r;
 	if ((r = pmu_set_open(ctx, ev, flags ? &o : NULL, &s)) < 0) {
-		for (int c = 0; c < cpus; c++)
-			close(fd[c]);
+		raw_tsc_close(fd, cpus);
 		return r;
 	}
-	for (int c = 0; c < cpus; c++)
-		ioctl(fd[c], PERF_EVENT_IOC_ENABLE, 0);
+	raw_tsc_ioctl(fd, cpus, PERF_EVENT_IOC_ENABLE);
 	pmu_set_enable(s);
 	sleep_ms(100);
 	pmu_set_disable(s);
-	for (int c = 0; c < cpus; c++)
-		ioctl(fd[c], PERF_EVENT_IOC_DISABLE, 0);
+	raw_tsc_ioctl(fd, cpus, PERF_EVENT_IOC_DISABLE);
 	r = pmu_set_read(s, v);
 	CHECK(r == 0, "%s: read: %s", ev, pmu_strerror(r));
 	ncopies = pmu_set_read_copies(s, 0, copies, 8);
-	*raw = 0;
-	for (int c = 0; c < cpus; c++) {
-		uint64_t x = 0;
-		CHECK(read(fd[c], &x, sizeof(x)) == sizeof(x), "raw read, CPU %d", c);
-		*raw += x;
-		raw_cpu[c] = x;
-		close(fd[c]);
-	}
+	r = raw_tsc_read_close(fd, cpus, raw_cpu, raw);
+	CHECK(r == 0, "raw read, CPU %d", r - 1);
 	CHECK(pmu_set_count(s) == nv, "%s: %zu values, want %zu (the boxes summed)", ev, pmu_set_count(s), nv);
 	pmu_set_event(s, 0, info);
 	pmu_set_close(s);

@@ -97,33 +97,23 @@ static int sleep_count(struct pmu_ctx *ctx, const char *ev, unsigned flags, int 
 	int fd[2] = { -1, -1 }, r;
 
 	/* enabled just before the set, disabled just after it: counts a little more */
-	for (int c = 0; raw && c < raw_cpus; c++)
-		if ((fd[c] = raw_tsc_open(type, c)) < 0) {
-			r = -errno;
-			if (c)
-				close(fd[0]);
-			return r;
-		}
+	if (!raw)
+		raw_cpus = 0;
+	if ((r = raw_tsc_open_cpus(type, raw_cpus, fd)) < 0)
+		return r;
 	if ((r = pmu_set_open(ctx, ev, flags ? &o : NULL, &s)) < 0) {
-		for (int c = 0; raw && c < raw_cpus; c++)
-			close(fd[c]);
+		raw_tsc_close(fd, raw_cpus);
 		return r;
 	}
-	for (int c = 0; raw && c < raw_cpus; c++)
-		ioctl(fd[c], PERF_EVENT_IOC_ENABLE, 0);
+	raw_tsc_ioctl(fd, raw_cpus, PERF_EVENT_IOC_ENABLE);
 	pmu_set_enable(s);
 	sleep_ms(100);
 	pmu_set_disable(s);
-	for (int c = 0; raw && c < raw_cpus; c++)
-		ioctl(fd[c], PERF_EVENT_IOC_DISABLE, 0);
+	raw_tsc_ioctl(fd, raw_cpus, PERF_EVENT_IOC_DISABLE);
 	CHECK(pmu_set_read_syscall(s, v) == 0, "%s: read", ev);
-	if (raw)
-		*raw = 0;
-	for (int c = 0; raw && c < raw_cpus; c++) {
-		uint64_t x = 0;
-		CHECK(read(fd[c], &x, sizeof(x)) == sizeof(x), "raw read, CPU %d", c);
-		*raw += x;
-		close(fd[c]);
+	if (raw) {
+		r = raw_tsc_read_close(fd, raw_cpus, NULL, raw);
+		CHECK(r == 0, "raw read, CPU %d", r - 1);
 	}
 	pmu_set_event(s, 0, &info);
 	*f = info.flags;
