@@ -192,6 +192,22 @@ static int log_fd = -1;
 static struct ctr *fd_table[MAX_FDS]; /* read and written with __atomic builtins */
 static uint64_t next_id = 1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* A fork in progress: the pid that took the lock for it (fork_prepare), else 0. A forked child runs the
+ * fork handlers registered before this library's first (libpmu's closes its sets there, through close()
+ * below) while the lock is still the parent's: its only thread holds it already. */
+static volatile pid_t fork_pid;
+
+static void klock(void)
+{
+	if (!fork_pid || fork_pid == getpid())
+		pthread_mutex_lock(&lock);
+}
+
+static void kunlock(void)
+{
+	if (!fork_pid || fork_pid == getpid())
+		pthread_mutex_unlock(&lock);
+}
 
 /* ---- the model file ---- */
 
@@ -481,10 +497,12 @@ static void parse_model(const char *path)
 static void fork_prepare(void)
 {
 	pthread_mutex_lock(&lock);
+	fork_pid = getpid();
 }
 
 static void fork_done(void)
 {
+	fork_pid = 0;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -799,7 +817,7 @@ static long perf_event_open_hook(struct perf_event_attr *uattr, pid_t pid, int c
 	}
 	memset(&a, 0, sizeof(a));
 	memcpy(&a, uattr, size < sizeof(a) ? size : sizeof(a));
-	pthread_mutex_lock(&lock);
+	klock();
 	if (group_fd == -1)
 		snprintf(group, sizeof(group), "-");
 	else if ((g = lookup(group_fd)))
@@ -816,7 +834,7 @@ static long perf_event_open_hook(struct perf_event_attr *uattr, pid_t pid, int c
 	      (unsigned long long)a.config1, (unsigned long long)a.config2, (int)pid, cpu, group, excl,
 	      a.disabled ? ",disabled" : "", a.inherit ? ",inherit" : "", a.enable_on_exec ? ",enable_on_exec" : "",
 	      (unsigned long long)a.read_format, r < 0 ? "errno=" : "", r < 0 ? errno_name((int)-r) : what);
-	pthread_mutex_unlock(&lock);
+	kunlock();
 	if (r < 0) {
 		errno = (int)-r;
 		return -1;
@@ -904,10 +922,10 @@ static ssize_t read_hook(int fd, void *buf, size_t len)
 	struct ctr *c;
 	ssize_t r;
 
-	pthread_mutex_lock(&lock);
+	klock();
 	c = lookup(fd);
 	r = c ? model_read(c, buf, len) : -2;
-	pthread_mutex_unlock(&lock);
+	kunlock();
 	if (r == -2)
 		return -2;
 	if (r < 0) {
@@ -1001,9 +1019,9 @@ static int model_ioctl(int fd, unsigned long req, unsigned long arg)
 	struct ctr *c;
 	int r = 0;
 
-	pthread_mutex_lock(&lock);
+	klock();
 	if (!(c = lookup(fd))) {
-		pthread_mutex_unlock(&lock);
+		kunlock();
 		return -2;
 	}
 	switch (req) {
@@ -1029,7 +1047,7 @@ static int model_ioctl(int fd, unsigned long req, unsigned long arg)
 		logf_("ioctl id=%llu %s%s%s%s", (unsigned long long)c->id, req_name(req),
 		      (req != PERF_EVENT_IOC_ID && (arg & PERF_IOC_FLAG_GROUP)) ? " group" : "", r < 0 ? " -> errno=" : "",
 		      r < 0 ? errno_name(-r) : "");
-	pthread_mutex_unlock(&lock);
+	kunlock();
 	if (r < 0) {
 		errno = -r;
 		return -1;
@@ -1064,7 +1082,7 @@ KM_PUBLIC int prctl(int option, ...)
 	va_end(ap);
 	if (active && (option == PR_TASK_PERF_EVENTS_ENABLE || option == PR_TASK_PERF_EVENTS_DISABLE)) {
 		/* every event this process opened (perf_event_task_enable/disable: the owner's events) */
-		pthread_mutex_lock(&lock);
+		klock();
 		for (int fd = 0; fd < MAX_FDS; fd++) {
 			struct ctr *c = fd_table[fd] ? lookup(fd) : NULL;
 			if (c)
@@ -1072,7 +1090,7 @@ KM_PUBLIC int prctl(int option, ...)
 					 PERF_EVENT_IOC_DISABLE, false);
 		}
 		logf_("prctl %s", option == PR_TASK_PERF_EVENTS_ENABLE ? "enable" : "disable");
-		pthread_mutex_unlock(&lock);
+		kunlock();
 	}
 	if (!real_prctl)
 		real_prctl = next_sym("prctl");
@@ -1085,14 +1103,14 @@ KM_PUBLIC int close(int fd)
 {
 	if (maybe_model(fd)) {
 		struct ctr *c;
-		pthread_mutex_lock(&lock);
+		klock();
 		if ((c = lookup(fd))) {
 			detach(c);
 			__atomic_store_n(&fd_table[fd], NULL, __ATOMIC_RELEASE);
 			logf_("close id=%llu", (unsigned long long)c->id);
 			free(c);
 		}
-		pthread_mutex_unlock(&lock);
+		kunlock();
 	}
 	if (!real_close)
 		real_close = next_sym("close");
@@ -1106,9 +1124,9 @@ static bool is_model(int fd)
 
 	if (!maybe_model(fd))
 		return false;
-	pthread_mutex_lock(&lock);
+	klock();
 	r = lookup(fd) != NULL;
-	pthread_mutex_unlock(&lock);
+	kunlock();
 	return r;
 }
 
