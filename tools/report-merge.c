@@ -147,6 +147,34 @@ oom:
 	return report_fail(err, -ENOMEM, "'%s': out of memory", file);
 }
 
+/* The column of event @name of a file whose header is @doc: "NAME [socket]" for one of its socket-wide
+ * events (counted for the process, the sockets of its machine: not the same quantity as a thread's count
+ * of that name), said once in the notes. */
+static int64_t column_of(struct saved_regions *r, json_object *doc, const char *name)
+{
+	static const char note[] = "columns marked [socket] are socket-wide: each file counted the sockets of its machine "
+				   "over its own regions' intervals; files of processes on one machine count the same sockets, "
+				   "and their sum counts the time they overlap more than once";
+	json_object *sw;
+	bool socket = false;
+	char *label;
+	int64_t at;
+
+	if (json_object_object_get_ex(doc, "socket_wide", &sw) && json_object_is_type(sw, json_type_array))
+		for (size_t k = 0; k < json_object_array_length(sw); k++)
+			socket = socket || !strcmp(json_object_get_string(json_object_array_get_idx(sw, k)), name);
+	if (!socket)
+		return column(r, name);
+	if (asprintf(&label, "%s [socket]", name) < 0)
+		return -ENOMEM;
+	at = column(r, label);
+	free(label);
+	for (size_t k = 0; k < r->notes.n; k++)
+		if (!strcmp(r->notes.v[k], note))
+			return at;
+	return at < 0 || strv_add(&r->notes, note, strlen(note)) < 0 ? -ENOMEM : at;
+}
+
 int saved_regions_add(struct saved_regions *r, const char *file, json_object *doc, char **err)
 {
 	const struct seg top = { NULL, "regions", 0 }, evtop = { NULL, "events", 0 };
@@ -164,7 +192,7 @@ int saved_regions_add(struct saved_regions *r, const char *file, json_object *do
 			const struct seg at = { &evtop, NULL, k };
 			if ((size_t)json_object_get_string_len(e) != strlen(json_object_get_string(e)))
 				return refuse_at(&at, file, err, "holds a NUL character");
-			if (column(r, json_object_get_string(e)) < 0)
+			if (column_of(r, doc, json_object_get_string(e)) < 0)
 				return report_fail(err, -ENOMEM, "'%s': out of memory", file);
 		}
 	for (size_t i = 0; i < json_object_array_length(regs); i++) {
@@ -202,7 +230,7 @@ int saved_regions_add(struct saved_regions *r, const char *file, json_object *do
 			continue;
 		json_object_object_foreach(events, en, e) {
 			const struct seg ate = { &atev, en, 0 };
-			int64_t col = column(r, en);
+			int64_t col = column_of(r, doc, en);
 			struct rg_cell *c;
 			if (col < 0 || !(c = cell(r, row, (size_t)col)))
 				return report_fail(err, -ENOMEM, "'%s': out of memory", file);
