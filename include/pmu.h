@@ -1322,10 +1322,28 @@ int pmu_region_end(const char *name);
  * the error of the list (an unknown name, a malformed list); after such an
  * error every region call returns it, as when a thread fails to open its
  * events. Events the CPU cannot count are reported when a thread opens
- * them, as without this call. An event of a PMU that counts CPUs, not
- * tasks (RAPL, uncore: see pmu_set_open()) is refused (-EINVAL), here or
- * from $PMU_EVENTS: a thread's region would count its package for every
- * task, and the threads' sum would count it more than once.
+ * them, as without this call.
+ *
+ * Socket-wide events: an event of a PMU that counts CPUs, not tasks (an
+ * uncore unit, RAPL energy: see pmu_set_open()), here or in $PMU_EVENTS,
+ * is not a thread's. It is opened once for the process, on the CPUs of its
+ * PMU's cpumask (every socket or die, summed), and read with read(2) where a
+ * name's interval begins (a begin that finds no thread of the process inside
+ * that name) and ends (the end that leaves none), as LIKWID's marker API
+ * reads its socket counters once per socket: each instant some thread spent
+ * inside the name is counted once, with whatever else ran on the sockets
+ * then. The report gives these values on the name's row over threads only,
+ * labelled socket-wide, with the number of intervals (pmu_region_result's
+ * socket_wide and intervals); metrics of the list are evaluated on that row,
+ * duration_time being the intervals' wall time (their enabled time), so a
+ * bandwidth metric (MEM.DRAM.RW.BW) is the bandwidth inside the region. With
+ * such events every begin and end reads the thread's own events with read(2)
+ * as well (microseconds; the calibration subtracts what the thread's pair
+ * costs). Opening them needs what counting a CPU needs
+ * (perf_event_paranoid 0 or lower, or CAP_PERFMON): otherwise this returns
+ * the error naming the level, the capability and the fix, and regions are off.
+ * A group ({...}) may not mix them with the thread's events (-EINVAL); at
+ * most 8 socket-wide values (-E2BIG).
  */
 int pmu_region_configure(const char *events, int calibrate);
 
@@ -1400,6 +1418,13 @@ struct pmu_region_result {
 	                               JSON null, CSV confidence 0 and unsupported 1). Its values
 	                               are 0, of which pmu_confidence() says 1.0 (nothing known):
 	                               test the bit first */
+	uint32_t socket_wide;       /* bit k: event k is socket-wide (a PMU that counts CPUs: uncore,
+	                               energy), counted for the process, not the thread (see
+	                               pmu_region_configure()): its values are the name's, in the
+	                               row over threads (tid -1); in a thread's row they are 0 */
+	uint64_t intervals;         /* tid -1 with socket-wide events: the intervals they were counted
+	                               over (from a begin that found no thread inside the name to the
+	                               end that left none), their min and max per interval; else 0 */
 };
 
 typedef int (*pmu_region_cb)(const struct pmu_region_result *r, void *data);

@@ -73,6 +73,7 @@ void pmu__region_names_free(void)
 	for (size_t i = 0; i < R.nnames; i++) {
 		free(R.names[i].name);
 		free(R.names[i].folded);
+		free(R.names[i].sock);
 	}
 	R.nnames = 0;
 	free(R.nidx);

@@ -24,10 +24,10 @@
 #include "textfmt.h"
 #include "util.h"
 
-/* A report's column: value ev of the threads' sets, or (ev < 0) the total R.tot[tot] of a name counted
- * on each core PMU, after its last part. */
+/* A report's column: value ev of the threads' sets, the total R.tot[tot] of a name counted on each core
+ * PMU (after its last part), or socket-wide value sock (region-socket.c, after the rest); -1 the others. */
 struct column {
-	int ev, tot;
+	int ev, tot, sock;
 };
 
 struct result_buf {
@@ -44,7 +44,7 @@ static size_t columns(struct column *cols, const char **out, struct pmu_event_in
 	size_t c = 0;
 
 	for (size_t k = 0; k < R.nev; k++) {
-		cols[c] = (struct column){ (int)k, -1 };
+		cols[c] = (struct column){ (int)k, -1, -1 };
 		infos[c] = R.infos[k];
 		out[c] = infos[c].name;
 		c++;
@@ -53,7 +53,7 @@ static size_t columns(struct column *cols, const char **out, struct pmu_event_in
 			bool counted = false;
 			if (R.tot[t].last != k)
 				continue;
-			cols[c] = (struct column){ -1, (int)t };
+			cols[c] = (struct column){ -1, (int)t, -1 };
 			*in = R.infos[k];
 			pmu__strlcpy(in->name, R.tot[t].name, sizeof(in->name));
 			in->pmu[0] = 0;
@@ -69,6 +69,12 @@ static size_t columns(struct column *cols, const char **out, struct pmu_event_in
 			c++;
 		}
 	}
+	for (size_t j = 0; j < R.nsock; j++) {
+		cols[c] = (struct column){ -1, -1, (int)j };
+		infos[c] = R.sinfos[j];
+		out[c] = infos[c].name;
+		c++;
+	}
 	return c;
 }
 
@@ -77,6 +83,8 @@ static void add_slot(struct result_buf *b, const struct slot *s, const struct co
 	b->r.calls += s->calls;
 	for (size_t c = 0; c < ncol; c++) {
 		uint64_t lo, hi;
+		if (cols[c].sock >= 0)
+			continue; /* the name's, not a thread's: add_sock */
 		if (cols[c].ev >= 0) {
 			size_t k = (size_t)cols[c].ev;
 			b->values[c].value += s->sum[k].value;
@@ -102,8 +110,23 @@ static void add_slot(struct result_buf *b, const struct slot *s, const struct co
 	}
 }
 
+/* Name @n's socket-wide values into @b (its row over threads). */
+static void add_sock(struct result_buf *b, const struct region_name *n, const struct column *cols, size_t ncol)
+{
+	const struct region_sock *k = n->sock;
+
+	for (size_t c = 0; k && c < ncol; c++) {
+		if (cols[c].sock < 0)
+			continue;
+		b->values[c] = k->sum[cols[c].sock];
+		b->min[c] = k->min[cols[c].sock];
+		b->max[c] = k->max[cols[c].sock];
+	}
+	b->r.intervals = k ? k->intervals : 0;
+}
+
 static void buf_init(struct result_buf *b, const char *name, long tid, size_t ncol, const char *const *events,
-		     const struct pmu_event_info *infos)
+		     const struct pmu_event_info *infos, const struct column *cols)
 {
 	/* the @ncol columns only: a report makes a buffer per row, and the whole one is 1.2 KB */
 	memset(&b->r, 0, sizeof(b->r));
@@ -112,6 +135,8 @@ static void buf_init(struct result_buf *b, const char *name, long tid, size_t nc
 	for (size_t c = 0; c < ncol; c++) {
 		if (infos[c].flags & PMU_EVF_UNSUPPORTED)
 			b->r.unsupported |= 1u << c;
+		if (cols[c].sock >= 0)
+			b->r.socket_wide |= 1u << c;
 		b->min[c] = UINT64_MAX;
 		b->events[c] = events[c];
 	}
@@ -153,11 +178,12 @@ static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const st
 		const struct region_name *n = &R.names[id];
 		if (!strcmp(n->name, CAL_NAME))
 			continue;
-		buf_init(&b, n->name, -1, rc->n, rc->events, rc->infos);
+		buf_init(&b, n->name, -1, rc->n, rc->events, rc->infos, rc->cols);
 		for (const struct slot *s = n->chain; s; s = s->name_next)
 			add_slot(&b, s, rc->cols, rc->n);
 		if (n->folded)
 			add_slot(&b, n->folded, rc->cols, rc->n);
+		add_sock(&b, n, rc->cols, rc->n);
 		if (!b.r.calls)
 			continue; /* never completed, or forgotten by pmu_region_reset() */
 		if ((r = emit(&b, rc->n, cb, data, &count)))
@@ -165,13 +191,13 @@ static int foreach_locked(int per_thread, pmu_region_cb cb, void *data, const st
 		if (!per_thread)
 			continue;
 		for (const struct slot *s = n->chain; s; s = s->name_next) {
-			buf_init(&b, n->name, s->ts->tid, rc->n, rc->events, rc->infos);
+			buf_init(&b, n->name, s->ts->tid, rc->n, rc->events, rc->infos, rc->cols);
 			add_slot(&b, s, rc->cols, rc->n);
 			if ((r = emit(&b, rc->n, cb, data, &count)))
 				return r;
 		}
 		if (n->folded && n->folded->calls) { /* the threads folded: one row, tid 0 */
-			buf_init(&b, n->name, 0, rc->n, rc->events, rc->infos);
+			buf_init(&b, n->name, 0, rc->n, rc->events, rc->infos, rc->cols);
 			add_slot(&b, n->folded, rc->cols, rc->n);
 			if ((r = emit(&b, rc->n, cb, data, &count)))
 				return r;
@@ -200,26 +226,47 @@ struct writer {
 	int scaled;                     /* text: some value was multiplexed and scaled */
 	int namew;                      /* text: width of the region column (the longest name) */
 	int colw[REG_MAX_COL];          /* text: width of each column (its label) */
+	double uscale[REG_MAX_COL];     /* a count in fractions of its unit (PMU_EVF_SCALED): the factor
+					 * (pmu_event_scale(): 64 a CAS's bytes, 2^-32 RAPL's joules); else 0 */
 	const struct pmu_event_info *infos;
 	json_object *regions;           /* json: the regions array */
 	json_object *threads;           /* json: the current region's per-thread array */
 };
 
-/* The metrics named in PMU_EVENTS, evaluated on @r's counts: @fn(name, value, data)
- * for each, the value NAN where it cannot be evaluated. */
-static void each_metric(const struct pmu_region_result *r, void (*fn)(const char *m, double v, void *data),
-			void *data)
+/* Is value @k of @r shown in its row? A socket-wide value is the name's: in a thread's row, no. */
+static bool shown(const struct pmu_region_result *r, size_t k)
 {
-	struct pmu_named_value nv[REG_MAX_COL];
-	char *copy = R.metrics ? strdup(R.metrics) : NULL, *save = NULL;
+	return r->tid == -1 || !(r->socket_wide >> k & 1);
+}
 
+/* The metrics named in PMU_EVENTS, evaluated on @r's counts (@infos: its columns' events): @fn(name,
+ * value, data) for each, the value NAN where it cannot be evaluated. Tool events (duration_time) in
+ * seconds, as perf's metrics use them; with socket-wide values, duration_time is their intervals' wall
+ * time (the first such value's enabled time), found before a thread's. */
+static void each_metric(const struct pmu_region_result *r, const struct pmu_event_info *infos,
+			void (*fn)(const char *m, double v, void *data), void *data)
+{
+	struct pmu_named_value nv[REG_MAX_COL + 1];
+	char *copy = R.metrics ? strdup(R.metrics) : NULL, *save = NULL;
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->nvalues && n == 0; k++)
+		if (shown(r, k) && (r->socket_wide >> k & 1) && !(r->unsupported >> k & 1)) {
+			nv[n].name = "duration_time";
+			nv[n++].value = (double)r->values[k].enabled / 1e9;
+		}
 	for (size_t k = 0; k < r->nvalues; k++) {
-		nv[k].name = r->events[k];
-		nv[k].value = (double)pmu_scale(&r->values[k]);
+		if (!shown(r, k))
+			continue;
+		nv[n].name = r->events[k];
+		nv[n].value = (double)pmu_scale(&r->values[k]);
+		if (infos[k].flags & PMU_EVF_TOOL)
+			nv[n].value /= 1e9;
+		n++;
 	}
 	for (char *m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
 		double v;
-		if (pmu_metric_eval(R.ctx, m, nv, r->nvalues, &v) < 0)
+		if (pmu_metric_eval(R.ctx, m, nv, n, &v) < 0)
 			v = NAN;
 		fn(m, v, data);
 	}
@@ -239,14 +286,18 @@ static const struct pmu_value *counted_value(const struct pmu_region_result *r, 
 static void write_csv(const struct pmu_region_result *r, const struct writer *w)
 {
 	for (size_t k = 0; k < r->nvalues; k++) {
+		if (!shown(r, k))
+			continue;
 		pmu__csv_cell(w->f, r->name);
 		fprintf(w->f, ",%ld,%llu,", r->tid, (unsigned long long)r->calls);
 		pmu__csv_cell(w->f, r->events[k]);
 		const struct pmu_value *v = counted_value(r, k);
-		fprintf(w->f, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d\n", (unsigned long long)r->values[k].value,
+		fprintf(w->f, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%d,%s,",  (unsigned long long)r->values[k].value,
 			(unsigned long long)pmu_scale(&r->values[k]), (unsigned long long)r->values[k].enabled,
 			(unsigned long long)r->values[k].running, v ? pmu_confidence(v) : 0.0, (unsigned long long)r->min[k],
-			(unsigned long long)r->max[k], !v);
+			(unsigned long long)r->max[k], !v, r->socket_wide >> k & 1 ? "socket" : "thread");
+		pmu__csv_cell(w->f, w->uscale[k] ? w->infos[k].unit : "");
+		fprintf(w->f, ",%.17g\n", w->uscale[k] ? w->uscale[k] : 1.0);
 	}
 }
 
@@ -259,13 +310,15 @@ static json_object *json_fixed(double v, const char *fmt)
 	return json_object_new_double_s(v, buf);
 }
 
-static json_object *json_events(const struct pmu_region_result *r)
+static json_object *json_events(const struct pmu_region_result *r, const struct writer *w)
 {
 	json_object *o = json_object_new_object();
 
 	for (size_t k = 0; o && k < r->nvalues; k++) {
 		const struct pmu_value *v = counted_value(r, k);
 		json_object *e = NULL;
+		if (!shown(r, k))
+			continue;
 		if (v && (e = json_object_new_object())) {
 			json_object_object_add(e, "value", json_object_new_uint64(v->value));
 			json_object_object_add(e, "scaled", json_object_new_uint64(pmu_scale(v)));
@@ -274,6 +327,10 @@ static json_object *json_events(const struct pmu_region_result *r)
 			json_object_object_add(e, "confidence", json_fixed(pmu_confidence(v), "%.6f"));
 			json_object_object_add(e, "min", json_object_new_uint64(r->min[k]));
 			json_object_object_add(e, "max", json_object_new_uint64(r->max[k]));
+			if (w->uscale[k]) { /* the counts are of fractions of the unit: what one is */
+				json_object_object_add(e, "unit", json_object_new_string(w->infos[k].unit));
+				json_object_object_add(e, "unit_scale", json_object_new_double(w->uscale[k]));
+			}
 		}
 		json_object_object_add(o, r->events[k], e); /* NULL: null, not counted here */
 	}
@@ -295,9 +352,11 @@ static void write_json(const struct pmu_region_result *r, struct writer *w)
 		json_object *m = json_object_new_object();
 		json_object_object_add(o, "name", json_object_new_string(r->name));
 		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
-		json_object_object_add(o, "events", json_events(r));
+		if (r->socket_wide)
+			json_object_object_add(o, "socket_intervals", json_object_new_uint64(r->intervals));
+		json_object_object_add(o, "events", json_events(r, w));
 		if (m)
-			each_metric(r, json_metric, m);
+			each_metric(r, w->infos, json_metric, m);
 		json_object_object_add(o, "metrics", m);
 		json_object_object_add(o, "threads", w->threads = json_object_new_array());
 		json_object_array_add(w->regions, o);
@@ -306,7 +365,7 @@ static void write_json(const struct pmu_region_result *r, struct writer *w)
 	} else {
 		json_object_object_add(o, "tid", json_object_new_int64(r->tid));
 		json_object_object_add(o, "calls", json_object_new_uint64(r->calls));
-		json_object_object_add(o, "events", json_events(r));
+		json_object_object_add(o, "events", json_events(r, w));
 		json_object_array_add(w->threads, o);
 	}
 }
@@ -348,6 +407,12 @@ static json_object *json_header(int nthreads, const char *const *events, size_t 
 	for (size_t k = 0; k < nev; k++)
 		json_object_array_add(ev, json_object_new_string(events[k]));
 	json_object_object_add(o, "events", ev);
+	if (R.nsock) { /* the events counted for the process, not the thread (region-socket.c) */
+		json_object *sw = json_object_new_array();
+		for (size_t j = 0; sw && j < R.nsock; j++)
+			json_object_array_add(sw, json_object_new_string(R.sinfos[j].name));
+		json_object_object_add(o, "socket_wide", sw);
+	}
 	return o;
 }
 
@@ -367,6 +432,15 @@ static void text_metric(const char *m, double v, void *data)
 		fprintf(data, "   %-40s  n/a\n", m);
 }
 
+/* A text cell of @v in its unit (the count times @scale): 1 when it was scaled for multiplexing. */
+static int unit_cell(FILE *f, int w, const struct pmu_value *v, double scale)
+{
+	int scaled = pmu_confidence(v) < 1.0;
+
+	fprintf(f, " %*.2f%s", w - 1, (double)pmu_scale(v) * scale, scaled ? "*" : " ");
+	return scaled;
+}
+
 static void write_text(const struct pmu_region_result *r, struct writer *w)
 {
 	char name[REG_NAME_MAX * 4 + 1];
@@ -378,19 +452,34 @@ static void write_text(const struct pmu_region_result *r, struct writer *w)
 		fprintf(w->f, "   %-*s %10llu", w->namew - 2, "threads exited", (unsigned long long)r->calls);
 	else
 		fprintf(w->f, "   thread %-*ld %10llu", w->namew - 9, r->tid, (unsigned long long)r->calls);
-	for (size_t k = 0; k < r->nvalues; k++)
-		w->scaled |= pmu__text_count_cell(w->f, w->colw[k], counted_value(r, k));
+	for (size_t k = 0; k < r->nvalues; k++) {
+		if (shown(r, k) && w->uscale[k] && counted_value(r, k)) /* in its unit, as pmu stat shows it */
+			w->scaled |= unit_cell(w->f, w->colw[k], &r->values[k], w->uscale[k]);
+		else if (shown(r, k))
+			w->scaled |= pmu__text_count_cell(w->f, w->colw[k], counted_value(r, k));
+		else
+			fprintf(w->f, " %*s", w->colw[k], "-");
+	}
 	fprintf(w->f, "\n");
+	for (size_t k = 0; r->tid == -1 && k < r->nvalues; k++)
+		if (r->socket_wide >> k & 1) { /* the intervals the [socket] values were counted over */
+			fprintf(w->f, "   [socket] %llu interval%s, %.6f s\n", (unsigned long long)r->intervals,
+				r->intervals == 1 ? "" : "s", (double)r->values[k].enabled / 1e9);
+			break;
+		}
 	if (r->tid == -1)
-		each_metric(r, text_metric, w->f);
+		each_metric(r, w->infos, text_metric, w->f);
 }
 
-/* The column header of event @k: its name, and its unit when it has one ("task-clock (ns)"). */
-static int text_label(char *buf, size_t len, const char *name, const struct pmu_event_info *info)
+/* The column header of event @k: its name, its unit when it has one ("task-clock (ns)"), "[socket]" when
+ * it is socket-wide. */
+static int text_label(char *buf, size_t len, const char *name, const struct pmu_event_info *info, bool socket)
 {
+	const char *sw = socket ? " [socket]" : "";
+
 	if (info->unit && info->unit[0])
-		return snprintf(buf, len, "%s (%s)", name, info->unit);
-	return snprintf(buf, len, "%s", name);
+		return snprintf(buf, len, "%s (%s)%s", name, info->unit, sw);
+	return snprintf(buf, len, "%s%s", name, sw);
 }
 
 static void text_header(struct writer *w, int nthreads, const char *const *events, size_t nev)
@@ -408,7 +497,7 @@ static void text_header(struct writer *w, int nthreads, const char *const *event
 		nthreads == 1 ? "" : "s", R.calibrate ? ", begin/end overhead subtracted" : "", w->namew, "region",
 		"calls");
 	for (size_t k = 0; k < nev; k++) {
-		int n = text_label(label, sizeof(label), events[k], &w->infos[k]);
+		int n = text_label(label, sizeof(label), events[k], &w->infos[k], k >= nev - R.nsock);
 		w->colw[k] = pmu__text_col_width(n > 0 ? (size_t)n : 0);
 		fprintf(w->f, " %*s", w->colw[k], label);
 	}
@@ -486,6 +575,14 @@ static void unbalanced(FILE *f)
 			note(f, line);
 		}
 	}
+	for (size_t id = 0; id < R.nnames; id++) {
+		const struct region_sock *k = R.names[id].sock;
+		if (!k || !k->abandoned)
+			continue;
+		snprintf(line, sizeof(line), "region '%s': %llu socket-wide interval%s ended with the exit of every thread "
+			 "inside it: not counted", R.names[id].name, (unsigned long long)k->abandoned, k->abandoned == 1 ? "" : "s");
+		note(f, line);
+	}
 	if (R.folded_stray) {
 		snprintf(line, sizeof(line), "%llu end%s of regions never begun in threads that exited (the first: "
 			 "'%s'): not counted", (unsigned long long)R.folded_stray, R.folded_stray == 1 ? "" : "s",
@@ -540,18 +637,25 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	w.f = f;
 	w.format = format;
 	w.infos = rc.infos;
+	for (size_t k = 0; k < nev; k++) /* 0 where unknown: pmu_event_scale() said why, the count shown raw */
+		if (!(rc.infos[k].flags & PMU_EVF_SCALED) || pmu_event_scale(R.ctx, &rc.infos[k], &w.uscale[k]) < 0)
+			w.uscale[k] = 0;
 	if (format == PMU_FORMAT_JSON) {
 		if ((doc = json_header(nthreads, rc.events, nev)) && (w.regions = json_object_new_array()))
 			json_object_object_add(doc, "regions", w.regions);
 		r = w.regions ? foreach_locked(per_thread, write_result, &w, &rc)
 			      : pmu__err(R.ctx, -ENOMEM, "out of memory writing the region report");
 	} else if (format == PMU_FORMAT_CSV) {
-		fprintf(f, "region,tid,calls,event,value,scaled,enabled_ns,running_ns,confidence,min,max,unsupported\n");
+		fprintf(f, "region,tid,calls,event,value,scaled,enabled_ns,running_ns,confidence,min,max,unsupported,scope,unit,unit_scale\n");
 		r = foreach_locked(per_thread, write_result, &w, &rc);
 	} else {
 		text_header(&w, nthreads, rc.events, nev);
 		r = foreach_locked(per_thread, write_result, &w, &rc);
 		fprintf(f, "\n%s", r == 0 ? " (no regions)\n\n" : w.scaled ? " * scaled: the event was multiplexed\n\n" : "");
+		if (R.nsock && r > 0)
+			fprintf(f, " [socket]: socket-wide, not the thread's: every CPU of the PMU's sockets (dies), summed, counted for the\n"
+				   " process from a begin that found no thread inside the region to the end that left none (whatever\n"
+				   " ran there then), in the region's row only; its metrics take that wall time as duration_time\n\n");
 	}
 	unbalanced(format == PMU_FORMAT_TEXT ? f : NULL);
 	pthread_mutex_unlock(&R.lock);

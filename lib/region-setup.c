@@ -22,7 +22,6 @@
 #include "namelist.h"
 #include "plan.h"
 #include "region.h"
-#include "set.h"
 #include "util.h"
 
 struct regions pmu__regions = {
@@ -71,6 +70,9 @@ static void on_thread_exit(void *p)
 		pmu_set_close(ts->set);
 		ts->set = NULL;
 		ts->fast = pmu_set_fast(NULL);
+		ts->tfast = NULL;
+		if (R.nsock)
+			pmu__region_socket_exited(ts);
 		pmu__region_thread_exited(ts);
 	}
 	pthread_mutex_unlock(&R.lock);
@@ -97,13 +99,16 @@ void pmu__region_fork_child(void)
 		next = pmu__region_next_thread(t);
 		pmu_set_close(t->set);
 		t->set = NULL;
-		t->fast = NULL;
+		t->fast = t->tfast = NULL;
 		t->next = R.graveyard;
 		R.graveyard = t;
 	}
 	R.threads = R.exited = R.exited_tail = NULL;
 	R.nexited = 0;
 	pmu__region_names_free();
+	pmu_set_close(R.sock_set); /* the child's copy: its first thread opens its own (the parent's counts
+				    * would be read through it otherwise, with the parent's intervals) */
+	R.sock_set = NULL;
 	pmu__region_me = NULL;
 	R.nev = 0;
 	R.ntot = 0; /* the child's first thread notes its set's values and totals again */
@@ -178,6 +183,43 @@ static void report_at_exit(void)
 	}
 }
 
+/* R.events resolved now, once for every thread: a bad name turns regions off in the whole process, said
+ * once. The events of PMUs that count CPUs (uncore, energy) are parted from the thread's and opened now,
+ * once for the process (region-socket.c): where it may not count CPUs, that is the error. */
+static int plan_lists(void)
+{
+	struct pmu_set_opts o;
+	const struct pmu_set *plan = NULL;
+	char *thread = NULL;
+	int r;
+
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.flags = PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
+	if ((r = pmu__region_socket_split(R.events, &thread, &R.sock_events)) < 0)
+		return r;
+	if (thread && (r = pmu_plan_new(R.ctx, thread, &o, &R.plan)) == 0 &&
+	    (r = pmu__plan_planned(R.plan, -1, &plan)) == 0 && pmu_set_count(plan) > REG_MAX_EV)
+		r = pmu__err(R.ctx, -E2BIG, "%zu events; regions count at most %d of the thread's", pmu_set_count(plan),
+			     REG_MAX_EV);
+	free(thread);
+	if (r == 0 && R.sock_events && (r = pmu_plan_new(R.ctx, R.sock_events, &o, &R.sock_plan)) == 0 &&
+	    (r = pmu__plan_planned(R.sock_plan, -1, &plan)) == 0 && pmu_set_count(plan) > REG_MAX_SOCK)
+		r = pmu__err(R.ctx, -E2BIG, "%zu socket-wide events (of PMUs that count CPUs: %s); regions count at most %d",
+			     pmu_set_count(plan), R.sock_events, REG_MAX_SOCK);
+	if (r == 0 && R.sock_plan && (r = pmu__region_socket_open()) < 0)
+		r = pmu__err(R.ctx, r, "the socket-wide events %s (PMUs that count CPUs, read where a region begins and "
+			     "ends) cannot be counted by this process: %s", R.sock_events, pmu__err_msg());
+	if (r < 0) {
+		pmu_plan_free(R.plan);
+		pmu_plan_free(R.sock_plan);
+		R.plan = R.sock_plan = NULL;
+		free(R.sock_events);
+		R.sock_events = NULL;
+	}
+	return r;
+}
+
 /* Read the PMU_* variables and check the event list once per process
  * (pmu_region_configure() or the first region call). On failure R.err
  * and R.errmsg say why; every region call returns them. */
@@ -233,33 +275,8 @@ static void global_setup(void)
 	free(copy);
 	if (!R.err && !R.events)
 		R.err = pmu__err(R.ctx, -EINVAL, "names no events");
-	if (!R.err) {
-		/* resolve the list now, once for every thread: a bad name turns regions off in the whole process,
-		 * said once */
-		struct pmu_set_opts o;
-		const struct pmu_set *plan = NULL;
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.flags = PMU_SET_ENABLE | PMU_SET_SKIP_UNSUPPORTED;
-		const char *name, *pmu;
-		if ((R.err = pmu_plan_new(R.ctx, R.events, &o, &R.plan)) == 0)
-			R.err = pmu__plan_planned(R.plan, -1, &plan);
-		if (R.err == 0 && pmu_set_count(plan) > REG_MAX_EV)
-			R.err = pmu__err(R.ctx, -E2BIG, "%zu events; regions count at most %d", pmu_set_count(plan),
-					   REG_MAX_EV);
-		/* a thread's set would count it for every task on its package (set.c): summed over threads,
-		 * regions that overlap in time would count the package's energy or traffic more than once */
-		else if (R.err == 0 && (name = pmu__set_cpu_counted(plan, &pmu)))
-			R.err = pmu__err(R.ctx, -EINVAL,
-					 "'%s': the %s PMU counts CPUs, not tasks, so a thread's region would count its "
-					 "package for every task, and threads' regions would add it up more than once; "
-					 "count it around the whole program instead (pmu stat -e %s -- PROGRAM)", name,
-					 pmu, name);
-		if (R.err) {
-			pmu_plan_free(R.plan);
-			R.plan = NULL;
-		}
-	}
+	if (!R.err)
+		R.err = plan_lists();
 	if (R.err) {
 		snprintf(R.errmsg, sizeof(R.errmsg), "%s: %s", R.origin, pmu__err_msg());
 		return;
@@ -312,10 +329,15 @@ __attribute__((destructor)) static void region_unload(void)
 	pmu__region_names_free();
 	free(R.names);
 	R.names = NULL;
+	pmu_set_close(R.sock_set);
+	R.sock_set = NULL;
 	pthread_mutex_unlock(&R.lock);
 	pmu_plan_free(R.plan);
-	R.plan = NULL;
+	pmu_plan_free(R.sock_plan);
+	R.plan = R.sock_plan = NULL;
 	pmu_ctx_free(R.ctx);
+	free(R.sock_events);
+	R.sock_events = NULL;
 	free(R.events);
 	free(R.metrics);
 	free(R.cfg_events);
@@ -390,7 +412,14 @@ struct thread_state *pmu__region_thread_init(void)
 		pmu__region_say("%s. Regions are off in this process; %s.", R.errmsg, R.fix);
 	if (!ts->err && (r = pmu__region_index_grow(ts)) < 0)
 		ts->err = pmu__err(R.ctx, r, "out of memory setting up regions for this thread");
-	if (!ts->err) {
+	if (!ts->err && R.sock_plan) {
+		/* a forked child's first thread: the process's socket-wide set, its own */
+		pthread_mutex_lock(&R.lock);
+		if (!R.sock_set && (r = pmu__region_socket_open()) < 0)
+			ts->err = r;
+		pthread_mutex_unlock(&R.lock);
+	}
+	if (!ts->err && R.plan) {
 		r = pmu_plan_open(R.plan, 0, -1, &ts->set);
 		if (r < 0) {
 			ts->err = r;
@@ -398,6 +427,11 @@ struct thread_state *pmu__region_thread_init(void)
 			ts->nev = pmu_set_count(ts->set); /* at most REG_MAX_EV: global_init checked the list */
 			ts->fast = pmu_set_fast(ts->set);
 		}
+	}
+	if (!ts->err && R.sock_plan) {
+		/* every read the slow path's, which reads the socket-wide values where an interval begins or ends */
+		ts->tfast = ts->set ? ts->fast : NULL;
+		ts->fast = pmu_set_fast(NULL);
 	}
 	if (ts->err && !R.err) {
 		/* this thread only (out of descriptors or memory, a PMU busy...): said for the first such thread */

@@ -11,6 +11,7 @@
  * Set-up is region-setup.c, reports region-report.c.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <string.h>
 #include "pmu.h"
@@ -54,11 +55,45 @@ __attribute__((noinline, cold)) static int end_failed(struct thread_state *ts, i
 			by_handle ? "enter or begin" : "pmu_region_begin");
 }
 
-/* The outermost begin's read that user space could not do (pmu_fast_slow: read(2), another layout, a
- * raw fork's child: -ECHILD): on an error nothing is opened. Clears busy. */
+/* A read of the thread's events that user space could not do (pmu_fast_slow: read(2), another layout, a
+ * raw fork's child: -ECHILD); with socket-wide values every read (region-socket.c). */
+static inline int read_slow(struct thread_state *ts, struct pmu_value *out)
+{
+	if (!R.nsock)
+		return pmu_fast_slow(ts->fast, out);
+	return ts->tfast ? pmu_fast_slow(ts->tfast, out) : 0;
+}
+
+/* The outermost begin's read that user space could not do into @start, a slot's (the socket-wide values'
+ * read first: the socket's interval holds the thread's). 0 or the error, nothing begun. The arguments
+ * of pmu_fast_slow(), which it stands for in the begin: called so, the begin's machine code is the same
+ * as with that call, which the figures of bench/results/region-cost.md measured. */
+__attribute__((noinline)) static int begin_read(const struct pmu_fast *f, struct pmu_value *start)
+{
+	struct slot *s = (struct slot *)((char *)start - offsetof(struct slot, start));
+	int r;
+
+	if (!R.nsock)
+		return pmu_fast_slow(f, start);
+	if ((r = pmu__region_socket_begin(s)) < 0)
+		return r;
+	if ((r = read_slow(s->ts, start)) < 0)
+		pmu__region_socket_end(s, false);
+	return r;
+}
+
+/* pmu_fast_read() with begin_read() for pmu_fast_slow(), written as it is (the same machine code). */
+PMU_HOT int fast_read_begin(const struct pmu_fast *f, struct pmu_value *out)
+{
+	if (__builtin_expect(pmu__fast_try(f, out), 0))
+		return begin_read(f, out);
+	return 0;
+}
+
+/* The outermost begin's read that user space could not do: on an error nothing is opened. Clears busy. */
 __attribute__((noinline)) static int begin_slow(struct thread_state *ts, struct slot *s)
 {
-	int r = pmu_fast_slow(ts->fast, s->start);
+	int r = begin_read(ts->fast, s->start);
 
 	if (r < 0)
 		s->depth = 0;
@@ -78,7 +113,7 @@ __attribute__((always_inline)) static inline int slot_begin(struct thread_state 
 			if (__builtin_expect(pmu__fast_try(ts->fast, s->start), 0))
 				return begin_slow(ts, s);
 		} else {
-			int r = pmu_fast_read(ts->fast, s->start);
+			int r = fast_read_begin(ts->fast, s->start);
 			if (__builtin_expect(r < 0, 0)) {
 				s->depth = 0;
 				ts->busy = 0;
@@ -226,14 +261,24 @@ static void totals_close(const struct thread_state *ts, struct slot *s, const st
 	}
 }
 
+/* The closing end of @s, its read done (@by_handle: through a handle): the totals of names counted on
+ * each core PMU, and the socket-wide values' read (after the thread's). */
+static void close_slow(const struct thread_state *ts, struct slot *s, bool by_handle)
+{
+	if (R.ntot)
+		totals_close(ts, s, ts->now, by_handle);
+	if (R.nsock)
+		pmu__region_socket_end(s, true);
+}
+
 /* An end whose read user space could not do: the read, then the rest in the same frame. */
 __attribute__((noinline)) static int end_slow(struct thread_state *ts, const char *name)
 {
-	int r = pmu_fast_slow(ts->fast, ts->now);
+	int r = read_slow(ts, ts->now);
 	struct slot *s;
 
-	if (R.ntot && r >= 0 && (s = find(ts, name)) && s->depth == 1)
-		totals_close(ts, s, ts->now, false);
+	if ((R.ntot || R.nsock) && r >= 0 && (s = find(ts, name)) && s->depth == 1)
+		close_slow(ts, s, false);
 	return end_close(ts, name, r);
 }
 
@@ -353,12 +398,12 @@ PMU_EXPORT int pmu_region_enter(struct pmu_region *h)
 /* A leave whose read user space could not do. */
 __attribute__((noinline)) static int leave_slow(struct thread_state *ts, struct slot *s)
 {
-	int r = pmu_fast_slow(ts->fast, ts->now);
+	int r = read_slow(ts, ts->now);
 
 	if (s->depth == 0 || r < 0)
 		return end_failed(ts, r, true, s->name);
-	if (R.ntot && s->depth == 1)
-		totals_close(ts, s, ts->now, true);
+	if (s->depth == 1)
+		close_slow(ts, s, true);
 	slot_end(ts, s, ts->now, true);
 	ts->busy = 0;
 	return 0;
@@ -390,11 +435,13 @@ PMU_EXPORT void pmu_region_reset(void)
 		t->stray_unknown = 0; /* the ends of names never begun, which no slot holds */
 		t->stray_name[0] = 0;
 	}
-	for (size_t id = 0; id < R.nnames; id++) /* the threads folded: forgotten too */
+	for (size_t id = 0; id < R.nnames; id++) { /* the threads folded, the socket-wide sums: forgotten too */
 		if (R.names[id].folded) {
 			pmu__region_slot_forget(R.names[id].folded);
 			R.names[id].folded_open = 0;
 		}
+		pmu__region_socket_forget(&R.names[id]);
+	}
 	R.folded_stray = 0;
 	pthread_mutex_unlock(&R.lock);
 }

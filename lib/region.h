@@ -22,8 +22,11 @@
 #define REG_MAX_EV 16
 /* names counted on each core PMU (a total of two parts or more) */
 #define REG_MAX_TOT (REG_MAX_EV / 2)
-/* a report's columns: the values, and each such name's total after its last part */
-#define REG_MAX_COL (REG_MAX_EV + REG_MAX_TOT)
+/* socket-wide values: events of PMUs that count CPUs (uncore, energy), one set for the process */
+#define REG_MAX_SOCK 8
+/* a report's columns: the values, each such name's total after its last part, the socket-wide values
+ * (at most 32: a result's bit masks) */
+#define REG_MAX_COL (REG_MAX_EV + REG_MAX_TOT + REG_MAX_SOCK)
 #define REG_NAME_MAX 128
 #define CAL_NAME "libpmu.calibration"
 #define CAL_ROUNDS 16
@@ -58,6 +61,17 @@ struct slot {
 	struct slot *name_next, *name_prev; /* the name's slots in every thread kept (under R.lock) */
 };
 
+/* A name's socket-wide counts (region-socket.c; under R.lock): an interval runs from the begin that finds
+ * no thread inside the name to the end that leaves none, so that threads' overlapping calls count the
+ * socket once. */
+struct region_sock {
+	uint32_t open;                  /* threads inside the name now (outermost begin done, end not) */
+	uint64_t intervals;             /* completed intervals (a report's calls of these values) */
+	uint64_t abandoned;             /* intervals whose every thread exited inside the name: not counted */
+	struct pmu_value start[REG_MAX_SOCK], sum[REG_MAX_SOCK];
+	uint64_t min[REG_MAX_SOCK], max[REG_MAX_SOCK];
+};
+
 /* An interned region name: its slots in the threads kept, and what the threads folded counted. */
 struct region_name {
 	char *name;
@@ -66,13 +80,16 @@ struct region_name {
 	struct slot *folded;            /* the folded threads' counts summed (their ts NULL), or NULL */
 	uint64_t folded_threads;        /* how many folded threads had a slot of this name */
 	uint64_t folded_open;           /* how many of those exited with this name begun and not ended */
+	struct region_sock *sock;       /* socket-wide counts (R.nsock), made at the name's first begin */
 };
 
 struct thread_state {
 	long tid;
 	unsigned gen;                   /* pmu__fork_gen when created */
 	struct pmu_set *set;
-	const struct pmu_fast *fast;
+	const struct pmu_fast *fast;    /* what the inline read tries: with socket-wide values the refusing
+					 * plan, so that every begin and end takes the slow path, which reads them */
+	const struct pmu_fast *tfast;   /* with socket-wide values: the set's own plan (NULL: no set) */
 	size_t nev;
 	int err;                        /* sticky error of opening the events */
 	const char *errmsg;             /* its sentence: R.errmsg, or errbuf */
@@ -109,7 +126,13 @@ struct regions {
 	struct pmu_ctx *ctx;
 	int err;                        /* regions are off in the whole process: why */
 	char *events;                   /* the event list every thread opens */
-	struct pmu_plan *plan;          /* ... resolved once (set-up), opened by each thread */
+	struct pmu_plan *plan;          /* ... resolved once (set-up), opened by each thread; NULL when every
+					 * event is socket-wide */
+	char *sock_events;              /* the events of PMUs that count CPUs (region-socket.c), or NULL */
+	struct pmu_plan *sock_plan;     /* ... resolved once */
+	struct pmu_set *sock_set;       /* ... opened once for the process (again in a forked child) */
+	struct pmu_event_info sinfos[REG_MAX_SOCK]; /* its values */
+	size_t nsock;                   /* how many: 0, no socket-wide values (regions as ever) */
 	char *metrics;                  /* metric names from PMU_EVENTS, comma separated */
 	char errmsg[1024];              /* err's sentence, "<origin>: <cause and fix>" */
 	bool told;                      /* pmu_region_configure() returned err: its caller knows */
@@ -191,6 +214,24 @@ int pmu__region_out_open(struct pmu_outfile *o, const char *file, bool env);
  * from it (said once), this process's own earlier file replaced. 0 or a negative errno (the file then as
  * it was). */
 int pmu__region_out_place(struct pmu_outfile *o, const char *file, bool env, char *used, size_t len);
+
+/* region-socket.c */
+/* @events (R.events) parted into the events of PMUs that count CPUs (*@sock) and the others (*@thread),
+ * groups kept whole; either NULL when none. 0 or a negative error (a group of both kinds). */
+int pmu__region_socket_split(const char *events, char **thread, char **sock);
+/* R.sock_set opened from R.sock_plan (set-up; a forked child's first thread) and R.sinfos noted. */
+int pmu__region_socket_open(void);
+/* The outermost begin of @s in its thread, before the thread's read: the name's interval begins when no
+ * other thread is inside it (the socket-wide values read). 0 or the read's error (nothing begun). */
+int pmu__region_socket_begin(const struct slot *s);
+/* Its end, after the thread's read (@counted: the end closes the call; false: a begin undone): the
+ * interval ends with the last thread inside (read, added to the name's sums). */
+void pmu__region_socket_end(const struct slot *s, bool counted);
+/* Thread @ts exited (under R.lock): the intervals it kept open lose it; one it alone kept open is not
+ * counted (said by the report). */
+void pmu__region_socket_exited(const struct thread_state *ts);
+/* @n's socket-wide sums forgotten (pmu_region_reset; under R.lock); its open intervals go on. */
+void pmu__region_socket_forget(struct region_name *n);
 
 /* region-names.c */
 /* Interned id of @name (under R.lock), or -ENOMEM. */

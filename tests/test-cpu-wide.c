@@ -16,7 +16,7 @@
  *    both CPUs), a set of a CPU outside the cpumask (refused, or left out with
  *    PMU_SET_SKIP_UNSUPPORTED), the list's "usable", and pmu stat -a, a command and -p of two
  *    processes against -C of the cpumask's CPU: each package counted once, not once per CPU or per
- *    process; regions (per thread, threads summed) refuse it.
+ *    process; a region counts it for the process (socket-wide), between the raw counts around it.
  * Needs root (CPU-wide counting) and the msr PMU with tsc; otherwise part 2 is skipped (77).
  */
 #include <errno.h>
@@ -35,6 +35,25 @@
 #include "harness.h"
 #include "fixture.h"
 #include "msr-oracle.h"
+
+/* The one region's row (test of regions below): its socket-wide value (column 1), calls, intervals. */
+struct region_got {
+	uint64_t v, calls, intervals;
+	uint32_t sw;
+	int rows;
+};
+
+static int region_row(const struct pmu_region_result *r, void *data)
+{
+	struct region_got *got = data;
+
+	got->rows++;
+	got->calls = r->calls;
+	got->intervals = r->intervals;
+	got->sw = r->socket_wide;
+	got->v = r->nvalues == 2 ? r->values[1].value : 0;
+	return 0;
+}
 
 static void cpulists(void)
 {
@@ -409,29 +428,56 @@ int main(void)
 	CHECK(usable_of(c1, "power/energy-pkg/") == 1, "cpumask 0: usable %d", usable_of(c1, "power/energy-pkg/"));
 	CHECK(usable_of(c2, "power/energy-pkg/") == 1, "cpumask 0-1: usable %d", usable_of(c2, "power/energy-pkg/"));
 
-	/* regions count per thread and sum threads: they refuse it, with the fix */
+	/* regions: the package's count for the process, socket-wide (region-socket.c), read where the region
+	 * begins and ends. The kernel's raw count of CPU 0 is the oracle, read four times: before the begin,
+	 * after it, before the end and after it; the region's value lies between the inner and the outer
+	 * difference, whatever the load (the region is 100 ms asleep, which a task-counted event would not
+	 * count); the value is the region row's, marked socket-wide, one interval */
 	{
 		fflush(stdout); /* printed once, not again by the child */
 		pid_t c = fork();
 		if (c == 0) {
 			char sys[1100];
+			struct region_got got = { 0, 0, 0, 0, 0 };
+			uint64_t r0 = 0, r1 = 0, i0 = 0, i1 = 0;
+			int fd;
 			/* the parent's contexts, freed: valgrind checks the child's leaks at its exit too */
 			pmu_ctx_free(c1);
 			pmu_ctx_free(c2);
 			pmu_ctx_free(real);
 			snprintf(sys, sizeof(sys), "%s/sys", one);
 			setenv("PMU_SYSFS_ROOT", sys, 1);
-			r = pmu_region_configure("power/energy-pkg/", 0);
-			if (r != -EINVAL || !strstr(pmu_strerror(r), "counts CPUs, not tasks") ||
-			    !strstr(pmu_strerror(r), "pmu stat -e power/energy-pkg/ -- PROGRAM")) {
+			if ((r = pmu_region_configure("task-clock,power/energy-pkg/", 0)) < 0) {
 				fprintf(stderr, "regions: %d %s\n", r, pmu_strerror(r));
 				_exit(1);
 			}
-			_exit(pmu_region_begin("x") == -EINVAL ? 0 : 2);
+			if ((fd = raw_tsc_open((long)type, 0)) < 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0 ||
+			    read(fd, &r0, sizeof(r0)) != sizeof(r0) || pmu_region_begin("x") < 0 ||
+			    read(fd, &i0, sizeof(i0)) != sizeof(i0))
+				_exit(2);
+			sleep_ms(100);
+			if (read(fd, &i1, sizeof(i1)) != sizeof(i1) || pmu_region_end("x") < 0 ||
+			    read(fd, &r1, sizeof(r1)) != sizeof(r1))
+				_exit(3);
+			close(fd);
+			if (pmu_region_foreach(0, region_row, &got) != 1 || got.rows != 1 || got.calls != 1 ||
+			    got.intervals != 1 || got.sw != 2u || got.v > r1 - r0 || got.v < i1 - i0) {
+				fprintf(stderr, "regions: %d rows, calls %llu, intervals %llu, socket-wide bits 0x%x, value %llu, "
+					"raw inside %llu, around %llu\n", got.rows, (unsigned long long)got.calls,
+					(unsigned long long)got.intervals, got.sw, (unsigned long long)got.v,
+					(unsigned long long)(i1 - i0), (unsigned long long)(r1 - r0));
+				_exit(4);
+			}
+			printf("  region of 100 ms asleep: power/energy-pkg/ (msr tsc of CPU 0) %llu, the kernel's raw count "
+			       "inside it %llu, around it %llu\n", (unsigned long long)got.v, (unsigned long long)(i1 - i0),
+			       (unsigned long long)(r1 - r0));
+			fflush(stdout);
+			pmu_region_reset(); /* no report at exit */
+			_exit(0);
 		}
 		int st = 0;
 		CHECK(c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0,
-		      "regions with power/energy-pkg/: child status 0x%x", st);
+		      "regions with power/energy-pkg/, socket-wide: child status 0x%x", st);
 	}
 
 	/* pmu stat -a counts the package once: as -C 0 does, not once per CPU (2 CPUs here: twice); so do

@@ -170,6 +170,8 @@ class _RegionResult(ctypes.Structure):
         ("min", _c_u64_p),
         ("max", _c_u64_p),
         ("unsupported", ctypes.c_uint32),
+        ("socket_wide", ctypes.c_uint32),
+        ("intervals", ctypes.c_uint64),
     ]
 
 

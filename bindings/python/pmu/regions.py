@@ -111,12 +111,14 @@ def region_reset():
 def region_results(per_thread=False):
     """The regions' counts, in order of first use: a list of dicts
 
-    ``{"name", "tid" (None for the sum over threads), "calls",
-    "values": {event: {"value", "enabled", "running", "min", "max", "unsupported"}}}``
+    ``{"name", "tid" (None for the sum over threads), "calls", "intervals",
+    "values": {event: {"value", "enabled", "running", "min", "max", "unsupported", "socket_wide"}}}``
 
     (value/enabled/running: sums of the per-call deltas; min/max: smallest
-    and largest delta of one call). With ``per_thread`` the per-thread
-    results follow the sums.
+    and largest delta of one call). A socket-wide event (an uncore or energy
+    event: counted for the process, see pmu_region_configure()) is given in
+    the row over threads only, summed over its "intervals" (min/max per
+    interval). With ``per_thread`` the per-thread results follow the sums.
     """
     f = _need(_region_foreach, "pmu_region_foreach")
     out = []
@@ -127,15 +129,18 @@ def region_results(per_thread=False):
             r = rp.contents
             vals = {}
             for i in range(r.nvalues):
+                if r.tid != -1 and r.socket_wide & (1 << i):
+                    continue  # the name's, not the thread's
                 v = r.values[i]
                 vals[_dec(r.events[i])] = {
                     "value": v.value, "enabled": v.enabled, "running": v.running,
                     "min": r.min[i] if r.min else None,
                     "max": r.max[i] if r.max else None,
                     "unsupported": bool(r.unsupported & (1 << i)),
+                    "socket_wide": bool(r.socket_wide & (1 << i)),
                 }
             out.append({"name": _dec(r.name), "tid": None if r.tid == -1 else r.tid,
-                        "calls": r.calls, "values": vals})
+                        "calls": r.calls, "intervals": r.intervals, "values": vals})
             return 0
         except BaseException as x:
             err.append(x)

@@ -771,7 +771,7 @@ def test_region_context_manager_and_decorator(regions):
     vals = res["py"]["values"]
     assert vals, "a region has events"
     for ev, v in vals.items():
-        assert set(v) == {"value", "enabled", "running", "min", "max", "unsupported"}
+        assert set(v) == {"value", "enabled", "running", "min", "max", "unsupported", "socket_wide"}
         assert v["min"] <= v["max"]
         if v["enabled"]:
             assert v["max"] <= v["value"]

@@ -15,7 +15,7 @@ import pmu
 
 SRC = os.environ.get("PMU_TEST_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 CSV_HEADER = ["region", "tid", "calls", "event", "value", "scaled", "enabled_ns", "running_ns", "confidence",
-              "min", "max", "unsupported"]
+              "min", "max", "unsupported", "scope", "unit", "unit_scale"]
 # names a CSV or JSON writer must quote or escape
 ODD = ['a,b', 'say "hi"', 'both ",\nand a newline', 'tab\tand\\backslash', 'caf\u00e9', '"', ',']
 RANK_VARS = ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID", "MV2_COMM_WORLD_RANK")
@@ -215,5 +215,6 @@ def test_unsupported_event_is_never_counted_in_every_form(regions, tmp_path):
     assert len(header) == 1 and len(row) == 1, lines
     assert header[0].split()[2] == ev and "<not counted>" in row[0], lines
     (res,) = json.loads(p.stdout)
-    assert res["values"][ev] == {"value": 0, "enabled": 0, "running": 0, "min": 0, "max": 0, "unsupported": True}
+    assert res["values"][ev] == {"value": 0, "enabled": 0, "running": 0, "min": 0, "max": 0, "unsupported": True,
+                                 "socket_wide": False}
     assert res["values"]["task-clock"]["unsupported"] is False
