@@ -144,8 +144,15 @@ int out_finish(FILE *f, const char *where, bool close)
 	int err = 0;
 
 	errno = 0;
-	if (fflush(f) == EOF || ferror(f))
-		err = errno ? errno : EIO;
+	if (fflush(f) == EOF || ferror(f)) {
+		err = errno;
+		/* an earlier write failed and its errno is gone (the buffer it held was written, or dropped, then):
+		 * one byte written again says why (the output is incomplete already) */
+		if (!err && fileno(f) >= 0 && write(fileno(f), "\n", 1) < 0)
+			err = errno;
+		if (!err)
+			err = EIO;
+	}
 	if (close && fclose(f) == EOF && !err)
 		err = errno ? errno : EIO;
 	if (err)
