@@ -1484,6 +1484,92 @@ uint32_t pmu_x86_rdpmc_fixed_fn(unsigned n);
 /** Exported twin of pmu_x86_rdpmc_metrics(). */
 uint32_t pmu_x86_rdpmc_metrics_fn(unsigned n);
 
+/* ------------------------------------------------------------------ */
+/* Performance groups (LIKWID's group files, and libpmu's own)          */
+/* ------------------------------------------------------------------ */
+
+/* A group file has LIKWID's shape: SHORT (one line), EVENTSET ("COUNTER
+ * EVENT[:OPTIONS]" lines), METRICS ("Name [unit] formula" lines, the
+ * formula over counter names, "time" and "inverseClock"), LONG. LIKWID's
+ * are read where Debian's likwid package installs them,
+ * $PMU_LIKWID_GROUPS/<arch>/ (else /usr/share/likwid/perfgroups/<arch>/,
+ * <arch> the directory LIKWID chooses for this CPU: skylakeX, CLX, ICX,
+ * zen3, arm8_n1, ...); libpmu's own for CPUs LIKWID has none for,
+ * $PMU_GROUPS_DIR/<arch>/ (else the installed events/groups). */
+struct pmu_group;
+
+/** One EVENTSET line: LIKWID's counter and event, and libpmu's spelling. */
+struct pmu_group_event {
+	const char *counter;   /* "FIXC0", "PMC1", "MBOX0C0", "PWR0"; with LIKWID's options where
+	                          the file puts them on the counter ("PMC3:EDGEDETECT") */
+	const char *likwid;    /* the event as the file writes it, options included */
+	const char *event;     /* libpmu's spelling ("FP_ARITH_INST_RETIRED.SCALAR_DOUBLE",
+	                          "uncore_imc_0/UNC_M_CAS_COUNT.RD/", "power/energy-pkg/"); "" for
+	                          a pseudo event that counts nothing (AMD's MERGE); NULL: not mapped */
+	const char *why;       /* NULL, or why it is not mapped and what to do (PMU_GROUP_PARTIAL) */
+};
+
+/** One METRICS line, and its formula in perf's MetricExpr language. */
+struct pmu_group_metric {
+	const char *name;      /* "Memory bandwidth" */
+	const char *unit;      /* "MBytes/s", or "" */
+	const char *formula;   /* LIKWID's */
+	const char *expr;      /* for pmu_metric_eval(): counters written as their events (RAPL's
+	                          in joules), time as duration_time (seconds), inverseClock as
+	                          (1 / #system_tsc_freq); NULL where it cannot be evaluated */
+	const char *why;       /* NULL, or why expr is NULL (an event not mapped, a counter the
+	                          EVENTSET lacks) */
+};
+
+/** What a group is; valid while the group is. */
+struct pmu_group_info {
+	const char *name, *arch, *path;   /* "MEM_DP", "skylakeX", the file */
+	const char *short_desc, *long_desc;
+	const char *events;    /* the mapped events, comma-separated, each once: a list for pmu_set_open() */
+	size_t nevents;
+	const struct pmu_group_event *event;
+	size_t nmetrics;
+	const struct pmu_group_metric *metric;
+	const char *clock;     /* what inverseClock stands for, in words */
+};
+
+#define PMU_GROUP_PARTIAL 1u /* keep an event that cannot be mapped (its why says so), not refuse the group */
+
+/**
+ * pmu_group_open - find group @name ("MEM_DP", "likwid:MEM_DP", any case;
+ * a name with a '/' is a group file's path) for @ctx's CPU, parse it, map
+ * its events and translate its metrics. @flags: 0 or PMU_GROUP_PARTIAL.
+ * Returns 0 and *@out (free it with pmu_group_free()), or -ENOENT (no such
+ * group here: the message says where it looked), -EINVAL (a malformed file:
+ * the message quotes the line), -EOPNOTSUPP (an event libpmu cannot map:
+ * the message names the line, why, and the fix), -ENOMEM. Thread-safe for
+ * a shared context.
+ */
+int pmu_group_open(struct pmu_ctx *ctx, const char *name, unsigned flags, struct pmu_group **out);
+
+/** pmu_group_free - free @g (NULL is fine). */
+void pmu_group_free(struct pmu_group *g);
+
+/** pmu_group_info - what @g is (valid while @g is); NULL for NULL. */
+const struct pmu_group_info *pmu_group_info(const struct pmu_group *g);
+
+/** Called by pmu_group_foreach() with a group's name, its directory's arch, its file and SHORT line. */
+typedef int (*pmu_group_cb)(const char *name, const char *arch, const char *path, const char *short_desc,
+			    void *data);
+
+/**
+ * pmu_group_foreach - call @cb for every group of @ctx's CPU (LIKWID's, then
+ * libpmu's own, each by name). Stops when @cb returns non-zero and returns
+ * that; else the number of groups (0: none here). -EINVAL for NULL.
+ */
+int pmu_group_foreach(struct pmu_ctx *ctx, pmu_group_cb cb, void *data);
+
+/**
+ * pmu_group_arch - the groups' directory name for @ctx's CPU (LIKWID's
+ * choice, else libpmu's own) into @buf: 0, -ENOENT (none), -EINVAL.
+ */
+int pmu_group_arch(struct pmu_ctx *ctx, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT */
+/* A LIKWID group's counter lines mapped to libpmu's events: the architecture directory LIKWID picks
+ * for a CPU, its fixed counters, its PMC events (Intel's table names with '.' written '_', AMD's names
+ * of its own), uncore boxes (MBOXnCm: uncore_imc_n, CBOX, QBOX/UPI, ...) and its power counters (RAPL). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "context.h"
+#include "cpu.h"
+#include "likwid.h"
+#include "tables.h"
+#include "util.h"
+
+/* LIKWID 5.2's choice of perfgroups directory by x86 family 6 model (its topology code's table). */
+static const struct { unsigned model; const char *arch; } intel_models[] = {
+	{ 0x1A, "nehalem" }, { 0x1E, "nehalem" }, { 0x1F, "nehalem" }, { 0x2E, "nehalemEX" },
+	{ 0x25, "westmere" }, { 0x2C, "westmere" }, { 0x2F, "westmereEX" },
+	{ 0x2A, "sandybridge" }, { 0x2D, "sandybridgeEP" }, { 0x3A, "ivybridge" }, { 0x3E, "ivybridgeEP" },
+	{ 0x3C, "haswell" }, { 0x45, "haswell" }, { 0x46, "haswell" }, { 0x3F, "haswellEP" },
+	{ 0x3D, "broadwell" }, { 0x47, "broadwell" }, { 0x56, "broadwellD" }, { 0x4F, "broadwellEP" },
+	{ 0x4E, "skylake" }, { 0x5E, "skylake" }, { 0x8E, "skylake" }, { 0x9E, "skylake" }, { 0xA5, "skylake" },
+	{ 0xA6, "skylake" }, { 0x55, "skylakeX" }, { 0x6A, "ICX" }, { 0x6C, "ICX" }, { 0x7D, "ICL" },
+	{ 0x7E, "ICL" }, { 0x8C, "TGL" }, { 0x8D, "TGL" }, { 0xA7, "RKL" }, { 0x57, "knl" }, { 0x85, "knl" },
+	{ 0x37, "silvermont" }, { 0x4A, "silvermont" }, { 0x4D, "silvermont" }, { 0x5A, "silvermont" },
+	{ 0x5C, "goldmont" }, { 0x5F, "goldmont" }, { 0x7A, "goldmont" },
+};
+
+const char *pmu__likwid_arch(const struct pmu_cpu *c)
+{
+	if (c->arch == PMU_ARCH_X86 && !strcmp(c->vendor, "GenuineIntel") && c->family == 6) {
+		if (c->model == 0x55) /* Cascade Lake and Cooper Lake: stepping 5 and later */
+			return c->stepping >= 5 ? "CLX" : "skylakeX";
+		for (size_t i = 0; i < ARRAY_SIZE(intel_models); i++)
+			if (intel_models[i].model == c->model)
+				return intel_models[i].arch;
+		return NULL;
+	}
+	if (c->arch == PMU_ARCH_X86 && (!strcmp(c->vendor, "AuthenticAMD") || !strcmp(c->vendor, "HygonGenuine"))) {
+		if (c->family == 0x17) /* Zen and Zen+ below model 0x30, Zen 2 from it */
+			return c->model < 0x30 ? "zen" : "zen2";
+		if (c->family == 0x19 && (c->model < 0x10 || (c->model >= 0x20 && c->model < 0x60)))
+			return "zen3";
+		return NULL;
+	}
+	if (c->arch == PMU_ARCH_ARM64) {
+		unsigned impl = (unsigned)(c->midr >> 24) & 0xff, part = (unsigned)(c->midr >> 4) & 0xfff;
+		if (impl == 0x41 && part == 0xd0c)
+			return "arm8_n1";
+		if (impl == 0x46 && part == 0x001)
+			return "arm64fx";
+		if ((impl == 0x43 && part == 0x0af) || (impl == 0x42 && part == 0x516))
+			return "arm8_tx2";
+		if (impl == 0x41 && (part == 0xd07 || part == 0xd08 || part == 0xd03)) /* A57, A72, A53 */
+			return "arm8";
+	}
+	return NULL;
+}
+
+const char *pmu__groups_arch(const struct pmu_cpu *c)
+{
+	static const struct { unsigned part; const char *dir; } arm[] = {
+		{ 0xd0c, "neoverse-n1" }, { 0xd40, "neoverse-v1" }, { 0xd49, "neoverse-n2" },
+		{ 0xd0b, "cortex-a76" }, { 0xd05, "cortex-a55" },
+	};
+	if (c->arch == PMU_ARCH_ARM64 && ((c->midr >> 24) & 0xff) == 0x41)
+		for (size_t i = 0; i < ARRAY_SIZE(arm); i++)
+			if (arm[i].part == ((c->midr >> 4) & 0xfff))
+				return arm[i].dir;
+	if (c->arch == PMU_ARCH_RISCV)
+		return "riscv";
+	return NULL;
+}
+
+/* LIKWID's names of events that are not an Intel table name with '.' written '_': the fixed counters,
+ * AMD's (LIKWID names them itself), the energy counters. Each is tried in order; the first the
+ * tables (or, for a PMU/NAME/ spelling, the PMU's sysfs name) define is taken. */
+static const struct { const char *likwid; const char *const names[3]; } named[] = {
+	{ "INSTR_RETIRED_ANY", { "INST_RETIRED.ANY", "instructions" } },
+	{ "CPU_CLK_UNHALTED_CORE", { "CPU_CLK_UNHALTED.THREAD", "cycles" } },
+	{ "CPU_CLK_UNHALTED_REF", { "CPU_CLK_UNHALTED.REF_TSC", "ref-cycles" } },
+	{ "TOPDOWN_SLOTS", { "TOPDOWN.SLOTS", "slots" } },
+	{ "ACTUAL_CPU_CLOCK", { "msr/aperf/" } },
+	{ "MAX_CPU_CLOCK", { "msr/mperf/" } },
+	{ "RETIRED_INSTRUCTIONS", { "ex_ret_instr" } },
+	{ "CPU_CLOCKS_UNHALTED", { "ls_not_halted_cyc" } },
+	{ "RETIRED_BRANCH_INSTR", { "ex_ret_brn" } },
+	{ "RETIRED_MISP_BRANCH_INSTR", { "ex_ret_brn_misp" } },
+	{ "RETIRED_UOPS", { "ex_ret_ops", "ex_ret_cops" } },
+	{ "DATA_CACHE_ACCESSES", { "all_data_cache_accesses" } },
+	{ "LS_DISPATCH_LOADS", { "ls_dispatch.ld_dispatch" } },
+	{ "LS_DISPATCH_STORES", { "ls_dispatch.store_dispatch" } },
+	{ "REQUESTS_TO_L2_GRP1_ALL_NO_PF", { "l2_request_g1.all_no_prefetch" } },
+	{ "PWR_PKG_ENERGY", { "power/energy-pkg/" } },
+	{ "PWR_PP0_ENERGY", { "power/energy-cores/" } },
+	{ "PWR_PP1_ENERGY", { "power/energy-gpu/" } },
+	{ "PWR_DRAM_ENERGY", { "power/energy-ram/" } },
+	{ "PWR_PLATFORM_ENERGY", { "power/energy-psys/" } },
+	{ "RAPL_PKG_ENERGY", { "power/energy-pkg/" } },
+	{ "RAPL_CORE_ENERGY", { "power/energy-cores/" } },
+};
+
+/* LIKWID's PWR0..PWR4 (its numbering) */
+static const char *const pwr_events[] = {
+	"power/energy-pkg/", "power/energy-cores/", "power/energy-gpu/", "power/energy-ram/", "power/energy-psys/",
+};
+
+/* The RAPL driver counts in 2^-32 J (its sysfs .scale): LIKWID's PWR counters are joules */
+#define RAPL_JOULES "2.3283064365386962890625e-10"
+
+/* Uncore boxes: LIKWID's counter prefix, perf's PMU name (box number appended), the prefix of the
+ * tables' event names. Server parts (skylakeX, CLX, ICX) first: their CBOX is the CHA. */
+struct box { const char *prefix, *pmu, *evprefix; };
+static const struct box server_boxes[] = {
+	{ "MBOX", "uncore_imc_", "UNC_M_" }, { "CBOX", "uncore_cha_", "UNC_CHA_" }, { "QBOX", "uncore_upi_", "UNC_UPI_" },
+	{ "SBOX", "uncore_upi_", "UNC_UPI_" }, { "BBOX", "uncore_m2m_", "UNC_M2M_" }, { "WBOX", "uncore_pcu", "UNC_P_" },
+	{ "UBOX", "uncore_ubox", "UNC_U_" }, { "IBOX", "uncore_irp_", "UNC_I_" }, { "PBOX", "uncore_m2pcie_", "UNC_M2P_" },
+	{ "RBOX", "uncore_m3upi_", "UNC_M3UPI_" }, { NULL, NULL, NULL },
+};
+static const struct box ep_boxes[] = { /* sandybridgeEP .. broadwellEP */
+	{ "MBOX", "uncore_imc_", "UNC_M_" }, { "CBOX", "uncore_cbox_", "UNC_C_" }, { "SBOX", "uncore_qpi_", "UNC_Q_" },
+	{ "QBOX", "uncore_qpi_", "UNC_Q_" }, { "BBOX", "uncore_ha_", "UNC_H_" }, { "WBOX", "uncore_pcu", "UNC_P_" },
+	{ "UBOX", "uncore_ubox", "UNC_U_" }, { "RBOX", "uncore_r3qpi_", "UNC_R3_" }, { NULL, NULL, NULL },
+};
+static const struct box client_boxes[] = {
+	{ "CBOX", "uncore_cbox_", "UNC_CBO_" }, { "UBOX", "uncore_arb", "UNC_ARB_" }, { NULL, NULL, NULL },
+};
+
+static bool is_ep(const char *arch)
+{
+	size_t n = strlen(arch);
+	return n > 2 && !strcmp(arch + n - 2, "EP");
+}
+
+static bool is_server(const char *arch)
+{
+	return !strcmp(arch, "skylakeX") || !strcmp(arch, "CLX") || !strcmp(arch, "ICX");
+}
+
+/* The table's native event named @name (any case) on a core PMU (@core) or an uncore one: its name. */
+static const char *table_event(struct pmu_ctx *ctx, const char *name, bool core)
+{
+	const struct pmu_tentry *e = pmu__tables_find(ctx, name);
+
+	if (!e || e->kind != PMU_T_NATIVE)
+		return NULL;
+	if (core != (!e->unit || !*e->unit || pmu__tables_core_unit(e->unit)))
+		return NULL;
+	return e->name;
+}
+
+/* The table event whose name is @lik with one '_' turned back into '.' (or @lik itself), after @prefix:
+ * 0 and *@out, -ENOENT none, -EEXIST several (both named in @why). */
+static int dotted(struct pmu_ctx *ctx, const char *prefix, const char *lik, bool core, const char **out, char *why,
+		  size_t wl)
+{
+	char name[256];
+	const char *found = NULL;
+	size_t pl = strlen(prefix);
+
+	if (pl + strlen(lik) >= sizeof(name))
+		return -ENOENT;
+	snprintf(name, sizeof(name), "%s%s", prefix, lik);
+	if ((found = table_event(ctx, name, core))) {
+		*out = found;
+		return 0;
+	}
+	for (char *p = name + pl; *p; p++) {
+		const char *e;
+		if (*p != '_')
+			continue;
+		*p = '.';
+		e = table_event(ctx, name, core);
+		*p = '_';
+		if (!e || (found && !strcasecmp(found, e)))
+			continue;
+		if (found) {
+			snprintf(why, wl, "'%s%s' is two of this CPU's table events, %s and %s: write the event as one of "
+				 "them (pmu stat -e)", prefix, lik, found, e);
+			return -EEXIST;
+		}
+		found = e;
+	}
+	if (!found)
+		return -ENOENT;
+	*out = found;
+	return 0;
+}
+
+/* LIKWID's options of a core event as libpmu's modifiers (":c1:i:e:any" wording of perf's Intel
+ * modifiers) appended to @out; -EOPNOTSUPP with @why for one libpmu cannot say. */
+static int options(char *out, size_t ol, const char *opts, char *why, size_t wl)
+{
+	char buf[256], *save = NULL;
+
+	pmu__strlcpy(buf, opts, sizeof(buf));
+	for (char *o = strtok_r(buf, ":", &save); o; o = strtok_r(NULL, ":", &save)) {
+		char *eq = strchr(o, '=');
+		char term[48];
+		unsigned long long v = 1;
+		if (eq) {
+			*eq = '\0';
+			errno = 0;
+			char *end;
+			v = strtoull(eq + 1, &end, 0);
+			if (errno || *end || end == eq + 1) {
+				snprintf(why, wl, "option %s's value '%s' is no number: write %s=0xN", o, eq + 1, o);
+				return -EOPNOTSUPP;
+			}
+		}
+		if (!strcasecmp(o, "EDGEDETECT"))
+			snprintf(term, sizeof(term), ":e");
+		else if (!strcasecmp(o, "INVERT"))
+			snprintf(term, sizeof(term), ":i");
+		else if (!strcasecmp(o, "THRESHOLD") && v <= 0xff)
+			snprintf(term, sizeof(term), ":c%llu", v);
+		else if (!strcasecmp(o, "ANYTHREAD"))
+			snprintf(term, sizeof(term), ":any");
+		else {
+			snprintf(why, wl, "LIKWID's option %s%s%s has no libpmu modifier (libpmu has :c<N> for THRESHOLD, "
+				 ":i for INVERT, :e for EDGEDETECT): count the event with a raw encoding, "
+				 "cpu/event=..,umask=..,<term>=../", o, eq ? "=" : "", eq ? eq + 1 : "");
+			return -EOPNOTSUPP;
+		}
+		if (strlen(out) + strlen(term) >= ol)
+			return -EOPNOTSUPP;
+		strcat(out, term);
+	}
+	return 0;
+}
+
+/* A spelling is known when the tables define it, or its PMU/NAME/ form names a PMU's sysfs event of
+ * this machine, or (machines without that PMU: it is known by name) the spelling is one of LIKWID's
+ * fixed kernel names. */
+static bool known(struct pmu_ctx *ctx, const char *s, bool core)
+{
+	if (strchr(s, '/') || !strcmp(s, "instructions") || !strcmp(s, "cycles") || !strcmp(s, "ref-cycles") ||
+	    !strcmp(s, "slots"))
+		return true;
+	return table_event(ctx, s, core) != NULL;
+}
+
+static int out_var(const char *spelling, const char *scale, char **event, char **var)
+{
+	char v[512];
+
+	if (strchr(spelling, '/')) { /* perf's PMU@NAME@ is the value named PMU/NAME/ */
+		char tmp[400];
+		size_t k = 0;
+		for (const char *p = spelling; *p && k + 3 < sizeof(tmp); p++) {
+			if (*p == '/' && p != spelling && p[1] == '\0')
+				break;
+			if (*p == '/') {
+				tmp[k++] = '@';
+				continue;
+			}
+			if (*p == '-')
+				tmp[k++] = '\\';
+			tmp[k++] = *p;
+		}
+		tmp[k] = '\0';
+		snprintf(v, sizeof(v), scale ? "(%s@ * %s)" : "%s@%s", tmp, scale ? scale : "");
+	} else { /* '-' is minus in an expression: ref\-cycles */
+		size_t k = 0;
+		for (const char *p = spelling; *p && k + 3 < sizeof(v); p++) {
+			if (*p == '-')
+				v[k++] = '\\';
+			v[k++] = *p;
+		}
+		v[k] = '\0';
+	}
+	*event = strdup(spelling);
+	*var = strdup(v);
+	if (!*event || !*var) {
+		free(*event);
+		free(*var);
+		*event = *var = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int pmu__likwid_map(struct pmu_ctx *ctx, const char *arch, const char *counter, const char *event, char **spelling,
+		    char **var, char *why, size_t wl)
+{
+	char name[256], opts[256] = "", mods[128] = "", sp[400];
+	const char *colon = strchr(event, ':'), *found = NULL;
+	unsigned box = 0;
+	int r;
+
+	*spelling = *var = NULL;
+	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - event) : (int)strlen(event), event);
+	if (colon)
+		pmu__strlcpy(opts, colon + 1, sizeof(opts));
+	if (!strcmp(name, "MERGE")) /* AMD: LIKWID pairs the counter before it; perf's driver pairs itself */
+		return out_var("", NULL, spelling, var);
+	/* power: LIKWID's PWRn in joules */
+	if (!strncmp(counter, "PWR", 3)) {
+		const char *rapl = NULL;
+		for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+			if (!strcmp(named[i].likwid, name))
+				rapl = named[i].names[0];
+		if (!rapl && isdigit((unsigned char)counter[3]) && (size_t)(counter[3] - '0') < ARRAY_SIZE(pwr_events))
+			rapl = pwr_events[counter[3] - '0'];
+		if (!rapl || *opts) {
+			snprintf(why, wl, "power counter %s %s is none of RAPL's domains (pkg, cores, gpu, ram, psys) "
+				 "libpmu counts as power/energy-*/: count it with -e power/energy-pkg/ and the like", counter,
+				 event);
+			return -EOPNOTSUPP;
+		}
+		return out_var(rapl, RAPL_JOULES, spelling, var);
+	}
+	/* the fixed counters and the names LIKWID gives itself */
+	for (size_t i = 0; i < ARRAY_SIZE(named) && !found; i++)
+		if (!strcmp(named[i].likwid, name))
+			for (int k = 0; k < 3 && named[i].names[k] && !found; k++)
+				if (known(ctx, named[i].names[k], true)) {
+					const char *t = table_event(ctx, named[i].names[k], true);
+					found = t ? t : named[i].names[k];
+				}
+	if (!strncmp(counter, "FIXC", 4) || !strncmp(counter, "PMC", 3)) {
+		if (!found) {
+			r = dotted(ctx, "", name, true, &found, why, wl);
+			if (r == -EEXIST)
+				return -EOPNOTSUPP;
+		}
+		if (!found) {
+			snprintf(why, wl, "%s %s: no event of this CPU's tables is named %s with one '_' written '.'%s: "
+				 "count it by another name (pmu list) or add its name to libpmu's list of LIKWID's "
+				 "names (lib/likwid-map.c)", counter, name, name,
+				 strncmp(arch, "zen", 3) ? "" : " (LIKWID names AMD's events itself)");
+			return -EOPNOTSUPP;
+		}
+		if (*opts && (r = options(mods, sizeof(mods), opts, why, wl)) < 0)
+			return r;
+		snprintf(sp, sizeof(sp), "%s%s", found, mods);
+		return out_var(sp, NULL, spelling, var);
+	}
+	/* uncore boxes: PREFIX<box>C<n>, PREFIX<box>FIX, or PREFIXC<n> of one box */
+	const struct box *boxes = is_server(arch) ? server_boxes : is_ep(arch) ? ep_boxes : client_boxes;
+	for (const struct box *b = boxes; b->prefix; b++) {
+		size_t pl = strlen(b->prefix);
+		const char *p = counter + pl;
+		if (strncmp(counter, b->prefix, pl))
+			continue;
+		if (isdigit((unsigned char)*p))
+			box = (unsigned)strtoul(p, (char **)&p, 10);
+		if (*p != 'C' || !isdigit((unsigned char)p[1])) {
+			snprintf(why, wl, "%s %s: LIKWID's fixed or special counter of the %s box has no event in "
+				 "libpmu's tables: count it by its perf name (pmu list %s)", counter, name, b->prefix, b->pmu);
+			return -EOPNOTSUPP;
+		}
+		r = dotted(ctx, b->evprefix, name, false, &found, why, wl);
+		if (r == -EEXIST)
+			return -EOPNOTSUPP;
+		if (r < 0) {
+			snprintf(why, wl, "%s %s: no uncore event of this CPU's tables is named %s%s with one '_' "
+				 "written '.': count it by another name (pmu list %s)", counter, name, b->evprefix, name,
+				 b->evprefix);
+			return -EOPNOTSUPP;
+		}
+		if (*opts) {
+			snprintf(why, wl, "%s %s: LIKWID's uncore options (%s) have no libpmu spelling: count it as "
+				 "%s%u/event=..,umask=..,<term>=../", counter, event, opts, b->pmu, box);
+			return -EOPNOTSUPP;
+		}
+		if (b->pmu[strlen(b->pmu) - 1] == '_')
+			snprintf(sp, sizeof(sp), "%s%u/%s/", b->pmu, box, found);
+		else
+			snprintf(sp, sizeof(sp), "%s/%s/", b->pmu, found);
+		return out_var(sp, NULL, spelling, var);
+	}
+	snprintf(why, wl, "%s %s: LIKWID's counter %s is no unit libpmu maps (FIXC, PMC, PWR, and the uncore boxes "
+		 "%s): count the event by its perf name (pmu list)", counter, event, counter,
+		 is_server(arch) ? "MBOX, CBOX, QBOX, SBOX, BBOX, WBOX, UBOX, IBOX, PBOX, RBOX" :
+		 is_ep(arch) ? "MBOX, CBOX, SBOX, QBOX, BBOX, WBOX, UBOX, RBOX" : "CBOX, UBOX");
+	return -EOPNOTSUPP;
+}

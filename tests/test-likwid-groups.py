@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""LIKWID's performance groups against libpmu (issue 44), read in place from Debian's likwid package
+(/usr/share/likwid/perfgroups, or $PMU_LIKWID_GROUPS): never copied into this repository.
+
+For every LIKWID arch directory whose CPU libpmu has tables for (events/mapfile.csv matched here by this
+test against a CPU id of that arch), every group file is opened by libpmu (tests/test-likwid-eval.c, with
+PMU_CPUID set to that CPU):
+  - the arch libpmu picks for the CPU is the directory's;
+  - every EVENTSET line maps to a libpmu event, or is listed in tests/test-likwid-unmapped.txt with its
+    reason (an unmapped event not listed fails; a listed one that maps now fails too: the list is stale);
+  - every METRIC whose events all map: libpmu's value (its translation evaluated by pmu_metric_eval()) equals
+    LIKWID's formula evaluated by this test's own parser over the same made-up counts, to 1e-9 relative.
+    RAPL counts are given raw (the driver's 2^-32 J units): LIKWID's PWR counters are joules, so this
+    test's side multiplies by 2^-32; 'time' is the seconds given as duration_time; 'inverseClock' is 1 / the
+    TSC frequency given as #system_tsc_freq.
+Prints a table per arch: groups, groups fully mapped, events not mapped (and why), metrics compared.
+  test-likwid-groups.py TEST-LIKWID-EVAL SRCDIR [--write-unmapped]
+"""
+import json, math, os, random, re, subprocess, sys
+
+EVAL, SRC = sys.argv[1], sys.argv[2]
+WRITE = "--write-unmapped" in sys.argv
+ROOT = os.environ.get("PMU_LIKWID_GROUPS") or "/usr/share/likwid/perfgroups"
+UNMAPPED = os.path.join(SRC, "tests", "test-likwid-unmapped.txt")
+
+# a CPU of each LIKWID arch (LIKWID's topology table: family 6 models, AMD families, arm64 MIDRs)
+CPUS = {
+    "nehalem": "GenuineIntel-6-1A-5", "nehalemEX": "GenuineIntel-6-2E-6", "westmere": "GenuineIntel-6-2C-2",
+    "westmereEX": "GenuineIntel-6-2F-2", "sandybridge": "GenuineIntel-6-2A-7", "sandybridgeEP": "GenuineIntel-6-2D-7",
+    "ivybridge": "GenuineIntel-6-3A-9", "ivybridgeEP": "GenuineIntel-6-3E-4", "haswell": "GenuineIntel-6-3C-3",
+    "haswellEP": "GenuineIntel-6-3F-2", "broadwell": "GenuineIntel-6-3D-4", "broadwellD": "GenuineIntel-6-56-3",
+    "broadwellEP": "GenuineIntel-6-4F-1", "skylake": "GenuineIntel-6-5E-3", "skylakeX": "GenuineIntel-6-55-4",
+    "CLX": "GenuineIntel-6-55-7", "ICX": "GenuineIntel-6-6A-6", "ICL": "GenuineIntel-6-7E-5",
+    "TGL": "GenuineIntel-6-8C-1", "RKL": "GenuineIntel-6-A7-1", "knl": "GenuineIntel-6-57-1",
+    "silvermont": "GenuineIntel-6-4D-8", "goldmont": "GenuineIntel-6-5C-9",
+    "zen": "AuthenticAMD-23-1-1", "zen2": "AuthenticAMD-23-31-0", "zen3": "AuthenticAMD-25-1-1",
+    "arm8_n1": "0x00000000413fd0c1", "arm8": "0x00000000410fd083", "arm64fx": "0x00000000461f0010",
+    "arm8_tx2": "0x00000000431f0af1",
+}
+
+
+def mapfile_dirs(cpuid):
+    """The table directories events/mapfile.csv gives @cpuid (perf's matching: the row's pattern matches the
+    id whole, or its Vendor-Family-Model prefix), [] if none. Tables x86/intel/* are perf's own."""
+    out = []
+    for line in open(os.path.join(SRC, "events", "mapfile.csv")):
+        if line.startswith("#") or line.startswith("CPUID"):
+            continue
+        pat, _, dirs, typ = line.rstrip("\n").split(",")[:4]
+        if typ != "core":
+            continue
+        keys = [cpuid, "-".join(cpuid.split("-")[:3])] if not cpuid.startswith("0x") else [cpuid]
+        if cpuid.startswith("0x"):  # arm64: the MIDR without variant and revision
+            v = int(cpuid, 16) & ~0xf00000 & ~0xf
+            keys = ["0x%016x" % v]
+        pat = pat.replace("[[:xdigit:]]", "[0-9A-Fa-f]")
+        try:
+            if any(re.fullmatch(pat, k, re.I) for k in keys):
+                out.append(dirs)
+        except re.error:
+            pass
+    return out
+
+
+# ---- LIKWID's formula language, parsed here: numbers, names, + - * / and parentheses ----
+TOK = re.compile(r"\s*(?:(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)|([A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z][A-Za-z0-9_=]*)*)|(.))")
+
+
+def likwid_eval(formula, env):
+    toks = []
+    for m in TOK.finditer(formula):
+        if m.group(1):
+            toks.append(("num", float(m.group(1))))
+        elif m.group(2):
+            toks.append(("name", m.group(2)))
+        elif m.group(3) and not m.group(3).isspace():
+            toks.append(("op", m.group(3)))
+    pos = [0]
+
+    def peek():
+        return toks[pos[0]] if pos[0] < len(toks) else ("end", None)
+
+    def take():
+        t = peek()
+        pos[0] += 1
+        return t
+
+    def div(a, b):
+        if b == 0:
+            return math.nan
+        return a / b
+
+    def primary():
+        k, v = take()
+        if k == "num":
+            return v
+        if k == "name":
+            if v not in env:
+                raise KeyError(v)
+            return env[v]
+        if (k, v) == ("op", "("):
+            x = expr()
+            if take() != ("op", ")"):
+                raise SyntaxError("')' expected in " + formula)
+            return x
+        if (k, v) == ("op", "-"):
+            return -primary()
+        if (k, v) == ("op", "+"):
+            return primary()
+        raise SyntaxError("unexpected %r in %s" % (v, formula))
+
+    def term():
+        x = primary()
+        while peek() in (("op", "*"), ("op", "/")):
+            op = take()[1]
+            y = primary()
+            x = x * y if op == "*" else div(x, y)
+        return x
+
+    def expr():
+        x = term()
+        while peek() in (("op", "+"), ("op", "-")):
+            op = take()[1]
+            y = term()
+            x = x + y if op == "+" else x - y
+        return x
+
+    v = expr()
+    if peek()[0] != "end":
+        raise SyntaxError("trailing %r in %s" % (peek()[1], formula))
+    return v
+
+
+def run(mode, path, cpuid, stdin=None):
+    env = dict(os.environ, PMU_CPUID=cpuid, PMU_LIKWID_GROUPS=ROOT)
+    p = subprocess.run([EVAL, mode, path], env=env, input=stdin, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s %s %s: exit %d: %s" % (EVAL, mode, path, p.returncode, p.stderr))
+    return [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+
+
+def main():
+    if not os.path.isdir(ROOT):
+        print("SKIP: no LIKWID groups at %s (Debian's likwid package; tests/deps.sh installs it)" % ROOT)
+        return 77
+    listed = {}
+    if os.path.exists(UNMAPPED):
+        for line in open(UNMAPPED):
+            if line.startswith("#") or not line.strip():
+                continue
+            arch, ev, why = line.rstrip("\n").split("\t", 2)
+            listed[(arch, ev)] = why.strip()
+    fails = []
+    seen_unmapped = {}
+    rng = random.Random(44)
+    rows = []
+    total_metrics = 0
+    for arch in sorted(os.listdir(ROOT)):
+        d = os.path.join(ROOT, arch)
+        if not os.path.isdir(d):
+            continue
+        cpuid = CPUS.get(arch)
+        dirs = mapfile_dirs(cpuid) if cpuid else []
+        if not dirs:
+            rows.append((arch, "-", "no libpmu tables for this CPU" if cpuid else "not a CPU libpmu knows"))
+            continue
+        groups = sorted(f for f in os.listdir(d) if f.endswith(".txt"))
+        full = compared = 0
+        unm = set()
+        for f in groups:
+            path = os.path.join(d, f)
+            out = run("map", path, cpuid)
+            if "error" in out[0]:
+                fails.append("%s/%s: libpmu refused the file: %s" % (arch, f, out[0]["message"]))
+                continue
+            head, items = out[0], out[1:]
+            if head["arch"] != arch:
+                fails.append("%s/%s: libpmu chose arch %s for CPU %s, LIKWID %s" % (arch, f, head["arch"], cpuid, arch))
+            events = [x for x in items if "counter" in x]
+            metrics = [x for x in items if "metric" in x]
+            ok = True
+            for e in events:
+                if e["event"] is None:
+                    ok = False
+                    name = e["likwid"]
+                    unm.add(name)
+                    seen_unmapped[(arch, name)] = e["why"]
+                    if not e["why"]:
+                        fails.append("%s/%s: %s %s not mapped, with no reason" % (arch, f, e["counter"], name))
+                    elif (arch, name) not in listed and not WRITE:
+                        fails.append("%s/%s: %s %s not mapped and not listed in %s: %s" %
+                                     (arch, f, e["counter"], name, os.path.basename(UNMAPPED), e["why"]))
+            full += ok
+            # made-up counts, one per distinct event; LIKWID's side gets each counter's
+            counts = {}
+            env = {}
+            for e in events:
+                if not e["event"]:
+                    continue
+                if e["event"] not in counts:
+                    counts[e["event"]] = float(rng.randint(1, 10**9))
+                c = counts[e["event"]]
+                env[e["counter"]] = c * 2.0**-32 if e["counter"].startswith("PWR") else c
+            seconds = rng.uniform(0.1, 10.0)
+            tsc = float(rng.randint(1000, 4000)) * 1e6
+            env["time"] = seconds
+            env["inverseClock"] = 1.0 / tsc
+            stdin = "".join("%s\t%r\n" % (k, v) for k, v in counts.items())
+            stdin += "duration_time\t%r\n#tsc\t%r\n" % (seconds, tsc)
+            got = run("eval", path, cpuid, stdin)
+            if len(got) != len(metrics):
+                fails.append("%s/%s: %d metrics evaluated, %d in the file" % (arch, f, len(got), len(metrics)))
+                continue
+            for m, g in zip(metrics, got):
+                if m["expr"] is None:
+                    # an event of it not mapped (listed above), or a counter the EVENTSET lacks
+                    try:
+                        likwid_eval(m["formula"], env)
+                        if all(e["event"] is not None for e in events):
+                            fails.append("%s/%s: metric '%s' has no expression, yet this test evaluates it: %s" %
+                                         (arch, f, m["metric"], m.get("why")))
+                    except KeyError:
+                        pass
+                    continue
+                try:
+                    want = likwid_eval(m["formula"], env)
+                except KeyError as k:
+                    fails.append("%s/%s: metric %s names %s, which the test has no count for" % (arch, f, m["metric"], k))
+                    continue
+                if "value" not in g:
+                    fails.append("%s/%s: metric '%s' = %s: libpmu: %s" % (arch, f, m["metric"], m["expr"], g.get("error")))
+                    continue
+                v = g["value"]
+                same = (math.isnan(v) and math.isnan(want)) or (v == want) or \
+                    (not math.isnan(v) and not math.isnan(want) and abs(v - want) <= 1e-9 * abs(want))
+                if not same:
+                    fails.append("%s/%s: metric '%s': libpmu %r, LIKWID's formula %r (%s vs %s)" %
+                                 (arch, f, m["metric"], v, want, m["expr"], m["formula"]))
+                compared += 1
+        total_metrics += compared
+        rows.append((arch, "%d/%d" % (full, len(groups)), "%d unmapped, %d metrics compared" % (len(unm), compared)))
+    for key, why in listed.items():
+        if key not in seen_unmapped and key[0] in [r[0] for r in rows if r[1] != "-"]:
+            fails.append("%s %s is listed as not mapped but maps now: remove it from %s" %
+                         (key[0], key[1], os.path.basename(UNMAPPED)))
+    if WRITE:
+        with open(UNMAPPED, "w") as o:
+            o.write("# LIKWID events libpmu does not map, per arch, with the reason libpmu gives (tests/test-likwid-groups.py;\n"
+                    "# regenerate with --write-unmapped after a change to lib/likwid-map.c, and read the diff)\n")
+            for (arch, ev), why in sorted(seen_unmapped.items()):
+                o.write("%s\t%s\t%s\n" % (arch, ev, why))
+    print("%-14s %-14s %s" % ("arch", "groups mapped", "events and metrics"))
+    for r in rows:
+        print("%-14s %-14s %s" % r)
+    print("metrics compared: %d" % total_metrics)
+    if total_metrics == 0:
+        fails.append("no metric was compared")
+    for f in fails:
+        print("FAIL:", f)
+    return 1 if fails else 0
+
+
+sys.exit(main())
