@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/perf_event.h>
 #include "context.h"
 #include "cpu.h"
 #include "likwid.h"
@@ -144,8 +145,10 @@ static const char *table_event(struct pmu_ctx *ctx, const char *name, bool core)
 {
 	const struct pmu_tentry *e = pmu__tables_find(ctx, name);
 
-	if (!e || e->kind != PMU_T_NATIVE)
+	if (!e || (e->kind != PMU_T_NATIVE && !(core && e->kind == PMU_T_STANDARD)))
 		return NULL;
+	if (e->kind == PMU_T_STANDARD) /* libpmu's standard names (its own groups): counted on every CPU */
+		return e->name;
 	if (core != (!e->unit || !*e->unit || pmu__tables_core_unit(e->unit)))
 		return NULL;
 	return e->name;
@@ -311,6 +314,16 @@ int pmu__likwid_map(struct pmu_ctx *ctx, const char *arch, const char *counter, 
 			return -EOPNOTSUPP;
 		}
 		return out_var(rapl, RAPL_JOULES, spelling, var);
+	}
+	/* libpmu's own groups: SWn counts one of the kernel's software events (task-clock, page-faults, ...) */
+	if (!strncmp(counter, "SW", 2)) {
+		struct pmu_event_info info;
+		if (*opts || pmu_event_resolve(ctx, name, &info) < 0 || info.type != PERF_TYPE_SOFTWARE) {
+			snprintf(why, wl, "%s %s: an SW counter counts one of the kernel's software events (task-clock, "
+				 "page-faults, context-switches, ...; pmu list sw), without options", counter, event);
+			return -EOPNOTSUPP;
+		}
+		return out_var(name, NULL, spelling, var);
 	}
 	/* the fixed counters and the names LIKWID gives itself */
 	for (size_t i = 0; i < ARRAY_SIZE(named) && !found; i++)

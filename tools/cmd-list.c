@@ -425,6 +425,51 @@ static int gather(struct pmu_ctx *ctx, int argc, char **argv, int first, struct 
 	return 0;
 }
 
+/* pmu list groups: the performance groups of this CPU (LIKWID's, libpmu's own), as likwid-perfctr -a */
+struct group_list {
+	json_object *arr;
+	bool no_desc;
+};
+
+static int group_item(const char *name, const char *arch, const char *path, const char *short_desc, void *data)
+{
+	struct group_list *gl = data;
+
+	if (gl->arr) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(name));
+		json_object_object_add(o, "arch", json_object_new_string(arch));
+		json_object_object_add(o, "file", json_object_new_string(path));
+		json_object_object_add(o, "short", json_object_new_string(short_desc));
+		json_object_array_add(gl->arr, o);
+	} else if (gl->no_desc) {
+		printf("%s\n", name);
+	} else {
+		printf("  %-20s %-12s %s\n", name, arch, short_desc);
+	}
+	return 0;
+}
+
+static int list_groups(struct pmu_ctx *ctx, const struct list_opts *o)
+{
+	struct group_list gl = { o->json ? json_object_new_array() : NULL, o->no_desc };
+	char arch[64];
+	int n;
+
+	if (!gl.arr && !o->no_desc)
+		printf("Performance groups (name, arch, description; pmu stat -g NAME):\n");
+	n = pmu_group_foreach(ctx, group_item, &gl);
+	if (gl.arr) {
+		json_write(stdout, gl.arr);
+		json_object_put(gl.arr);
+	} else if (n == 0 && pmu_group_arch(ctx, arch, sizeof(arch)) < 0) {
+		printf("  (none: %s)\n", pmu_strerror(-ENOENT));
+	} else if (n == 0) {
+		printf("  (none: no group files for %s; LIKWID's are in Debian's likwid package)\n", arch);
+	}
+	return n < 0 ? 1 : 0;
+}
+
 static int cmd_list(int argc, char **argv, struct cli *cli)
 {
 	struct list_opts o = { false, false, false, false, false };
@@ -440,6 +485,11 @@ static int cmd_list(int argc, char **argv, struct cli *cli)
 		return first == OPTS_EXIT_OK ? 0 : 2;
 	if (cli_open_ctx(cli, NULL, &ctx) < 0)
 		return 1;
+	if (first == argc - 1 && (!strcasecmp(argv[first], "groups") || !strcasecmp(argv[first], "group"))) {
+		r = list_groups(ctx, &o);
+		pmu_ctx_free(ctx);
+		return r;
+	}
 	if ((r = gather(ctx, argc, argv, first, &it)) < 0) {
 		fprintf(stderr, "pmu: %s\n", pmu_strerror(r));
 		items_free(&it);

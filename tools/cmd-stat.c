@@ -16,6 +16,7 @@
 #include "outfile.h"
 #include "stat-aggr.h"
 #include "stat-cgroup.h"
+#include "stat-likwid.h"
 #include "stat-print.h"
 #include "stat-run.h"
 #include "util.h"
@@ -30,6 +31,8 @@ enum {
 };
 static const struct opt stat_opts[] = {
 	{ 'e', "event", "events", "EVENTS", "events to count, comma-separated ({a,b}: counted together); repeatable" },
+	{ 'g', "group", NULL, "GROUP", "a performance group (LIKWID's, or libpmu's own: pmu list groups): its events "
+	  "counted, its metrics printed as likwid-perfctr prints them" },
 	ANALYSIS_OPTS,
 	{ 'd', "detailed", NULL, NULL, "add perf's cache events: -d L1-dcache and LLC, -dd also L1-icache and TLBs, "
 	  "-ddd also L1-dcache prefetches" },
@@ -100,6 +103,8 @@ const struct command stat_command = {
 /* One invocation's options. */
 struct stat_cmd {
 	char *events;                  /* -e, joined */
+	const char *group;             /* -g, as written */
+	struct pmu_group *grp;         /* -g's group, opened */
 	struct analysis_opts a;
 	struct stat_target tg;
 	struct stat_run_opts run;
@@ -158,6 +163,10 @@ static int on_opt(void *st, int id, const char *arg)
 	switch (id) {
 	case 'e':
 		return str_append(&s->events, ",", arg) < 0 ? -1 : 0;
+	case 'g':
+		if (s->group)
+			return opts_error(&stat_command, "-g names one group (%s, then %s): give it once", s->group, arg);
+		return s->group = arg, 0;
 	case 'r':
 		return number(arg, 0, 100000, "-r wants a number of runs (1 or more; 0: until Ctrl-C)", &s->repeat);
 	case 'I':
@@ -307,6 +316,9 @@ static int check(const struct stat_cmd *s)
 
 	if (targets > 1)
 		return opts_error(c, "-p counts processes, -t threads, -a and -C CPUs: choose one");
+	if (s->group && (s->null_run || s->run.interval_ms || s->repeat == 0 || s->metric_only))
+		return opts_error(c, "-g prints the group's tables once, at the end: not with -n, -I, -r 0 or "
+				  "--metric-only");
 	if (s->system_wide && (s->repeat != 1 || s->pre || s->post))
 		return opts_error(c, "without a command pmu stat counts every CPU once, until Ctrl-C: -r, --pre and "
 				  "--post repeat a command (name one: pmu stat [OPTIONS] -- CMD [ARGS...])");
@@ -562,6 +574,8 @@ static int print_results(struct stat_cmd *s, struct stat_printer *p, const struc
 			p->intervals = NULL;
 		}
 		analysis(p->f, p->ctx, &s->a.metrics, s->a.topdown, &cnt, o);
+		if (s->grp)
+			json_object_object_add(o, "group", stat_likwid_json(p->ctx, s->grp, &res->counts, cnt.seconds));
 		json_write(p->f, o);
 		json_object_put(o);
 	} else if (s->format == FMT_TEXT) {
@@ -574,7 +588,11 @@ static int print_results(struct stat_cmd *s, struct stat_printer *p, const struc
 			stat_print_notes(p, &res->counts, notes);
 			return 0;
 		}
-		if (s->metric_only)
+		if (s->grp) { /* likwid-perfctr's tables instead of perf's */
+			stat_print_notes(p, &res->counts, notes);
+			if (stat_likwid_text(p->f, p->ctx, s->grp, &res->counts, cnt.seconds) < 0)
+				return -1;
+		} else if (s->metric_only)
 			fprintf(p->f, "\n Performance counter stats for '%s':\n\n", title);
 		else
 			stat_print_text(p, title, &res->counts, &res->times, notes);
@@ -589,6 +607,8 @@ static int print_results(struct stat_cmd *s, struct stat_printer *p, const struc
 		}
 		stat_print_lines(p, &res->counts, &res->times, mv, s->a.metrics.n);
 		metric_values_free(mv, s->a.metrics.n);
+		if (s->grp && s->format == FMT_CSV)
+			stat_likwid_csv(p->f, s->sep ? s->sep : ",", p->ctx, s->grp, &res->counts, cnt.seconds);
 	}
 	return 0;
 }
@@ -643,6 +663,17 @@ static int stat_main(struct stat_cmd *s, struct cli *cli)
 		goto out;
 	}
 	pmu_caps(ctx, &caps);
+	/* -g: the group's events, counted with those of -e */
+	if (s->group) {
+		if ((r = pmu_group_open(ctx, s->group, 0, &s->grp)) < 0) {
+			fprintf(stderr, "pmu stat: -g %s: %s\n", s->group, pmu_strerror(r));
+			code = 2;
+			goto out;
+		}
+		if (*pmu_group_info(s->grp)->events &&
+		    str_append(&s->events, ",", pmu_group_info(s->grp)->events) < 0)
+			goto nomem;
+	}
 	if ((r = events_of(s, ctx, &caps, &notes)) != 0) {
 		if (r < 0)
 			goto nomem;
@@ -704,6 +735,7 @@ out:
 	stat_result_free(&res);
 	strv_free(&notes);
 	free(title);
+	pmu_group_free(s->grp);
 	pmu_ctx_free(ctx);
 	return code;
 }
