@@ -32,8 +32,10 @@ struct pmu_group {
 	char *strings[8];
 };
 
-/* The directories to look in for this CPU, in order: LIKWID's, then libpmu's own. */
-static int group_dirs(struct pmu_ctx *ctx, char dirs[2][4096], const char *archs[2])
+/* The directories to look in for this CPU, in order: LIKWID's, then libpmu's own (its CPU's, then the
+ * groups over standard names that every CPU of libpmu's own groups counts). */
+#define NDIRS 3
+static int group_dirs(struct pmu_ctx *ctx, char dirs[NDIRS][4096], const char *archs[NDIRS])
 {
 	const char *la = pmu__likwid_arch(&ctx->cpu), *ga = pmu__groups_arch(&ctx->cpu);
 	const char *lroot = pmu__getenv("PMU_LIKWID_GROUPS"), *groot = pmu__getenv("PMU_GROUPS_DIR");
@@ -46,6 +48,8 @@ static int group_dirs(struct pmu_ctx *ctx, char dirs[2][4096], const char *archs
 	if (ga) {
 		snprintf(dirs[n], 4096, "%s/%s", groot && *groot ? groot : PMU_GROUPS_DIR, ga);
 		archs[n++] = ga;
+		snprintf(dirs[n], 4096, "%s/standard", groot && *groot ? groot : PMU_GROUPS_DIR);
+		archs[n++] = "standard";
 	}
 	return n;
 }
@@ -83,8 +87,8 @@ static void short_of(const char *path, char *out, size_t ol)
 
 PMU_EXPORT int pmu_group_foreach(struct pmu_ctx *ctx, pmu_group_cb cb, void *data)
 {
-	char dirs[2][4096], name[256], path[4400], sh[256];
-	const char *archs[2];
+	char dirs[NDIRS][4096], name[256], path[4400], sh[256];
+	const char *archs[NDIRS];
 	int nd, count = 0;
 
 	if (!ctx || !cb)
@@ -134,8 +138,8 @@ PMU_EXPORT int pmu_group_arch(struct pmu_ctx *ctx, char *buf, size_t len)
 /* The file of group @name here: 0 with @path and *@arch, or -ENOENT said. */
 static int find_group(struct pmu_ctx *ctx, const char *name, char *path, size_t pl, const char **arch)
 {
-	char dirs[2][4096], n2[256];
-	const char *archs[2];
+	char dirs[NDIRS][4096], n2[256];
+	const char *archs[NDIRS];
 	int nd = group_dirs(ctx, dirs, archs), total = 0;
 
 	if (!nd)
@@ -163,7 +167,7 @@ static int find_group(struct pmu_ctx *ctx, const char *name, char *path, size_t 
 				"package; PMU_LIKWID_GROUPS names another directory of them)", name, dirs[0],
 				nd > 1 ? " or " : "", nd > 1 ? dirs[1] : "");
 	return pmu__err(ctx, -ENOENT, "group %s: no such group for this CPU (%s%s%s): 'pmu list groups' lists them",
-			name, archs[0], nd > 1 ? ", " : "", nd > 1 ? archs[1] : "");
+			name, archs[0], nd > 1 ? " and " : "", nd > 1 ? archs[nd - 1] : "");
 }
 
 /* A formula in LIKWID's words translated: counters to their events' names, time to duration_time,

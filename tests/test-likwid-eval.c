@@ -63,6 +63,14 @@ int main(int argc, char **argv)
 			js("counter", gi->event[i].counter, ", ");
 			js("likwid", gi->event[i].likwid, ", ");
 			js("event", gi->event[i].event, ", ");
+			if (gi->event[i].event && *gi->event[i].event) {
+				struct pmu_event_info info;
+				/* a machine of several core PMUs counts it on each (as a set splits it) */
+				r = pmu_event_resolve(ctx, gi->event[i].event, &info);
+				if (r < 0 && pmu_event_resolve_each(ctx, gi->event[i].event, NULL, 0) > 0)
+					r = 0;
+				js("resolve", r < 0 ? pmu_strerror(r) : "ok", ", ");
+			}
 			js("why", gi->event[i].why, "}\n");
 		}
 		for (size_t i = 0; i < gi->nmetrics; i++) {

@@ -132,8 +132,12 @@ def likwid_eval(formula, env):
     return v
 
 
-def run(mode, path, cpuid, stdin=None):
-    env = dict(os.environ, PMU_CPUID=cpuid, PMU_LIKWID_GROUPS=ROOT)
+def run(mode, path, cpuid, stdin=None, fixture=None):
+    env = dict(os.environ, PMU_CPUID=cpuid, PMU_LIKWID_GROUPS=ROOT,
+               PMU_GROUPS_DIR=os.path.join(SRC, "events", "groups"))
+    if fixture:  # a written machine: its PMUs, so that the events resolve there
+        env.update(PMU_SYSFS_ROOT=os.path.join(SRC, "tests", "fixtures", fixture, "sys"),
+                   PMU_PROCFS_ROOT=os.path.join(SRC, "tests", "fixtures", fixture, "proc"))
     p = subprocess.run([EVAL, mode, path], env=env, input=stdin, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("%s %s %s: exit %d: %s" % (EVAL, mode, path, p.returncode, p.stderr))
@@ -166,80 +170,110 @@ def main():
             rows.append((arch, "-", "no libpmu tables for this CPU" if cpuid else "not a CPU libpmu knows"))
             continue
         groups = sorted(f for f in os.listdir(d) if f.endswith(".txt"))
-        full = compared = 0
-        unm = set()
-        for f in groups:
-            path = os.path.join(d, f)
-            out = run("map", path, cpuid)
-            if "error" in out[0]:
-                fails.append("%s/%s: libpmu refused the file: %s" % (arch, f, out[0]["message"]))
-                continue
-            head, items = out[0], out[1:]
-            if head["arch"] != arch:
-                fails.append("%s/%s: libpmu chose arch %s for CPU %s, LIKWID %s" % (arch, f, head["arch"], cpuid, arch))
-            events = [x for x in items if "counter" in x]
-            metrics = [x for x in items if "metric" in x]
-            ok = True
-            for e in events:
-                if e["event"] is None:
-                    ok = False
-                    name = e["likwid"]
-                    unm.add(name)
-                    seen_unmapped[(arch, name)] = e["why"]
-                    if not e["why"]:
-                        fails.append("%s/%s: %s %s not mapped, with no reason" % (arch, f, e["counter"], name))
-                    elif (arch, name) not in listed and not WRITE:
-                        fails.append("%s/%s: %s %s not mapped and not listed in %s: %s" %
-                                     (arch, f, e["counter"], name, os.path.basename(UNMAPPED), e["why"]))
-            full += ok
-            # made-up counts, one per distinct event; LIKWID's side gets each counter's
-            counts = {}
-            env = {}
-            for e in events:
-                if not e["event"]:
-                    continue
-                if e["event"] not in counts:
-                    counts[e["event"]] = float(rng.randint(1, 10**9))
-                c = counts[e["event"]]
-                env[e["counter"]] = c * 2.0**-32 if e["counter"].startswith("PWR") else c
-            seconds = rng.uniform(0.1, 10.0)
-            tsc = float(rng.randint(1000, 4000)) * 1e6
-            env["time"] = seconds
-            env["inverseClock"] = 1.0 / tsc
-            stdin = "".join("%s\t%r\n" % (k, v) for k, v in counts.items())
-            stdin += "duration_time\t%r\n#tsc\t%r\n" % (seconds, tsc)
-            got = run("eval", path, cpuid, stdin)
-            if len(got) != len(metrics):
-                fails.append("%s/%s: %d metrics evaluated, %d in the file" % (arch, f, len(got), len(metrics)))
-                continue
-            for m, g in zip(metrics, got):
-                if m["expr"] is None:
-                    # an event of it not mapped (listed above), or a counter the EVENTSET lacks
-                    try:
-                        likwid_eval(m["formula"], env)
-                        if all(e["event"] is not None for e in events):
-                            fails.append("%s/%s: metric '%s' has no expression, yet this test evaluates it: %s" %
-                                         (arch, f, m["metric"], m.get("why")))
-                    except KeyError:
-                        pass
-                    continue
-                try:
-                    want = likwid_eval(m["formula"], env)
-                except KeyError as k:
-                    fails.append("%s/%s: metric %s names %s, which the test has no count for" % (arch, f, m["metric"], k))
-                    continue
-                if "value" not in g:
-                    fails.append("%s/%s: metric '%s' = %s: libpmu: %s" % (arch, f, m["metric"], m["expr"], g.get("error")))
-                    continue
-                v = g["value"]
-                same = (math.isnan(v) and math.isnan(want)) or (v == want) or \
-                    (not math.isnan(v) and not math.isnan(want) and abs(v - want) <= 1e-9 * abs(want))
-                if not same:
-                    fails.append("%s/%s: metric '%s': libpmu %r, LIKWID's formula %r (%s vs %s)" %
-                                 (arch, f, m["metric"], v, want, m["expr"], m["formula"]))
-                compared += 1
+        full, compared, unm = check_groups(arch, [(f, os.path.join(d, f)) for f in groups], cpuid, None, listed,
+                                           seen_unmapped, rng, fails)
         total_metrics += compared
         rows.append((arch, "%d/%d" % (full, len(groups)), "%d unmapped, %d metrics compared" % (len(unm), compared)))
+    # libpmu's own groups (events/groups/): on a written machine of each CPU they are for, every event maps
+    # and resolves, every metric equals its formula
+    own = os.path.join(SRC, "events", "groups")
+    for fixture, arch in (("arm64-neoverse-n1", "arm64"), ("arm64-neoverse-v1-cmn", "arm64"),
+                          ("arm64-biglittle", "arm64"), ("riscv-jh7110", "riscv")):
+        cpuid = [l.split("=", 1)[1].strip() for l in open(os.path.join(SRC, "tests", "fixtures", fixture, "EXPECT"))
+                 if l.startswith("cpuid=")][0]
+        files = [(f, os.path.join(own, sub, f)) for sub in ("standard", arch) if os.path.isdir(os.path.join(own, sub))
+                 for f in sorted(os.listdir(os.path.join(own, sub))) if f.endswith(".txt")]
+        nf = len(fails)
+        full, compared, unm = check_groups("libpmu " + arch, files, cpuid, fixture, {}, {}, rng, fails, own=True)
+        total_metrics += compared
+        rows.append(("libpmu:" + fixture, "%d/%d" % (full, len(files)), "%d unmapped, %d metrics compared%s" %
+                     (len(unm), compared, "" if len(fails) == nf else ", FAILED")))
+        if full != len(files):
+            fails.append("libpmu's own groups on %s: %d of %d fully mapped" % (fixture, full, len(files)))
+    return finish(rows, listed, seen_unmapped, fails, total_metrics)
+
+
+def check_groups(arch, files, cpuid, fixture, listed, seen_unmapped, rng, fails, own=False):
+    """Each group file of @files opened for @cpuid: (groups fully mapped, metrics compared, unmapped events)."""
+    full = compared = 0
+    unm = set()
+    for f, path in files:
+        out = run("map", path, cpuid, fixture=fixture)
+        if "error" in out[0]:
+            fails.append("%s/%s: libpmu refused the file: %s" % (arch, f, out[0]["message"]))
+            continue
+        head, items = out[0], out[1:]
+        if not own and head["arch"] != arch:
+            fails.append("%s/%s: libpmu chose arch %s for CPU %s, LIKWID %s" % (arch, f, head["arch"], cpuid, arch))
+        events = [x for x in items if "counter" in x]
+        metrics = [x for x in items if "metric" in x]
+        ok = True
+        for e in events:
+            if e["event"] is None:
+                ok = False
+                name = e["likwid"]
+                unm.add(name)
+                seen_unmapped[(arch, name)] = e["why"]
+                if not e["why"]:
+                    fails.append("%s/%s: %s %s not mapped, with no reason" % (arch, f, e["counter"], name))
+                elif own or ((arch, name) not in listed and not WRITE):
+                    fails.append("%s/%s: %s %s not mapped and not listed in %s: %s" %
+                                 (arch, f, e["counter"], name, os.path.basename(UNMAPPED), e["why"]))
+            elif own and e["event"] and e.get("resolve") != "ok":
+                ok = False
+                fails.append("%s/%s: %s %s maps to %s, which does not resolve on %s: %s" %
+                             (arch, f, e["counter"], e["likwid"], e["event"], fixture, e.get("resolve")))
+        full += ok
+        # made-up counts, one per distinct event; LIKWID's side gets each counter's
+        counts = {}
+        env = {}
+        for e in events:
+            if not e["event"]:
+                continue
+            if e["event"] not in counts:
+                counts[e["event"]] = float(rng.randint(1, 10**9))
+            c = counts[e["event"]]
+            env[e["counter"]] = c * 2.0**-32 if e["counter"].startswith("PWR") else c
+        seconds = rng.uniform(0.1, 10.0)
+        tsc = float(rng.randint(1000, 4000)) * 1e6
+        env["time"] = seconds
+        env["inverseClock"] = 1.0 / tsc
+        stdin = "".join("%s\t%r\n" % (k, v) for k, v in counts.items())
+        stdin += "duration_time\t%r\n#tsc\t%r\n" % (seconds, tsc)
+        got = run("eval", path, cpuid, stdin, fixture=fixture)
+        if len(got) != len(metrics):
+            fails.append("%s/%s: %d metrics evaluated, %d in the file" % (arch, f, len(got), len(metrics)))
+            continue
+        for m, g in zip(metrics, got):
+            if m["expr"] is None:
+                # an event of it not mapped (listed above), or a counter the EVENTSET lacks
+                try:
+                    likwid_eval(m["formula"], env)
+                    if all(e["event"] is not None for e in events):
+                        fails.append("%s/%s: metric '%s' has no expression, yet this test evaluates it: %s" %
+                                     (arch, f, m["metric"], m.get("why")))
+                except KeyError:
+                    pass
+                continue
+            try:
+                want = likwid_eval(m["formula"], env)
+            except KeyError as k:
+                fails.append("%s/%s: metric %s names %s, which the test has no count for" % (arch, f, m["metric"], k))
+                continue
+            if "value" not in g:
+                fails.append("%s/%s: metric '%s' = %s: libpmu: %s" % (arch, f, m["metric"], m["expr"], g.get("error")))
+                continue
+            v = g["value"]
+            same = (math.isnan(v) and math.isnan(want)) or (v == want) or \
+                (not math.isnan(v) and not math.isnan(want) and abs(v - want) <= 1e-9 * abs(want))
+            if not same:
+                fails.append("%s/%s: metric '%s': libpmu %r, LIKWID's formula %r (%s vs %s)" %
+                             (arch, f, m["metric"], v, want, m["expr"], m["formula"]))
+            compared += 1
+    return full, compared, unm
+
+
+def finish(rows, listed, seen_unmapped, fails, total_metrics):
     for key, why in listed.items():
         if key not in seen_unmapped and key[0] in [r[0] for r in rows if r[1] != "-"]:
             fails.append("%s %s is listed as not mapped but maps now: remove it from %s" %
