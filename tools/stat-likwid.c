@@ -347,7 +347,9 @@ static json_object *column_json(struct pmu_ctx *ctx, const struct pmu_group_info
 				json_object_object_add(x, "likwid", json_object_new_string(e->likwid));
 				json_object_object_add(x, "event", e->event ? json_object_new_string(e->event) : NULL);
 			}
-			json_object_object_add(x, "value", isnan(v) ? NULL : jnum(v));
+			/* counts as integers, as the document's events; LIKWID's PWR counters in joules */
+			json_object_object_add(x, "value", isnan(v) ? NULL : strncmp(e->counter, "PWR", 3) && v == floor(v) &&
+					       fabs(v) < 9e15 ? json_object_new_int64((int64_t)v) : jnum(v));
 			json_object_array_add(ea, x);
 		}
 		for (size_t i = 0; i < gi->nmetrics; i++) {
