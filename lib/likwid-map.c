@@ -9,7 +9,8 @@
 #include <string.h>
 #include <strings.h>
 #include <linux/perf_event.h>
-#include "context.h"
+#include <pmu.h>
+#include "common.h"
 #include "cpu.h"
 #include "likwid.h"
 #include "tables.h"

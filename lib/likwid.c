@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "common.h"
 #include "context.h"
+#include "cpu.h"
 #include "error.h"
 #include "likwid.h"
 #include "tables.h"

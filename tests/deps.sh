@@ -37,12 +37,15 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # dependency('mpi'): examples/mpi-imbalance is built where it is found, and
 # test-mpi runs it as a 4-rank job); qemu-user and Debian's arm64 json-c and libpfm4 (multiarch:
 # the arm64 architecture is added to dpkg for them), with which test-arm64-libpfm4 builds libpmu for
-# arm64 and runs its check-tables against libpfm4:arm64 under qemu-aarch64
+# arm64 and runs its check-tables against libpfm4:arm64 under qemu-aarch64;
+# likwid, whose performance groups (/usr/share/likwid/perfgroups, read in
+# place, never copied) test-likwid-groups maps and evaluates against its own
+# reading of LIKWID's formulas, and test-likwid-stat counts on a written machine
 PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
 	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross
 	groff-base man-db bash-completion python3-venv openmpi-bin libopenmpi-dev
-	qemu-user libjson-c-dev:arm64 libpfm4-dev:arm64)
+	qemu-user libjson-c-dev:arm64 libpfm4-dev:arm64 likwid)
 # tests/packages.sh (tests/fresh-debian.sh --packages) installs in its fresh
 # roots: for building the Debian packages, debian/control's Build-Depends
 # (apt-get build-dep; test-debian checks each is named in PMU_BUILD_DEPS or
