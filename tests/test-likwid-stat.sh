@@ -42,27 +42,21 @@ PY
 if [ -f "$LG/skylakeX/MEM_DP.txt" ]; then
 	# ---- the model: 8 CPUs, two sockets; each CPU counts the core events below once ----
 	D=$SRC/tests/fixtures/intel-spr-2s/sys/bus/event_source/devices
+	pw=$(cat "$D/power/type")
 	{
 		echo "cpus 0-7"
 		echo "pmu 4,0,3 core name=cpu"
 		# INST_RETIRED.ANY 1000, CPU_CLK_UNHALTED.THREAD 3000, .REF_TSC 2000, FP_ARITH 128B/scalar/256B/512B double
-		for c in 0xc0:1000 0x3c:3000 0x300:2000 0x4c7:10 0x1c7:20 0x10c7:30 0x40c7:40; do
-			echo "event 4 ${c%:*} count=${c#*:}"
-		done
-		t=$(cat "$D/power/type")
-		echo "pmu $t uncore name=power box=0-3@0 box=4-7@4"
-		echo "event $t 0x2 cpu=0 count=13958643712"  # 3.25 J
-		echo "event $t 0x2 cpu=4 count=6442450944"   # 1.50 J
-		echo "event $t 0x3 cpu=0 count=4294967296"   # 1.00 J
-		echo "event $t 0x3 cpu=4 count=2147483648"   # 0.50 J
+		printf 'event 4 %s count=%s\n' 0xc0 1000 0x3c 3000 0x300 2000 0x4c7 10 0x1c7 20 0x10c7 30 0x40c7 40
+		echo "pmu $pw uncore name=power box=0-3@0 box=4-7@4"
+		# RAPL in 2^-32 J: pkg (0x2) 3.25 J on socket 0, 1.5 J on 1; ram (0x3) 1 J and 0.5 J
+		printf "event $pw %s cpu=%s count=%s\n" 0x2 0 13958643712 0x2 4 6442450944 0x3 0 4294967296 0x3 4 2147483648
 		# IMC box b: CAS reads (skylakeX 0x304) 1000*(b+1) on socket 0, 100*(b+1) on 1; writes (0xc04) 10*(b+1), b+1
 		for b in 0 1 2 3 4 5 6 7; do
 			t=$(cat "$D/uncore_imc_$b/type")
 			echo "pmu $t uncore name=uncore_imc_$b counters=4 box=0-3@0 box=4-7@4"
-			echo "event $t 0x304 cpu=0 count=$((1000 * (b + 1)))"
-			echo "event $t 0x304 cpu=4 count=$((100 * (b + 1)))"
-			echo "event $t 0xc04 cpu=0 count=$((10 * (b + 1)))"
-			echo "event $t 0xc04 cpu=4 count=$((b + 1))"
+			printf "event $t %s cpu=%s count=%s\n" 0x304 0 $((1000 * (b + 1))) 0x304 4 $((100 * (b + 1))) \
+				0xc04 0 $((10 * (b + 1))) 0xc04 4 $((b + 1))
 		done
 	} > "$tmp/m.model"
 	T=intel-spr-2s
