@@ -16,8 +16,11 @@
 #include "tables.h"
 #include "util.h"
 
+/* The tables below hold their strings in arrays, not pointers: no relocation when the library loads
+ * (tests/test-load-cost.sh). */
+
 /* LIKWID 5.2's choice of perfgroups directory by x86 family 6 model (its topology code's table). */
-static const struct { unsigned model; const char *arch; } intel_models[] = {
+static const struct { unsigned model; char arch[16]; } intel_models[] = {
 	{ 0x1A, "nehalem" }, { 0x1E, "nehalem" }, { 0x1F, "nehalem" }, { 0x2E, "nehalemEX" },
 	{ 0x25, "westmere" }, { 0x2C, "westmere" }, { 0x2F, "westmereEX" },
 	{ 0x2A, "sandybridge" }, { 0x2D, "sandybridgeEP" }, { 0x3A, "ivybridge" }, { 0x3E, "ivybridgeEP" },
@@ -78,7 +81,7 @@ const char *pmu__groups_arch(const struct pmu_cpu *c)
 /* LIKWID's names of events that are not an Intel table name with '.' written '_': the fixed counters,
  * AMD's (LIKWID names them itself), the energy counters. Each is tried in order; the first the
  * tables (or, for a PMU/NAME/ spelling, the PMU's sysfs name) define is taken. */
-static const struct { const char *likwid; const char *const names[3]; } named[] = {
+static const struct { char likwid[32]; char names[2][32]; } named[] = {
 	{ "INSTR_RETIRED_ANY", { "INST_RETIRED.ANY", "instructions" } },
 	{ "CPU_CLK_UNHALTED_CORE", { "CPU_CLK_UNHALTED.THREAD", "cycles" } },
 	{ "CPU_CLK_UNHALTED_REF", { "CPU_CLK_UNHALTED.REF_TSC", "ref-cycles" } },
@@ -104,7 +107,7 @@ static const struct { const char *likwid; const char *const names[3]; } named[] 
 };
 
 /* LIKWID's PWR0..PWR4 (its numbering) */
-static const char *const pwr_events[] = {
+static const char pwr_events[][24] = {
 	"power/energy-pkg/", "power/energy-cores/", "power/energy-gpu/", "power/energy-ram/", "power/energy-psys/",
 };
 
@@ -113,20 +116,20 @@ static const char *const pwr_events[] = {
 
 /* Uncore boxes: LIKWID's counter prefix, perf's PMU name (box number appended), the prefix of the
  * tables' event names. Server parts (skylakeX, CLX, ICX) first: their CBOX is the CHA. */
-struct box { const char *prefix, *pmu, *evprefix; };
+struct box { char prefix[8], pmu[24], evprefix[16]; };
 static const struct box server_boxes[] = {
 	{ "MBOX", "uncore_imc_", "UNC_M_" }, { "CBOX", "uncore_cha_", "UNC_CHA_" }, { "QBOX", "uncore_upi_", "UNC_UPI_" },
 	{ "SBOX", "uncore_upi_", "UNC_UPI_" }, { "BBOX", "uncore_m2m_", "UNC_M2M_" }, { "WBOX", "uncore_pcu", "UNC_P_" },
 	{ "UBOX", "uncore_ubox", "UNC_U_" }, { "IBOX", "uncore_irp_", "UNC_I_" }, { "PBOX", "uncore_m2pcie_", "UNC_M2P_" },
-	{ "RBOX", "uncore_m3upi_", "UNC_M3UPI_" }, { NULL, NULL, NULL },
+	{ "RBOX", "uncore_m3upi_", "UNC_M3UPI_" }, { "", "", "" },
 };
 static const struct box ep_boxes[] = { /* sandybridgeEP .. broadwellEP */
 	{ "MBOX", "uncore_imc_", "UNC_M_" }, { "CBOX", "uncore_cbox_", "UNC_C_" }, { "SBOX", "uncore_qpi_", "UNC_Q_" },
 	{ "QBOX", "uncore_qpi_", "UNC_Q_" }, { "BBOX", "uncore_ha_", "UNC_H_" }, { "WBOX", "uncore_pcu", "UNC_P_" },
-	{ "UBOX", "uncore_ubox", "UNC_U_" }, { "RBOX", "uncore_r3qpi_", "UNC_R3_" }, { NULL, NULL, NULL },
+	{ "UBOX", "uncore_ubox", "UNC_U_" }, { "RBOX", "uncore_r3qpi_", "UNC_R3_" }, { "", "", "" },
 };
 static const struct box client_boxes[] = {
-	{ "CBOX", "uncore_cbox_", "UNC_CBO_" }, { "UBOX", "uncore_arb", "UNC_ARB_" }, { NULL, NULL, NULL },
+	{ "CBOX", "uncore_cbox_", "UNC_CBO_" }, { "UBOX", "uncore_arb", "UNC_ARB_" }, { "", "", "" },
 };
 
 static bool is_ep(const char *arch)
@@ -328,7 +331,7 @@ int pmu__likwid_map(struct pmu_ctx *ctx, const char *arch, const char *counter, 
 	/* the fixed counters and the names LIKWID gives itself */
 	for (size_t i = 0; i < ARRAY_SIZE(named) && !found; i++)
 		if (!strcmp(named[i].likwid, name))
-			for (int k = 0; k < 3 && named[i].names[k] && !found; k++)
+			for (size_t k = 0; k < ARRAY_SIZE(named[i].names) && *named[i].names[k] && !found; k++)
 				if (known(ctx, named[i].names[k], true)) {
 					const char *t = table_event(ctx, named[i].names[k], true);
 					found = t ? t : named[i].names[k];
@@ -353,7 +356,7 @@ int pmu__likwid_map(struct pmu_ctx *ctx, const char *arch, const char *counter, 
 	}
 	/* uncore boxes: PREFIX<box>C<n>, PREFIX<box>FIX, or PREFIXC<n> of one box */
 	const struct box *boxes = is_server(arch) ? server_boxes : is_ep(arch) ? ep_boxes : client_boxes;
-	for (const struct box *b = boxes; b->prefix; b++) {
+	for (const struct box *b = boxes; *b->prefix; b++) {
 		size_t pl = strlen(b->prefix);
 		const char *p = counter + pl;
 		if (strncmp(counter, b->prefix, pl))
