@@ -125,6 +125,21 @@ if [ -f "$LG/skylakeX/MEM_DP.txt" ]; then
 	check "-x,: exits 0" [ $? = 0 ]
 	check "-x,: Memory read data volume,GBytes,<1e-9 * $rd * 64>,Total" \
 		near "$(sed -n 's/^Memory read data volume,GBytes,\([^,]*\),Total$/\1/p' "$tmp/c")" "$(python3 -c "print(1e-9 * $rd * 64)")"
+
+	# LIKWID's options: THRESHOLD=0x1:INVERT is :c1:i (cmask 1 at bit 24, inv bit 23), EDGEDETECT on the counter
+	# is :e (bit 18); each its own count in the model, the event table's rows and metrics by counter
+	printf 'SHORT options\nEVENTSET\nFIXC0 INSTR_RETIRED_ANY\nPMC0 UOPS_ISSUED_ANY:THRESHOLD=0x1:INVERT\n%s\n%s\n' \
+		'PMC1 UOPS_ISSUED_ANY' 'PMC2:EDGEDETECT UOPS_ISSUED_ANY' > "$tmp/O.txt"
+	printf 'METRICS\nStalls per instruction PMC0/FIXC0\nIssued PMC1\nEdges PMC2:EDGEDETECT\n' >> "$tmp/O.txt"
+	printf 'cpus 0-7\npmu 4,0,3 core name=cpu\n' > "$tmp/o.model"
+	printf 'event 4 %s count=%s\n' 0xc0 1000 0x180010e 7 0x10e 9 0x4010e 11 >> "$tmp/o.model"
+	on $T "$tmp/o.model" "$tmp/log" "$tmp/ot" stat -C 0 -g "$tmp/O.txt" --json -o "$tmp/o.json" -- sleep 0.01
+	check "options: exits 0" [ $? = 0 ]
+	check "options: PMC0, PMC1, PMC2:EDGEDETECT count 7, 9, 11" \
+		same "$(js "$tmp/o.json" "(ev(g, 'PMC0'), ev(g, 'PMC1'), ev(g, 'PMC2:EDGEDETECT'))")" "(7, 9, 11)"
+	check "options: PMC0 is UOPS_ISSUED.ANY:c1:i" same "$(js "$tmp/o.json" "g['events'][1]['event']")" "UOPS_ISSUED.ANY:c1:i"
+	check "options: Stalls per instruction = 7 / 1000" near "$(js "$tmp/o.json" "m(g, 'Stalls per instruction')")" 0.007
+	check "options: Edges = 11" same "$(js "$tmp/o.json" "m(g, 'Edges')")" 11.0
 	unset PMU_CPUID
 else
 	echo "# LIKWID's groups are not installed ($LG/skylakeX/MEM_DP.txt): the written machine's part is skipped"
@@ -158,6 +173,23 @@ check "unmappable event: the line, why and the fix" grep -q "EVENTSET line 'SW0 
 printf 'SHORT x\nEVENTSET\nSW0 page-faults\nMETRICS\nA SW7/time\n' > "$tmp/nocounter.txt"
 "$PMU" stat -g "$tmp/nocounter.txt" -- true > "$tmp/e" 2>&1
 check "a formula over a counter the file lacks: counted, that metric n/a with why" grep -q "A: n/a: .*'SW7'" "$tmp/e"
+refused() { # description, file text, what the message says
+	printf "$2" > "$tmp/r.txt"
+	"$PMU" stat -g "$tmp/r.txt" -- true > "$tmp/e" 2>&1
+	check "$1: exit 2" [ $? = 2 ]
+	check "$1: said" grep -q -- "$3" "$tmp/e"
+}
+refused "a counter named twice" 'EVENTSET\nSW0 page-faults\nSW0 task-clock\n' "counter SW0 is named twice in EVENTSET: give each counter one event"
+refused "no EVENTSET lines" 'SHORT x\nMETRICS\nA time\n' "no EVENTSET lines: a group counts at least one event"
+refused "a line outside the sections" 'stray words\nEVENTSET\nSW0 page-faults\n' "'stray words' is outside the sections"
+printf 'EVENTSET\nSW0 page-faults\nMETRICS\nA SW0^2\nB SW0\n' > "$tmp/caret.txt"
+"$PMU" stat -g "$tmp/caret.txt" -- true > "$tmp/e" 2>&1
+check "a formula with a character LIKWID's have not: counted (exit 0), that metric n/a with why" \
+	grep -q "A: n/a: the formula has '^'" "$tmp/e"
+refused "an option libpmu cannot say" 'EVENTSET\nPMC0 INSTR_RETIRED_ANY:MATCH0=0x1\n' "LIKWID's option MATCH0=0x1 has no libpmu modifier"
+printf 'EVENTSET\nSW0 page-faults\n\0\n' > "$tmp/nul.txt"
+"$PMU" stat -g "$tmp/nul.txt" -- true > "$tmp/e" 2>&1
+check "a NUL byte: refused as no text" grep -q "has a NUL byte: no group file" "$tmp/e"
 "$PMU" stat -I 100 -g "$tmp/SW.txt" -- true > "$tmp/e" 2>&1
 check "-g with -I: exit 2, said" [ $? = 2 ]
 check "-g with -I: why" grep -q -- "-g prints the group's tables once" "$tmp/e"

@@ -47,9 +47,14 @@ static const struct stat_row *row_of(const struct stat_rows *rs, const char *eve
 {
 	if (!rs->index || !*event)
 		return NULL;
+	/* the row of that name; else one that is the event with modifiers the set added (":u") */
 	json_object_object_foreach(rs->index, key, val) {
-		if (!strcasecmp(key, event) || label_is(key, event))
+		if (!strcasecmp(key, event))
 			return &rs->v[json_object_get_int64(val)];
+	}
+	json_object_object_foreach(rs->index, k2, v2) {
+		if (label_is(k2, event))
+			return &rs->v[json_object_get_int64(v2)];
 	}
 	return NULL;
 }
