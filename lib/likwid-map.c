@@ -354,6 +354,12 @@ int pmu__likwid_map(struct pmu_ctx *ctx, const char *arch, const char *counter, 
 		snprintf(sp, sizeof(sp), "%s%s", found, mods);
 		return out_var(sp, NULL, spelling, var);
 	}
+	/* desktop parts: LIKWID's MBOX0 is the IMC's free-running counters, the kernel's uncore_imc/data_reads/ and
+	 * data_writes/ (a count of 64-byte lines, as LIKWID's formulas take them) */
+	if (!is_server(arch) && !is_ep(arch) && !strncmp(counter, "MBOX0C", 6) && !*opts &&
+	    (!strcmp(name, "DRAM_READS") || !strcmp(name, "DRAM_WRITES")))
+		return out_var(strcmp(name, "DRAM_READS") ? "uncore_imc/data_writes/" : "uncore_imc/data_reads/", NULL,
+			       spelling, var);
 	/* uncore boxes: PREFIX<box>C<n>, PREFIX<box>FIX, or PREFIXC<n> of one box */
 	const struct box *boxes = is_server(arch) ? server_boxes : is_ep(arch) ? ep_boxes : client_boxes;
 	for (const struct box *b = boxes; *b->prefix; b++) {
