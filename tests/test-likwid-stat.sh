@@ -145,6 +145,19 @@ else
 	echo "# LIKWID's groups are not installed ($LG/skylakeX/MEM_DP.txt): the written machine's part is skipped"
 fi
 
+# ---- pmu list groups: the files of the CPU's directories, LIKWID's then libpmu's ----
+if [ -d "$LG/skylakeX" ]; then
+	check "pmu list groups (Skylake-SP): every file of LIKWID's skylakeX directory, by name" \
+		same "$(PMU_CPUID=GenuineIntel-6-55-4 "$PMU" list groups --no-desc)" "$(cd "$LG/skylakeX" && ls *.txt | sed 's/\.txt$//')"
+fi
+n1=$(PMU_CPUID=0x00000000413fd0c1 "$PMU" list groups --json | python3 -c "import json, sys; print(' '.join(g['arch'] + ':' + g['name'] for g in json.load(sys.stdin)))")
+want=$(for d in "$LG/arm8_n1" "$SRC/events/groups/arm64" "$SRC/events/groups/standard"; do
+	[ -d "$d" ] && (cd "$d" && for f in *.txt; do printf '%s:%s\n' "${d##*/}" "${f%.txt}"; done)
+done | tr '\n' ' ')
+check "pmu list groups --json (Neoverse N1): LIKWID's arm8_n1 first, then libpmu's arm64 and standard groups" \
+	same "$n1 " "$want"
+"$PMU" list groups > "$tmp/lg" 2>&1
+check "pmu list groups (this CPU, or a CPU of none): exit 0" [ $? = 0 ]
 # ---- this machine, for real: a group of the kernel's software events ----
 printf 'SHORT software events\n\nEVENTSET\nSW0 task-clock\nSW1 page-faults\nSW2 context-switches\n\nMETRICS\n%s\n%s\n%s\n' \
 	'Runtime [s] time' 'Faults per second [1/s] SW1/time' 'CPU time per second SW0*1.0E-09/time' > "$tmp/SW.txt"
