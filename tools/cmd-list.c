@@ -45,7 +45,8 @@ const struct command list_command = {
 	"Names pmu stat cannot count here are marked [not countable here]. Without arguments, the text list\n"
 	"leaves out the standard names and metrics no event of this CPU implements (--all, --json, or the\n"
 	"kinds standard and metric list them). --json has long_desc where an entry's longer description\n"
-	"differs from desc. Exit status 1 when nothing matches.\n",
+	"differs from desc. Exit status 1 when nothing matches.\n"
+	"pmu list groups: the performance groups of this CPU that pmu stat -g counts (LIKWID's, then libpmu's).\n",
 	list_opts, false,
 };
 
