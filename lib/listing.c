@@ -13,6 +13,7 @@
 #include "cpu.h"
 #include "error.h"
 #include "generic.h"
+#include "papi.h"
 #include "pfm.h"
 #include "resolve.h"
 #include "sysfs.h"
@@ -72,6 +73,21 @@ static int give_named(struct foreach_state *st, const char *name, const char *pm
 static const char *long_desc(const struct pmu_tentry *te, const char *desc)
 {
 	return te->pdesc && *te->pdesc && strcmp(te->pdesc, desc) ? te->pdesc : desc;
+}
+
+/* A PAPI preset of libpmu's mapping (papi.c), listed as a metric: its formula and file in the long
+ * description; counted as PAPI's own event where papi_events.csv is installed (pmu resolve says which). */
+static int foreach_papi(const struct pmu_tentry *te, void *data)
+{
+	struct foreach_state *st = data;
+	char ld[512];
+
+	if (!pmu__prefix(te->name, st->prefix))
+		return 0;
+	snprintf(ld, sizeof(ld), "%s. PAPI preset: libpmu's mapping %s (events/papi/presets.json); PAPI's own "
+		 "event for this CPU where its papi_events.csv is installed ('pmu resolve' says which)",
+		 te->desc ? te->desc : "", te->expr);
+	return give_named(st, te->name, "", te->desc ? te->desc : "", ld, PMU_SRC_TABLE, PMU_ENTRY_METRIC);
 }
 
 /* A metric can be evaluated here when every event it needs can be counted here. */
@@ -145,6 +161,8 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 				return r;
 		}
 	}
+	if ((r = pmu__papi_foreach(foreach_papi, &st)))
+		return r;
 	if ((r = pmu__generic_foreach(foreach_generic, &st)))
 		return r;
 	/* the tool events, as perf list has them ("[Tool event]") */

@@ -18,6 +18,7 @@
 #include "error.h"
 #include "generic.h"
 #include "modifiers.h"
+#include "papi.h"
 #include "pfm.h"
 #include "sysfs.h"
 #include "tables.h"
@@ -1061,6 +1062,12 @@ int pmu__resolve_mode(struct pmu_ctx *ctx, const char *name, const char *mods_ex
 			goto done;
 		if (r != -ENOENT || pmu__tables_find(ctx, spec))
 			return r;
+		/* a PAPI preset (PAPI_TOT_INS): PAPI's own event for this CPU, else libpmu's mapping (papi.c) */
+		if ((r = pmu__papi_resolve(ctx, name, spec, out)) != -ENOENT || pmu__papi_is_preset(spec)) {
+			if (r < 0)
+				return r;
+			goto done;
+		}
 		if (pmu__generic_lookup(spec, &g) == 0) {
 			out->type = g.type;
 			out->config = g.config;

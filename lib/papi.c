@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/* PAPI's preset names: libpmu's mapping (the built-in directory "papi", from events/papi/presets.json)
+ * and PAPI's own papi_events.csv where it is installed, read in place. */
+#include <errno.h>
+#include <glob.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "pmu.h"
+#include "papi.h"
+#include "context.h"
+#include "error.h"
+#include "pfm.h"
+#include "resolve.h"
+#include "tables.h"
+#include "util.h"
+
+/* The preset names of PAPI 7's papiStdEventDefs.h (identifiers: the API's names, no prose). */
+static const char *const preset_names[] = {
+	"L1_DCM", "L1_ICM", "L2_DCM", "L2_ICM", "L3_DCM", "L3_ICM", "L1_TCM", "L2_TCM", "L3_TCM", "CA_SNP",
+	"CA_SHR", "CA_CLN", "CA_INV", "CA_ITV", "L3_LDM", "L3_STM", "BRU_IDL", "FXU_IDL", "FPU_IDL", "LSU_IDL",
+	"TLB_DM", "TLB_IM", "TLB_TL", "L1_LDM", "L1_STM", "L2_LDM", "L2_STM", "BTAC_M", "PRF_DM", "L3_DCH",
+	"TLB_SD", "CSR_FAL", "CSR_SUC", "CSR_TOT", "MEM_SCY", "MEM_RCY", "MEM_WCY", "STL_ICY", "FUL_ICY",
+	"STL_CCY", "FUL_CCY", "HW_INT", "BR_UCN", "BR_CN", "BR_TKN", "BR_NTK", "BR_MSP", "BR_PRC", "FMA_INS",
+	"TOT_IIS", "TOT_INS", "INT_INS", "FP_INS", "LD_INS", "SR_INS", "BR_INS", "VEC_INS", "RES_STL",
+	"FP_STAL", "TOT_CYC", "LST_INS", "SYC_INS", "L1_DCH", "L2_DCH", "L1_DCA", "L2_DCA", "L3_DCA", "L1_DCR",
+	"L2_DCR", "L3_DCR", "L1_DCW", "L2_DCW", "L3_DCW", "L1_ICH", "L2_ICH", "L3_ICH", "L1_ICA", "L2_ICA",
+	"L3_ICA", "L1_ICR", "L2_ICR", "L3_ICR", "L1_ICW", "L2_ICW", "L3_ICW", "L1_TCH", "L2_TCH", "L3_TCH",
+	"L1_TCA", "L2_TCA", "L3_TCA", "L1_TCR", "L2_TCR", "L3_TCR", "L1_TCW", "L2_TCW", "L3_TCW", "FML_INS",
+	"FAD_INS", "FDV_INS", "FSQ_INS", "FNV_INS", "FP_OPS", "SP_OPS", "DP_OPS", "VEC_SP", "VEC_DP", "REF_CYC",
+};
+
+int pmu__papi_is_preset(const char *name)
+{
+	if (!name || strncasecmp(name, "PAPI_", 5))
+		return 0;
+	for (size_t i = 0; i < sizeof(preset_names) / sizeof(preset_names[0]); i++)
+		if (!strcasecmp(name + 5, preset_names[i]))
+			return 1;
+	return 0;
+}
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static struct pmu_tblock *blk;     /* the "papi" directory's entries, made at their first use */
+static struct pmu_tname *tnames;   /* one index name per entry, for the metric lookups */
+
+static void load_once(void)
+{
+	if (pmu__tblock_new("papi", &blk) < 0 || !blk)
+		return;
+	if (!(tnames = calloc(blk->bd->n, sizeof(*tnames)))) {
+		pmu__tblock_free(blk);
+		blk = NULL;
+	}
+}
+
+static const struct pmu_tentry *entry(size_t k)
+{
+	if (!__atomic_load_n(&blk->made[k], __ATOMIC_ACQUIRE))
+		pmu__tblock_make(blk, k);
+	return &blk->e[k];
+}
+
+static long find(const char *name)
+{
+	pthread_once(&once, load_once);
+	if (!blk || !name || strncasecmp(name, "PAPI_", 5))
+		return -1;
+	for (size_t k = 0; k < blk->bd->n; k++) {
+		const char *n = pmu__builtin_str((uint32_t)pmu__builtin_field(blk->bd, k, PMU_BF_NAME));
+		if (n && !strcasecmp(n, name))
+			return (long)k;
+	}
+	return -1;
+}
+
+const struct pmu_tentry *pmu__papi_preset(const char *name)
+{
+	long k = find(name);
+
+	return k < 0 ? NULL : entry((size_t)k);
+}
+
+const struct pmu_tname *pmu__papi_tname(const char *name)
+{
+	long k = find(name);
+	struct pmu_tentry *e;
+
+	if (k < 0)
+		return NULL;
+	e = (struct pmu_tentry *)entry((size_t)k);
+	/* the same values whichever thread writes them first */
+	tnames[k].order = (size_t)k;
+	tnames[k].ent = e;
+	__atomic_store_n(&tnames[k].name, e->name, __ATOMIC_RELEASE);
+	return &tnames[k];
+}
+
+int pmu__papi_foreach(int (*fn)(const struct pmu_tentry *e, void *data), void *data)
+{
+	int r;
+
+	pthread_once(&once, load_once);
+	for (size_t k = 0; blk && k < blk->bd->n; k++)
+		if ((r = fn(entry(k), data)))
+			return r;
+	return 0;
+}
+
+/* papi_events.csv: $PMU_PAPI_EVENTS (set and empty: none), else the newest /usr/share/papi/VERSION/. */
+static int csv_path(char *path, size_t len)
+{
+	const char *env = getenv("PMU_PAPI_EVENTS");
+	glob_t g;
+
+	if (env) {
+		if (!*env || strlen(env) >= len)
+			return -ENOENT;
+		pmu__strlcpy(path, env, len);
+		return 0;
+	}
+	if (glob("/usr/share/papi/*/papi_events.csv", 0, NULL, &g) != 0)
+		return -ENOENT;
+	pmu__strlcpy(path, g.gl_pathv[g.gl_pathc - 1], len);
+	globfree(&g);
+	return 0;
+}
+
+/* A field of a csv line, blanks around it dropped, in place: the next field's start, or NULL. */
+static char *field(char **s)
+{
+	char *f = *s, *end;
+
+	if (!f)
+		return NULL;
+	if ((end = strchr(f, ',')))
+		*end++ = 0;
+	*s = end;
+	while (*f == ' ' || *f == '\t')
+		f++;
+	for (char *e = f + strlen(f); e > f && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'); )
+		*--e = 0;
+	return f;
+}
+
+/*
+ * PAPI's definition of @preset for libpfm4 PMU @model in the csv at @path: a run of CPU lines opens a
+ * block, whose PRESET lines apply where one of its CPU lines names @model; a later definition replaces an
+ * earlier one. *@kind (NOT_DERIVED, DERIVED_ADD, DERIVED_SUB, DERIVED_POSTFIX) and the rest of the
+ * line up to NOTE in @events. 0 found, -ENOENT none, -errno the file.
+ */
+static int csv_find(const char *path, const char *model, const char *preset, char *kind, size_t klen,
+		    char *events, size_t elen)
+{
+	FILE *f = fopen(path, "re");
+	char line[2048];
+	int found = -ENOENT;
+	bool in_cpus = false, match = false;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *t;
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] == '#' || !*(t = field(&s))) /* comments and blank lines do not end a CPU run */
+			continue;
+		if (!strcmp(t, "CPU")) {
+			if (!in_cpus)
+				match = false;
+			in_cpus = true;
+			if ((t = field(&s)) && !strcasecmp(t, model))
+				match = true;
+			continue;
+		}
+		in_cpus = false;
+		if (strcmp(t, "PRESET") || !match || !(t = field(&s)) || strcasecmp(t, preset) || !(t = field(&s)))
+			continue;
+		pmu__strlcpy(kind, t, klen);
+		events[0] = 0;
+		for (size_t o = 0; (t = field(&s)) && strcmp(t, "NOTE"); )
+			o += (size_t)snprintf(events + o, o < elen ? elen - o : 0, "%s%s", o ? "," : "", t);
+		found = 0;
+	}
+	fclose(f);
+	return found;
+}
+
+/* "PAPI preset X (...): " before the origin the resolution wrote */
+static void origin_prefix(struct pmu_event_info *out, const char *fmt_pre)
+{
+	char o[sizeof(out->origin)];
+
+	snprintf(o, sizeof(o), "%s%s", fmt_pre, out->origin);
+	pmu__strlcpy(out->origin, o, sizeof(out->origin));
+}
+
+int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out)
+{
+	const struct pmu_tentry *e;
+	const char *model = NULL;
+	char path[512], kind[32], events[1024], pre[200];
+	int r;
+
+	if (!pmu__papi_is_preset(spec))
+		return -ENOENT;
+	e = pmu__papi_preset(spec);
+	if (pmu__tables_load(ctx) == 0 && ctx->tables.cpu_dir)
+		model = pmu__pfm_model(ctx->tables.cpu_dir);
+	/* PAPI's own table first: the events PAPI counts for this CPU */
+	if (model && csv_path(path, sizeof(path)) == 0 &&
+	    (r = csv_find(path, model, spec, kind, sizeof(kind), events, sizeof(events))) == 0) {
+		if (strcmp(kind, "NOT_DERIVED") || strchr(events, ','))
+			return pmu__err(ctx, -EINVAL, "'%s' is a derived PAPI preset (%s's %s for %s: %s), not one "
+					"event: evaluate it with pmu stat -M %s%s%s%s", name, path, kind, model, events,
+					spec, e ? " (libpmu's formula, " : "", e ? e->expr : "", e ? ")" : "");
+		if ((r = pmu__pfm_resolve(ctx, events, model, out)) < 0)
+			return r == -ENOENT ? pmu__err(ctx, r, "PAPI preset '%s': %s defines it for %s as %s, which "
+						       "libpfm4 cannot encode here: update libpfm4 or count a native "
+						       "event", name, path, model, events) : r;
+		snprintf(pre, sizeof(pre), "PAPI preset %s (%s, %s): %s%s%s; ", spec, path, model, events,
+			 e && !strpbrk(e->expr, " +-*/") ? ", standard name " : "", e && !strpbrk(e->expr, " +-*/") ?
+			 e->expr : "");
+		pmu__strlcpy(out->name, name, sizeof(out->name));
+		if (e)
+			out->desc = e->desc;
+		origin_prefix(out, pre);
+		return 0;
+	}
+	if (!e)
+		return pmu__err(ctx, -ENOENT, "PAPI preset '%s': libpmu maps it to no standard name (none means "
+				"it) and PAPI's papi_events.csv %s: install libpapi7.0 (or set PMU_PAPI_EVENTS to the "
+				"file) for PAPI's own events, or count a native event ('pmu list')", name,
+				!model ? "is not read here (libpfm4 has no PMU for this CPU's table)" :
+				csv_path(path, sizeof(path)) ? "is not installed" : "defines it not for this CPU");
+	if (strpbrk(e->expr, " +-*/"))
+		return pmu__err(ctx, -EINVAL, "'%s' is a derived PAPI preset (%s, events/papi/presets.json), not "
+				"one event: evaluate it with pmu stat -M %s", name, e->expr, spec);
+	if ((r = pmu__resolve(ctx, e->expr, NULL, out)) < 0) {
+		char why[256];
+		pmu__strlcpy(why, pmu__err_msg(), sizeof(why));
+		return pmu__err(ctx, r, "PAPI preset '%s' is libpmu's %s, which cannot be counted here: %s", name,
+				e->expr, why);
+	}
+	snprintf(pre, sizeof(pre), "PAPI preset %s = standard %s (events/papi/presets.json): ", spec, e->expr);
+	pmu__strlcpy(out->name, name, sizeof(out->name));
+	origin_prefix(out, pre);
+	return 0;
+}

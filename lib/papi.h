@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* PAPI's preset names (PAPI_TOT_INS, PAPI_L1_TCM, ...): libpmu's own mapping of each to standard names
+ * (events/papi/presets.json, compiled as the built-in directory "papi": one metric per preset), and PAPI's
+ * own table where it is installed (papi_events.csv: the preset's native events for this CPU's libpfm4 PMU). */
+#ifndef PMU_PAPI_H
+#define PMU_PAPI_H
+#include <stddef.h>
+
+struct pmu_ctx;
+struct pmu_event_info;
+struct pmu_tentry;
+struct pmu_tname;
+
+/* Whether @name is spelled as a PAPI preset ("PAPI_" and a name PAPI 7 defines), case-insensitive. */
+int pmu__papi_is_preset(const char *name);
+/* libpmu's mapping of preset @name: a metric entry (MetricExpr: one standard name, or a formula of them),
+ * NULL if the preset has none. Process-wide, never freed. */
+const struct pmu_tentry *pmu__papi_preset(const char *name);
+/* The same as an index name (what the metric lookups return), NULL if none. */
+const struct pmu_tname *pmu__papi_tname(const char *name);
+/* Preset @spec (@name as written) resolved as one event: PAPI's native event for this CPU where
+ * papi_events.csv is installed and defines it, else libpmu's mapping to a standard name. -ENOENT when
+ * @spec is no PAPI preset; other errors said (a derived preset: count it with -M; none for this CPU). */
+int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out);
+/* Each preset of libpmu's mapping, in the table's order, until @fn returns nonzero (returned). */
+int pmu__papi_foreach(int (*fn)(const struct pmu_tentry *e, void *data), void *data);
+
+#endif
