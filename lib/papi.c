@@ -216,7 +216,11 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 			return pmu__err(ctx, -EINVAL, "'%s' is a derived PAPI preset (%s's %s for %s: %s), not one "
 					"event: evaluate it with pmu stat -M %s%s%s%s", name, path, kind, model, events,
 					spec, e ? " (libpmu's formula, " : "", e ? e->expr : "", e ? ")" : "");
-		if ((r = pmu__pfm_resolve(ctx, events, model, out)) < 0)
+		r = pmu__pfm_resolve(ctx, events, model, out);
+		/* an architectural event (LLC_REFERENCES): libpfm4's ix86arch PMU, active beside an Intel model's */
+		if (r == -ENOENT && pmu__pfm_x86(model) && strncmp(model, "amd64", 5))
+			r = pmu__pfm_resolve(ctx, events, "ix86arch", out);
+		if (r < 0)
 			return r == -ENOENT ? pmu__err(ctx, r, "PAPI preset '%s': %s defines it for %s as %s, which "
 						       "libpfm4 cannot encode here: update libpfm4 or count a native "
 						       "event", name, path, model, events) : r;

@@ -40,12 +40,14 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # arm64 and runs its check-tables against libpfm4:arm64 under qemu-aarch64;
 # likwid, whose performance groups (/usr/share/likwid/perfgroups, read in
 # place, never copied) test-likwid-groups maps and evaluates against its own
-# reading of LIKWID's formulas, and test-likwid-stat counts on a written machine
+# reading of LIKWID's formulas, and test-likwid-stat counts on a written machine;
+# libpapi7.0, whose /usr/share/papi/7.0/papi_events.csv (PAPI's presets per CPU) test-papi-presets
+# reads in place as its oracle
 PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
 	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross
 	groff-base man-db bash-completion python3-venv openmpi-bin libopenmpi-dev
-	qemu-user libjson-c-dev:arm64 libpfm4-dev:arm64 likwid)
+	qemu-user libjson-c-dev:arm64 libpfm4-dev:arm64 likwid libpapi7.0)
 # tests/packages.sh (tests/fresh-debian.sh --packages) installs in its fresh
 # roots: for building the Debian packages, debian/control's Build-Depends
 # (apt-get build-dep; test-debian checks each is named in PMU_BUILD_DEPS or
