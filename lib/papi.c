@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* PAPI's preset names: libpmu's mapping (the built-in directory "papi", from events/papi/presets.json)
  * and PAPI's own papi_events.csv where it is installed, read in place. */
+#include <ctype.h>
 #include <errno.h>
 #include <glob.h>
 #include <pthread.h>
@@ -54,13 +55,17 @@ static void load_once(void)
 	if (!(tnames = calloc(blk->bd->n, sizeof(*tnames)))) {
 		pmu__tblock_free(blk);
 		blk = NULL;
+		return;
+	}
+	/* a few dozen entries: all made here, once, so that readers need no lock */
+	for (size_t k = 0; k < blk->bd->n; k++) {
+		pmu__tblock_make(blk, k);
+		tnames[k] = (struct pmu_tname){ blk->e[k].name, &blk->e[k], k };
 	}
 }
 
 static const struct pmu_tentry *entry(size_t k)
 {
-	if (!__atomic_load_n(&blk->made[k], __ATOMIC_ACQUIRE))
-		pmu__tblock_make(blk, k);
 	return &blk->e[k];
 }
 
@@ -69,11 +74,9 @@ static long find(const char *name)
 	pthread_once(&once, load_once);
 	if (!blk || !name || strncasecmp(name, "PAPI_", 5))
 		return -1;
-	for (size_t k = 0; k < blk->bd->n; k++) {
-		const char *n = pmu__builtin_str((uint32_t)pmu__builtin_field(blk->bd, k, PMU_BF_NAME));
-		if (n && !strcasecmp(n, name))
+	for (size_t k = 0; k < blk->bd->n; k++)
+		if (!strcasecmp(blk->e[k].name, name))
 			return (long)k;
-	}
 	return -1;
 }
 
@@ -87,16 +90,8 @@ const struct pmu_tentry *pmu__papi_preset(const char *name)
 const struct pmu_tname *pmu__papi_tname(const char *name)
 {
 	long k = find(name);
-	struct pmu_tentry *e;
 
-	if (k < 0)
-		return NULL;
-	e = (struct pmu_tentry *)entry((size_t)k);
-	/* the same values whichever thread writes them first */
-	tnames[k].order = (size_t)k;
-	tnames[k].ent = e;
-	__atomic_store_n(&tnames[k].name, e->name, __ATOMIC_RELEASE);
-	return &tnames[k];
+	return k < 0 ? NULL : &tnames[k];
 }
 
 int pmu__papi_foreach(int (*fn)(const struct pmu_tentry *e, void *data), void *data)
@@ -201,11 +196,16 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 {
 	const struct pmu_tentry *e;
 	const char *model = NULL;
-	char path[512], kind[32], events[1024], pre[200];
+	char path[512], kind[32], events[1024], pre[200], canon[16];
 	int r;
 
 	if (!pmu__papi_is_preset(spec))
 		return -ENOENT;
+	for (size_t i = 0; i < sizeof(canon); i++) /* as PAPI writes it: upper case (the names are short) */
+		if (!(canon[i] = (char)toupper((unsigned char)spec[i])))
+			break;
+	canon[sizeof(canon) - 1] = 0;
+	spec = canon;
 	e = pmu__papi_preset(spec);
 	if (pmu__tables_load(ctx) == 0 && ctx->tables.cpu_dir)
 		model = pmu__pfm_model(ctx->tables.cpu_dir);
