@@ -75,21 +75,6 @@ static const char *long_desc(const struct pmu_tentry *te, const char *desc)
 	return te->pdesc && *te->pdesc && strcmp(te->pdesc, desc) ? te->pdesc : desc;
 }
 
-/* A PAPI preset of libpmu's mapping (papi.c), listed as a metric: its formula and file in the long
- * description; counted as PAPI's own event where papi_events.csv is installed (pmu resolve says which). */
-static int foreach_papi(const struct pmu_tentry *te, void *data)
-{
-	struct foreach_state *st = data;
-	char ld[512];
-
-	if (!pmu__prefix(te->name, st->prefix))
-		return 0;
-	snprintf(ld, sizeof(ld), "%s. PAPI preset: libpmu's mapping %s (events/papi/presets.json); PAPI's own "
-		 "event for this CPU where its papi_events.csv is installed ('pmu resolve' says which)",
-		 te->desc ? te->desc : "", te->expr);
-	return give_named(st, te->name, "", te->desc ? te->desc : "", ld, PMU_SRC_TABLE, PMU_ENTRY_METRIC);
-}
-
 /* A metric can be evaluated here when every event it needs can be counted here. */
 static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
 {
@@ -106,6 +91,32 @@ static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
 		ok = pmu__name_countable(ctx, ev);
 	free(buf);
 	return ok;
+}
+
+/* A PAPI preset of libpmu's mapping (papi.c): a derived one as a metric, another as the standard name it
+ * stands for; its formula and file in the long description. Counted as PAPI's own event where
+ * papi_events.csv is installed (pmu resolve says which). */
+static int foreach_papi(const struct pmu_tentry *te, void *data)
+{
+	struct foreach_state *st = data;
+	struct pmu_event_entry e;
+	char ld[512];
+	bool derived = pmu__papi_derived(te);
+
+	if (!pmu__prefix(te->name, st->prefix))
+		return 0;
+	snprintf(ld, sizeof(ld), "%s. PAPI preset: libpmu's mapping %s (events/papi/presets.json); PAPI's own "
+		 "event for this CPU where its papi_events.csv is installed ('pmu resolve' says which)",
+		 te->desc ? te->desc : "", te->expr);
+	e.name = te->name;
+	e.pmu = "";
+	e.desc = te->desc ? te->desc : "";
+	e.long_desc = ld;
+	e.source = PMU_SRC_TABLE;
+	e.kind = derived ? PMU_ENTRY_METRIC : PMU_ENTRY_STANDARD;
+	e.usable = derived ? metric_countable(st->ctx, te->name) : pmu__name_countable(st->ctx, te->name);
+	st->count++;
+	return st->cb(&e, st->data);
 }
 
 PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_cb cb, void *data)

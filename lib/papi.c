@@ -87,11 +87,16 @@ const struct pmu_tentry *pmu__papi_preset(const char *name)
 	return k < 0 ? NULL : entry((size_t)k);
 }
 
+int pmu__papi_derived(const struct pmu_tentry *e)
+{
+	return e && e->expr && strpbrk(e->expr, " +-*/()") != NULL;
+}
+
 const struct pmu_tname *pmu__papi_tname(const char *name)
 {
 	long k = find(name);
 
-	return k < 0 ? NULL : &tnames[k];
+	return k < 0 || !pmu__papi_derived(&blk->e[k]) ? NULL : &tnames[k];
 }
 
 int pmu__papi_foreach(int (*fn)(const struct pmu_tentry *e, void *data), void *data)
@@ -225,8 +230,7 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 						       "libpfm4 cannot encode here: update libpfm4 or count a native "
 						       "event", name, path, model, events) : r;
 		snprintf(pre, sizeof(pre), "PAPI preset %s (%s, %s): %s%s%s; ", spec, path, model, events,
-			 e && !strpbrk(e->expr, " +-*/") ? ", standard name " : "", e && !strpbrk(e->expr, " +-*/") ?
-			 e->expr : "");
+			 e && !pmu__papi_derived(e) ? ", standard name " : "", e && !pmu__papi_derived(e) ? e->expr : "");
 		pmu__strlcpy(out->name, name, sizeof(out->name));
 		if (e)
 			out->desc = e->desc;
@@ -239,7 +243,7 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 				"file) for PAPI's own events, or count a native event ('pmu list')", name,
 				!model ? "is not read here (libpfm4 has no PMU for this CPU's table)" :
 				csv_path(path, sizeof(path)) ? "is not installed" : "defines it not for this CPU");
-	if (strpbrk(e->expr, " +-*/"))
+	if (pmu__papi_derived(e))
 		return pmu__err(ctx, -EINVAL, "'%s' is a derived PAPI preset (%s, events/papi/presets.json), not "
 				"one event: evaluate it with pmu stat -M %s", name, e->expr, spec);
 	if ((r = pmu__resolve(ctx, e->expr, NULL, out)) < 0) {

@@ -16,8 +16,11 @@ int pmu__papi_is_preset(const char *name);
 /* libpmu's mapping of preset @name: a metric entry (MetricExpr: one standard name, or a formula of them),
  * NULL if the preset has none. Process-wide, never freed. */
 const struct pmu_tentry *pmu__papi_preset(const char *name);
-/* The same as an index name (what the metric lookups return), NULL if none. */
+/* A derived preset's mapping (a formula of standard names) as an index name (what the metric lookups
+ * return), NULL if none: a not-derived preset is an event (pmu__papi_resolve), not a metric. */
 const struct pmu_tname *pmu__papi_tname(const char *name);
+/* Whether mapping @e is a formula (a derived preset), not one standard name. */
+int pmu__papi_derived(const struct pmu_tentry *e);
 /* Preset @spec (@name as written) resolved as one event: PAPI's native event for this CPU where
  * papi_events.csv is installed and defines it, else libpmu's mapping to a standard name. -ENOENT when
  * @spec is no PAPI preset; other errors said (a derived preset: count it with -M; none for this CPU). */

@@ -125,18 +125,9 @@ VIA_ARCH = set()  # PAPI's native names libpfm4 encodes as ix86arch's
 def pfm_encode(pmu, names):
     """libpfm4's encoding of each name for PMU @pmu, in a process of its own (LIBPFM_FORCE_PMU is read
     once, at pfm_initialize): {name: (type, config, config1) or error text}."""
-    out = {}
     # the kernel's events (perf::...) are libpfm4's on every host: libpfm4 without a forced PMU
-    for force, part in ((pmu, [n for n in names if "::" not in n]), (None, [n for n in names if "::" in n])):
-        env = dict(os.environ)
-        env.pop("LIBPFM_FORCE_PMU", None)
-        if force:
-            env["LIBPFM_FORCE_PMU"] = force
-        r = subprocess.run([sys.executable, __file__, "--encode", pmu], input="\n".join(part), text=True,
-                           capture_output=True, env=env, check=True)
-        for line in r.stdout.splitlines():
-            name, _, enc = line.partition(" ")
-            out[name] = tuple(int(x, 0) for x in enc.split()) if not enc.startswith("!") else enc[1:]
+    out = pfm_encode_one(pmu, [n for n in names if "::" not in n])
+    out.update(pfm_encode_one(None, [n for n in names if "::" in n]))
     # an Intel core PMU's architectural events (LLC_REFERENCES): libpfm4 finds them in its ix86arch PMU,
     # which it activates beside the model's on Intel hardware
     arch = [n for n in names if not isinstance(out.get(n), tuple) and "::" not in n and not pmu.startswith("amd")]
@@ -148,9 +139,13 @@ def pfm_encode(pmu, names):
     return out
 
 
-def pfm_encode_one(pmu, names):
-    env = dict(os.environ, LIBPFM_FORCE_PMU=pmu)
-    r = subprocess.run([sys.executable, __file__, "--encode", pmu], input="\n".join(names), text=True,
+def pfm_encode_one(force, names):
+    """libpfm4's encodings of @names in a process of its own, with LIBPFM_FORCE_PMU=@force (None: unset)."""
+    env = dict(os.environ)
+    env.pop("LIBPFM_FORCE_PMU", None)
+    if force:
+        env["LIBPFM_FORCE_PMU"] = force
+    r = subprocess.run([sys.executable, __file__, "--encode", force or "-"], input="\n".join(names), text=True,
                        capture_output=True, env=env, check=True)
     out = {}
     for line in r.stdout.splitlines():
