@@ -93,8 +93,9 @@ static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
 	return ok;
 }
 
-/* A PAPI preset of libpmu's mapping (papi.c): a derived one as a metric, another as the standard name it
- * stands for; its formula and file in the long description. Counted as PAPI's own event where
+/* A PAPI preset of libpmu's mapping (papi.c): a name of PAPI's standard vocabulary, listed beside the
+ * standard names (a derived one is evaluated as a metric, pmu stat -M, but is no table's metric: 'pmu list
+ * metric' lists those); its formula and file in the long description. Counted as PAPI's own event where
  * papi_events.csv is installed (pmu resolve says which). */
 static int foreach_papi(const struct pmu_tentry *te, void *data)
 {
@@ -105,15 +106,15 @@ static int foreach_papi(const struct pmu_tentry *te, void *data)
 
 	if (!pmu__prefix(te->name, st->prefix))
 		return 0;
-	snprintf(ld, sizeof(ld), "%s. PAPI preset: libpmu's mapping %s (events/papi/presets.json); PAPI's own "
+	snprintf(ld, sizeof(ld), "%s. PAPI preset: libpmu's mapping %s (events/papi/presets.json%s); PAPI's own "
 		 "event for this CPU where its papi_events.csv is installed ('pmu resolve' says which)",
-		 te->desc ? te->desc : "", te->expr);
+		 te->desc ? te->desc : "", te->expr, derived ? ", a formula: count it with pmu stat -M" : "");
 	e.name = te->name;
 	e.pmu = "";
 	e.desc = te->desc ? te->desc : "";
 	e.long_desc = ld;
 	e.source = PMU_SRC_TABLE;
-	e.kind = derived ? PMU_ENTRY_METRIC : PMU_ENTRY_STANDARD;
+	e.kind = PMU_ENTRY_STANDARD;
 	e.usable = derived ? metric_countable(st->ctx, te->name) : pmu__name_countable(st->ctx, te->name);
 	st->count++;
 	return st->cb(&e, st->data);

@@ -201,8 +201,8 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 {
 	const struct pmu_tentry *e;
 	const char *model = NULL;
-	char path[512], kind[32], events[1024], pre[200], canon[16];
-	int r;
+	char path[512], kind[32], events[1024], pre[256], canon[16];
+	int r = -ENOENT;
 
 	if (!pmu__papi_is_preset(spec))
 		return -ENOENT;
@@ -215,12 +215,22 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 	if (pmu__tables_load(ctx) == 0 && ctx->tables.cpu_dir)
 		model = pmu__pfm_model(ctx->tables.cpu_dir);
 	/* PAPI's own table first: the events PAPI counts for this CPU */
+	pre[0] = 0;
 	if (model && csv_path(path, sizeof(path)) == 0 &&
-	    (r = csv_find(path, model, spec, kind, sizeof(kind), events, sizeof(events))) == 0) {
-		if (strcmp(kind, "NOT_DERIVED") || strchr(events, ','))
+	    (r = csv_find(path, model, spec, kind, sizeof(kind), events, sizeof(events))) == 0 &&
+	    (strcmp(kind, "NOT_DERIVED") || strchr(events, ','))) {
+		/* PAPI's formula of native events: libpmu's formula of the same meaning, or its one standard name */
+		if (!e)
+			return pmu__err(ctx, -EINVAL, "'%s' is a derived PAPI preset (%s's %s for %s: %s), which libpmu "
+					"maps to no standard name: count its events with pmu stat -e and combine them as "
+					"PAPI does", name, path, kind, model, events);
+		if (pmu__papi_derived(e))
 			return pmu__err(ctx, -EINVAL, "'%s' is a derived PAPI preset (%s's %s for %s: %s), not one "
-					"event: evaluate it with pmu stat -M %s%s%s%s", name, path, kind, model, events,
-					spec, e ? " (libpmu's formula, " : "", e ? e->expr : "", e ? ")" : "");
+					"event: evaluate it with pmu stat -M %s (libpmu's formula, %s)", name, path, kind,
+					model, events, spec, e->expr);
+		snprintf(pre, sizeof(pre), "PAPI preset %s (%s's %s for %s: %s) as libpmu's standard %s: ", spec, path,
+			 kind, model, events, e->expr);
+	} else if (model && r == 0) {
 		r = pmu__pfm_resolve(ctx, events, model, out);
 		/* an architectural event (LLC_REFERENCES): libpfm4's ix86arch PMU, active beside an Intel model's */
 		if (r == -ENOENT && pmu__pfm_x86(model) && strncmp(model, "amd64", 5))
@@ -246,13 +256,17 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 	if (pmu__papi_derived(e))
 		return pmu__err(ctx, -EINVAL, "'%s' is a derived PAPI preset (%s, events/papi/presets.json), not "
 				"one event: evaluate it with pmu stat -M %s", name, e->expr, spec);
-	if ((r = pmu__resolve(ctx, e->expr, NULL, out)) < 0) {
+	pmu__err_quiet(true); /* said below, with the preset's name */
+	r = pmu__resolve(ctx, e->expr, NULL, out);
+	pmu__err_quiet(false);
+	if (r < 0) {
 		char why[256];
 		pmu__strlcpy(why, pmu__err_msg(), sizeof(why));
 		return pmu__err(ctx, r, "PAPI preset '%s' is libpmu's %s, which cannot be counted here: %s", name,
 				e->expr, why);
 	}
-	snprintf(pre, sizeof(pre), "PAPI preset %s = standard %s (events/papi/presets.json): ", spec, e->expr);
+	if (!pre[0])
+		snprintf(pre, sizeof(pre), "PAPI preset %s = standard %s (events/papi/presets.json): ", spec, e->expr);
 	pmu__strlcpy(out->name, name, sizeof(out->name));
 	origin_prefix(out, pre);
 	return 0;

@@ -299,7 +299,14 @@ def main():
         std = resolve(cpuid, std_names)
         own = resolve(cpuid, sorted(set(mapping) & set(presets)))
         single = sorted(n for n in presets if presets[n][0] == "NOT_DERIVED" and len(presets[n][1]) == 1)
-        via_csv = resolve(cpuid, single, CSV)
+        # PAPI's formula where libpmu maps the preset to one standard name: that name, with the csv read
+        formula_one = sorted(n for n in presets if n not in single and n in mapping and len(mapping[n].split()) == 1)
+        via_csv = resolve(cpuid, single + formula_one, CSV)
+        for name in formula_one:
+            g, w = via_csv[name], std[mapping[name]]
+            if isinstance(w, dict) and (not isinstance(g, dict) or enc_of(g) != enc_of(w)):
+                failures.append("%s %s: PAPI's line is a formula and libpmu's mapping %s, but with the csv read "
+                                "libpmu gives %s" % (pmu, name, mapping[name], g))
         # libpmu reading PAPI's table itself: each not-derived preset as libpfm4 encodes PAPI's event
         for name in single:
             ev, g = presets[name][1][0], via_csv[name]
