@@ -588,8 +588,8 @@ static const struct pmu_tentry *metric_on(struct pmu_ctx *ctx, const char *name,
 	const struct pmu_tentry *e = pmu__tables_load(ctx) == 0 ? pmu__tables_find_pmu(ctx, name, pmu, PMU_TC_METRIC)
 								 : NULL;
 
-	if (!e && !pmu && pmu__papi_derived(pmu__papi_preset(name)))
-		return pmu__papi_preset(name); /* a derived PAPI preset: libpmu's formula (papi.c) */
+	if (!e && !pmu)
+		return pmu__papi_metric(ctx, name); /* a derived PAPI preset (papi.c) */
 	return e && e->kind == PMU_T_METRIC ? e : NULL;
 }
 
@@ -919,7 +919,7 @@ static int metric_defs(struct pmu_ctx *ctx, const char *what, const struct pmu_t
 				(int)(what + l - 2 - s1), s1 + 1, (int)(s1 - what), what);
 	}
 	*defs = pmu__tables_find_all(ctx, what, PMU_TC_METRIC, nd);
-	if (!*defs && (*defs = pmu__papi_tname(what))) /* a derived PAPI preset: libpmu's formula (papi.c) */
+	if (!*defs && (*defs = pmu__papi_tname(ctx, what))) /* a derived PAPI preset (papi.c) */
 		*nd = 1;
 	if (!*defs || (*defs)->ent->kind != PMU_T_METRIC) {
 		*defs = NULL;

@@ -92,13 +92,6 @@ int pmu__papi_derived(const struct pmu_tentry *e)
 	return e && e->expr && strpbrk(e->expr, " +-*/()") != NULL;
 }
 
-const struct pmu_tname *pmu__papi_tname(const char *name)
-{
-	long k = find(name);
-
-	return k < 0 || !pmu__papi_derived(&blk->e[k]) ? NULL : &tnames[k];
-}
-
 int pmu__papi_foreach(int (*fn)(const struct pmu_tentry *e, void *data), void *data)
 {
 	int r;
@@ -188,6 +181,157 @@ static int csv_find(const char *path, const char *model, const char *preset, cha
 	return found;
 }
 
+/*
+ * A derived preset of PAPI's table as a metric of PAPI's own events: its formula in perf's MetricExpr
+ * language over libpfm4's names (model::EVENT:UMASK, the characters the language reserves escaped), made
+ * at the first need and kept for the process (a list pushed without a lock: two threads making the same
+ * one keep both, either serves).
+ */
+struct csv_metric {
+	struct csv_metric *next;
+	char key[160];          /* path, model, preset */
+	struct pmu_tentry e;
+	struct pmu_tname tn;
+};
+static struct csv_metric *csv_metrics;
+
+/* Event @ev of PAPI's line as a name of the expression language: its libpfm4 PMU in front (the model's,
+ * or ix86arch's for an Intel CPU's architectural events where libpfm4 has that PMU), escaped. */
+static void expr_name(struct pmu_ctx *ctx, const char *model, const char *ev, char *out, size_t len)
+{
+	char full[256];
+	size_t o = 0;
+
+	if (strstr(ev, "::")) {
+		pmu__strlcpy(full, ev, sizeof(full));
+	} else {
+		struct pmu_event_info tmp;
+		const char *pmu = model;
+		memset(&tmp, 0, sizeof(tmp));
+		pmu__err_quiet(true);
+		if (pmu__pfm_resolve(ctx, ev, model, &tmp) == -ENOENT && pmu__pfm_x86(model) &&
+		    strncmp(model, "amd64", 5) && pmu__pfm_resolve(ctx, ev, "ix86arch", &tmp) == 0)
+			pmu = "ix86arch";
+		pmu__err_quiet(false);
+		snprintf(full, sizeof(full), "%s::%s", pmu, ev);
+	}
+	for (const char *c = full; *c && o + 2 < len; c++) {
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '.' && *c != ':')
+			out[o++] = '\\';
+		out[o++] = *c;
+	}
+	out[o] = 0;
+}
+
+/* PAPI's formula (@kind, @events: comma-separated, DERIVED_POSTFIX's first being the formula in reverse
+ * Polish notation over N0, N1, ...) in infix into @out: 0, or -EINVAL where it cannot be read. */
+static int csv_formula(struct pmu_ctx *ctx, const char *model, const char *kind, char *events, char *out, size_t len)
+{
+	char *names[16], *parts[16], *save = NULL, *rpn = NULL;
+	size_t n = 0, sp = 0;
+	int r = 0;
+
+	for (char *t = strtok_r(events, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(kind, "DERIVED_POSTFIX") && !rpn) {
+			rpn = t;
+			continue;
+		}
+		if (n == 16)
+			return -EINVAL;
+		if (!(names[n] = malloc(512)))
+			return -ENOMEM;
+		expr_name(ctx, model, t, names[n++], 512);
+	}
+	out[0] = 0;
+	if (!rpn) { /* DERIVED_ADD (and several events on a NOT_DERIVED line, which PAPI adds), DERIVED_SUB */
+		for (size_t i = 0, o = 0; i < n; i++)
+			o += (size_t)snprintf(out + o, o < len ? len - o : 0, "%s%s", i ? !strcmp(kind, "DERIVED_SUB") ?
+					      " - " : " + " : "", names[i]);
+	} else {
+		save = NULL;
+		for (char *t = strtok_r(rpn, "|", &save); t && r == 0; t = strtok_r(NULL, "|", &save)) {
+			char *v;
+			if (t[0] == 'N' && t[1] && strspn(t + 1, "0123456789") == strlen(t + 1)) {
+				size_t k = strtoul(t + 1, NULL, 10);
+				v = k < n && sp < 16 ? strdup(names[k]) : NULL;
+			} else if (strspn(t, "0123456789.") == strlen(t) && sp < 16) {
+				v = strdup(t);
+			} else if (strlen(t) == 1 && strchr("+-*/", t[0]) && sp >= 2) {
+				size_t l = strlen(parts[sp - 2]) + strlen(parts[sp - 1]) + 6;
+				if ((v = malloc(l)))
+					snprintf(v, l, "(%s %c %s)", parts[sp - 2], t[0], parts[sp - 1]);
+				free(parts[--sp]);
+				free(parts[--sp]);
+			} else {
+				r = -EINVAL;
+				break;
+			}
+			if (!v) {
+				r = r ? r : -ENOMEM;
+				break;
+			}
+			parts[sp++] = v;
+		}
+		if (r == 0 && sp == 1 && strlen(parts[0]) < len)
+			pmu__strlcpy(out, parts[0], len);
+		else
+			r = r ? r : -EINVAL;
+		while (sp)
+			free(parts[--sp]);
+	}
+	while (n)
+		free(names[--n]);
+	return r == 0 && (!out[0] || strlen(out) + 1 >= len) ? -EINVAL : r;
+}
+
+/* PAPI's formula of preset @name for this CPU as a metric, NULL where PAPI's table is not read here, does
+ * not define it for this CPU (*@defined false) or defines it as one event (*@defined true). */
+static const struct csv_metric *csv_metric(struct pmu_ctx *ctx, const char *name, bool *defined)
+{
+	char path[512], kind[32], events[1024], expr[2048], key[160], canon[16];
+	const struct pmu_tentry *e;
+	struct csv_metric *m;
+	const char *model;
+
+	*defined = false;
+	for (size_t i = 0; i < sizeof(canon); i++)
+		if (!(canon[i] = (char)toupper((unsigned char)name[i])))
+			break;
+	canon[sizeof(canon) - 1] = 0;
+	if (pmu__tables_load(ctx) < 0 || !ctx->tables.cpu_dir || !(model = pmu__pfm_model(ctx->tables.cpu_dir)) ||
+	    csv_path(path, sizeof(path)) < 0 ||
+	    csv_find(path, model, canon, kind, sizeof(kind), events, sizeof(events)) < 0)
+		return NULL;
+	*defined = true;
+	if (!strcmp(kind, "NOT_DERIVED") && !strchr(events, ','))
+		return NULL;
+	snprintf(key, sizeof(key), "%.120s %s %s", path, model, canon);
+	for (m = __atomic_load_n(&csv_metrics, __ATOMIC_ACQUIRE); m; m = m->next)
+		if (!strcmp(m->key, key))
+			return m;
+	if (csv_formula(ctx, model, kind, events, expr, sizeof(expr)) < 0 || !(m = calloc(1, sizeof(*m))))
+		return NULL;
+	pmu__strlcpy(m->key, key, sizeof(m->key));
+	e = pmu__papi_preset(canon);
+	m->e.kind = PMU_T_METRIC;
+	m->e.name = strdup(canon);
+	m->e.expr = strdup(expr);
+	m->e.file = strdup(path);
+	m->e.dir = strdup("papi");
+	m->e.group = strdup("PAPI");
+	m->e.desc = strdup(e && e->desc ? e->desc : "PAPI preset: PAPI's formula for this CPU");
+	if (!m->e.name || !m->e.expr || !m->e.file || !m->e.dir || !m->e.group || !m->e.desc) {
+		free(m->e.name), free(m->e.expr), free(m->e.file), free(m->e.dir), free(m->e.group), free(m->e.desc);
+		free(m);
+		return NULL;
+	}
+	m->tn = (struct pmu_tname){ m->e.name, &m->e, 0 };
+	m->next = __atomic_load_n(&csv_metrics, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&csv_metrics, &m->next, m, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+	return m;
+}
+
 /* "PAPI preset X (...): " before the origin the resolution wrote */
 static void origin_prefix(struct pmu_event_info *out, const char *fmt_pre)
 {
@@ -220,14 +364,10 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 	    (r = csv_find(path, model, spec, kind, sizeof(kind), events, sizeof(events))) == 0 &&
 	    (strcmp(kind, "NOT_DERIVED") || strchr(events, ','))) {
 		/* PAPI's formula of native events: libpmu's formula of the same meaning, or its one standard name */
-		if (!e)
-			return pmu__err(ctx, -EINVAL, "'%s' is a derived PAPI preset (%s's %s for %s: %s), which libpmu "
-					"maps to no standard name: count its events with pmu stat -e and combine them as "
-					"PAPI does", name, path, kind, model, events);
-		if (pmu__papi_derived(e))
+		if (!e || pmu__papi_derived(e))
 			return pmu__err(ctx, -EINVAL, "'%s' is a derived PAPI preset (%s's %s for %s: %s), not one "
-					"event: evaluate it with pmu stat -M %s (libpmu's formula, %s)", name, path, kind,
-					model, events, spec, e->expr);
+					"event: evaluate it with pmu stat -M %s (PAPI's formula of its events)", name, path,
+					kind, model, events, spec);
 		snprintf(pre, sizeof(pre), "PAPI preset %s (%s's %s for %s: %s) as libpmu's standard %s: ", spec, path,
 			 kind, model, events, e->expr);
 	} else if (model && r == 0) {
@@ -270,4 +410,25 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 	pmu__strlcpy(out->name, name, sizeof(out->name));
 	origin_prefix(out, pre);
 	return 0;
+}
+
+const struct pmu_tname *pmu__papi_tname(struct pmu_ctx *ctx, const char *name)
+{
+	const struct csv_metric *m;
+	bool defined;
+	long k;
+
+	if (!pmu__papi_is_preset(name))
+		return NULL;
+	if ((m = csv_metric(ctx, name, &defined)))
+		return &m->tn;
+	k = find(name);
+	return defined || k < 0 || !pmu__papi_derived(&blk->e[k]) ? NULL : &tnames[k];
+}
+
+const struct pmu_tentry *pmu__papi_metric(struct pmu_ctx *ctx, const char *name)
+{
+	const struct pmu_tname *t = pmu__papi_tname(ctx, name);
+
+	return t ? t->ent : NULL;
 }

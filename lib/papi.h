@@ -16,9 +16,13 @@ int pmu__papi_is_preset(const char *name);
 /* libpmu's mapping of preset @name: a metric entry (MetricExpr: one standard name, or a formula of them),
  * NULL if the preset has none. Process-wide, never freed. */
 const struct pmu_tentry *pmu__papi_preset(const char *name);
-/* A derived preset's mapping (a formula of standard names) as an index name (what the metric lookups
- * return), NULL if none: a not-derived preset is an event (pmu__papi_resolve), not a metric. */
-const struct pmu_tname *pmu__papi_tname(const char *name);
+/* A derived preset as a metric for @ctx's CPU, as an index name (what the metric lookups return): PAPI's
+ * own formula of its native events where papi_events.csv is installed and writes the preset as one for this
+ * CPU, else libpmu's formula of standard names; NULL where the preset is one event here (pmu__papi_resolve)
+ * or unknown. Process-wide, never freed. */
+const struct pmu_tname *pmu__papi_tname(struct pmu_ctx *ctx, const char *name);
+/* The same as an entry. */
+const struct pmu_tentry *pmu__papi_metric(struct pmu_ctx *ctx, const char *name);
 /* Whether mapping @e is a formula (a derived preset), not one standard name. */
 int pmu__papi_derived(const struct pmu_tentry *e);
 /* Preset @spec (@name as written) resolved as one event: PAPI's native event for this CPU where

@@ -23,7 +23,8 @@ the presets PAPI offers there that no standard name covers (the breadth of the s
 It fails on a difference not listed in KNOWN with its reason; on a mapping whose formula names an unknown
 name; on a not-derived preset whose `pmu resolve PAPI_X` differs from its standard name's; on a derived
 one that resolves as one event; and where libpmu reads the csv itself (PMU_PAPI_EVENTS=the csv), on a
-not-derived preset whose encoding is not libpfm4's of PAPI's event.
+not-derived preset whose encoding is not libpfm4's of PAPI's event, and on a derived one whose metric
+(pmu_metric_info, through ctypes) is not PAPI's formula over the same encodings.
 Skips (77) where the csv or libpfm4 is not installed (tests/deps.sh installs both).
 """
 import ctypes
@@ -183,6 +184,82 @@ def encode_main(pmu):
     return 0
 
 
+def metrics_main():
+    """Each name of stdin: libpmu's metric of that name (pmu_metric_info's expression), for the CPU and csv
+    of the environment; "name<TAB>expr", or "name<TAB>!" where libpmu has none."""
+    lib = ctypes.CDLL(os.path.join(os.environ["PMU_TEST_BUILDDIR"], "lib", "libpmu.so"))
+
+    class Info(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_char_p) for n in ("name", "expr", "desc", "group", "scale_unit", "threshold",
+                                                   "params", "file")]
+    ctx = ctypes.c_void_p()
+    if lib.pmu_ctx_new(ctypes.byref(ctx), None) != 0:
+        return 1
+    for name in sys.stdin.read().split():
+        mi = Info()
+        r = lib.pmu_metric_info(ctx, name.encode(), ctypes.byref(mi))
+        print("%s\t%s" % (name, mi.expr.decode() if r == 0 else "!"))
+    return 0
+
+
+def metrics(cpuid, names):
+    env = dict(os.environ, PMU_CPUID=cpuid, PMU_PAPI_EVENTS=CSV)
+    r = subprocess.run([sys.executable, __file__, "--metrics"], input="\n".join(names), text=True,
+                       capture_output=True, env=env, check=True)
+    return dict(line.split("\t", 1) for line in r.stdout.splitlines())
+
+
+def parse_expr(expr, enc):
+    """A MetricExpr of names, numbers, + - * / and parentheses as {encoding: coefficient}, each name's
+    encoding from @enc(name) (None: not resolved, then None is returned); a product needs a constant side."""
+    toks = re.findall(r"(?:[A-Za-z_\\](?:\\.|[A-Za-z0-9_.:@])*)|\d+(?:\.\d+)?|[-+*/()]", expr)
+    pos = [0]
+
+    def peek():
+        return toks[pos[0]] if pos[0] < len(toks) else None
+
+    def take():
+        pos[0] += 1
+        return toks[pos[0] - 1]
+
+    def atom():
+        t = take()
+        if t == "(":
+            v = add()
+            take()
+            return v
+        if re.fullmatch(r"\d+(?:\.\d+)?", t):
+            return {"1": float(t)}
+        e = enc(re.sub(r"\\(.)", r"\1", t))
+        if e is None:
+            raise LookupError(t)
+        return {e: 1}
+
+    def mul():
+        v = atom()
+        while peek() in ("*", "/"):
+            op, w = take(), atom()
+            if op == "*" and set(v) == {"1"}:
+                v = {k: x * v["1"] for k, x in w.items()}
+            elif set(w) == {"1"}:
+                v = {k: (x * w["1"] if op == "*" else x / w["1"]) for k, x in v.items()}
+            else:
+                raise ValueError("not linear: " + expr)
+        return v
+
+    def add():
+        v = mul()
+        while peek() in ("+", "-"):
+            op, w = take(), mul()
+            for k, x in w.items():
+                v[k] = v.get(k, 0) + (x if op == "+" else -x)
+        return {k: x for k, x in v.items() if x}
+    try:
+        return add()
+    except LookupError:
+        return None
+
+
 def norm(typ, config, config1):
     if typ == 4:
         config &= MASK
@@ -269,6 +346,8 @@ def enc_of(info):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--encode":
         return encode_main(sys.argv[2])
+    if len(sys.argv) == 2 and sys.argv[1] == "--metrics":
+        return metrics_main()
     if not PMU:
         print("PMU_CLI is not set (run through meson test)")
         return 1
@@ -286,7 +365,7 @@ def main():
     std_names = sorted({t for e in mapping.values() for t in e.split() if t not in "+-"})
     failures = []
     totals = {}
-    csv_checked, csv_arch = 0, []
+    csv_checked, csv_arch, csv_formulas, csv_differ = 0, [], 0, []
     print("PAPI's table: %s; libpmu's mapping: %d presets (%s)" % (CSV, len(mapping), PRESETS))
     for pmu in sorted(papi):
         if pmu not in CPUS:
@@ -319,6 +398,32 @@ def main():
             if not isinstance(g, dict) or enc_of(g) != norm(*pfm[ev]):
                 failures.append("%s %s: with PMU_PAPI_EVENTS=%s libpmu gives %s, libpfm4 encodes PAPI's %s as %s"
                                 % (pmu, name, CSV, g if not isinstance(g, dict) else enc_of(g), ev, norm(*pfm[ev])))
+        # libpmu reading PAPI's table itself: each derived preset a metric of PAPI's formula over its events
+        derived = sorted(n for n in presets if n not in single)
+        formulas = metrics(cpuid, derived)
+        encs = resolve(cpuid, sorted({t for n in derived if formulas.get(n, "!") != "!" for t in
+                                      re.findall(r"(?:[A-Za-z_\\](?:\\.|[A-Za-z0-9_.:@])*)", formulas[n])}), CSV)
+        for name in derived:
+            kind, parts, postfix = presets[name]
+            if any(not isinstance(pfm.get(p), tuple) for p in parts):
+                continue
+            theirs = linear(kind, parts, postfix, [norm(*pfm[p]) for p in parts])
+            f = formulas.get(name, "!")
+            ours = None if f == "!" else parse_expr(f, lambda n: enc_of(encs[re.sub(r"\\(.)", r"\1", n)])
+                                                      if isinstance(encs.get(re.sub(r"\\(.)", r"\1", n)), dict) else None)
+            if ours is None and f != "!" and any(p in VIA_ARCH for p in parts):
+                csv_arch.append("%s %s" % (pmu, name))
+                continue
+            if ours is None and f != "!" and any(re.sub(r"\\(.)", r"\1", n) in encs and
+                                                 not isinstance(encs[re.sub(r"\\(.)", r"\1", n)], dict) and
+                                                 "they differ" in encs[re.sub(r"\\(.)", r"\1", n)]
+                                                 for n in re.findall(r"(?:[A-Za-z_\\](?:\\.|[A-Za-z0-9_.:@])*)", f)):
+                csv_differ.append("%s %s" % (pmu, name))  # libpmu refuses a libpfm4 name its table encodes otherwise
+                continue
+            csv_formulas += 1
+            if ours is None or {k: float(v) for k, v in ours.items()} != {k: float(v) for k, v in theirs.items()}:
+                failures.append("%s %s: with PMU_PAPI_EVENTS=%s libpmu's metric is %s, PAPI's %s %s"
+                                % (pmu, name, CSV, f, kind, ",".join(([postfix] if postfix else []) + parts)))
         res = {k: [] for k in ("matched", "different", "generic", "missing", "unknown to libpfm4", "not covered")}
         for name in sorted(presets):
             kind, parts, postfix = presets[name]
@@ -375,11 +480,16 @@ def main():
     print("\ntotal: " + ", ".join("%s %d" % kv for kv in totals.items()))
     print("libpmu reading PAPI's table itself (PMU_PAPI_EVENTS): %d not-derived presets, each encoded as libpfm4 "
           "encodes PAPI's event" % csv_checked)
+    print("  and %d derived presets, each a metric of PAPI's formula over the events libpfm4 encodes as PAPI's"
+          % csv_formulas)
+    if csv_differ:
+        print("  refused, as libpmu refuses a libpfm4 name whose encoding its CPU table gives otherwise (the error names "
+              "the table's event): %d: %s" % (len(csv_differ), ", ".join(csv_differ)))
     if csv_arch:
         print("  not compared: %d whose event libpfm4 has in ix86arch, which it sets up only on Intel hardware "
               "(libpmu says so): %s" % (len(csv_arch), ", ".join(csv_arch)))
-    if not csv_checked:
-        failures.append("no preset was resolved through PAPI's table")
+    if not csv_checked or not csv_formulas:
+        failures.append("no preset was resolved, or no derived one evaluated, through PAPI's table")
     for f in failures:
         print("FAIL: " + f)
     return 1 if failures else 0
