@@ -93,29 +93,29 @@ static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
 	return ok;
 }
 
-/* A PAPI preset of libpmu's mapping (papi.c): a name of PAPI's standard vocabulary, listed beside the
- * standard names (a derived one is evaluated as a metric, pmu stat -M, but is no table's metric: 'pmu list
- * metric' lists those); its formula and file in the long description. Counted as PAPI's own event where
- * papi_events.csv is installed (pmu resolve says which). */
-static int foreach_papi(const struct pmu_tentry *te, void *data)
+/* A PAPI preset (papi.c): a name of PAPI's vocabulary, listed beside the standard names (one PAPI writes as
+ * a formula is evaluated as a metric, pmu stat -M, but is no table's metric: 'pmu list metric' lists
+ * those); where it comes from for this CPU in the long description. */
+static bool papi_accept(const char *name, const void *data)
+{
+	return pmu__prefix(name, ((const struct foreach_state *)data)->prefix);
+}
+
+static int foreach_papi(const struct pmu_papi_listed *p, void *data)
 {
 	struct foreach_state *st = data;
 	struct pmu_event_entry e;
-	char ld[512];
-	bool derived = pmu__papi_derived(te);
+	char ld[1600];
 
-	if (!pmu__prefix(te->name, st->prefix))
-		return 0;
-	snprintf(ld, sizeof(ld), "%s. PAPI preset: libpmu's mapping %s (events/papi/presets.json%s); PAPI's own "
-		 "event for this CPU where its papi_events.csv is installed ('pmu resolve' says which)",
-		 te->desc ? te->desc : "", te->expr, derived ? ", a formula: count it with pmu stat -M" : "");
-	e.name = te->name;
+	snprintf(ld, sizeof(ld), "%s (PAPI preset). From %s%s", p->desc, p->from,
+		 p->metric ? " (a formula: count it with pmu stat -M)" : "");
+	e.name = p->name;
 	e.pmu = "";
-	e.desc = te->desc ? te->desc : "";
+	e.desc = p->desc;
 	e.long_desc = ld;
 	e.source = PMU_SRC_TABLE;
 	e.kind = PMU_ENTRY_STANDARD;
-	e.usable = derived ? metric_countable(st->ctx, te->name) : pmu__name_countable(st->ctx, te->name);
+	e.usable = p->metric ? metric_countable(st->ctx, p->name) : pmu__name_countable(st->ctx, p->name);
 	st->count++;
 	return st->cb(&e, st->data);
 }
@@ -173,7 +173,7 @@ PMU_EXPORT int pmu_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_ev
 				return r;
 		}
 	}
-	if ((r = pmu__papi_foreach(foreach_papi, &st)))
+	if ((r = pmu__papi_foreach(ctx, papi_accept, foreach_papi, &st)))
 		return r;
 	if ((r = pmu__generic_foreach(foreach_generic, &st)))
 		return r;

@@ -92,15 +92,24 @@ int pmu__papi_derived(const struct pmu_tentry *e)
 	return e && e->expr && strpbrk(e->expr, " +-*/()") != NULL;
 }
 
-int pmu__papi_foreach(int (*fn)(const struct pmu_tentry *e, void *data), void *data)
-{
-	int r;
 
-	pthread_once(&once, load_once);
-	for (size_t k = 0; blk && k < blk->bd->n; k++)
-		if ((r = fn(entry(k), data)))
-			return r;
-	return 0;
+/* The libpfm4 PMU whose name PAPI's CPU lines use for @ctx's CPU: of its table directories ("x86/skylakex+
+ * x86/intel/cascadelakex"), the last that names one (clx, not the skx of the directory it shares), NULL if none. */
+static const char *papi_model(struct pmu_ctx *ctx)
+{
+	const char *dir, *m = NULL;
+
+	if (pmu__tables_load(ctx) < 0 || !(dir = ctx->tables.cpu_dir))
+		return NULL;
+	for (const char *p = dir, *plus; p && *p; p = plus ? plus + 1 : NULL) {
+		char part[128];
+		const char *pm;
+		size_t n = (plus = strchr(p, '+')) ? (size_t)(plus - p) : strlen(p);
+		snprintf(part, sizeof(part), "%.*s", (int)n, p);
+		if ((pm = pmu__pfm_model(part)))
+			m = pm;
+	}
+	return m;
 }
 
 /* papi_events.csv: $PMU_PAPI_EVENTS (set and empty: none), else the newest /usr/share/papi/VERSION/. */
@@ -298,8 +307,7 @@ static const struct csv_metric *csv_metric(struct pmu_ctx *ctx, const char *name
 		if (!(canon[i] = (char)toupper((unsigned char)name[i])))
 			break;
 	canon[sizeof(canon) - 1] = 0;
-	if (pmu__tables_load(ctx) < 0 || !ctx->tables.cpu_dir || !(model = pmu__pfm_model(ctx->tables.cpu_dir)) ||
-	    csv_path(path, sizeof(path)) < 0 ||
+	if (!(model = papi_model(ctx)) || csv_path(path, sizeof(path)) < 0 ||
 	    csv_find(path, model, canon, kind, sizeof(kind), events, sizeof(events)) < 0)
 		return NULL;
 	*defined = true;
@@ -356,8 +364,7 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 	canon[sizeof(canon) - 1] = 0;
 	spec = canon;
 	e = pmu__papi_preset(spec);
-	if (pmu__tables_load(ctx) == 0 && ctx->tables.cpu_dir)
-		model = pmu__pfm_model(ctx->tables.cpu_dir);
+	model = papi_model(ctx);
 	/* PAPI's own table first: the events PAPI counts for this CPU */
 	pre[0] = 0;
 	if (model && csv_path(path, sizeof(path)) == 0 &&
@@ -431,4 +438,42 @@ const struct pmu_tentry *pmu__papi_metric(struct pmu_ctx *ctx, const char *name)
 	const struct pmu_tname *t = pmu__papi_tname(ctx, name);
 
 	return t ? t->ent : NULL;
+}
+
+int pmu__papi_foreach(struct pmu_ctx *ctx, bool (*accept)(const char *name, const void *data),
+		      int (*fn)(const struct pmu_papi_listed *p, void *data), void *data)
+{
+	char path[512], kind[32], events[1024], name[16], from[1400];
+	const char *model = NULL;
+	bool csv;
+	int r;
+
+	pthread_once(&once, load_once);
+	model = papi_model(ctx);
+	csv = model && csv_path(path, sizeof(path)) == 0;
+	for (size_t i = 0; i < sizeof(preset_names) / sizeof(preset_names[0]); i++) {
+		const struct pmu_tentry *e;
+		struct pmu_papi_listed p;
+		bool in_csv;
+		snprintf(name, sizeof(name), "PAPI_%s", preset_names[i]);
+		if (accept && !accept(name, data))
+			continue;
+		e = pmu__papi_preset(name);
+		in_csv = csv && csv_find(path, model, name, kind, sizeof(kind), events, sizeof(events)) == 0;
+		if (!e && !in_csv)
+			continue;
+		p.name = e ? e->name : name;
+		p.desc = e && e->desc ? e->desc : "defined by PAPI's table for this CPU alone";
+		p.metric = in_csv ? strcmp(kind, "NOT_DERIVED") || strchr(events, ',') : pmu__papi_derived(e);
+		snprintf(from, sizeof(from), "%s%s%s%s%s%s%s%s%s", in_csv ? "PAPI's " : "", in_csv ? path : "",
+			 in_csv ? " for " : "", in_csv ? model : "", in_csv ? ": " : "", in_csv ? kind : "",
+			 in_csv ? " " : "", in_csv ? events : "", in_csv && e ? "; " : "");
+		if (e)
+			snprintf(from + strlen(from), sizeof(from) - strlen(from),
+				 "libpmu's mapping (events/papi/presets.json): %s", e->expr);
+		p.from = from;
+		if ((r = fn(&p, data)))
+			return r;
+	}
+	return 0;
 }

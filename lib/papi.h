@@ -4,6 +4,7 @@
  * own table where it is installed (papi_events.csv: the preset's native events for this CPU's libpfm4 PMU). */
 #ifndef PMU_PAPI_H
 #define PMU_PAPI_H
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pmu_ctx;
@@ -29,7 +30,16 @@ int pmu__papi_derived(const struct pmu_tentry *e);
  * papi_events.csv is installed and defines it, else libpmu's mapping to a standard name. -ENOENT when
  * @spec is no PAPI preset; other errors said (a derived preset: count it with -M; none for this CPU). */
 int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, struct pmu_event_info *out);
-/* Each preset of libpmu's mapping, in the table's order, until @fn returns nonzero (returned). */
-int pmu__papi_foreach(int (*fn)(const struct pmu_tentry *e, void *data), void *data);
+/* A preset as pmu list shows it: its description, where it comes from for @ctx's CPU ("PAPI's
+ * papi_events.csv for skx: NOT_DERIVED L1D:REPLACEMENT; libpmu's mapping: CACHE.L1D.FILL"), and whether
+ * it is a metric here (a formula) rather than one event. */
+struct pmu_papi_listed {
+	const char *name, *desc, *from;
+	bool metric;
+};
+/* Each preset known for @ctx's CPU (libpmu's mapping, or PAPI's table where it is read here) whose name
+ * @accept takes (NULL: all), in PAPI's order, until @fn returns nonzero (returned). */
+int pmu__papi_foreach(struct pmu_ctx *ctx, bool (*accept)(const char *name, const void *data),
+		      int (*fn)(const struct pmu_papi_listed *p, void *data), void *data);
 
 #endif

@@ -424,6 +424,15 @@ def main():
             if ours is None or {k: float(v) for k, v in ours.items()} != {k: float(v) for k, v in theirs.items()}:
                 failures.append("%s %s: with PMU_PAPI_EVENTS=%s libpmu's metric is %s, PAPI's %s %s"
                                 % (pmu, name, CSV, f, kind, ",".join(([postfix] if postfix else []) + parts)))
+        # pmu list: every preset of PAPI's line for this CPU and of the mapping, each saying where it comes from
+        r = subprocess.run([PMU, "list", "--json", "PAPI_"], capture_output=True, text=True,
+                           env=dict(os.environ, PMU_CPUID=cpuid, PMU_PAPI_EVENTS=CSV))
+        listed = {e["name"]: e["long_desc"] for e in json.loads(r.stdout)} if r.returncode == 0 else {}
+        for name in sorted(set(presets) | set(mapping)):
+            ld = listed.get(name, "")
+            if (name in presets and "%s for %s: %s " % (CSV, pmu, presets[name][0]) not in ld) or \
+               (name in mapping and "presets.json): " + mapping[name] not in ld):
+                failures.append("%s: pmu list PAPI_ does not say where %s comes from: %r" % (pmu, name, ld))
         res = {k: [] for k in ("matched", "different", "generic", "missing", "unknown to libpfm4", "not covered")}
         for name in sorted(presets):
             kind, parts, postfix = presets[name]
