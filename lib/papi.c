@@ -12,6 +12,7 @@
 #include <strings.h>
 #include "pmu.h"
 #include "papi.h"
+#include "common.h"
 #include "context.h"
 #include "error.h"
 #include "pfm.h"
@@ -34,18 +35,28 @@ static const char *const preset_names[] = {
 	"FAD_INS", "FDV_INS", "FSQ_INS", "FNV_INS", "FP_OPS", "SP_OPS", "DP_OPS", "VEC_SP", "VEC_DP", "REF_CYC",
 };
 
+/* Preset @name (pmu__papi_is_preset's: 13 characters at most) as PAPI writes it, upper case, in @out. */
+static void canonical(const char *name, char out[16])
+{
+	size_t i = 0;
+
+	for (; i < 15 && name[i]; i++)
+		out[i] = (char)toupper((unsigned char)name[i]);
+	out[i] = 0;
+}
+
 int pmu__papi_is_preset(const char *name)
 {
 	if (!name || strncasecmp(name, "PAPI_", 5))
 		return 0;
-	for (size_t i = 0; i < sizeof(preset_names) / sizeof(preset_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(preset_names); i++)
 		if (!strcasecmp(name + 5, preset_names[i]))
 			return 1;
 	return 0;
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static struct pmu_tblock *blk;     /* the "papi" directory's entries, made at their first use */
+static struct pmu_tblock *blk;     /* the "papi" directory's entries, all made at the load */
 static struct pmu_tname *tnames;   /* one index name per entry, for the metric lookups */
 
 static void load_once(void)
@@ -303,10 +314,7 @@ static const struct csv_metric *csv_metric(struct pmu_ctx *ctx, const char *name
 	const char *model;
 
 	*defined = false;
-	for (size_t i = 0; i < sizeof(canon); i++)
-		if (!(canon[i] = (char)toupper((unsigned char)name[i])))
-			break;
-	canon[sizeof(canon) - 1] = 0;
+	canonical(name, canon);
 	if (!(model = papi_model(ctx)) || csv_path(path, sizeof(path)) < 0 ||
 	    csv_find(path, model, canon, kind, sizeof(kind), events, sizeof(events)) < 0)
 		return NULL;
@@ -358,10 +366,7 @@ int pmu__papi_resolve(struct pmu_ctx *ctx, const char *name, const char *spec, s
 
 	if (!pmu__papi_is_preset(spec))
 		return -ENOENT;
-	for (size_t i = 0; i < sizeof(canon); i++) /* as PAPI writes it: upper case (the names are short) */
-		if (!(canon[i] = (char)toupper((unsigned char)spec[i])))
-			break;
-	canon[sizeof(canon) - 1] = 0;
+	canonical(spec, canon);
 	spec = canon;
 	e = pmu__papi_preset(spec);
 	model = papi_model(ctx);
@@ -451,7 +456,7 @@ int pmu__papi_foreach(struct pmu_ctx *ctx, bool (*accept)(const char *name, cons
 	pthread_once(&once, load_once);
 	model = papi_model(ctx);
 	csv = model && csv_path(path, sizeof(path)) == 0;
-	for (size_t i = 0; i < sizeof(preset_names) / sizeof(preset_names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(preset_names); i++) {
 		const struct pmu_tentry *e;
 		struct pmu_papi_listed p;
 		bool in_csv;
