@@ -359,11 +359,22 @@ def main():
     except OSError:
         print("SKIP: libpfm4 (libpfm.so.4) is not installed (Debian: libpfm4)")
         return 77
+    failures = []
+    # refusals: each names the preset, why, and the fix
+    env = dict(os.environ, PMU_CPUID=CPUS["skx"])
+    for args, csv, want in ((["PAPI_FMA_INS"], CSV, ["PAPI_FMA_INS", "no standard name", "libpapi7.0"]),
+                            (["PAPI_FP_OPS"], "", ["PAPI_FP_OPS", "is not installed", "PMU_PAPI_EVENTS"]),
+                            (["PAPI_L1_TCM"], "", ["derived PAPI preset", "pmu stat -M PAPI_L1_TCM"]),
+                            (["PAPI_L1_TCM"], CSV, ["derived PAPI preset", "DERIVED_ADD", "pmu stat -M PAPI_L1_TCM"]),
+                            (["PAPI_TOT_INX"], CSV, ["unknown event 'PAPI_TOT_INX'"])):
+        r = subprocess.run([PMU, "resolve"] + args, capture_output=True, text=True, env=dict(env, PMU_PAPI_EVENTS=csv))
+        if r.returncode == 0 or not all(w in r.stderr for w in want):
+            failures.append("pmu resolve %s (PMU_PAPI_EVENTS=%r): want an error saying %s, got %r"
+                            % (" ".join(args), csv, want, r.stderr.strip()))
     papi = parse_csv(CSV)
     with open(PRESETS, encoding="utf-8") as f:
         mapping = {o["MetricName"]: o["MetricExpr"] for o in json.load(f)}
     std_names = sorted({t for e in mapping.values() for t in e.split() if t not in "+-"})
-    failures = []
     totals = {}
     csv_checked, csv_arch, csv_formulas, csv_differ = 0, [], 0, []
     print("PAPI's table: %s; libpmu's mapping: %d presets (%s)" % (CSV, len(mapping), PRESETS))
