@@ -193,8 +193,8 @@ static int csv_find(const char *path, const char *model, const char *preset, cha
 			continue;
 		pmu__strlcpy(kind, t, klen);
 		events[0] = 0;
-		for (size_t o = 0; (t = field(&s)) && strcmp(t, "NOTE"); )
-			o += (size_t)snprintf(events + o, o < elen ? elen - o : 0, "%s%s", o ? "," : "", t);
+		for (size_t o = 0; o < elen && (t = field(&s)) && strcmp(t, "NOTE"); )
+			o += (size_t)snprintf(events + o, elen - o, "%s%s", o ? "," : "", t);
 		found = 0;
 	}
 	fclose(f);
@@ -256,25 +256,33 @@ static int csv_formula(struct pmu_ctx *ctx, const char *model, const char *kind,
 			rpn = t;
 			continue;
 		}
-		if (n == 16)
-			return -EINVAL;
-		if (!(names[n] = malloc(512)))
-			return -ENOMEM;
+		if (n == 16 || !(names[n] = malloc(512))) {
+			r = n == 16 ? -EINVAL : -ENOMEM;
+			break;
+		}
 		expr_name(ctx, model, t, names[n++], 512);
 	}
 	out[0] = 0;
-	if (!rpn) { /* DERIVED_ADD (and several events on a NOT_DERIVED line, which PAPI adds), DERIVED_SUB */
-		for (size_t i = 0, o = 0; i < n; i++)
-			o += (size_t)snprintf(out + o, o < len ? len - o : 0, "%s%s", i ? !strcmp(kind, "DERIVED_SUB") ?
-					      " - " : " + " : "", names[i]);
-	} else {
+	if (r == 0 && !rpn) { /* DERIVED_ADD (and several events on a NOT_DERIVED line, which PAPI adds), DERIVED_SUB */
+		for (size_t i = 0, o = 0; i < n && o < len; i++)
+			o += (size_t)snprintf(out + o, len - o, "%s%s", i ? !strcmp(kind, "DERIVED_SUB") ? " - " : " + " : "",
+					      names[i]);
+	} else if (r == 0) {
 		save = NULL;
 		for (char *t = strtok_r(rpn, "|", &save); t && r == 0; t = strtok_r(NULL, "|", &save)) {
 			char *v;
+			if (sp == 16) {
+				r = -EINVAL;
+				break;
+			}
 			if (t[0] == 'N' && t[1] && strspn(t + 1, "0123456789") == strlen(t + 1)) {
 				size_t k = strtoul(t + 1, NULL, 10);
-				v = k < n && sp < 16 ? strdup(names[k]) : NULL;
-			} else if (strspn(t, "0123456789.") == strlen(t) && sp < 16) {
+				if (k >= n) {
+					r = -EINVAL;
+					break;
+				}
+				v = strdup(names[k]);
+			} else if (strspn(t, "0123456789.") == strlen(t)) {
 				v = strdup(t);
 			} else if (strlen(t) == 1 && strchr("+-*/", t[0]) && sp >= 2) {
 				size_t l = strlen(parts[sp - 2]) + strlen(parts[sp - 1]) + 6;
