@@ -1248,7 +1248,9 @@ int pmu_topdown_from_named(struct pmu_ctx *ctx, const struct pmu_named_value *va
  * thread between the two calls, accumulated per (thread, name).
  *
  * No set-up call: the first call in a thread opens that thread's events
- * from $PMU_EVENTS (an event list, metric names, or TOPDOWN; default:
+ * from $PMU_EVENTS (an event list, metric names, TOPDOWN, or performance
+ * groups as likwid:NAME or group:NAME, see pmu_group_open(): their events,
+ * and their metrics on each region's row; default:
  * instructions, cycles, branch and cache misses in user mode where a
  * hardware PMU exists, else task-clock, page-faults, context-switches), and
  * at exit a report goes to $PMU_OUTPUT (default stderr; "-" stdout; "%p"
@@ -1311,7 +1313,7 @@ int pmu_region_end(const char *name);
 
 /**
  * pmu_region_configure - choose the regions' events in code instead of the
- * environment: @events (an event list, metric names, or TOPDOWN, as in
+ * environment: @events (an event list, metric names, TOPDOWN or groups, as in
  * $PMU_EVENTS; NULL: $PMU_EVENTS or the default) and @calibrate (1 or 0, as
  * $PMU_CALIBRATE; -1: $PMU_CALIBRATE or the default). Call it once, before
  * any other pmu_region_* function: the events of every thread are fixed at

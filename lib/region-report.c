@@ -271,6 +271,12 @@ static void each_metric(const struct pmu_region_result *r, const struct pmu_even
 		fn(m, v, data);
 	}
 	free(copy);
+	for (size_t k = 0; k < R.ngmetrics; k++) { /* a group's, by its label */
+		double v;
+		if (!R.gmetrics[k].expr || pmu_metric_eval(R.ctx, R.gmetrics[k].expr, nv, n, &v) < 0)
+			v = NAN;
+		fn(R.gmetrics[k].label, v, data);
+	}
 }
 
 /* Event @k of @r as counted, or NULL when it could not be counted here: never counted, which every

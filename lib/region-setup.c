@@ -183,6 +183,47 @@ static void report_at_exit(void)
 	}
 }
 
+/* Performance group @tok ("likwid:MEM_DP", "group:CPI"): its events added to R.events, its metrics to
+ * R.gmetrics, labelled as the group names them with their unit; a formula using the run's time
+ * (duration_time) adds that tool event, the region's own wall time in each thread. */
+static int add_group(const char *tok)
+{
+	const char *name = strncasecmp(tok, "group:", 6) ? tok : tok + 6;
+	const struct pmu_group_info *gi;
+	struct pmu_group *g = NULL;
+	char label[320];
+	int r = pmu_group_open(R.ctx, name, 0, &g);
+
+	if (r < 0)
+		return r;
+	gi = pmu_group_info(g);
+	r = pmu__names_add_new(&R.events, gi->events, NULL, NULL);
+	for (size_t k = 0; r == 0 && k < gi->nmetrics; k++) {
+		const struct pmu_group_metric *m = &gi->metric[k];
+		struct region_gmetric *n = realloc(R.gmetrics, (R.ngmetrics + 1) * sizeof(*n));
+		if (!n) {
+			r = pmu__err(R.ctx, -ENOMEM, "out of memory");
+			break;
+		}
+		R.gmetrics = n;
+		n = &n[R.ngmetrics];
+		snprintf(label, sizeof(label), m->unit[0] ? "%s [%s]" : "%s", m->name, m->unit);
+		n->label = strdup(label);
+		n->expr = m->expr ? strdup(m->expr) : NULL;
+		if (!n->label || (m->expr && !n->expr)) {
+			free(n->label);
+			free(n->expr);
+			r = pmu__err(R.ctx, -ENOMEM, "out of memory");
+			break;
+		}
+		R.ngmetrics++;
+		if (m->expr && strstr(m->expr, "duration_time"))
+			r = pmu__names_add_new(&R.events, "duration_time", NULL, NULL);
+	}
+	pmu_group_free(g);
+	return r;
+}
+
 /* R.events resolved now, once for every thread: a bad name turns regions off in the whole process, said
  * once. The events of PMUs that count CPUs (uncore, energy) are parted from the thread's and opened now,
  * once for the process (region-socket.c): where it may not count CPUs, that is the error. */
@@ -256,13 +297,15 @@ static void global_setup(void)
 		snprintf(R.origin, sizeof(R.origin), "the default events '%s' (PMU_EVENTS is not set)", ev);
 		R.fix = "set PMU_EVENTS to events this machine can count ('pmu list')";
 	}
-	/* metric names stand for the events they need */
+	/* metric names stand for the events they need, a group's name for its events and metrics */
 	if (!(copy = strdup(ev)))
 		R.err = pmu__err(R.ctx, -ENOMEM, "out of memory");
 	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && R.err == 0; tok = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*tok))
 			tok++;
-		if (is_metric(tok)) {
+		if (!strncasecmp(tok, "likwid:", 7) || !strncasecmp(tok, "group:", 6)) {
+			R.err = add_group(tok);
+		} else if (is_metric(tok)) {
 			char need[2048];
 			if ((R.err = append(&R.metrics, tok)) < 0 ||
 			    (R.err = pmu_metric_events(R.ctx, tok, need, sizeof(need))) < 0)
@@ -340,6 +383,13 @@ __attribute__((destructor)) static void region_unload(void)
 	R.sock_events = NULL;
 	free(R.events);
 	free(R.metrics);
+	for (size_t k = 0; k < R.ngmetrics; k++) {
+		free(R.gmetrics[k].label);
+		free(R.gmetrics[k].expr);
+	}
+	free(R.gmetrics);
+	R.gmetrics = NULL;
+	R.ngmetrics = 0;
 	free(R.cfg_events);
 	R.ctx = NULL;
 	R.events = R.metrics = R.cfg_events = NULL;

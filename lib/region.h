@@ -134,6 +134,11 @@ struct regions {
 	struct pmu_event_info sinfos[REG_MAX_SOCK]; /* its values */
 	size_t nsock;                   /* how many: 0, no socket-wide values (regions as ever) */
 	char *metrics;                  /* metric names from PMU_EVENTS, comma separated */
+	struct region_gmetric {         /* a performance group's metrics (PMU_EVENTS' likwid:NAME, group:NAME) */
+		char *label;            /* "Memory bandwidth [MBytes/s]" */
+		char *expr;             /* for pmu_metric_eval(), NULL where the group says it cannot be */
+	} *gmetrics;
+	size_t ngmetrics;
 	char errmsg[1024];              /* err's sentence, "<origin>: <cause and fix>" */
 	bool told;                      /* pmu_region_configure() returned err: its caller knows */
 	int said;                       /* regions being off was said (once per process) */

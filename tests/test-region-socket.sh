@@ -120,6 +120,22 @@ jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))"
 	check "pmu report of two such reports: the socket-wide column apart, labelled, with the note on summing them" \
 		bash -c "'$PMU' report '$R' '$R' > '$tmp/rep' 2>&1 && grep -Eq '^ both +8 +[0-9]+ +$((2 * 6 * RD)) ' <(sed 's/,//g' '$tmp/rep') &&
 			grep -q 'MEM.DRAM.RD.BYTES \[socket\]' '$tmp/rep' && grep -q 'note: columns marked \[socket\] are socket-wide' '$tmp/rep'"
+	# a performance group in the list (group:FILE, LIKWID's shape): its events counted (RAPL's PWR0 socket-wide,
+	# a software event the thread's), its metrics on the region's row: Energy = the package's joules by hand,
+	# Power = those over the intervals' wall time, Runtime = that time (time is duration_time)
+	printf 'SHORT region group\n\nEVENTSET\nSW0 task-clock\nPWR0 PWR_PKG_ENERGY\n\nMETRICS\n%s\n%s\n%s\n\nLONG\nx\n' \
+		'Runtime [s] time' 'Energy [J] PWR0' 'Power [W] PWR0/time' > "$tmp/G.txt"
+	PMU_CPUID=GenuineIntel-6-55-4 run "group:$tmp/G.txt"
+	check "a group's events and metrics in regions (rc $?)" [ $? = 0 ]
+	for n in alone both; do
+		k=${READS[$n]}
+		check "$n: the group's Energy [J] is $k reads of 4.75 J, Power [W] that over $k ms, Runtime [s] $k ms" \
+			near "$(js "$R" "g('$n')['metrics']['Energy [J]'] + g('$n')['metrics']['Power [W]'] + g('$n')['metrics']['Runtime [s]']")" \
+			"$(python3 -c "print($k * 4.75 + $k * 4.75 / ($k * 1e-3) + $k * 1e-3)")"
+	done
+	run "likwid:NO_SUCH_GROUP,task-clock"
+	check "an unknown group: regions off, the sentence says where it looked (rc 3)" \
+		bash -c "[ $? = 3 ] && grep -q 'NO_SUCH_GROUP' '$tmp/out'"
 	# refusals, each with its reason: a group of both kinds; the kernel refusing the uncore PMU (as it
 	# does at perf_event_paranoid > 0 without CAP_PERFMON)
 	run "{MEM.DRAM.RD.BYTES,task-clock}"
