@@ -34,8 +34,9 @@ no import circle).
    ``metrics``   metric evaluation, thresholds, events, info, #constants
    ``topdown``   topdown fractions
    ``regions``   region() and the region_* functions
-6. ``context``   Context (its event, metric and topdown methods call layer 5)
-   ``eventset``  Set (its metric and topdown methods call layer 5), Plan (a list resolved once, opened
+   ``groups``    performance groups (LIKWID's group files, libpmu's own): listed, read, their metrics
+6. ``context``   Context (its event, metric, topdown and group methods call layer 5)
+   ``eventset``  Set (its metric, topdown and group methods call layer 5), Plan (a list resolved once, opened
                  as a Set on many targets)
 
 Every public name is importable from ``pmu`` itself, as when the package was

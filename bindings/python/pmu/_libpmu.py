@@ -6,8 +6,8 @@ import ctypes.util
 import os
 
 from ._types import (_I, _P, _S, _c_double_p, _c_int_p, _c_u64_p, _dec, _Caps, _ConstantCb, _CopyValue, _CtxOpts, _EventCb,
-                     _EventInfo, _MetricInfo, _NamedValue, _PmuInfo, _ProblemCb, _RegionCb, _SetOpts, _Topdown,
-                     _Value)
+                     _EventInfo, _GroupCb, _GroupInfo, _MetricInfo, _NamedValue, _PmuInfo, _ProblemCb, _RegionCb,
+                     _SetOpts, _Topdown, _Value)
 
 
 def _load():
@@ -147,6 +147,13 @@ _region_report = _declare("pmu_region_report", _I, [_S, _I, _I], required=False)
 _region_reset = _declare("pmu_region_reset", None, [], required=False)
 _region_foreach = _declare("pmu_region_foreach", _I, [_I, _RegionCb, ctypes.c_void_p], required=False)
 _region_overhead = _declare("pmu_region_overhead", _I, [_c_u64_p, ctypes.c_size_t], required=False)
+
+# Performance groups (lib/group.c, lib/likwid.c): optional, as regions are
+_group_open = _declare("pmu_group_open", _I, [_P, _S, ctypes.c_uint, ctypes.POINTER(_P)], required=False)
+_group_free = _declare("pmu_group_free", None, [_P], required=False)
+_group_info = _declare("pmu_group_info", ctypes.POINTER(_GroupInfo), [_P], required=False)
+_group_foreach = _declare("pmu_group_foreach", _I, [_P, _GroupCb, ctypes.c_void_p], required=False)
+_group_arch = _declare("pmu_group_arch", _I, [_P, ctypes.c_char_p, ctypes.c_size_t], required=False)
 
 
 def version():

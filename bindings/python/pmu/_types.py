@@ -177,6 +177,27 @@ class _RegionResult(ctypes.Structure):
 
 _RegionCb = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_RegionResult), ctypes.c_void_p)
 
+class _GroupEvent(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_char_p) for f in ("counter", "likwid", "event", "why")]
+
+
+class _GroupMetric(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_char_p) for f in ("name", "unit", "formula", "expr", "why")]
+
+
+class _GroupInfo(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_char_p) for f in ("name", "arch", "path", "short_desc", "long_desc", "events")] + [
+        ("nevents", ctypes.c_size_t),
+        ("event", ctypes.POINTER(_GroupEvent)),
+        ("nmetrics", ctypes.c_size_t),
+        ("metric", ctypes.POINTER(_GroupMetric)),
+        ("clock", ctypes.c_char_p),
+    ]
+
+
+_GroupCb = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                            ctypes.c_void_p)
+
 _P = ctypes.c_void_p        # opaque handles (struct pmu_ctx *, struct pmu_set *)
 _I = ctypes.c_int
 _S = ctypes.c_char_p

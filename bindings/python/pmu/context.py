@@ -7,6 +7,7 @@ import os
 import weakref
 
 from . import events as _events
+from . import groups as _groups
 from . import metrics as _metrics
 from . import topdown as _topdown
 from .errors import _fail
@@ -264,3 +265,30 @@ class Context:
         CPU the tree is one core type's: give the E-cores' counts alone
         (``cpu_atom/...``) for theirs (pmu_topdown_from_named)."""
         return _topdown._from_named(self, values)
+
+    # -- performance groups --
+    def groups(self):
+        """The performance groups of this CPU (pmu_group_foreach: LIKWID's
+        directory for it, then libpmu's own), as ``pmu list groups`` lists
+        them: a list of dicts (name, arch (the directory: "skylakeX",
+        "arm8_n1", "standard"), path (the file), short (its SHORT line));
+        [] where there are none."""
+        return _groups._list(self)
+
+    def group(self, name, partial=False):
+        """Read a performance group (pmu_group_open): ``name`` as ``pmu stat
+        -g`` takes it ("MEM_DP", "likwid:MEM_DP", any case; a name with a
+        '/' is a group file). A dict: name, arch, path, short, long, clock
+        (what inverseClock stands for), events (the mapped events,
+        comma-separated: the list to open in a :class:`Set`), lines (one
+        dict per EVENTSET line: counter, likwid (the file's event), event
+        (libpmu's; "" for a pseudo event, None where not mapped), why),
+        metrics (one dict per METRICS line: name, unit, formula (LIKWID's),
+        expr (for :meth:`metric`: counters as their events, time as
+        duration_time in seconds; None where it cannot be evaluated), why).
+        With ``partial`` an event libpmu cannot map stays in lines (event
+        None, why says why) instead of refusing the group. Raises PmuError:
+        ENOENT (no such group here: where it looked), EINVAL (a malformed
+        file: the line quoted), EOPNOTSUPP (an event that cannot be mapped:
+        the line, why and what to count instead)."""
+        return _groups._open(self, name, partial)

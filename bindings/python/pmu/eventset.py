@@ -4,6 +4,7 @@
 import ctypes
 import weakref
 
+from . import groups as _groups
 from . import metrics as _metrics
 from . import topdown as _topdown
 from .errors import _check, _fail
@@ -151,6 +152,7 @@ class Set:
         self._info = infos
         self.delta = None
         self._before = None
+        self.group = None       # the performance group counted (Set.of_group), a dict as Context.group gives
 
     @property
     def _handle(self):
@@ -244,6 +246,42 @@ class Set:
         """Evaluate a metric or expression over this set's values (one per
         event, typically deltas; each is scaled) (pmu_metric_eval_set)."""
         return _metrics._eval_set(self, name, deltas)
+
+    @classmethod
+    def of_group(cls, ctx, group, **kwargs):
+        """A set counting performance group ``group`` (a name or file as
+        :meth:`Context.group` takes it, or the dict it returns): the group's
+        events, then duration_time (the formulas' time), opened as
+        ``Set(ctx, events, **kwargs)``; ``.group`` holds the group's dict,
+        :meth:`group_metrics` evaluates its metrics::
+
+            with pmu.Set.of_group(ctx, "MEM_DP") as s:
+                work()
+            print(s.group_metrics())    # {"Memory bandwidth [MBytes/s]": ..., ...}
+        """
+        g = group if isinstance(group, dict) else ctx.group(group)
+        s = cls(ctx, g["events"] + ",duration_time", **kwargs)
+        s.group = g
+        return s
+
+    def group_metrics(self, group=None, deltas=None, seconds=None):
+        """The metrics of performance group ``group`` (a dict from
+        :meth:`Context.group`; default: the set's own, :meth:`of_group`) over
+        this set's values: {"Name [unit]": float}, labelled as ``pmu stat -g``
+        labels them ("Name" without a unit); None for a metric the group
+        cannot evaluate (its "why" in the group's "metrics").
+        ``deltas``: one value per event (default: ``.delta``, the last
+        ``with`` block's), each scaled to the time enabled, RAPL's counts in
+        joules. The formulas' ``time`` (duration_time) is ``seconds`` if
+        given, else this set's duration_time event (the wall time it was
+        enabled, its ns / 1e9); ValueError where a metric needs time and
+        neither is there. The set must count the group's events
+        (``group["events"]``); PmuError ENOENT names an event a metric lacks."""
+        if group is None:
+            group = self.group
+        if group is None:
+            raise ValueError("which group? this set was not opened with Set.of_group: pass group=ctx.group(NAME)")
+        return _groups._metrics(self, group, deltas, seconds)
 
     def topdown(self, deltas):
         """Topdown fractions from this set's values (pmu_topdown_from_set).
