@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Performance groups: LIKWID's group files and libpmu's own, listed, read, and their metrics evaluated."""
+"""Performance groups (LIKWID's group files, libpmu's own): listed, read, their metrics evaluated."""
 
 import ctypes
 import errno as _errno
@@ -68,7 +68,7 @@ def _open(ctx, name, partial=False):
         _group_free(h)
 
 
-def metric_label(m):
+def _label(m):
     """"Name [unit]" as likwid-perfctr and pmu stat -g label a metric ("Name" without a unit)."""
     return "%s [%s]" % (m["name"], m["unit"]) if m["unit"] else m["name"]
 
@@ -112,7 +112,7 @@ def _metrics(s, group, deltas=None, seconds=None):
     out = {}
     for m in group["metrics"]:
         if m["expr"] is None:
-            out[metric_label(m)] = None     # not evaluable here: group["metrics"][i]["why"] says why
+            out[_label(m)] = None     # not evaluable here: group["metrics"][i]["why"] says why
             continue
         if seconds is None and "duration_time" in m["expr"]:
             raise ValueError("metric %r needs the run's time: count duration_time in the set "
@@ -121,5 +121,5 @@ def _metrics(s, group, deltas=None, seconds=None):
         rc = _metric_eval_events(s.ctx._handle, _enc(m["expr"]), names, infos, k, ctypes.byref(v))
         if rc < 0:
             raise _fail(rc, "pmu_metric_eval_events")
-        out[metric_label(m)] = v.value
+        out[_label(m)] = v.value
     return out

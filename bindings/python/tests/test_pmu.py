@@ -698,6 +698,10 @@ int main(void) {
     S(pmu_constant_info) O(pmu_constant_info, value) O(pmu_constant_info, origin)
     S(pmu_region_result) O(pmu_region_result, tid) O(pmu_region_result, nvalues)
     O(pmu_region_result, values) O(pmu_region_result, max)
+    S(pmu_group_event) O(pmu_group_event, event) O(pmu_group_event, why)
+    S(pmu_group_metric) O(pmu_group_metric, expr) O(pmu_group_metric, why)
+    S(pmu_group_info) O(pmu_group_info, events) O(pmu_group_info, nevents) O(pmu_group_info, event)
+    O(pmu_group_info, nmetrics) O(pmu_group_info, metric) O(pmu_group_info, clock)
     return 0;
 }
 """
@@ -720,7 +724,8 @@ def test_struct_layout_matches_header(tmp_path):
              "pmu_set_opts": c._SetOpts, "pmu_value": c._Value, "pmu_named_value": c._NamedValue,
              "pmu_copy_value": c._CopyValue,
              "pmu_metric_info": c._MetricInfo, "pmu_topdown": c._Topdown,
-             "pmu_region_result": c._RegionResult, "pmu_constant_info": c._ConstantInfo}
+             "pmu_region_result": c._RegionResult, "pmu_constant_info": c._ConstantInfo,
+             "pmu_group_event": c._GroupEvent, "pmu_group_metric": c._GroupMetric, "pmu_group_info": c._GroupInfo}
     checked = 0
     for line in out.splitlines():
         t, what, n = line.split()
@@ -728,7 +733,7 @@ def test_struct_layout_matches_header(tmp_path):
         got = ctypes.sizeof(ct) if what == "sizeof" else getattr(ct, what).offset
         assert got == int(n), "%s %s: ctypes %d, C %s" % (t, what, got, n)
         checked += 1
-    assert checked > 30
+    assert checked > 40
 
 
 # ---------------------------------------------------------------- regions
