@@ -13,9 +13,11 @@
 #     placeholder: EVENT(S)/NAME an event name (several after commas
 #     and braces), METRIC(S) a metric name, FILE a file (FILE.json: *.json),
 #     DIR a directory, PID a process, CMD a command (after `--`),
-#     KIND/PATTERN/PREFIX (pmu list) any event or metric name; other
-#     placeholders (N, MS, NAME=VALUE) get nothing;
-#   - event and metric names: `pmu list --json PREFIX` (its "name" and "kind").
+#     KIND/PATTERN/PREFIX (pmu list) any event or metric name, GROUP a
+#     performance group of this CPU (or a group file, for a word with a '/');
+#     other placeholders (N, MS, NAME=VALUE) get nothing;
+#   - event and metric names: `pmu list --json PREFIX` (its "name" and "kind");
+#     group names: `pmu list groups --no-desc` (a name a line).
 # Installed as share/bash-completion/completions/pmu (loaded on first use).
 
 # _pmu_run PMU ARGS...: run the command, quietly, for at most 3 seconds
@@ -112,6 +114,12 @@ _pmu_names() {
 		}'
 }
 
+# _pmu_groups PMU: the performance groups of this CPU, a name a line (`pmu list groups --no-desc`; its
+# "(none: ...)" line where there are none is no name)
+_pmu_groups() {
+	_pmu_run "$1" list groups --no-desc | grep -E '^[A-Za-z0-9_.+-]+$'
+}
+
 # _pmu_complete_kind PMU PLACEHOLDER CUR: fill COMPREPLY for an argument of that placeholder
 _pmu_complete_kind() {
 	local pmu=$1 ph=$2 cur=$3 pre frag kind
@@ -126,6 +134,15 @@ _pmu_complete_kind() {
 	DIR|DIRECTORY) COMPREPLY=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null; return ;;
 	PID) COMPREPLY=($(compgen -W "$(command ls /proc 2>/dev/null | grep -E '^[0-9]+$')" -- "$cur")); return ;;
 	CMD|COMMAND) COMPREPLY=($(compgen -c -- "$cur")); return ;;
+	# a group's name, or with a '/' a group file (pmu stat -g my/GROUP.txt)
+	GROUP|GROUPS)
+		if [[ $cur == */* || $cur == [.~]* ]]; then
+			COMPREPLY=($(compgen -f -X '!*.txt' -- "$cur") $(compgen -d -S / -- "$cur"))
+			compopt -o filenames -o nospace 2>/dev/null
+		else
+			COMPREPLY=($(compgen -W "$(_pmu_groups "$pmu")" -- "$cur"))
+		fi
+		return ;;
 	*) return ;;
 	esac
 	# a list: complete the name after the last ',' or '{'

@@ -10,6 +10,10 @@
 #     (a,b and {a,b}), metric names equal to what Python's json module reads
 #     from `pmu list --json` (kind "metric"), files for FILE.json, directories
 #     for DIR, commands after "--";
+#   - performance groups (pmu stat -g): on a written machine (the Neoverse N1
+#     fixture, LIKWID's and libpmu's group directories written here) the
+#     names `pmu list groups --json` lists, a group file after a '/', and
+#     nothing where the CPU has no groups;
 #   - against stub commands whose help text is written here: getopt-style
 #     `pmu CMD --help` lines (aliases, --opt=ARG, --opt[=ARG]), and a pmu
 #     without `CMD --help`, whose options then come from `pmu --help`.
@@ -68,6 +72,12 @@ expect_all() {
 mkdir -p "$tmp/real" "$tmp/stub" "$tmp/old" "$tmp/files/sub"
 ln -s "$real_pmu" "$tmp/real/pmu"
 touch "$tmp/files/run.json" "$tmp/files/notes.txt"
+# group directories for the Neoverse N1: LIKWID's arm8_n1 and libpmu's own arm64 and standard
+fixtures=$(cd "$(dirname "$0")" && pwd)/fixtures
+mkdir -p "$tmp/likwid/arm8_n1" "$tmp/groups/arm64" "$tmp/groups/standard"
+for g in likwid/arm8_n1/ALPHA likwid/arm8_n1/ZETA groups/arm64/MINE groups/standard/STD; do
+	printf 'SHORT %s\nEVENTSET\nSW0 page-faults\n' "${g##*/}" >"$tmp/$g.txt"
+done
 
 # A pmu with getopt-style help for stat and a fixed list of names
 cat >"$tmp/stub/pmu" <<'EOF'
@@ -89,6 +99,26 @@ list\ --json*) printf '[{"name":"beta","kind":"kernel"},{"name":"beta-m","kind":
 esac
 EOF
 chmod +x "$tmp/stub/pmu" "$tmp/old/pmu"
+
+# group_checks: pmu stat -g on the written N1 (the real pmu on PATH)
+group_checks() {
+	local -x PMU_SYSFS_ROOT=$fixtures/arm64-neoverse-n1/sys PMU_CPUID=0x00000000413fd0c1
+	local -x PMU_LIKWID_GROUPS=$tmp/likwid PMU_GROUPS_DIR=$tmp/groups
+	expect_only "pmu stat -g " ALPHA ZETA MINE STD
+	expect_only "pmu stat -g Z" ZETA
+	expect_only "pmu stat --group M" MINE
+	local want got
+	want=$(pmu list groups --json | python3 -c 'import json, sys; print("\n".join(g["name"] for g in json.load(sys.stdin)))' | LC_ALL=C sort)
+	got=$(complete_words pmu stat -g "" | LC_ALL=C sort)
+	if [ "$got" = "$want" ]; then ok; else bad "-g: '$(echo $got)', pmu list groups --json: '$(echo $want)'"; fi
+	# a group file: a word with a '/'
+	cd "$tmp/files"
+	expect_only "pmu stat -g ./" ./notes.txt ./sub/
+	cd - >/dev/null
+	# a CPU without groups: nothing (not the "(none: ...)" line)
+	PMU_LIKWID_GROUPS=$tmp/none PMU_GROUPS_DIR=$tmp/none
+	expect_only "pmu stat -g "
+}
 
 run_checks() {
 	# --- the real pmu
@@ -131,6 +161,7 @@ run_checks() {
 	expect_only "pmu check-tables " sub
 	cd - >/dev/null
 	expect_only "pmu nosuchcommand "
+	group_checks
 	if [ "$mode" = bash-completion ]; then
 		# readline breaks words at ':': "cycles:u,task-c" is three words; the reply replaces the last
 		COMP_WORDS=(pmu stat -e cycles : u,task-c) COMP_CWORD=5
