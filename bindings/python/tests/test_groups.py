@@ -148,23 +148,28 @@ def test_unknown_group(ctx):
     assert ei.value.function == "pmu_group_open"
 
 
-def test_malformed_file_names_the_line(ctx, tmp_path):
-    f = tmp_path / "bad.txt"
-    f.write_text("SHORT x\nEVENTSET\nPMC0\nMETRICS\nA PMC0\n")
+def refused(ctx, tmp_path, text, err, said):
+    """A group file of @text, refused by ctx.group() with errno @err and libpmu's sentence holding @said;
+    the file's path."""
+    f = tmp_path / "g.txt"
+    f.write_text(text)
     with pytest.raises(pmu.PmuError) as ei:
         ctx.group(str(f))
-    assert ei.value.errno == errno.EINVAL
-    assert "EVENTSET line 'PMC0' is not 'COUNTER EVENT[:OPTIONS]'" in str(ei.value)
+    assert ei.value.errno == err and said in str(ei.value), str(ei.value)
+    return str(f)
+
+
+def test_malformed_files_name_the_line(ctx, tmp_path):
+    refused(ctx, tmp_path, "SHORT x\nEVENTSET\nPMC0\nMETRICS\nA PMC0\n", errno.EINVAL,
+            "EVENTSET line 'PMC0' is not 'COUNTER EVENT[:OPTIONS]'")
+    refused(ctx, tmp_path, "EVENTSET\nSW0 page-faults\nSW0 task-clock\n", errno.EINVAL,
+            "counter SW0 is named twice in EVENTSET: give each counter one event")
 
 
 def test_unmappable_event_refused_or_kept_with_partial(ctx, tmp_path):
-    f = tmp_path / "unm.txt"
-    f.write_text("SHORT x\nEVENTSET\nSW0 NO_SUCH_EVENT\nSW1 page-faults\nMETRICS\nA SW0\nB SW1\n")
-    with pytest.raises(pmu.PmuError) as ei:
-        ctx.group(str(f))
-    assert ei.value.errno == errno.EOPNOTSUPP
-    assert "EVENTSET line 'SW0 NO_SUCH_EVENT' cannot be counted" in str(ei.value)
-    g = ctx.group(str(f), partial=True)
+    f = refused(ctx, tmp_path, "SHORT x\nEVENTSET\nSW0 NO_SUCH_EVENT\nSW1 page-faults\nMETRICS\nA SW0\nB SW1\n",
+                errno.EOPNOTSUPP, "EVENTSET line 'SW0 NO_SUCH_EVENT' cannot be counted")
+    g = ctx.group(f, partial=True)
     assert g["lines"][0]["event"] is None and g["lines"][0]["why"]
     assert g["lines"][1]["event"] == "page-faults" and g["events"] == "page-faults"
     m = {x["name"]: x for x in g["metrics"]}
