@@ -271,10 +271,11 @@ class Set:
         labels them ("Name" without a unit); None for a metric the group
         cannot evaluate (its "why" in the group's "metrics").
         ``deltas``: one value per event (default: ``.delta``, the last
-        ``with`` block's), each scaled to the time enabled, RAPL's counts in
-        joules. The formulas' ``time`` (duration_time) is ``seconds`` if
-        given, else this set's duration_time event (the wall time it was
-        enabled, its ns / 1e9); ValueError where a metric needs time and
+        ``with`` block's), each scaled to the time enabled; an expression
+        carries its units (LIKWID's PWR counters' 2^-32 J). The formulas'
+        ``time`` (duration_time) is ``seconds`` if given, else this set's
+        duration_time event (the wall time it was enabled, its ns / 1e9);
+        a metric that cannot be evaluated raises PmuError. ValueError where a metric needs time and
         neither is there. The set must count the group's events
         (``group["events"]``); PmuError ENOENT names an event a metric lacks."""
         if group is None:

@@ -5,7 +5,7 @@ import ctypes
 import errno as _errno
 
 from .errors import PmuError, _fail
-from ._libpmu import (_event_scale, _group_foreach, _group_free, _group_info, _group_open, _metric_eval_events,
+from ._libpmu import (_group_foreach, _group_free, _group_info, _group_open, _metric_eval_events,
                       _set_event, library_path)
 from ._types import _P, _dec, _enc, _EventInfo, _GroupCb, _NamedValue
 from .values import scale
@@ -84,7 +84,6 @@ def _metrics(s, group, deltas=None, seconds=None):
     n = len(s)
     names = (_NamedValue * max(n + 1, 1))()
     infos = (_EventInfo * max(n + 1, 1))()
-    keep = []
     k = 0
     for i in range(n):
         e = infos[k]
@@ -95,14 +94,10 @@ def _metrics(s, group, deltas=None, seconds=None):
             if seconds is None:             # the set's own clock: CLOCK_MONOTONIC while enabled, in ns
                 seconds = scale(deltas[i]) / 1e9
             continue                        # given below, in seconds
-        unit = ctypes.c_double(1.0)         # RAPL's counts to joules, as the groups' expressions take them
-        rc = _event_scale(s.ctx._handle, ctypes.byref(e), ctypes.byref(unit))
-        if rc < 0:
-            raise _fail(rc, "pmu_event_scale")
+        # the count as the expressions take it: LIKWID's PWR counters carry their 2^-32 J in the expression
         unsupported = "unsupported" in s._info[i]["flags"]
-        keep.append(e.name)
-        names[k].name = e.name
-        names[k].value = float("nan") if unsupported else scale(deltas[i]) * unit.value
+        names[k].name = e.name             # bytes: the structure keeps them alive
+        names[k].value = float("nan") if unsupported else scale(deltas[i])
         k += 1
     if seconds is not None:
         infos[k] = _EventInfo()             # matched by its name
@@ -116,7 +111,7 @@ def _metrics(s, group, deltas=None, seconds=None):
             continue
         if seconds is None and "duration_time" in m["expr"]:
             raise ValueError("metric %r needs the run's time: count duration_time in the set "
-                             "(Context.group_stat does) or pass seconds=" % m["name"])
+                             "(Set.of_group does) or pass seconds=" % m["name"])
         v = ctypes.c_double()
         rc = _metric_eval_events(s.ctx._handle, _enc(m["expr"]), names, infos, k, ctypes.byref(v))
         if rc < 0:

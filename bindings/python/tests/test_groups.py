@@ -9,11 +9,11 @@ listing is checked on a written machine (the Neoverse N1 fixture, a LIKWID direc
 against `pmu list groups` and against the directories' files.
 """
 import errno
-import math
+import json
 import mmap
 import os
 import subprocess
-import json
+import sys
 
 import pytest
 
@@ -137,6 +137,62 @@ def test_group_metrics_over_a_set_without_the_groups_events(ctx, sw_file):
     with pytest.raises(pmu.PmuError) as ei:
         s.group_metrics(g)
     assert ei.value.errno == errno.ENOENT and "page" in str(ei.value)
+
+
+KM_GROUP = """SHORT a written Skylake-SP's fixed, RAPL and IMC counters
+EVENTSET
+FIXC0 INSTR_RETIRED_ANY
+PWR0 PWR_PKG_ENERGY
+MBOX0C0 CAS_COUNT_RD
+METRICS
+Energy [J] PWR0
+Memory read data volume [GBytes] 1.0E-09*MBOX0C0*64.0
+Energy per instruction [J] PWR0/FIXC0
+Power [W] PWR0/time
+"""
+
+KM_PROGRAM = """
+import json, sys, pmu
+with pmu.Context() as ctx:
+    s = pmu.Set.of_group(ctx, sys.argv[1], pid=-1, cpu=0)
+    s.enable(); s.disable()
+    v = s.read()
+    print(json.dumps({"events": s.events, "values": [x.value for x in v],
+                      "metrics": s.group_metrics(deltas=v, seconds=2.0)}))
+"""
+
+
+def test_group_metrics_take_the_counts_the_expressions_want(tmp_path):
+    """A group of LIKWID's counters on a written Skylake-SP (tests/fixtures/intel-spr-2s), its kernel the
+    model (tests/kmodel.c): PWR0 counts 2^-32 J and its expression carries that unit (3.25 J, not 3.25 J
+    times 2^-32 again); the IMC's CAS count is a count, the formula's 64 making it bytes (not 64 x 64)."""
+    km = os.path.join(BUILD, "tests", "libkmodel.so")
+    if not os.path.exists(km):
+        pytest.skip("the kernel model %s is not built: the written machine's counters cannot be counted" % km)
+    fx = os.path.join(SRC, "tests", "fixtures", "intel-spr-2s")
+    dev = os.path.join(fx, "sys", "bus", "event_source", "devices")
+    pw = open(os.path.join(dev, "power", "type")).read().strip()
+    imc = open(os.path.join(dev, "uncore_imc_0", "type")).read().strip()
+    model = tmp_path / "m.model"
+    model.write_text("cpus 0-7\npmu 4,0,3 core name=cpu\nevent 4 0xc0 count=1000\n"
+                     "pmu %s uncore name=power box=0-3@0 box=4-7@4\nevent %s 0x2 cpu=0 count=13958643712\n"
+                     "pmu %s uncore name=uncore_imc_0 counters=4 box=0-3@0 box=4-7@4\n"
+                     "event %s 0x304 cpu=0 count=1000\n" % (pw, pw, imc, imc))
+    (tmp_path / "KM.txt").write_text(KM_GROUP)
+    env = dict(os.environ, LD_PRELOAD=km, PMU_KMODEL=str(model), PMU_KMODEL_LOG=str(tmp_path / "log"),
+               PMU_SYSFS_ROOT=os.path.join(fx, "sys"), PMU_PROCFS_ROOT=os.path.join(fx, "proc"),
+               PMU_CPUID="GenuineIntel-6-55-4",
+               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
+    r = subprocess.run([sys.executable, "-c", KM_PROGRAM, str(tmp_path / "KM.txt")], env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["events"] == ["INST_RETIRED.ANY", "power/energy-pkg/", "uncore_imc_0/UNC_M_CAS_COUNT.RD/",
+                           "duration_time"]
+    assert d["values"][:3] == [1000, 13958643712, 1000]
+    joules = 13958643712 / 2 ** 32                  # 3.25
+    assert d["metrics"] == {"Energy [J]": joules, "Memory read data volume [GBytes]": pytest.approx(1e-9 * 1000 * 64),
+                            "Energy per instruction [J]": pytest.approx(joules / 1000), "Power [W]": joules / 2.0}
 
 
 # ---------------------------------------------------------------- refusals
