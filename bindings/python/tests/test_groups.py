@@ -275,3 +275,18 @@ def test_no_groups_is_an_empty_list(tmp_path, monkeypatch):
         with pytest.raises(pmu.PmuError) as ei:
             c.group("CPI")
         assert ei.value.errno == errno.ENOENT and "CPI" in str(ei.value)
+
+
+def test_inverse_clock_needs_the_tsc_frequency(ctx, tmp_path):
+    """inverseClock is 1 / #system_tsc_freq: where the machine does not say it, the metric raises naming
+    it; set with set_param, the metric is the count over that frequency."""
+    f = tmp_path / "IC.txt"
+    f.write_text("SHORT x\nEVENTSET\nSW0 task-clock\nMETRICS\nClock seconds SW0*inverseClock\n")
+    with pmu.Set.of_group(ctx, str(f)) as s:
+        faults(4)
+    if not any(c["name"] == "system_tsc_freq" for c in ctx.constants()):
+        with pytest.raises(pmu.PmuError) as ei:
+            s.group_metrics()
+        assert ei.value.errno == errno.ENOENT and "#system_tsc_freq" in str(ei.value)
+    ctx.set_param("system_tsc_freq", 2.5e9)
+    assert s.group_metrics() == {"Clock seconds": pytest.approx(s.delta[0].value / 2.5e9, rel=1e-12)}
