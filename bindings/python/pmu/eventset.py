@@ -260,7 +260,7 @@ class Set:
             print(s.group_metrics())    # {"Memory bandwidth [MBytes/s]": ..., ...}
         """
         g = group if isinstance(group, dict) else ctx.group(group)
-        s = cls(ctx, g["events"] + ",duration_time", **kwargs)
+        s = cls(ctx, ",".join(e for e in (g["events"], "duration_time") if e), **kwargs)
         s.group = g
         return s
 
@@ -275,9 +275,10 @@ class Set:
         carries its units (LIKWID's PWR counters' 2^-32 J). The formulas'
         ``time`` (duration_time) is ``seconds`` if given, else this set's
         duration_time event (the wall time it was enabled, its ns / 1e9);
-        a metric that cannot be evaluated raises PmuError. ValueError where a metric needs time and
-        neither is there. The set must count the group's events
-        (``group["events"]``); PmuError ENOENT names an event a metric lacks."""
+        a metric that fails when evaluated raises PmuError (ENOENT names a
+        value it lacks: an event the set does not count, #system_tsc_freq
+        where the machine does not say it). ValueError where a metric needs
+        time and neither is there."""
         if group is None:
             group = self.group
         if group is None:
