@@ -230,6 +230,13 @@ def test_unmappable_event_refused_or_kept_with_partial(ctx, tmp_path):
     assert g["lines"][1]["event"] == "page-faults" and g["events"] == "page-faults"
     m = {x["name"]: x for x in g["metrics"]}
     assert m["A"]["expr"] is None and m["B"]["expr"] == "page\\-faults"
+    # nothing mapped: the set counts the formulas' time alone
+    f2 = tmp_path / "none.txt"
+    f2.write_text("SHORT x\nEVENTSET\nSW0 NO_SUCH_EVENT\nMETRICS\nT time\n")
+    with pmu.Set.of_group(ctx, ctx.group(str(f2), partial=True)) as s:
+        pass
+    assert s.events == ["duration_time"]
+    assert s.group_metrics() == {"T": s.delta[0].value / 1e9}
 
 
 # ---------------------------------------------------------------- the groups of a written machine
