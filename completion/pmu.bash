@@ -114,8 +114,8 @@ _pmu_names() {
 		}'
 }
 
-# _pmu_groups PMU: the performance groups of this CPU, a name a line (`pmu list groups --no-desc`; its
-# "(none: ...)" line where there are none is no name)
+# _pmu_groups PMU: the performance groups of this CPU, a name a line (`pmu list groups --no-desc`, which
+# prints no line where there are none; anything not a name is left out)
 _pmu_groups() {
 	_pmu_run "$1" list groups --no-desc | grep -E '^[A-Za-z0-9_.+-]+$'
 }

@@ -463,6 +463,8 @@ static int list_groups(struct pmu_ctx *ctx, const struct list_opts *o)
 	if (gl.arr) {
 		json_write(stdout, gl.arr);
 		json_object_put(gl.arr);
+	} else if (o->no_desc) {
+		/* names only, one a line (what completion reads): none is no line */
 	} else if (n == 0 && pmu_group_arch(ctx, arch, sizeof(arch)) < 0) {
 		printf("  (none: %s)\n", pmu_strerror(-ENOENT));
 	} else if (n == 0) {
