@@ -42,12 +42,17 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # place, never copied) test-likwid-groups maps and evaluates against its own
 # reading of LIKWID's formulas, and test-likwid-stat counts on a written machine;
 # libpapi7.0, whose /usr/share/papi/7.0/papi_events.csv (PAPI's presets per CPU) test-papi-presets
-# reads in place as its oracle
+# reads in place as its oracle;
+# gfortran, with which test-compat-examples builds LIKWID's Fortran marker example
+# (F-markerAPI.F90) against libpmu-likwid's module, and the build compiles that module
+# (likwid.mod); debian-archive-keyring, whose key signs the bookworm sources list with which
+# test-compat-examples fetches PAPI's source package (its examples/high_level.c)
 PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
 	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross
 	groff-base man-db bash-completion python3-venv openmpi-bin libopenmpi-dev
-	qemu-user libjson-c-dev:arm64 libpfm4-dev:arm64 likwid libpapi7.0)
+	qemu-user libjson-c-dev:arm64 libpfm4-dev:arm64 likwid libpapi7.0
+	gfortran debian-archive-keyring)
 # tests/packages.sh (tests/fresh-debian.sh --packages) installs in its fresh
 # roots: for building the Debian packages, debian/control's Build-Depends
 # (apt-get build-dep; test-debian checks each is named in PMU_BUILD_DEPS or
