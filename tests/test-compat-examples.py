@@ -38,6 +38,10 @@ def check(cond, what):
         fails.append(what)
 
 
+def oneline(text):
+    return ' '.join(text.split())[:300]
+
+
 def skip(why):
     print('SKIP: ' + why)
     sys.exit(77)
@@ -173,7 +177,7 @@ def likwid_examples(tmp):
         check(f"LIKWID_EVENTS='{value}'" in p.stderr and says in p.stderr and 'set it to' in p.stderr and
               p.returncode == 0 and not bad_rows and 'measures 0 events' in p.stdout,
               f'LIKWID_EVENTS={value}: refused once on stderr naming it and the fix, no region counted: '
-              f'{' '.join(p.stderr.split())[:300]}')
+              f'{oneline(p.stderr)}')
         if os.path.exists(os.path.join(tmp, 'bad.csv')):
             os.unlink(os.path.join(tmp, 'bad.csv'))
 
@@ -247,7 +251,7 @@ def papi_example(tmp):
     check(p.returncode == (-7 & 0xff) and "PAPI_EVENTS='PAPI_TOT_INZ'" in p.stderr and 'set it to' in p.stderr
           and 'Error -7' in p.stderr,
           f'PAPI_EVENTS=PAPI_TOT_INZ: refused naming it and the fix, PAPI_hl_region_begin returns PAPI_ENOEVNT '
-          f'(-7), the example exits {p.returncode}: {' '.join(p.stderr.split())[:300]}')
+          f'(-7), the example exits {p.returncode}: {oneline(p.stderr)}')
 
 
 def main():
