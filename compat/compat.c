@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The compatibility layers' shared part: see compat.h. */
 #include <errno.h>
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the compatibility layers (LIKWID's marker API, PAPI's high-level API) share: their
  * configuration said once on stderr naming the variable, the report at close, and the calling
  * thread's counts of one region. Compiled into each layer's library; never installed. */

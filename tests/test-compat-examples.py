@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Code instrumented for LIKWID's marker API or PAPI's high-level API builds and runs unchanged
 against libpmu's compatibility layers (compat/): LIKWID's own examples C-markerAPI.c and
 F-markerAPI.F90 (Debian's likwid, read in place) through `pkg-config libpmu-likwid`, and PAPI's
@@ -21,6 +22,9 @@ import sys
 import tarfile
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import checks  # noqa: E402  tests/checks.py, beside this script
+
 SRC = os.environ['PMU_TEST_SRCDIR']
 BUILD = os.environ['PMU_TEST_BUILDDIR']
 LIKWID_EX = '/usr/share/likwid/examples'
@@ -29,13 +33,12 @@ ENV = dict(os.environ, PKG_CONFIG_PATH=os.path.join(BUILD, 'meson-uninstalled'),
 for v in ('PMU_EVENTS', 'PMU_OUTPUT', 'PMU_FORMAT', 'PMU_PER_THREAD', 'LIKWID_EVENTS', 'PAPI_EVENTS',
           'PAPI_OUTPUT_DIRECTORY', 'PAPI_REPORT', 'OMP_NUM_THREADS'):
     ENV.pop(v, None)
-fails = []
 
 
 def check(cond, what):
-    print(('ok   ' if cond else 'FAIL ') + what)
-    if not cond:
-        fails.append(what)
+    """checks.check, and the passed ones printed too: the numbers each check saw."""
+    if checks.check(cond, what):
+        print('ok: ' + what)
 
 
 def oneline(text):
@@ -254,15 +257,28 @@ def papi_example(tmp):
           f'(-7), the example exits {p.returncode}: {oneline(p.stderr)}')
 
 
+def exported():
+    """Each layer's library exports exactly its version script's symbols, and its header's functions are
+    among them (the Fortran names are the module's)."""
+    for layer, header in (('likwid', 'likwid-marker.h'), ('papi', 'papi.h')):
+        lib = os.path.join(BUILD, 'compat', f'libpmu-{layer}.so')
+        nm = sh(['nm', '-D', '--defined-only', lib]).stdout.split('\n')
+        have = sorted({f[2].split('@')[0] for f in (line.split() for line in nm)
+                       if len(f) == 3 and f[1] in 'TDBRVW' and not f[2].startswith('LIBPMU_')})
+        script = open(os.path.join(SRC, 'compat', layer, f'libpmu-{layer}.sym')).read()
+        want = sorted(re.findall(r'^\s+([A-Za-z_0-9]+);', script, re.M))
+        check(have == want, f'libpmu-{layer}.so exports its version script: {have}')
+        declared = re.findall(r'^(?:int|void) (\w+)\(', open(os.path.join(SRC, 'compat', layer, header)).read(), re.M)
+        check(declared and set(declared) <= set(have), f'{header}: its {len(declared)} functions exported')
+
+
 def main():
+    exported()
     with tempfile.TemporaryDirectory(prefix='pmu-compat-') as tmp:
         likwid_examples(tmp)
         papi_example(tmp)
-    if fails:
-        print(f'{len(fails)} failed')
-        return 1
-    print('all passed')
-    return 0
+    print(f'test-compat-examples: {checks.tally.checks} checks, {checks.tally.fails} failed')
+    return 1 if checks.tally.fails else 0
 
 
 sys.exit(main())

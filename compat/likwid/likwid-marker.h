@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libpmu's LIKWID marker layer (libpmu-likwid): LIKWID's marker API over libpmu's regions, so that
  * code instrumented for LIKWID builds and runs unchanged against libpmu. Counted events come from
  * $LIKWID_EVENTS (a performance group, "MEM_DP", or "EVENT:COUNTER,..." as likwid-perfctr -g takes

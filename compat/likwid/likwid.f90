@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: MIT
 ! libpmu's LIKWID marker layer for Fortran: the module LIKWID's users "use likwid" from, declaring
 ! the marker subroutines, which libpmu-likwid implements (marker.c). Compiled to likwid.mod for the
 ! gfortran that builds libpmu (a .mod file is read by that compiler's version only).

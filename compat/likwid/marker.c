@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LIKWID's marker API (likwid-marker.h) over libpmu's regions, and the names gfortran calls for
  * LIKWID's Fortran module (likwid.f90). The events: $LIKWID_EVENTS in likwid-perfctr's forms
  * mapped through libpmu's performance groups, else $PMU_EVENTS. */

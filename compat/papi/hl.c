@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PAPI's high-level API (papi.h) over libpmu's regions; $PAPI_EVENTS read at the first call. */
 #include <errno.h>
 #include <pthread.h>
@@ -79,32 +80,29 @@ static void setup(void)
 							"set PAPI_EVENTS or PMU_EVENTS to events this machine counts"));
 }
 
-EXPORT int PAPI_hl_region_begin(const char *region)
+/* pmu_region_begin (@begin) or pmu_region_end of @region, the thread's record of being inside it kept */
+static int hl_call(const char *region, int begin)
 {
-	struct compat_tag *t = region ? compat_tag(region, 1) : NULL;
+	struct compat_tag *t = region ? compat_tag(region, begin) : NULL;
 	int r;
 
 	pthread_once(&once, setup);
 	if (setup_err)
 		return setup_err;
-	r = pmu_region_begin(region);
+	r = begin ? pmu_region_begin(region) : pmu_region_end(region);
 	if (r == 0 && t)
-		t->open = 1;
+		t->open = begin;
 	return papi_error(r);
+}
+
+EXPORT int PAPI_hl_region_begin(const char *region)
+{
+	return hl_call(region, 1);
 }
 
 EXPORT int PAPI_hl_region_end(const char *region)
 {
-	struct compat_tag *t = region ? compat_tag(region, 0) : NULL;
-	int r;
-
-	pthread_once(&once, setup);
-	if (setup_err)
-		return setup_err;
-	r = pmu_region_end(region);
-	if (r == 0 && t)
-		t->open = 0;
-	return papi_error(r);
+	return hl_call(region, 0);
 }
 
 EXPORT int PAPI_hl_read(const char *region)

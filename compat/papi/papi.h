@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libpmu's PAPI high-level layer (libpmu-papi): PAPI's high-level region calls over libpmu's
  * regions, so that code instrumented with PAPI_hl_region_begin/end builds and runs unchanged
  * against libpmu. Only the high-level API is declared here. Events come from $PAPI_EVENTS (presets
