@@ -168,12 +168,17 @@ def likwid_examples(tmp):
     row = rows.get(('example', tids[0] if tids else 0), {})
     check(got == [float(row.get('task-clock', -1)), float(row.get('page-faults', -1))],
           f'F-markerAPI: likwid_markerGetRegion\'s values {got} are the report\'s {row}')
+    check(p.stderr.count('libpmu regions') == 0, 'F-markerAPI: no report on stderr with PMU_OUTPUT set')
+    p = sh([fexe], env=dict(env, PMU_OUTPUT='', PMU_FORMAT='text'))
+    check(p.stderr.count('libpmu regions') == 1, f'F-markerAPI, report to stderr: once (likwid_markerClose\'s; '
+          f'none again at exit): {p.stderr.count("libpmu regions")}')
     ftimes = [float(t) for t in re.findall(r'total measurement time is *([0-9.]+)', p.stdout)]
     check(len(ftimes) == 1 and 2.0 <= ftimes[0] < 2.5 and 0 < row.get('task-clock', 0) < ftimes[0] * 1e9,
           f'F-markerAPI: the time is one Sleep(2), {ftimes}, and task-clock below it')
 
     # refusals: an unknown group, an event without its counter, an SW counter of no software event
-    for value, says in (('NOSUCH', 'NOSUCH'), ('nosuch:SW0', 'SW0 nosuch'), ('task-clock', 'task-clock')):
+    for value, says in (('NOSUCH', 'NOSUCH'), ('nosuch:SW0', 'SW0 nosuch'), ('task-clock', 'task-clock'),
+                        ('task-clock:SW0,page-faults', 'without its counter')):
         p = sh([fexe], env=dict(env, OMP_NUM_THREADS='1', LIKWID_EVENTS=value, PMU_OUTPUT=os.path.join(tmp, 'bad.csv')),
                check_rc=False)
         bad_rows = report(os.path.join(tmp, 'bad.csv'))[0] if os.path.exists(os.path.join(tmp, 'bad.csv')) else {}

@@ -13,6 +13,9 @@
 #include "likwid-marker.h"
 
 #define LAYER "libpmu-likwid"
+
+/* LIKWID_EVENTS refused before libpmu saw it (an entry without its counter): every region call refused */
+static int refused;
 #define EXPORT __attribute__((visibility("default")))
 
 /* likwid-perfctr's custom event set "EVENT:COUNTER[:OPT...],..." as a group file's EVENTSET
@@ -71,9 +74,10 @@ EXPORT void likwid_markerInit(void)
 	}
 	if (strchr(first, ':')) {
 		if ((r = custom_group(first, path, sizeof(path))) < 0) {
-			compat_say(LAYER, "LIKWID_EVENTS='%s': %s; write it as a group name (MEM_DP) or EVENT:COUNTER,...",
+			compat_say(LAYER, "LIKWID_EVENTS='%s': %s; set it to a group name (MEM_DP) or EVENT:COUNTER,... "
+				   "(every entry with its counter)",
 				   env, r == -EINVAL ? "an entry without its counter" : strerror(-r));
-			pmu_region_configure("", -1); /* regions off, every call refused */
+			refused = r;
 			free(first);
 			return;
 		}
@@ -105,13 +109,13 @@ EXPORT int likwid_markerRegisterRegion(const char *regionTag)
 {
 	struct pmu_region *h;
 
-	return pmu_region_get(regionTag, &h);
+	return refused ? refused : pmu_region_get(regionTag, &h);
 }
 
 EXPORT int likwid_markerStartRegion(const char *regionTag)
 {
 	struct compat_tag *t = regionTag ? compat_tag(regionTag, 1) : NULL;
-	int r = pmu_region_begin(regionTag);
+	int r = refused ? refused : pmu_region_begin(regionTag);
 
 	if (r == 0 && t)
 		clock_gettime(CLOCK_MONOTONIC, &t->start);
@@ -121,7 +125,7 @@ EXPORT int likwid_markerStartRegion(const char *regionTag)
 EXPORT int likwid_markerStopRegion(const char *regionTag)
 {
 	struct compat_tag *t = regionTag ? compat_tag(regionTag, 0) : NULL;
-	int r = pmu_region_end(regionTag);
+	int r = refused ? refused : pmu_region_end(regionTag);
 	struct timespec now;
 
 	if (r == 0 && t) {

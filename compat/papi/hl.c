@@ -59,7 +59,6 @@ static void setup(void)
 			compat_say(LAYER, "PAPI_EVENTS='%s': libpmu counts each event over the region ('=instant' "
 				   "is PAPI's sampling); %s", env, fix);
 			setup_err = PAPI_EINVAL;
-			pmu_region_configure("", -1);
 			return;
 		}
 		setup_err = papi_error(compat_configure(LAYER, "PAPI_EVENTS", env, env, fix));
