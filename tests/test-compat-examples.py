@@ -112,8 +112,8 @@ def likwid_examples(tmp):
     sh(['gcc', '-fopenmp', '-MD', '-MF', cexe + '.d', '-o', cexe, os.path.join(LIKWID_EX, 'C-markerAPI.c')] + flags)
     built_against(cexe, open(cexe + '.d').read().split(), 'likwid/likwid-marker.h', '/usr/include/likwid-marker.h',
                   'libpmu-likwid.so', 'liblikwid')
-    sh(['gfortran', '-fopenmp', '-cpp', '-MD', '-MF', fexe + '.d', '-o', fexe, os.path.join(LIKWID_EX, 'F-markerAPI.F90')]
-       + flags, cwd=tmp)
+    sh(['gfortran', '-fopenmp', '-cpp', '-MD', '-MF', fexe + '.d', '-o', fexe,
+        os.path.join(LIKWID_EX, 'F-markerAPI.F90')] + flags, cwd=tmp)
     fdeps = open(fexe + '.d').read().split()
     built_against(fexe, fdeps, 'compat/likwid.mod', '/usr/include/likwid.mod', 'libpmu-likwid.so', 'liblikwid')
 
@@ -154,7 +154,8 @@ def likwid_examples(tmp):
     tids = threads_of(rows, 'example')
     check(calls.get(('example', -1)) == 2 and [calls[('example', t)] for t in tids] == [1, 1],
           f'F-markerAPI, 2 threads: "example" 2 calls, 1 per thread (hand count): {calls}')
-    check(all(rows[('example', -1)][e] == sum(rows[('example', t)][e] for t in tids) for e in ('task-clock', 'page-faults')),
+    check(all(rows[('example', -1)][e] == sum(rows[('example', t)][e] for t in tids)
+              for e in ('task-clock', 'page-faults')),
           'F-markerAPI, 2 threads: the report\'s sum over threads is the threads\' rows added')
     out = os.path.join(tmp, 'f1.csv')
     env.update(OMP_NUM_THREADS='1', PMU_OUTPUT=out)
@@ -202,7 +203,8 @@ def papi_example(tmp):
             '-o', 'Dir::State::Lists=' + os.path.join(apt, 'lists')]
     dl = os.path.join(tmp, 'papi-src')
     os.makedirs(dl)
-    for cmd in (['apt-get', '-qq'] + opts + ['update'], ['apt-get', '-qq'] + opts + ['source', '--download-only', 'papi']):
+    for cmd in (['apt-get', '-qq'] + opts + ['update'],
+                ['apt-get', '-qq'] + opts + ['source', '--download-only', 'papi']):
         p = subprocess.run(cmd, cwd=dl, capture_output=True, text=True)
         if p.returncode != 0:
             check(False, f'{" ".join(cmd)} (Debian\'s papi source package) failed: {p.stderr.strip()[-500:]}')
@@ -218,7 +220,8 @@ def papi_example(tmp):
             f.write(t.extractfile(m[0]).read())
     exe = os.path.join(tmp, 'high-level')
     sh(['gcc', '-MD', '-MF', exe + '.d', '-o', exe, src] + pkgconfig('libpmu-papi'))
-    built_against(exe, open(exe + '.d').read().split(), 'papi/papi.h', '/usr/include/papi.h', 'libpmu-papi.so', 'libpapi')
+    built_against(exe, open(exe + '.d').read().split(), 'papi/papi.h', '/usr/include/papi.h',
+                  'libpmu-papi.so', 'libpapi')
 
     # high_level.c: PAPI_hl_region_begin/end("computation_add") once (PAPI_hl_read in between counts no call),
     # then begin/end("computation_mult") once. Hand count: 1 call of each.
