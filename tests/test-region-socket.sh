@@ -17,6 +17,7 @@ set -u
 MODE=${1:?model|kernel}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/checks.sh" # check(), $checks, $fails
+. "$(dirname "$0")/kmodel.sh" # same(), near(), spr_model()
 command -v python3 > /dev/null || { echo "FAIL: python3 is needed to read the JSON reports"; exit 1; }
 
 # jq-like: a python expression over the report r (regions by name: g('alone'); their events: e(g(..), name))
@@ -29,10 +30,6 @@ e = lambda x, n: x["events"][n]
 print(eval(sys.argv[2]))
 PY
 }
-near() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(abs(a - b) > 1e-9 * abs(b))" "$1" "$2" ||
-	{ echo "--- got $1, want $2"; false; }; }
-same() { [ "$1" = "$2" ] || { echo "--- got '$1', want '$2'"; false; }; }
-
 # the intervals of each region of tests/region-socket.c's history, and the reads of the socket-wide set
 # inside them (after the interval's first read, up to and including its last): alone 3 intervals of 1
 # read; both 2 of 3: A's begin reads, tick's begin and end read, B begins and ends inside (no read), A's
@@ -45,26 +42,10 @@ if [ "$MODE" = model ]; then
 	KM=${2:?KMODEL.so} PROG=${3:?region-socket} SRC=${4:?srcdir}
 	T=$SRC/tests/fixtures/intel-spr-2s
 	D=$T/sys/bus/event_source/devices
-	# box b (0..7) of socket 0 counts CAS reads 1000*(b+1) per read, of socket 1 100*(b+1); writes 10*(b+1)
-	# and (b+1): the sum over boxes of (b+1) is 36, so one read of the set adds RD 39600, WR 396 (64 bytes
-	# each); RAPL's package 3.25 J on socket 0 and 1.5 J on socket 1 (2^-32 J a count)
+	# the model (tests/kmodel.sh's spr_model): one read of the set adds RD 39600 CAS (36000 + 3600 over both
+	# sockets' boxes), WR 396, RAPL's package 3.25 J + 1.50 J
 	RD=39600 WR=396 PKG=$((13958643712 + 6442450944))
-	{
-		echo "cpus 0-7"
-		echo "pmu 4,0,3 core name=cpu"
-		t=$(cat "$D/power/type")
-		echo "pmu $t uncore name=power box=0-3@0 box=4-7@4"
-		echo "event $t 0x2 cpu=0 count=13958643712"
-		echo "event $t 0x2 cpu=4 count=6442450944"
-		for b in 0 1 2 3 4 5 6 7; do
-			t=$(cat "$D/uncore_imc_$b/type")
-			echo "pmu $t uncore name=uncore_imc_$b counters=4 box=0-3@0 box=4-7@4"
-			echo "event $t 0xcf05 cpu=0 count=$((1000 * (b + 1)))"
-			echo "event $t 0xcf05 cpu=4 count=$((100 * (b + 1)))"
-			echo "event $t 0xf005 cpu=0 count=$((10 * (b + 1)))"
-			echo "event $t 0xf005 cpu=4 count=$((b + 1))"
-		done
-	} > "$tmp/spr.model"
+	spr_model > "$tmp/spr.model"
 	run() { # events, then the program's output in $tmp/out, its report $tmp/r.json
 		rm -f "$tmp/log" "$tmp/r.json" "$tmp/r.json.child"
 		env LD_PRELOAD="$KM" PMU_KMODEL="$tmp/spr.model" PMU_KMODEL_LOG="$tmp/log" PMU_SYSFS_ROOT="$T/sys" \

@@ -28,32 +28,11 @@ m = lambda o, n: [x["value"] for x in o["metrics"] if x["name"] == n][0]
 print(eval(sys.argv[2]))
 PY
 }
-# the metric's value equals perf's formula on the hand sums: relative difference under 1e-9
-near() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(abs(a - b) > 1e-9 * abs(b))" "$1" "$2" ||
-	{ echo "--- got $1, want $2"; false; }; }
-
 # ---- Sapphire Rapids, two sockets, eight IMC boxes each (uncore_imc_0..7, cpumask 0,4) ----
 # box b (0..7) counts CAS reads 1000*(b+1) on socket 0 and 100*(b+1) on socket 1, writes 10*(b+1) and 1*(b+1):
 # sum over b of (b+1) is 36, so reads S0 36000, S1 3600, writes S0 360, S1 36 (64 bytes each)
 D=$SRC/tests/fixtures/intel-spr-2s/sys/bus/event_source/devices
-{
-	echo "cpus 0-7"
-	echo "pmu 4,0,3 core name=cpu"
-	t=$(cat "$D/power/type")
-	echo "pmu $t uncore name=power box=0-3@0 box=4-7@4"
-	echo "event $t 0x2 cpu=0 count=13958643712"  # 3.25 * 2^32: 3.25 J
-	echo "event $t 0x2 cpu=4 count=6442450944"   # 1.50 J
-	echo "event $t 0x3 cpu=0 count=4294967296"   # 1.00 J
-	echo "event $t 0x3 cpu=4 count=2147483648"   # 0.50 J
-	for b in 0 1 2 3 4 5 6 7; do
-		t=$(cat "$D/uncore_imc_$b/type")
-		echo "pmu $t uncore name=uncore_imc_$b counters=4 box=0-3@0 box=4-7@4"
-		echo "event $t 0xcf05 cpu=0 count=$((1000 * (b + 1)))"
-		echo "event $t 0xcf05 cpu=4 count=$((100 * (b + 1)))"
-		echo "event $t 0xf005 cpu=0 count=$((10 * (b + 1)))"
-		echo "event $t 0xf005 cpu=4 count=$((b + 1))"
-	done
-} > "$tmp/spr.model"
+spr_model > "$tmp/spr.model" # (tests/kmodel.sh)
 T=intel-spr-2s
 on $T "$tmp/spr.model" "$tmp/log" "$tmp/o" stat -a --per-socket --json -o "$tmp/s.json" \
 	-M memory_bandwidth_read,memory_bandwidth_write,memory_bandwidth_total,MEM.DRAM.RW.BW \
