@@ -239,6 +239,17 @@ static bool shown(const struct pmu_region_result *r, size_t k)
 	return r->tid == -1 || !(r->socket_wide >> k & 1);
 }
 
+/* The wall time, in seconds, of the intervals the name's socket-wide values were counted over (row @r,
+ * over threads): the first such value's enabled time, of the first counted one with @counted; -1 where
+ * the row has none. */
+static double socket_seconds(const struct pmu_region_result *r, bool counted)
+{
+	for (size_t k = 0; r->tid == -1 && k < r->nvalues; k++)
+		if ((r->socket_wide >> k & 1) && !(counted && (r->unsupported >> k & 1)))
+			return (double)r->values[k].enabled / 1e9;
+	return -1;
+}
+
 /* The metrics named in PMU_EVENTS, evaluated on @r's counts (@infos: its columns' events): @fn(name,
  * value, data) for each, the value NAN where it cannot be evaluated. Tool events (duration_time) in
  * seconds, as perf's metrics use them; with socket-wide values, duration_time is their intervals' wall
@@ -248,13 +259,13 @@ static void each_metric(const struct pmu_region_result *r, const struct pmu_even
 {
 	struct pmu_named_value nv[REG_MAX_COL + 1];
 	char *copy = R.metrics ? strdup(R.metrics) : NULL, *save = NULL;
+	double sock = socket_seconds(r, true);
 	size_t n = 0;
 
-	for (size_t k = 0; k < r->nvalues && n == 0; k++)
-		if (shown(r, k) && (r->socket_wide >> k & 1) && !(r->unsupported >> k & 1)) {
-			nv[n].name = "duration_time";
-			nv[n++].value = (double)r->values[k].enabled / 1e9;
-		}
+	if (sock >= 0) {
+		nv[n].name = "duration_time";
+		nv[n++].value = sock;
+	}
 	for (size_t k = 0; k < r->nvalues; k++) {
 		if (!shown(r, k))
 			continue;
@@ -450,6 +461,7 @@ static int unit_cell(FILE *f, int w, const struct pmu_value *v, double scale)
 static void write_text(const struct pmu_region_result *r, struct writer *w)
 {
 	char name[REG_NAME_MAX * 4 + 1];
+	double sock;
 
 	if (r->tid == -1) /* the name as bytes a terminal shows, not acts on */
 		fprintf(w->f, " %-*s %10llu", w->namew, pmu__printable(name, sizeof(name), r->name),
@@ -467,12 +479,9 @@ static void write_text(const struct pmu_region_result *r, struct writer *w)
 			fprintf(w->f, " %*s", w->colw[k], "-");
 	}
 	fprintf(w->f, "\n");
-	for (size_t k = 0; r->tid == -1 && k < r->nvalues; k++)
-		if (r->socket_wide >> k & 1) { /* the intervals the [socket] values were counted over */
-			fprintf(w->f, "   [socket] %llu interval%s, %.6f s\n", (unsigned long long)r->intervals,
-				r->intervals == 1 ? "" : "s", (double)r->values[k].enabled / 1e9);
-			break;
-		}
+	if ((sock = socket_seconds(r, false)) >= 0) /* the intervals the [socket] values were counted over */
+		fprintf(w->f, "   [socket] %llu interval%s, %.6f s\n", (unsigned long long)r->intervals,
+			r->intervals == 1 ? "" : "s", sock);
 	if (r->tid == -1)
 		each_metric(r, w->infos, text_metric, w->f);
 }
