@@ -79,16 +79,22 @@ static void setup(void)
 							"set PAPI_EVENTS or PMU_EVENTS to events this machine counts"));
 }
 
-/* pmu_region_begin (@begin) or pmu_region_end of @region, the thread's record of being inside it kept */
+/* pmu_region_begin (@begin) or pmu_region_end of @region, the thread's record of being inside it kept;
+ * that record is looked up before the begin and after the end, outside what the region counts (the
+ * counts are those of the same code calling libpmu directly, but for the calls' frames:
+ * tests/lab/guest/lab-compat.c) */
 static int hl_call(const char *region, int begin)
 {
-	struct compat_tag *t = region ? compat_tag(region, begin) : NULL;
+	struct compat_tag *t;
 	int r;
 
 	pthread_once(&once, setup);
 	if (setup_err)
 		return setup_err;
+	t = begin && region ? compat_tag(region, 1) : NULL;
 	r = begin ? pmu_region_begin(region) : pmu_region_end(region);
+	if (!begin && region)
+		t = compat_tag(region, 0);
 	if (r == 0 && t)
 		t->open = begin;
 	return papi_error(r);
