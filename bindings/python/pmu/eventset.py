@@ -268,17 +268,19 @@ class Set:
         """The metrics of performance group ``group`` (a dict from
         :meth:`Context.group`; default: the set's own, :meth:`of_group`) over
         this set's values: {"Name [unit]": float}, labelled as ``pmu stat -g``
-        labels them ("Name" without a unit); None for a metric the group
-        cannot evaluate (its "why" in the group's "metrics").
+        labels them ("Name" without a unit); None for a metric that cannot
+        be evaluated, as ``pmu stat -g`` prints n/a for it, the others
+        evaluated all the same: ``.group_errors`` then maps its label to why
+        (the "why" string of a metric the group could not map; the PmuError
+        of one that failed when evaluated: ENOENT names a value it lacks, an
+        event the set does not count or #system_tsc_freq where the machine
+        does not say it).
         ``deltas``: one value per event (default: ``.delta``, the last
         ``with`` block's), each scaled to the time enabled; an expression
         carries its units (LIKWID's PWR counters' 2^-32 J). The formulas'
         ``time`` (duration_time) is ``seconds`` if given, else this set's
-        duration_time event (the wall time it was enabled, its ns / 1e9);
-        a metric that fails when evaluated raises PmuError (ENOENT names a
-        value it lacks: an event the set does not count, #system_tsc_freq
-        where the machine does not say it). ValueError where a metric needs
-        time and neither is there."""
+        duration_time event (the wall time it was enabled, its ns / 1e9).
+        ValueError where a metric needs time and neither is there."""
         if group is None:
             group = self.group
         if group is None:

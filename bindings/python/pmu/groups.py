@@ -104,17 +104,21 @@ def _metrics(s, group, deltas=None, seconds=None):
         names[k].name = b"duration_time"
         names[k].value = float(seconds)
         k += 1
-    out = {}
+    out, errors = {}, {}
     for m in group["metrics"]:
         if m["expr"] is None:
             out[_label(m)] = None     # not evaluable here: group["metrics"][i]["why"] says why
+            errors[_label(m)] = m["why"] or "not mapped"
             continue
         if seconds is None and "duration_time" in m["expr"]:
             raise ValueError("metric %r needs the run's time: count duration_time in the set "
                              "(Set.of_group does) or pass seconds=" % m["name"])
         v = ctypes.c_double()
         rc = _metric_eval_events(s.ctx._handle, _enc(m["expr"]), names, infos, k, ctypes.byref(v))
-        if rc < 0:
-            raise _fail(rc, "pmu_metric_eval_events")
+        if rc < 0:                    # n/a, as pmu stat -g prints it; the others still evaluated
+            out[_label(m)] = None
+            errors[_label(m)] = _fail(rc, "pmu_metric_eval_events")
+            continue
         out[_label(m)] = v.value
+    s.group_errors = errors
     return out

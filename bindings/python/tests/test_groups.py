@@ -134,9 +134,16 @@ def test_group_metrics_over_a_set_without_the_groups_events(ctx, sw_file):
     g = ctx.group(sw_file)
     with pmu.Set(ctx, "task-clock,duration_time") as s:
         pass
-    with pytest.raises(pmu.PmuError) as ei:
-        s.group_metrics(g)
-    assert ei.value.errno == errno.ENOENT and "page" in str(ei.value)
+    got = s.group_metrics(g)
+    # the metrics over page-faults (which this set does not count) are n/a with why, as pmu stat -g
+    # prints them; the one over task-clock alone is evaluated all the same; SW7 was never mapped
+    assert got["Faults per second [1/s]"] is None and got["Faults and switches"] is None, got
+    e = s.group_errors["Faults per second [1/s]"]
+    assert isinstance(e, pmu.PmuError) and e.errno == errno.ENOENT and "page" in str(e)
+    assert got["CPU time per second"] == pytest.approx(s.delta[0].value * 1e-9 / (s.delta[1].value / 1e9),
+                                                       rel=1e-12)
+    assert got["Missing counter"] is None and isinstance(s.group_errors["Missing counter"], str)
+    assert set(s.group_errors) == {"Faults per second [1/s]", "Faults and switches", "Missing counter"}
 
 
 KM_GROUP = """SHORT a written Skylake-SP's fixed, RAPL and IMC counters
@@ -292,8 +299,8 @@ def test_inverse_clock_needs_the_tsc_frequency(ctx, tmp_path):
     with pmu.Set.of_group(ctx, str(f)) as s:
         faults(4)
     if not any(c["name"] == "system_tsc_freq" for c in ctx.constants()):
-        with pytest.raises(pmu.PmuError) as ei:
-            s.group_metrics()
-        assert ei.value.errno == errno.ENOENT and "#system_tsc_freq" in str(ei.value)
+        assert s.group_metrics() == {"Clock seconds": None}
+        e = s.group_errors["Clock seconds"]
+        assert e.errno == errno.ENOENT and "#system_tsc_freq" in str(e)
     ctx.set_param("system_tsc_freq", 2.5e9)
     assert s.group_metrics() == {"Clock seconds": pytest.approx(s.delta[0].value / 2.5e9, rel=1e-12)}
