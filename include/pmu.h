@@ -406,6 +406,9 @@ enum pmu_entry_kind {
 	PMU_ENTRY_METRIC = 5,   /* metric of a table */
 	PMU_ENTRY_LIBPFM = 6,   /* event of libpfm4 (pmu_libpfm_event_foreach) */
 	PMU_ENTRY_TOOL = 7,     /* tool event measured by libpmu (duration_time, user_time, system_time) */
+	PMU_ENTRY_PAPI = 8,     /* PAPI preset (PAPI_TOT_INS): PAPI's own native events for this CPU where
+	                           Debian's papi_events.csv is installed, else libpmu's mapping to standard
+	                           names; one PAPI derives is a formula, counted as a metric (pmu stat -M) */
 };
 
 /** One entry passed to a pmu_event_foreach() callback. */
@@ -465,7 +468,8 @@ int pmu_libpfm_event_foreach(struct pmu_ctx *ctx, const char *prefix, pmu_event_
  * pmu_arch_name: "x86", "arm64", "riscv", else "unknown".
  * pmu_source_name: "sysfs", "generic", "raw", "table", "libpfm4",
  * "tracepoint", "tool", else "unknown". pmu_kind_name: "kernel", "sysfs",
- * "standard", "native", "metric", "libpfm4", else "unknown". pmu_constant_source_name:
+ * "standard", "native", "metric", "libpfm4", "tool", "papi", else "unknown".
+ * pmu_constant_source_name:
  * "param", "machine", else "unknown". Static strings.
  */
 const char *pmu_arch_name(int v);

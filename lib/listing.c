@@ -93,9 +93,9 @@ static bool metric_countable(struct pmu_ctx *ctx, const char *metric)
 	return ok;
 }
 
-/* A PAPI preset (papi.c): a name of PAPI's vocabulary, listed beside the standard names (one PAPI writes as
- * a formula is evaluated as a metric, pmu stat -M, but is no table's metric: 'pmu list metric' lists
- * those); where it comes from for this CPU in the long description. */
+/* A PAPI preset (papi.c): a name of PAPI's vocabulary, a kind of its own (one PAPI writes as a formula is
+ * evaluated as a metric, pmu stat -M, but is no table's metric: 'pmu list metric' lists those); where it
+ * comes from for this CPU in the long description. */
 static bool papi_accept(const char *name, const void *data)
 {
 	return pmu__prefix(name, ((const struct foreach_state *)data)->prefix);
@@ -114,7 +114,7 @@ static int foreach_papi(const struct pmu_papi_listed *p, void *data)
 	e.desc = p->desc;
 	e.long_desc = ld;
 	e.source = PMU_SRC_TABLE;
-	e.kind = PMU_ENTRY_STANDARD;
+	e.kind = PMU_ENTRY_PAPI;
 	e.usable = p->metric ? metric_countable(st->ctx, p->name) : pmu__name_countable(st->ctx, p->name);
 	st->count++;
 	return st->cb(&e, st->data);

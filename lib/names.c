@@ -36,7 +36,7 @@ PMU_EXPORT const char *pmu_kind_name(int v)
 	static const char *const names[] = {
 		[PMU_ENTRY_KERNEL] = "kernel", [PMU_ENTRY_SYSFS] = "sysfs", [PMU_ENTRY_STANDARD] = "standard",
 		[PMU_ENTRY_NATIVE] = "native", [PMU_ENTRY_METRIC] = "metric", [PMU_ENTRY_LIBPFM] = "libpfm4",
-		[PMU_ENTRY_TOOL] = "tool",
+		[PMU_ENTRY_TOOL] = "tool", [PMU_ENTRY_PAPI] = "papi",
 	};
 	return PICK(names, v);
 }

@@ -54,12 +54,13 @@ const struct command list_command = {
 enum cat {
 	CAT_HW = 1 << 0, CAT_SW = 1 << 1, CAT_CACHE = 1 << 2, CAT_TRACEPOINT = 1 << 3, CAT_PMU = 1 << 4,
 	CAT_METRIC = 1 << 5, CAT_STANDARD = 1 << 6, CAT_NATIVE = 1 << 7, CAT_PFM = 1 << 8, CAT_TOOL = 1 << 9,
+	CAT_PAPI = 1 << 10,
 };
 static const struct { const char *word; unsigned cats; } words[] = {
 	{ "hw", CAT_HW }, { "hardware", CAT_HW }, { "sw", CAT_SW }, { "software", CAT_SW },
 	{ "cache", CAT_CACHE }, { "hwcache", CAT_CACHE }, { "tracepoint", CAT_TRACEPOINT }, { "pmu", CAT_PMU },
 	{ "metric", CAT_METRIC }, { "standard", CAT_STANDARD }, { "native", CAT_NATIVE }, { "libpfm4", CAT_PFM },
-	{ "pfm", CAT_PFM }, { "tool", CAT_TOOL },
+	{ "pfm", CAT_PFM }, { "tool", CAT_TOOL }, { "papi", CAT_PAPI },
 };
 
 /* One name known here. */
@@ -124,6 +125,7 @@ static unsigned cat_of(struct pmu_ctx *ctx, const struct pmu_event_entry *e)
 	case PMU_ENTRY_METRIC: return CAT_METRIC;
 	case PMU_ENTRY_LIBPFM: return CAT_PFM;
 	case PMU_ENTRY_TOOL: return CAT_TOOL;
+	case PMU_ENTRY_PAPI: return CAT_PAPI;
 	}
 	if (pmu_event_resolve(ctx, e->name, &info) == 0)
 		return info.type == 1 ? CAT_SW : info.type == 3 ? CAT_CACHE : CAT_HW; /* PERF_TYPE_SOFTWARE, _HW_CACHE */
@@ -396,10 +398,14 @@ static bool means_here(struct pmu_ctx *ctx, const struct item *i)
 	struct pmu_event_info info;
 	char need[4096], *save = NULL;
 
-	if (i->usable || (i->cat != CAT_STANDARD && i->cat != CAT_METRIC))
+	if (i->usable || (i->cat != CAT_STANDARD && i->cat != CAT_METRIC && i->cat != CAT_PAPI))
+		return true;
+	/* a standard name, or a PAPI preset that is one name (a standard name's, or PAPI's natives); else a
+	 * formula (a metric's, a derived preset's), here where each of its events is */
+	if (i->cat != CAT_METRIC && pmu_event_resolve(ctx, i->name, &info) == 0)
 		return true;
 	if (i->cat == CAT_STANDARD)
-		return pmu_event_resolve(ctx, i->name, &info) == 0;
+		return false;
 	if (pmu_metric_events(ctx, i->name, need, sizeof(need)) < 0)
 		return false;
 	for (char *e = strtok_r(need, ",", &save); e; e = strtok_r(NULL, ",", &save))
@@ -507,7 +513,7 @@ static int cmd_list(int argc, char **argv, struct cli *cli)
 	for (size_t i = 0; first >= argc && i < it.n; i++) {
 		bool here = o.all || o.json || means_here(ctx, &it.v[i]); /* JSON: for programs, everything */
 		shown += it.v[i].shown = it.v[i].cat != CAT_TRACEPOINT && here;
-		left_std += !here && it.v[i].cat == CAT_STANDARD;
+		left_std += !here && (it.v[i].cat == CAT_STANDARD || it.v[i].cat == CAT_PAPI);
 		left_metric += !here && it.v[i].cat == CAT_METRIC;
 	}
 	if (o.json)
@@ -524,8 +530,9 @@ static int cmd_list(int argc, char **argv, struct cli *cli)
 	if (!o.json && !shown && !groups)
 		printf("  (none)\n");
 	if (!o.json && (left_std || left_metric))
-		printf("\n %zu standard names and %zu metrics that no event of this CPU implements are not listed: "
-		       "pmu list --all lists them too (pmu list standard, pmu list metric: all of each kind)\n",
+		printf("\n %zu standard names (PAPI presets included) and %zu metrics that no event of this CPU "
+		       "implements are not listed: pmu list --all lists them too (pmu list standard, pmu list papi, "
+		       "pmu list metric: all of each kind)\n",
 		       left_std, left_metric);
 	if (groups)
 		shown += print_groups(ctx, &it, arr);

@@ -194,7 +194,7 @@ class Context:
         (case-insensitive): list of dicts (name, pmu, desc, long_desc (a
         table's PublicDescription, else desc: what perf list --long-desc
         prints), source, kind ("kernel", "sysfs", "standard", "native",
-        "metric"), usable)."""
+        "metric", "tool", "papi": a PAPI preset), usable)."""
         return _events._list(self, prefix)
 
     def list_libpfm(self, prefix=""):

@@ -68,7 +68,7 @@ def test_every_constant_source_has_its_documented_name():
 def test_every_kind_and_arch_has_its_documented_name():
     kinds = {"PMU_ENTRY_KERNEL": "kernel", "PMU_ENTRY_SYSFS": "sysfs", "PMU_ENTRY_STANDARD": "standard",
              "PMU_ENTRY_NATIVE": "native", "PMU_ENTRY_METRIC": "metric", "PMU_ENTRY_LIBPFM": "libpfm4",
-             "PMU_ENTRY_TOOL": "tool"}
+             "PMU_ENTRY_TOOL": "tool", "PMU_ENTRY_PAPI": "papi"}
     members = header_enum("pmu_entry_kind")
     assert set(members) == set(kinds)
     for m, v in members.items():
