@@ -38,6 +38,8 @@ no import circle).
 6. ``context``   Context (its event, metric, topdown and group methods call layer 5)
    ``eventset``  Set (its metric, topdown and group methods call layer 5), Plan (a list resolved once, opened
                  as a Set on many targets)
+7. ``frames``    region reports and pmu stat results as pandas DataFrames; imported on first use
+                 (``pmu.frames``), pandas only when a frame is built: the package works without it
 
 Every public name is importable from ``pmu`` itself, as when the package was
 one file; the submodules are how it is organised, not a second API.
@@ -67,3 +69,11 @@ from .eventset import Plan, Set
 for _c in (PmuError, Value, Context, Plan, Set):
     _c.__module__ = __name__
 del _c
+
+
+def __getattr__(name):
+    """``pmu.frames`` imported on first use: nothing of it (nor pandas) is loaded by ``import pmu``."""
+    if name == "frames":
+        import importlib
+        return importlib.import_module(".frames", __name__)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
