@@ -46,8 +46,9 @@ PMU_BUILD_DEPS=(gcc g++ meson ninja-build pkg-config libjson-c-dev libpfm4-dev)
 # gfortran, with which test-compat-examples builds LIKWID's Fortran marker example
 # (F-markerAPI.F90) against libpmu-likwid's module, and the build compiles that module
 # (likwid.mod); debian-archive-keyring, whose key signs the bookworm sources list with which
-# test-compat-examples fetches PAPI's source package (its examples/high_level.c)
-PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema
+# test-compat-examples fetches PAPI's source package (its examples/high_level.c);
+# python3-pandas, with which test-frames reads reports into the binding's data frames (pmu.frames)
+PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-jsonschema python3-pandas
 	gcc-riscv64-linux-gnu qemu-system-misc procps linux-perf xz-utils linux-source-6.12
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross
 	groff-base man-db bash-completion python3-venv openmpi-bin libopenmpi-dev
