@@ -18,7 +18,6 @@
 import csv
 import io
 import json
-import math
 import os
 import re
 
@@ -165,14 +164,17 @@ def _rank_from(pattern, path):
 
 # ---- region reports ----
 
-def _event_fields(path, e, where):
-    """The columns of one counted event of a libpmu-regions/1 or libpmu-report-regions/1 document."""
+def _event_fields(path, e, where, merged):
+    """The columns of one counted event of a libpmu-regions/1 or libpmu-report-regions/1 document. A rank's
+    report gives unit and unit_scale where a count is of fractions of a unit (none: 1.0); pmu report's merged
+    document gives neither: there both are unknown (<NA>), and so is quantity."""
     for k in ("value", "scaled", "enabled_ns", "running_ns", "confidence", "min", "max"):
         _need(path, e, k, where)
-    unit_scale = e.get("unit_scale", 1.0)
+    unit_scale = e.get("unit_scale", None if merged else 1.0)
     scaled = e["scaled"]
     return {"value": e["value"], "scaled": scaled, "unit": e.get("unit") or None, "unit_scale": unit_scale,
-            "quantity": None if scaled is None else scaled * unit_scale, "enabled_ns": e["enabled_ns"],
+            "quantity": None if scaled is None or unit_scale is None else scaled * unit_scale,
+            "enabled_ns": e["enabled_ns"],
             "running_ns": e["running_ns"], "confidence": e["confidence"], "counted": True, "min": e["min"],
             "max": e["max"]}
 
@@ -196,7 +198,7 @@ def _region_json(path, doc, schema, base, threads, extra):
     sockets = set(doc.get("socket_wide") or ())
     merged = schema == MERGED
 
-    def events(evs, where, row0, socket_ok):
+    def events(evs, where, row0):
         if not isinstance(evs, dict):
             raise ReportError(path, "%s's 'events' is not an object" % where)
         for name, e in evs.items():
@@ -206,12 +208,10 @@ def _region_json(path, doc, schema, base, threads, extra):
                 row["name"], row["scope"] = name[:-len(" [socket]")], "socket"
             else:
                 row["scope"] = "socket" if name in sockets else "thread"
-            if row["scope"] == "socket" and not socket_ok:
-                continue
             if e is None:                   # could not be counted there
                 row["counted"] = False
             elif isinstance(e, dict):
-                row.update(_event_fields(path, e, w))
+                row.update(_event_fields(path, e, w, merged))
                 if merged and "spread" in e:
                     row.update(_spread(path, e["spread"], w, extra))
             else:
@@ -223,7 +223,7 @@ def _region_json(path, doc, schema, base, threads, extra):
         name = _need(path, r, "name", where, str)
         calls = _need(path, r, "calls", where, int)
         row0 = dict(base, tid=None, region=name, calls=calls)
-        events(_need(path, r, "events", where), where, row0, True)
+        events(_need(path, r, "events", where), where, row0)
         for m, v in (r.get("metrics") or {}).items():
             if v is not None and not isinstance(v, (int, float)):
                 raise ReportError(path, "%s.metrics[%r] is %r, not a number or null" % (where, m, v))
@@ -233,7 +233,7 @@ def _region_json(path, doc, schema, base, threads, extra):
             for j, t in enumerate(r.get("threads") or ()):
                 tw = "%s.threads[%d]" % (where, j)
                 events(_need(path, t, "events", tw), tw, dict(base, tid=_need(path, t, "tid", tw, int), region=name,
-                                                              calls=_need(path, t, "calls", tw, int)), False)
+                                                              calls=_need(path, t, "calls", tw, int)))
     return rows
 
 
@@ -300,23 +300,23 @@ def regions(paths, run=None, threads=False, rank_from=None):
     expression whose first group, searched in the file's name, is its rank where the file does not
     say it (a CSV report: ``rank_from=r"out-(\\d+)"`` for ``PMU_OUTPUT=out-%r.csv``).
 
-    Columns (:data:`REGION_COLUMNS`, then any unknown ``spread_*``): ``run``, ``file`` (as given),
-    ``rank`` (the file's; <NA> in a merged report and where unknown; Int64, or strings where a rank is
-    not a number), ``tid`` (<NA>: the region's total; 0: threads that exited, folded), ``region`` (the
-    region's name: libpmu's regions are names that nest or overlap freely, not a tree, so there is no
-    path), ``kind`` (``"event"`` or ``"metric"``: the metrics a JSON report evaluates on a region's
-    total), ``name``, ``value`` (the sum of the per-call counts, or the metric's value), ``scaled``
-    (value * enabled / running), ``unit`` and ``unit_scale`` (an event counted in fractions of a unit,
-    RAPL's 2^-32 J: the unit and what one count is of it; else None and 1.0), ``quantity`` (scaled *
-    unit_scale: in ``unit``), ``enabled_ns``, ``running_ns``, ``confidence`` (running / enabled),
-    ``counted`` (False: the event could not be counted there, its numbers <NA>), ``calls``, ``min``,
-    ``max`` (the smallest and largest count of one call), ``scope`` (``"socket"`` for a socket-wide
-    event, on a region's total only; else ``"thread"``), and a merged report's spread of each event
-    across its files: ``spread_files``, ``spread_min``, ``spread_mean``, ``spread_max``,
-    ``spread_max_rank``, ``spread_max_file``, ``spread_imbalance`` (each file's scaled count), and
-    where the report has them ``spread_ranks``, ``spread_sum``, ``spread_stddev``, ``spread_min_rank``,
-    ``spread_min_file`` (<NA> elsewhere). ``value`` and ``scaled`` are float64 (a metric shares the
-    column): counts are exact up to 2^53; the integer columns are pandas' Int64.
+    Columns (:data:`REGION_COLUMNS`, then any unknown ``spread_*``): ``run``, ``file`` (as given), ``rank``
+    (the file's; <NA> in a merged report and where unknown; Int64, or strings where a rank is not a number),
+    ``tid`` (<NA>: the region's total; 0: threads that exited, folded), ``region`` (the region's name:
+    libpmu's regions are names that nest or overlap freely, not a tree, so there is no path), ``kind``
+    (``"event"`` or ``"metric"``: the metrics a JSON report evaluates on a region's total), ``name``,
+    ``value`` (the sum of the per-call counts, or the metric's value), ``scaled`` (value * enabled /
+    running), ``unit`` and ``unit_scale`` (an event counted in fractions of a unit, RAPL's 2^-32 J: the unit
+    and what one count is of it; else None and 1.0; a merged report does not say them: None and <NA>),
+    ``quantity`` (scaled * unit_scale: in ``unit``), ``enabled_ns``, ``running_ns``, ``confidence`` (running
+    / enabled), ``counted`` (False: the event could not be counted there, its numbers <NA>), ``calls``,
+    ``min``, ``max`` (the smallest and largest count of one call), ``scope`` (``"socket"`` for a socket-wide
+    event, on a region's total only; else ``"thread"``), and a merged report's spread of each event across
+    its files: ``spread_files``, ``spread_min``, ``spread_mean``, ``spread_max``, ``spread_max_rank``,
+    ``spread_max_file``, ``spread_imbalance`` (each file's scaled count), and where the report has them
+    ``spread_ranks``, ``spread_sum``, ``spread_stddev``, ``spread_min_rank``, ``spread_min_file`` (<NA>
+    elsewhere). ``value`` and ``scaled`` are float64 (a metric shares the column): counts are exact up to
+    2^53; the integer columns are pandas' Int64.
 
     Raises :class:`ReportError` (a ValueError naming the file and the problem) for a file that is
     not such a report, is truncated or has an unknown schema; ImportError without pandas.
