@@ -19,7 +19,12 @@
 - Bad input: not a report, truncated JSON and CSV, an unknown schema, the wrong kind of report, an
   empty file, a missing file, a missing key: ReportError naming the file and the problem.
 
-usage: test-frames.py [MPI_IMBALANCE]  (env: PMU_CLI, PMU_LIBRARY, PYTHONPATH with bindings/python)
+- Socket-wide events (uncore bytes, RAPL's joules: scope, unit, unit_scale, quantity) in real reports of
+  tests/region-socket.c's history on the written two-socket Sapphire Rapids, its kernel the model
+  (tests/kmodel.c, as test-region-socket runs it): JSON, CSV, and pmu report --json's merge of two.
+
+usage: test-frames.py [--mpi MPI_IMBALANCE] [--kmodel LIBKMODEL.so --region-socket PROG --src SRCDIR]
+(env: PMU_CLI, PMU_LIBRARY, PYTHONPATH with bindings/python)
 exit 0 pass, 1 fail, 77 skip: pandas is not installed, or (after the other checks passed) mpirun or
 the MPI example is missing, said.
 """
@@ -46,7 +51,8 @@ import pmu  # noqa: E402
 from pmu import frames  # noqa: E402
 
 PMU = os.environ.get("PMU_CLI") or shutil.which("pmu")
-MPI_PROG = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] else None
+ARGS = dict(zip(sys.argv[1::2], sys.argv[2::2]))   # --mpi PROG --kmodel SO --region-socket PROG --src DIR
+MPI_PROG = ARGS.get("--mpi") or None
 ITERS, PAGES = 2000000, 128
 EVENTS = "task-clock,page-faults,context-switches"
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "OMPI_MCA_plm_rsh_agent": "",
@@ -101,14 +107,19 @@ def oracle_json(path, threads):
     with open(path) as f:
         d = json.load(f)
     out = {}
+    sw = d.get("socket_wide", [])
     for reg in d["regions"]:
         who = [(None, reg["calls"], reg["events"])]
         if threads:
             who += [(t["tid"], t["calls"], t["events"]) for t in reg["threads"]]
         for tid, calls, evs in who:
             for name, e in evs.items():
-                out[(path, d["rank"], tid, reg["name"], "event", name)] = dict(
-                    e, calls=calls, counted=e is not None) if e else {"counted": False, "calls": calls}
+                o = {"counted": False, "calls": calls, "value": None, "scaled": None}
+                if e:
+                    o = dict(e, calls=calls, counted=True, unit=e.get("unit"), unit_scale=e.get("unit_scale", 1.0),
+                             quantity=e["scaled"] * e.get("unit_scale", 1.0))
+                o["scope"] = "socket" if name in sw else "thread"
+                out[(path, d["rank"], tid, reg["name"], "event", name)] = o
         for m, v in reg["metrics"].items():
             out[(path, d["rank"], None, reg["name"], "metric", m)] = {"value": v, "calls": reg["calls"]}
     return out
@@ -123,7 +134,9 @@ def oracle_csv(path, rank, threads):
                 continue
             k = (path, rank, None if tid == -1 else tid, c["region"], "event", c["event"])
             out[k] = {x: int(c[x]) for x in ("value", "scaled", "enabled_ns", "running_ns", "min", "max", "calls")}
-            out[k].update(confidence=float(c["confidence"]), scope=c["scope"], counted=c["unsupported"] == "0")
+            out[k].update(confidence=float(c["confidence"]), scope=c["scope"], counted=c["unsupported"] == "0",
+                          unit=c["unit"] or None, unit_scale=float(c["unit_scale"]),
+                          quantity=int(c["scaled"]) * float(c["unit_scale"]))
     return out
 
 
@@ -135,8 +148,6 @@ def compare(df, oracle, what):
     for k in set(got) & set(oracle):
         g, o = got[k], oracle[k]
         for col, v in o.items():
-            if col in ("unit", "unit_scale"):
-                continue
             if not same(g[col], v):
                 bad.append((k, col, g[col], v))
     check(not bad, "%s: %d values differ from the file's, e.g. %s" % (what, len(bad), bad[:3]))
@@ -216,7 +227,8 @@ def mpi_part(tmp):
         for name, e in reg["events"].items():
             o[(merged_path, None, None, reg["name"], "event", name)] = dict(
                 {x: e[x] for x in ("value", "scaled", "enabled_ns", "running_ns", "confidence", "min", "max")},
-                calls=reg["calls"], **{"spread_" + x: v for x, v in e["spread"].items()})
+                calls=reg["calls"], unit=None, unit_scale=None, quantity=None,
+                **{"spread_" + x: v for x, v in e["spread"].items()})
     compare(dm, o, "pmu report --json's document")
     check(dm["rank"].isna().all() and dm["spread_stddev"].isna().all() and dm["spread_min_rank"].isna().all(),
           "a merged report's rows have no rank; no stddev, min_rank where the document has none")
@@ -293,6 +305,61 @@ def metrics_part(tmp):
     check(len(m) == 4 and set(m["name"]) == {"Runtime [s]", "Faults per second [1/s]"} and
           m["value"].notna().all() and m["enabled_ns"].isna().all() and d["rank"].isna().all(),
           "2 regions x 2 metrics, their values, no counts; no rank (not MPI): %d rows" % n)
+    # an event the report says was not counted (null): a row, counted False, its numbers <NA>
+    with open(out) as f:
+        doc = json.load(f)
+    doc["regions"][0]["events"]["page-faults"] = None
+    nul = os.path.join(tmp, "null-event.json")
+    with open(nul, "w") as f:
+        json.dump(doc, f)
+    z = frames.regions(nul)
+    compare(z, oracle_json(nul, False), "a report with an event not counted")
+    r = z[(z["region"] == "touch") & (z["name"] == "page-faults")]
+    check(len(r) == 1 and not r["counted"].iloc[0] and r[["value", "scaled", "enabled_ns", "min"]].isna().all(None)
+          and z["counted"].sum() == len(z) - 1, "an event not counted: counted False, its numbers <NA>")
+
+
+# ---- socket-wide events: the kernel model's Sapphire Rapids ----
+
+def socket_part(tmp):
+    km, prog, src = ARGS.get("--kmodel"), ARGS.get("--region-socket"), ARGS.get("--src")
+    if not (km and prog and src):
+        setup_fail("--kmodel, --region-socket and --src are needed (tests/meson.build gives them)")
+    model = os.path.join(tmp, "spr.model")
+    run(["bash", "-c", 'SRC="$1"; . "$1/tests/kmodel.sh"; spr_model > "$2"', "-", src, model])
+    fx = os.path.join(src, "tests", "fixtures", "intel-spr-2s")
+    env = {"LD_PRELOAD": km, "PMU_KMODEL": model, "PMU_SYSFS_ROOT": os.path.join(fx, "sys"),
+           "PMU_PROCFS_ROOT": os.path.join(fx, "proc"), "PMU_EVENTS": "MEM.DRAM.RW.BW,power/energy-pkg/,task-clock"}
+    js, cs, js2 = (os.path.join(tmp, "sock" + x) for x in (".json", ".csv", "2.json"))
+    run([prog, js], env=env)
+    run([prog, cs, "csv"], env=env)
+    shutil.copy(js, js2)
+    d = frames.regions(js, threads=True)
+    compare(d, oracle_json(js, True), "a socket-wide report (JSON)")
+    sock = d[d["scope"] == "socket"]
+    e = sock[sock["name"] == "power/energy-pkg/"]
+    check(len(sock) > 0 and sock["tid"].isna().all() and set(sock["name"]) ==
+          {"MEM.DRAM.RD.BYTES", "MEM.DRAM.WR.BYTES", "power/energy-pkg/"} and (e["unit"] == "Joules").all() and
+          (e["unit_scale"] == 2.0 ** -32).all() and (e["quantity"] == e["scaled"] * 2.0 ** -32).all(),
+          "socket-wide rows on the regions' totals only, RAPL's in Joules (2^-32): %d rows" % len(sock))
+    c = frames.regions(cs, threads=True)
+    compare(c, {k[:1] + (None,) + k[2:]: v for k, v in oracle_csv(cs, None, True).items()},
+            "a socket-wide report (CSV)")
+    def shape(f):       # two runs: other thread ids; the CSV has no metrics
+        f = f[f["kind"] == "event"]
+        return sorted(zip(f["tid"].isna(), f["region"], f["name"], f["scope"], f["unit"].astype(str)))
+    check(shape(c) == shape(d), "the CSV's rows, scopes and units are the JSON's: %s" % (
+          sorted(set(shape(c)) ^ set(shape(d)))[:4],))
+    merged = os.path.join(tmp, "sock-merged.json")
+    with open(merged, "w") as f:
+        f.write(run([PMU, "report", "--json", js, js2]).stdout)
+    m = frames.regions(merged)
+    two = frames.regions([js, js2])
+    s2 = two[two["kind"] == "event"].groupby(["region", "name", "scope"], sort=False)["value"].sum()
+    ms = m.set_index(["region", "name", "scope"])["value"]
+    check(sorted(s2.index) == sorted(ms.index) and all(s2[k] == ms[k] for k in s2.index) and
+          (m[m["scope"] == "socket"]["name"].str.find("[socket]") < 0).all(),
+          "the merge of two: its '[socket]' columns read as the events with scope socket, the sums the files'")
 
 
 # ---- (b) pmu stat --json and -x, ----
@@ -328,7 +395,9 @@ def stat_oracle_csv(path):
                 continue
             c = line.rstrip("\n").split(",")
             t = None
-            if "." in c[0] and c[0].strip()[0].isdigit() and len(c[0].strip().split(".")[1]) == 9:
+            if c[0].strip() == "summary":   # --summary's total after the intervals
+                c = c[1:]
+            elif "." in c[0] and c[0].strip()[0].isdigit() and len(c[0].strip().split(".")[1]) == 9:
                 t, c = float(c[0]), c[1:]
             if all(x == "" for x in c[:-2]):
                 out[(t, "total", None, "metric", c[-1])] = {"value": float(c[-2]) if c[-2] else None}
@@ -392,19 +461,14 @@ def stat_part(tmp):
         run([PMU, "stat", "-x,", "-o", c2, "-e", EVENTS] + extra + ["--", "sleep", "0.05"])
         a, b = frames.stat(j2), frames.stat(c2)
         stat_compare(a, stat_oracle_json(j2), "pmu stat --json " + " ".join(extra))
-        if form == "-I":     # the CSV's 'summary' lines: the total, time <NA>
-            with open(c2) as f:
-                txt = f.read().replace("         summary,", "")
-            with open(c2, "w") as f:
-                f.write(txt)
-            b = frames.stat(c2)
         stat_compare(b, stat_oracle_csv(c2), "pmu stat -x, " + " ".join(extra))
         if form == "-A":
             check(set(a[a["aggregation"] == "cpu"]["id"]) == set(b["id"]) and b["cpu"].notna().all(),
                   "-A: both frames have the same CPUs: %s" % sorted(set(b["id"])))
         else:
             check(a["time_s"].notna().sum() == 3 * len(json.load(open(j2))["intervals"]) and
-                  b["time_s"].notna().sum() >= 3, "-I: a row per interval and event, time_s set")
+                  b["time_s"].notna().sum() >= 3 and b["time_s"].isna().sum() == 3,
+                  "-I: a row per interval and event, time_s set; --summary's total: time_s <NA>")
     both = frames.runs({"json": js, "csv": cs}, kind="stat")
     check(list(both["run"].unique()) == ["json", "csv"] and len(both) == len(dj) + len(dc), "runs(kind='stat')")
 
@@ -504,6 +568,7 @@ def main():
     try:
         skipped = mpi_part(tmp)
         metrics_part(tmp)
+        socket_part(tmp)
         stat_part(tmp)
         no_pandas_part(tmp)
         good_csv = (glob.glob(os.path.join(tmp, "out-*.csv")) or [None])[0]
