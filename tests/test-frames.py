@@ -194,7 +194,8 @@ def mpi_part(tmp):
     sums = g[["value", "enabled_ns", "running_ns", "calls"]].sum()
     mins, maxs = g["min"].min(), g["max"].max()
     sc = g["scaled"]
-    argmax = ev.loc[sc.idxmax(), ["region", "name", "rank"]].set_index(["region", "name"])["rank"]
+    # the rank holding the max: of equal counts the lowest
+    argmax = ev[ev["scaled"] == sc.transform("max")].groupby(["region", "name"], sort=False)["rank"].min()
     k = 0
     for reg in merged["regions"]:
         for name, e in reg["events"].items():
@@ -214,6 +215,12 @@ def mpi_part(tmp):
                   "%s %s: the frame's ranks, min, max, rank of max, mean, max/mean %s = pmu report's spread %s" % (
                       key[0], name, (sc.count()[key], sc.min()[key], sc.max()[key], argmax[key], mean,
                                      sc.max()[key] / mean), sp))
+            if "stddev" in sp:      # a pmu report that writes them (the in-job aggregation's fields)
+                pstd = sc.std(ddof=0)[key]
+                argmin = ev[ev["scaled"] == sc.transform("min")].groupby(["region", "name"])["rank"].min()[key]
+                check(sp["sum"] == sc.sum()[key] and close(pstd, sp["stddev"], 1e-9) and sp["min_rank"] == argmin,
+                      "%s %s: the frame's sum, population stddev, rank of min %s = pmu report's %s" % (
+                          key[0], name, (sc.sum()[key], pstd, argmin), (sp["sum"], sp["stddev"], sp["min_rank"])))
     check(k == len(sums) == 6, "6 (region, event) of pmu report, %d in the frame" % len(sums))
     # rank r's work page faults: at least (r + 1) * PAGES (by construction; a small slack above)
     pf = ev[(ev["region"] == "work") & (ev["name"] == "page-faults")].set_index("rank")["value"]
@@ -229,15 +236,23 @@ def mpi_part(tmp):
                 {x: e[x] for x in ("value", "scaled", "enabled_ns", "running_ns", "confidence", "min", "max")},
                 calls=reg["calls"], unit=None, unit_scale=None, quantity=None,
                 **{"spread_" + x: v for x, v in e["spread"].items()})
+            o[(merged_path, None, None, reg["name"], "event", name)].update(
+                {"calls_spread_" + x: v for x, v in (reg.get("calls_spread") or {}).items()})
     compare(dm, o, "pmu report --json's document")
-    check(dm["rank"].isna().all() and dm["spread_stddev"].isna().all() and dm["spread_min_rank"].isna().all(),
-          "a merged report's rows have no rank; no stddev, min_rank where the document has none")
+    absent = [c for c in frames.SPREAD_COLUMNS if not any(c in v for v in o.values())]
+    check(dm["rank"].isna().all() and dm[absent].isna().all(None),
+          "a merged report's rows have no rank, and <NA> in the spread columns the document does not have: %s"
+          % absent)
 
     # an in-job aggregation may add spread fields: known ones as their columns, others as spread_<key>
     for reg in merged["regions"]:
         for i, e in enumerate(reg["events"].values()):
-            e["spread"].update(stddev=1.5 + i, min_rank=i % 4, sum=e["value"], p90=7 + i, hist=[1, 2])
+            e["spread"].update(stddev=1.5 + i, min_rank=i % 4, sum=e["value"], min_world_rank=4 + i, p90=7 + i,
+                               hist=[1, 2])
             e["later"] = {"x": 1}
+        reg["calls_spread"] = {"files": 4, "min": 1, "max": 2, "min_rank": 0, "max_rank": 3, "max_world_rank": 7,
+                               "median": 1}
+    merged["job"] = {"ranks": 4, "world_size": 8}
     ext = os.path.join(tmp, "extended.json")
     with open(ext, "w") as f:
         json.dump(merged, f)
@@ -245,11 +260,14 @@ def mpi_part(tmp):
     o = {}
     for reg in merged["regions"]:
         for name, e in reg["events"].items():
-            o[(ext, None, None, reg["name"], "event", name)] = {"spread_" + x: e["spread"][x]
-                                                               for x in ("stddev", "min_rank", "sum", "p90")}
+            o[(ext, None, None, reg["name"], "event", name)] = dict(
+                {"spread_" + x: e["spread"][x] for x in ("stddev", "min_rank", "sum", "p90", "min_world_rank")},
+                **{"calls_spread_" + x: v for x, v in reg["calls_spread"].items()})
     compare(dx, o, "a merged document with spread fields added")
-    check("spread_p90" in dx.columns and "spread_hist" not in dx.columns and str(dx["spread_min_rank"].dtype) ==
-          "Int64", "an unknown scalar spread field is a column, a list is not: %s" % list(dx.columns)[-3:])
+    check(set(dx.columns[-3:]) == {"spread_p90", "calls_spread_max_world_rank", "calls_spread_median"} and
+          "spread_hist" not in dx.columns and str(dx["spread_min_world_rank"].dtype) == "Int64" and
+          str(dx["calls_spread_min_rank"].dtype) == "Int64",
+          "unknown scalar spread fields are columns after the known, a list is not: %s" % list(dx.columns)[-4:])
 
     # the CSV reports (another job): against the files, ranks from the names; the JSON frame's shape
     dc = frames.regions(cfiles, run="c", threads=True, rank_from=r"out-(\d+)\.csv")

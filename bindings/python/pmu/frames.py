@@ -28,12 +28,14 @@ REGIONS = "libpmu-regions/1"
 MERGED = "libpmu-report-regions/1"
 STAT = "libpmu-stat/1"
 
-# a merged document's spread of each event across its files (ranks), as columns spread_<key>; the
-# keys pmu report writes and those an in-job (MPI) aggregation adds. Any other scalar key of a spread
-# becomes a spread_<key> column too, after these.
-SPREAD_KEYS = ("files", "ranks", "min", "mean", "max", "sum", "stddev", "min_rank", "min_file", "max_rank",
-               "max_file", "imbalance")
-SPREAD_COLUMNS = ["spread_" + k for k in SPREAD_KEYS]
+# a merged document's spread of each event across its files (ranks), as columns spread_<key>: the
+# keys pmu report writes and those libpmu-mpi's in-job job report adds (sum, stddev, the ranks of the
+# min and max, and their MPI_COMM_WORLD ranks); and a region's calls_spread (each rank's calls) as
+# calls_spread_<key>. Any other scalar key there becomes a column of that name too, after these.
+SPREAD_KEYS = ("files", "min", "mean", "max", "sum", "stddev", "min_rank", "max_rank", "min_world_rank",
+               "max_world_rank", "min_file", "max_file", "imbalance")
+CALLS_SPREAD_KEYS = ("files", "min", "max", "min_rank", "max_rank")
+SPREAD_COLUMNS = ["spread_" + k for k in SPREAD_KEYS] + ["calls_spread_" + k for k in CALLS_SPREAD_KEYS]
 
 REGION_COLUMNS = ["run", "file", "rank", "tid", "region", "kind", "name", "value", "scaled", "unit", "unit_scale",
                   "quantity", "enabled_ns", "running_ns", "confidence", "counted", "calls", "min", "max",
@@ -44,7 +46,9 @@ STAT_COLUMNS = ["run", "file", "time_s", "aggregation", "id", "cpu", "tid", "kin
                 "stddev_pct", "cgroup", "cpus", "threshold_crossed", "error"]
 
 _INT_COLUMNS = {"rank", "tid", "calls", "min", "max", "enabled_ns", "running_ns", "cpu", "cpus", "spread_files",
-                "spread_ranks", "spread_min", "spread_max", "spread_sum", "spread_min_rank", "spread_max_rank"}
+                "spread_min", "spread_max", "spread_sum", "spread_min_rank", "spread_max_rank",
+                "spread_min_world_rank", "spread_max_world_rank", "calls_spread_files", "calls_spread_min",
+                "calls_spread_max", "calls_spread_min_rank", "calls_spread_max_rank"}
 _FLOAT_COLUMNS = {"value", "scaled", "unit_scale", "quantity", "confidence", "time_s", "stddev_pct", "spread_mean",
                   "spread_stddev", "spread_imbalance"}
 
@@ -179,16 +183,17 @@ def _event_fields(path, e, where, merged):
             "max": e["max"]}
 
 
-def _spread(path, sp, where, extra):
+def _spread(path, sp, where, extra, prefix="spread_"):
+    """The columns prefix<key> of a spread object; a key not in REGION_COLUMNS is added to @extra."""
     if not isinstance(sp, dict):
-        raise ReportError(path, "%s's 'spread' is %r, not an object" % (where, sp))
+        raise ReportError(path, "%s's %r is %r, not an object" % (where, prefix[:-1], sp))
     out = {}
     for k, v in sp.items():
         if isinstance(v, (dict, list)):
             continue                        # a structure a later libpmu may add: not a column
-        if k not in SPREAD_KEYS and "spread_" + k not in extra:
-            extra.append("spread_" + k)
-        out["spread_" + k] = v
+        if prefix + k not in REGION_COLUMNS and prefix + k not in extra:
+            extra.append(prefix + k)
+        out[prefix + k] = v
     return out
 
 
@@ -223,6 +228,8 @@ def _region_json(path, doc, schema, base, threads, extra):
         name = _need(path, r, "name", where, str)
         calls = _need(path, r, "calls", where, int)
         row0 = dict(base, tid=None, region=name, calls=calls)
+        if merged and r.get("calls_spread") is not None:
+            row0.update(_spread(path, r["calls_spread"], where, extra, "calls_spread_"))
         events(_need(path, r, "events", where), where, row0)
         for m, v in (r.get("metrics") or {}).items():
             if v is not None and not isinstance(v, (int, float)):
@@ -311,12 +318,16 @@ def regions(paths, run=None, threads=False, rank_from=None):
     ``quantity`` (scaled * unit_scale: in ``unit``), ``enabled_ns``, ``running_ns``, ``confidence`` (running
     / enabled), ``counted`` (False: the event could not be counted there, its numbers <NA>), ``calls``,
     ``min``, ``max`` (the smallest and largest count of one call), ``scope`` (``"socket"`` for a socket-wide
-    event, on a region's total only; else ``"thread"``), and a merged report's spread of each event across
-    its files: ``spread_files``, ``spread_min``, ``spread_mean``, ``spread_max``, ``spread_max_rank``,
-    ``spread_max_file``, ``spread_imbalance`` (each file's scaled count), and where the report has them
-    ``spread_ranks``, ``spread_sum``, ``spread_stddev``, ``spread_min_rank``, ``spread_min_file`` (<NA>
-    elsewhere). ``value`` and ``scaled`` are float64 (a metric shares the column): counts are exact up to
-    2^53; the integer columns are pandas' Int64.
+    event, on a region's total only; else ``"thread"``), and a merged or job report's spread of each event
+    across its files or ranks (each one's scaled count), :data:`SPREAD_COLUMNS`: ``spread_files``,
+    ``spread_min``, ``spread_mean``, ``spread_max``, ``spread_max_rank``, ``spread_max_file``,
+    ``spread_imbalance`` and, where the report has them, ``spread_sum``, ``spread_stddev`` (the
+    population's), ``spread_min_rank``, ``spread_min_file``, ``spread_min_world_rank``,
+    ``spread_max_world_rank`` and the region's ``calls_spread_files``, ``_min``, ``_max``, ``_min_rank``,
+    ``_max_rank`` (each rank's calls); <NA> elsewhere. Any other number or string a later report adds there
+    is a ``spread_<key>`` or ``calls_spread_<key>`` column after these. ``value`` and ``scaled`` are
+    float64 (a metric shares the column): counts are exact up to 2^53; the integer columns are pandas'
+    Int64.
 
     Raises :class:`ReportError` (a ValueError naming the file and the problem) for a file that is
     not such a report, is truncated or has an unknown schema; ImportError without pandas.
