@@ -8,6 +8,9 @@
   JSON files (its own code): the frame's sums over the ranks equal its sums, the frame's per-rank
   min, mean, max, the rank of the max and max / mean equal its spread (exact for integers, 1e-12 for
   floats); the frame of the merged document equals the document.
+- With --mpi-lib (libpmu-mpi, where the tree builds it): a 16-rank job with libpmu-mpi preloaded writes its
+  in-job report and each rank's; the job report's frame equals the rank files' frame grouped: sums,
+  spread (with the population stddev, 1e-9) and the calls' min and max.
 - A region report with metrics (a group file of software events, PMU_EVENTS=group:FILE, Python's
   pmu.region): its metric rows equal the file's.
 - pmu stat --json and -x, of one command (software events: no hardware PMU is needed), the total,
@@ -23,7 +26,7 @@
   tests/region-socket.c's history on the written two-socket Sapphire Rapids, its kernel the model
   (tests/kmodel.c, as test-region-socket runs it): JSON, CSV, and pmu report --json's merge of two.
 
-usage: test-frames.py [--mpi MPI_IMBALANCE] [--kmodel LIBKMODEL.so --region-socket PROG --src SRCDIR]
+usage: test-frames.py [--mpi MPI_IMBALANCE [--mpi-lib LIBPMU-MPI.so]] [--kmodel LIBKMODEL.so --region-socket PROG --src SRCDIR]
 (env: PMU_CLI, PMU_LIBRARY, PYTHONPATH with bindings/python)
 exit 0 pass, 1 fail, 77 skip: pandas is not installed, or (after the other checks passed) mpirun or
 the MPI example is missing, said.
@@ -306,6 +309,46 @@ def mpi_part(tmp):
     return None
 
 
+# ---- an MPI job's in-job report (libpmu-mpi, preloaded): its frame against the ranks' files' ----
+
+def job_part(tmp, lib, nranks=16):
+    """The job report libpmu-mpi writes at MPI_Finalize and each rank's own (PMU_MPI_PER_RANK=1) of one
+    job: the frame of the job report equals what the frame of the rank files gives, grouped (the sums,
+    and the spread: ranks, sum, min, mean, max, population stddev, the lowest rank of the min and of the
+    max, max / mean; each rank's calls: min, max)."""
+    d = os.path.join(tmp, "job")
+    os.mkdir(d)
+    job = os.path.join(d, "job.json")
+    run([shutil.which("mpirun"), "-np", str(nranks), "--oversubscribe", "-x", "LD_PRELOAD=" + lib, MPI_PROG,
+         str(ITERS // 4), str(PAGES // 4)], cwd=d,
+        env=dict(MPI_ENV, PMU_EVENTS=EVENTS, PMU_FORMAT="json", PMU_OUTPUT=job, PMU_MPI_PER_RANK="1"))
+    files = glob.glob(os.path.join(d, "job.rank*.json"))
+    if not os.path.exists(job) or len(files) != nranks:
+        setup_fail("libpmu-mpi's job report and %d rank reports expected in %s: %s" % (nranks, d, os.listdir(d)))
+    jf = frames.regions(job, run="job")
+    rf = frames.regions(files, run="ranks")
+    check(sorted(rf["rank"].unique()) == list(range(nranks)), "the rank files are ranks 0..%d" % (nranks - 1))
+    ev = rf[rf["kind"] == "event"]
+    g = ev.groupby(["region", "name"], sort=False)
+    sc = g["scaled"]
+    lo = lambda which: ev[ev["scaled"] == sc.transform(which)].groupby(["region", "name"])["rank"].min()  # noqa
+    calls = rf.drop_duplicates(["rank", "region"]).groupby("region")["calls"]
+    n = 0
+    for r in jf.to_dict("records"):
+        k = (r["region"], r["name"])
+        want = (g["value"].sum()[k], calls.sum()[r["region"]],
+                sc.count()[k], sc.sum()[k], sc.min()[k], sc.max()[k], lo("min")[k], lo("max")[k],
+                calls.min()[r["region"]], calls.max()[r["region"]])
+        got = (r["value"], r["calls"], r["spread_files"], r["spread_sum"], r["spread_min"], r["spread_max"],
+               r["spread_min_rank"], r["spread_max_rank"], r["calls_spread_min"], r["calls_spread_max"])
+        mean, std = sc.mean()[k], sc.std(ddof=0)[k]
+        n += check(want == got and close(mean, r["spread_mean"]) and close(std, r["spread_stddev"], 1e-9) and
+                   close(sc.max()[k] / mean, r["spread_imbalance"]) and na(r["rank"]),
+                   "%s %s: the job report's sums and spread %s, mean %r, stddev %r = the rank files' %s, %r, %r" % (
+                       k[0], k[1], got, r["spread_mean"], r["spread_stddev"], want, mean, std))
+    check(len(jf) == len(g) == 6 and n == 6, "the job report's 6 (region, event) rows, each the rank files'")
+
+
 # ---- a region report with metrics (Python's pmu.region, a group file of software events) ----
 
 def metrics_part(tmp):
@@ -585,6 +628,10 @@ def main():
     tmp = tempfile.mkdtemp(prefix="test-frames.")
     try:
         skipped = mpi_part(tmp)
+        if ARGS.get("--mpi-lib"):   # libpmu-mpi, where this tree builds it
+            if skipped:
+                setup_fail("--mpi-lib is given but the MPI job cannot run: " + skipped)
+            job_part(tmp, ARGS["--mpi-lib"])
         metrics_part(tmp)
         socket_part(tmp)
         stat_part(tmp)
