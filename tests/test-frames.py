@@ -434,9 +434,11 @@ def stat_oracle_json(path):
         for e in b["events"]:
             out[(t, "total", None, "event", e["name"])] = {x: e[x] for x in ("value", "scaled", "enabled_ns",
                                                                                 "running_ns", "confidence")}
-        for u in b.get("units") or ():
+        for u in b.get("units") or ():      # -A's CPUs, --per-thread's threads
+            where, more = (("cpu", "CPU%d" % u["cpu"]), {"cpu": u["cpu"]}) if "cpu" in u else \
+                (("thread", u["thread"]), {"tid": u["tid"]})
             for e in u["events"]:
-                out[(t, "cpu", "CPU%d" % u["cpu"], "event", e["name"])] = {"value": e["value"], "cpu": u["cpu"]}
+                out[(t,) + where + ("event", e["name"])] = dict(more, value=e["value"])
         for m in b.get("metrics") or ():
             out[(t, "total", None, "metric", m["name"])] = {"value": m["value"]}
 
@@ -447,8 +449,8 @@ def stat_oracle_json(path):
 
 
 def stat_oracle_csv(path):
-    """perf's CSV lines as pmu writes them, for the forms used here: [CPUn,]value,unit,event,run,pct,m,mu
-    and a metric's ,,,,,,value,name; with -I the time first."""
+    """perf's CSV lines as pmu writes them, for the forms used here: [CPUn,|comm-TID,]value,unit,event,
+    [variance%,]run,pct,m,mu and a metric's ,,,,,,value,name; with -I the time first."""
     out = {}
     with open(path) as f:
         for line in f:
@@ -463,16 +465,21 @@ def stat_oracle_csv(path):
             if all(x == "" for x in c[:-2]):
                 out[(t, "total", None, "metric", c[-1])] = {"value": float(c[-2]) if c[-2] else None}
                 continue
-            where, aggr = None, "total"
+            where, aggr, more = None, "total", {}
             if c[0].startswith("CPU"):
-                where, aggr, c = c[0], "cpu", c[1:]
+                where, aggr, c, more = c[0], "cpu", c[1:], {"cpu": int(c[0][3:])}
+            elif not c[0].startswith("<") and not c[0].replace(".", "").isdigit():
+                where, aggr, c, more = c[0], "thread", c[1:], {"tid": int(c[0].rsplit("-", 1)[1])}
+            if c[3].endswith("%"):          # -r: the variance
+                more["stddev_pct"] = float(c[3][:-1])
+                c = c[:3] + c[4:]
             if c[0].startswith("<"):
-                out[(t, aggr, where, "event", c[2])] = {"counted": False}
+                out[(t, aggr, where, "event", c[2])] = dict(more, counted=False)
                 continue
             v = float(c[0]) * (1e6 if c[1] == "msec" else 1)
-            out[(t, aggr, where, "event", c[2])] = {"scaled": v, "quantity": v, "running_ns": int(c[3]),
-                                                     "confidence": float(c[4]) / 100, "counted": True,
-                                                     "unit": "ns" if c[1] == "msec" else None}
+            out[(t, aggr, where, "event", c[2])] = dict(more, scaled=v, quantity=v, running_ns=int(c[3]),
+                                                        confidence=float(c[4]) / 100, counted=True,
+                                                        unit="ns" if c[1] == "msec" else None)
     return out
 
 
@@ -516,7 +523,24 @@ def stat_part(tmp):
     check(len(mc) == 1 and mc["value"].iloc[0] == 2 * ec["page-faults"]["scaled"],
           "the CSV's -M metric page-faults*2: %s = 2 x %s" % (mc["value"].tolist(), pc))
     # -a -A (per CPU) and -I (intervals), each against its file
-    for form, extra in (("-A", ["-a", "-A"]), ("-I", ["-I", "20", "--summary"])):
+    # a process of two busy threads for --per-thread -p
+    spin = subprocess.Popen([sys.executable, "-c", "import threading, time\n"
+                             "def f():\n    t = time.time()\n    while time.time() - t < 20: pass\n"
+                             "for _ in range(2): threading.Thread(target=f, daemon=True).start()\n"
+                             "time.sleep(20)\n"])
+    forms = (("-A", ["-a", "-A"]), ("-I", ["-I", "20", "--summary"]), ("-r", ["-r", "2"]),
+             ("--per-thread", ["--per-thread", "-p", str(spin.pid)]))
+    try:
+        stat_forms(tmp, forms)
+    finally:
+        spin.kill()
+        spin.wait()
+    both = frames.runs({"json": js, "csv": cs}, kind="stat")
+    check(list(both["run"].unique()) == ["json", "csv"] and len(both) == len(dj) + len(dc), "runs(kind='stat')")
+
+
+def stat_forms(tmp, forms):
+    for form, extra in forms:
         j2, c2 = os.path.join(tmp, "stat%s.json" % form), os.path.join(tmp, "stat%s.csv" % form)
         run([PMU, "stat", "--json", "-o", j2, "-e", EVENTS] + extra + ["--", "sleep", "0.05"])
         run([PMU, "stat", "-x,", "-o", c2, "-e", EVENTS] + extra + ["--", "sleep", "0.05"])
@@ -526,12 +550,16 @@ def stat_part(tmp):
         if form == "-A":
             check(set(a[a["aggregation"] == "cpu"]["id"]) == set(b["id"]) and b["cpu"].notna().all(),
                   "-A: both frames have the same CPUs: %s" % sorted(set(b["id"])))
-        else:
+        elif form == "-I":
             check(a["time_s"].notna().sum() == 3 * len(json.load(open(j2))["intervals"]) and
                   b["time_s"].notna().sum() >= 3 and b["time_s"].isna().sum() == 3,
                   "-I: a row per interval and event, time_s set; --summary's total: time_s <NA>")
-    both = frames.runs({"json": js, "csv": cs}, kind="stat")
-    check(list(both["run"].unique()) == ["json", "csv"] and len(both) == len(dj) + len(dc), "runs(kind='stat')")
+        elif form == "-r":
+            check(b["stddev_pct"].notna().all() and a["stddev_pct"].notna().all(), "-r: stddev_pct in both")
+        else:
+            ta, tb = (set(f[f["aggregation"] == "thread"]["tid"]) for f in (a, b))
+            check(len(ta) >= 3 and ta == tb, "--per-thread: both frames have the process's threads: %s, %s" % (
+                sorted(ta), sorted(tb)))
 
 
 # ---- (d) without pandas ----
