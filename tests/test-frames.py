@@ -618,6 +618,8 @@ def bad_input_part(tmp, good_json, good_csv):
         gc = f.read()
     doc = json.loads(gj)
     del doc["regions"][0]["events"][next(iter(doc["regions"][0]["events"]))]["value"]
+    typed = json.loads(gj)
+    typed["regions"][0]["events"]["task-clock"]["scaled"] = "12"
     cases = [
         (frames.regions, w("other.json", '{"name": "x", "values": [1, 2]}'), "without a 'schema' key"),
         (frames.regions, w("list.json", "[1, 2, 3]"), "not a libpmu report"),
@@ -630,6 +632,8 @@ def bad_input_part(tmp, good_json, good_csv):
         (frames.regions, w("empty.json", ""), "is empty"),
         (frames.regions, os.path.join(tmp, "no-such.json"), "cannot be read: No such file"),
         (frames.regions, w("novalue.json", json.dumps(doc)), "has no 'value'"),
+        (frames.regions, w("strvalue.json", json.dumps(typed)),
+         "regions[0].events['task-clock']'s 'scaled' is '12', not an integer"),
         (frames.regions, w("trunc.csv", gc[:gc.rindex(",", 0, len(gc) - 5)]), "the file is truncated?"),
         (frames.regions, w("text.txt", "hello\nworld\n"), "neither JSON nor a region CSV report"),
         (frames.stat, w("bad-stat.csv", "1.0,msec\n"), "not pmu stat -x,'s"),

@@ -147,6 +147,23 @@ def _need(path, obj, key, where, types=None):
     return v
 
 
+def _number(path, obj, where, key, integer=False, null=False):
+    """obj[key], which must be a number (an integer with @integer; None allowed with @null)."""
+    v = _need(path, obj, key, where)
+    if (v is None and null) or (isinstance(v, int) and not isinstance(v, bool)) or \
+            (isinstance(v, float) and not integer):
+        return v
+    raise ReportError(path, "%s's %r is %r, not %s" % (where, key, v, "an integer" if integer else "a number"))
+
+
+def _numbers(path, obj, where, integers, numbers):
+    """The integer keys @integers and the number or null keys @numbers of @obj, checked."""
+    for k in integers:
+        _number(path, obj, where, k, integer=True)
+    for k in numbers:
+        _number(path, obj, where, k, null=True)
+
+
 def _num(path, s, where, integer=False):
     """A CSV cell as a number; ReportError naming the cell when it is not one."""
     try:
@@ -172,13 +189,11 @@ def _event_fields(path, e, where, merged):
     """The columns of one counted event of a libpmu-regions/1 or libpmu-report-regions/1 document. A rank's
     report gives unit and unit_scale where a count is of fractions of a unit (none: 1.0); pmu report's merged
     document gives neither: there both are unknown (<NA>), and so is quantity."""
-    for k in ("value", "scaled", "enabled_ns", "running_ns", "confidence", "min", "max"):
-        _need(path, e, k, where)
-    unit_scale = e.get("unit_scale", None if merged else 1.0)
+    _numbers(path, e, where, ("value", "scaled", "enabled_ns", "running_ns", "max"), ("confidence", "min"))
+    unit_scale = _number(path, e, where, "unit_scale") if "unit_scale" in e else None if merged else 1.0
     scaled = e["scaled"]
     return {"value": e["value"], "scaled": scaled, "unit": e.get("unit") or None, "unit_scale": unit_scale,
-            "quantity": None if scaled is None or unit_scale is None else scaled * unit_scale,
-            "enabled_ns": e["enabled_ns"],
+            "quantity": None if unit_scale is None else scaled * unit_scale, "enabled_ns": e["enabled_ns"],
             "running_ns": e["running_ns"], "confidence": e["confidence"], "counted": True, "min": e["min"],
             "max": e["max"]}
 
@@ -354,9 +369,10 @@ def regions(paths, run=None, threads=False, rank_from=None):
 # ---- pmu stat ----
 
 def _stat_event(path, e, where):
-    for k in ("name", "value", "scaled", "enabled_ns", "running_ns", "confidence", "unit", "supported"):
+    for k in ("name", "unit", "supported"):
         _need(path, e, k, where)
-    us = e.get("unit_scale", 1.0)
+    _numbers(path, e, where, ("value", "scaled", "enabled_ns", "running_ns"), ("confidence",))
+    us = _number(path, e, where, "unit_scale") if "unit_scale" in e else 1.0
     counted = bool(e["supported"])
     row = {"kind": "event", "name": e["name"], "pmu": e.get("pmu"), "unit": e["unit"] or None, "unit_scale": us,
            "counted": counted, "stddev_pct": e.get("stddev_pct"), "cgroup": e.get("cgroup"), "cpus": e.get("cpus")}
@@ -367,8 +383,9 @@ def _stat_event(path, e, where):
 
 
 def _stat_metric(path, m, where):
-    for k in ("name", "value", "unit"):
+    for k in ("name", "unit"):
         _need(path, m, k, where)
+    _number(path, m, where, "value", null=True)
     return {"kind": "metric", "name": m["name"], "value": m["value"], "quantity": m["value"],
             "unit": m["unit"] or None, "counted": m["value"] is not None,
             "threshold_crossed": m.get("threshold_crossed"), "error": m.get("error")}
