@@ -4,9 +4,11 @@
 # debian/ against the sources it packages (the package build itself is
 # tests/packages.sh):
 #   - debian/libpmu0.symbols (written by dpkg-gensymbols from the built
-#     library) lists exactly the symbols of the version script (lib/libpmu.sym
-#     as gen/gen-twins.py writes it into the build directory), each with the
-#     version node the script gives it, and one entry per node;
+#     libraries) lists, per library, exactly the symbols of its version script
+#     (lib/libpmu.sym as gen/gen-twins.py writes it into the build directory;
+#     compat/*/libpmu-*.sym for the compatibility layers), each with the
+#     version node the script gives it, and one entry per node; each section
+#     names its Build-Depends-Package;
 #   - debian/changelog's upstream version is meson's project version;
 #   - every Build-Depends of debian/control is named in tests/deps.sh.
 # usage: test-debian.sh SRCDIR VERSION LIBPMU_SYM
@@ -16,18 +18,39 @@ fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-# "symbol@NODE" for every global of the version script, and "NODE@NODE" per node
-awk '
-	/^[A-Za-z0-9_.]+[ \t]*\{/ { node = $1; sub(/\{.*/, "", node); print node "@" node; next }
-	/global:/ { g = 1; next }
-	/local:/ { g = 0; next }
-	/^\}/ { g = 0; next }
-	g && /^[ \t]+[a-z_0-9]+;/ { s = $1; sub(/;/, "", s); print s "@" node }
-' "$sym" | sort >"$tmp/script"
-sed -n -E 's/^ ([^ ]+) .*/\1/p' "$src/debian/libpmu0.symbols" | sort >"$tmp/symbols"
-if ! diff -u "$tmp/script" "$tmp/symbols"; then
-	bad "debian/libpmu0.symbols differs from the version script $sym (- script, + symbols file): a new symbol needs its line there (dpkg-gensymbols -plibpmu0 -Pdebian/libpmu0 after a package build prints it)"
-fi
+# "symbol@NODE" for every global of version script $1, and "NODE@NODE" per node
+script_symbols() {
+	awk '
+		/^[A-Za-z0-9_.]+[ \t]*\{/ { node = $1; sub(/\{.*/, "", node); print node "@" node; next }
+		/global:/ { g = 1; next }
+		/local:/ { g = 0; next }
+		/^\}/ { g = 0; next }
+		g && /^[ \t]+[A-Za-z_0-9]+;/ { s = $1; sub(/;/, "", s); print s "@" node }
+	' "$1" | sort
+}
+# the symbols of library $1's section of debian/libpmu0.symbols (from its "LIB libpmu0 #MINVER#" line to the next)
+section_symbols() {
+	awk -v lib="$1" '
+		/^[^ *]/ { in_lib = ($1 == lib); next }
+		in_lib && /^ / { print $1 }
+	' "$src/debian/libpmu0.symbols" | sort
+}
+# each library of libpmu0 with its version script: libpmu's (generated in the build directory), the
+# compatibility layers' (compat/)
+for pair in "libpmu.so.0:$sym" "libpmu-likwid.so.0:$src/compat/likwid/libpmu-likwid.sym" \
+	"libpmu-papi.so.0:$src/compat/papi/libpmu-papi.sym"; do
+	lib=${pair%%:*} script=${pair#*:}
+	script_symbols "$script" >"$tmp/script"
+	section_symbols "$lib" >"$tmp/symbols"
+	grep -qx "$lib libpmu0 #MINVER#" "$src/debian/libpmu0.symbols" ||
+		bad "debian/libpmu0.symbols: no section '$lib libpmu0 #MINVER#'"
+	if ! diff -u "$tmp/script" "$tmp/symbols"; then
+		bad "debian/libpmu0.symbols' $lib differs from the version script $script (- script, + symbols file): a new symbol needs its line there (dpkg-gensymbols -plibpmu0 -Pdebian/libpmu0 after a package build prints it)"
+	fi
+done
+[ "$(grep -c '^\* Build-Depends-Package: libpmu-dev$' "$src/debian/libpmu0.symbols")" = \
+	"$(grep -c '^[^ *]' "$src/debian/libpmu0.symbols")" ] ||
+	bad "debian/libpmu0.symbols: each library's section needs '* Build-Depends-Package: libpmu-dev' (lintian)"
 head -n 1 "$src/debian/libpmu0.symbols" | grep -qx 'libpmu.so.0 libpmu0 #MINVER#' ||
 	bad "debian/libpmu0.symbols: first line '$(head -n 1 "$src/debian/libpmu0.symbols")'"
 
