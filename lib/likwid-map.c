@@ -4,6 +4,7 @@
  * of its own), uncore boxes (MBOXnCm: uncore_imc_n, CBOX, QBOX/UPI, ...) and its power counters (RAPL). */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,243 @@ static int dotted(struct pmu_ctx *ctx, const char *prefix, const char *lik, bool
 	return 0;
 }
 
+/* LIKWID's own names of core events that are neither a table name with '_' for '.' nor in named[]: LIKWID's
+ * encoding of each (its perfmon_<arch>_events.txt of LIKWID 5.2.2: event code, umask, threshold, invert,
+ * edge, any-thread), and how that encoding stands in the perf table of the CPU tests/test-likwid-groups.py
+ * counts for the arch (perf's first match in events/mapfile.csv): SAME, @perf is the one event with exactly
+ * that encoding (the name is mapped to it); NONE, no event has it; ELSEWHERE, none has it, but the table
+ * of arch @where (the nearest that has it) names it @perf; ABSENT, LIKWID's own table has no such event.
+ * Only LIKWID's facts, not its text; tests/test-likwid-groups.py checks every SAME row's encoding against
+ * libpmu's encoding of @perf. No row names an encoding that several events of a table have. */
+enum likwid_arch { L_NONE, L_nehalem, L_nehalemEX, L_westmere, L_westmereEX, L_sandybridge, L_sandybridgeEP,
+	L_ivybridge, L_ivybridgeEP, L_haswell, L_haswellEP, L_broadwell, L_broadwellD, L_broadwellEP, L_skylake,
+	L_skylakeX, L_CLX, L_ICX, L_ICL, L_TGL, L_RKL, L_knl, L_silvermont, L_goldmont, L_zen, L_zen2, L_zen3,
+	L_arm8_n1, L_arm8, L_arm64fx, L_arm8_tx2 };
+#define A(x) (1u << L_##x)
+static const char alias_arch[][16] = { "", "nehalem", "nehalemEX", "westmere", "westmereEX", "sandybridge",
+	"sandybridgeEP", "ivybridge", "ivybridgeEP", "haswell", "haswellEP", "broadwell", "broadwellD", "broadwellEP",
+	"skylake", "skylakeX", "CLX", "ICX", "ICL", "TGL", "RKL", "knl", "silvermont", "goldmont", "zen", "zen2",
+	"zen3", "arm8_n1", "arm8", "arm64fx", "arm8_tx2" };
+enum { SAME, NONE, ELSEWHERE, ABSENT };
+enum { INV = 1, EDGE = 2, ANY = 4 };
+static const struct likwid_alias {
+	uint32_t archs;
+	char likwid[40], perf[48];
+	uint8_t how;
+	uint16_t code;
+	uint8_t umask, cmask, flags, where;
+} aliases[] = {
+	{ A(nehalem) | A(westmere) | A(westmereEX), "ARITH_NUM_DIV", "ARITH.DIV", SAME, 0x14, 0x01, 1, INV|EDGE,
+	  L_NONE },
+	{ A(nehalem) | A(nehalemEX), "BR_MISP_RETIRED_ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES", ELSEWHERE, 0xC5,
+	  0x00, 0, 0, L_sandybridge },
+	{ A(westmere), "L2_LINES_OUT_DIRTY_ANY", "L2_LINES_OUT.DIRTY_ALL", ELSEWHERE, 0xF2, 0x0A, 0, 0, L_sandybridge },
+	{ A(westmere), "UOPS_EXECUTED_THREAD", "", NONE, 0xB1, 0xC0, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP), "ARITH_NUM_DIV", "ARITH.FPU_DIV", SAME, 0x14, 0x01, 1, EDGE, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP) | A(skylake) |
+	  A(skylakeX) | A(CLX), "CPU_CLOCK_UNHALTED_TOTAL_CYCLES", "CPU_CLK_UNHALTED.TOTAL_CYCLES", ELSEWHERE, 0x3C,
+	  0x00, 2, INV, L_westmereEX },
+	{ A(sandybridge) | A(sandybridgeEP), "CYCLE_ACTIVITY_CYCLES_NO_EXECUTE", "CYCLE_ACTIVITY.CYCLES_NO_DISPATCH",
+	  SAME, 0xA3, 0x04, 4, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP), "CYCLE_ACTIVITY_STALLS_TOTAL", "CYCLE_ACTIVITY.CYCLES_NO_DISPATCH", SAME,
+	  0xA3, 0x04, 4, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(haswell) | A(haswellEP) | A(broadwell) | A(broadwellD) |
+	  A(broadwellEP) | A(skylake) | A(skylakeX) | A(CLX), "DTLB_LOAD_MISSES_CAUSES_A_WALK",
+	  "DTLB_LOAD_MISSES.MISS_CAUSES_A_WALK", SAME, 0x08, 0x01, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP) | A(broadwell) |
+	  A(broadwellD) | A(broadwellEP) | A(skylake) | A(skylakeX) | A(CLX), "DTLB_STORE_MISSES_CAUSES_A_WALK",
+	  "DTLB_STORE_MISSES.MISS_CAUSES_A_WALK", SAME, 0x49, 0x01, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP), "FP_COMP_OPS_EXE_SSE_FP_PACKED_DOUBLE",
+	  "FP_COMP_OPS_EXE.SSE_PACKED_DOUBLE", SAME, 0x10, 0x10, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP), "FP_COMP_OPS_EXE_SSE_FP_PACKED_SINGLE",
+	  "FP_COMP_OPS_EXE.SSE_PACKED_SINGLE", SAME, 0x10, 0x40, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP), "FP_COMP_OPS_EXE_SSE_FP_SCALAR_DOUBLE",
+	  "FP_COMP_OPS_EXE.SSE_SCALAR_DOUBLE", SAME, 0x10, 0x80, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP), "FP_COMP_OPS_EXE_SSE_FP_SCALAR_SINGLE",
+	  "FP_COMP_OPS_EXE.SSE_SCALAR_SINGLE", SAME, 0x10, 0x20, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP) | A(broadwell) |
+	  A(broadwellD) | A(broadwellEP), "ICACHE_ACCESSES", "ICACHE.ACCESSES", ELSEWHERE, 0x80, 0x03, 0, 0, L_knl },
+	{ A(sandybridge) | A(sandybridgeEP), "ICACHE_IFETCH_STALL", "ICACHE.IFETCH_STALL", ELSEWHERE, 0x80, 0x04, 0, 0,
+	  L_ivybridge },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP), "INT_MISC_RECOVERY_COUNT",
+	  "INT_MISC.RECOVERY_STALLS_COUNT", SAME, 0x0D, 0x03, 1, EDGE, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP) | A(broadwell) |
+	  A(broadwellD) | A(broadwellEP) | A(skylake) | A(skylakeX) | A(CLX), "ITLB_MISSES_CAUSES_A_WALK",
+	  "ITLB_MISSES.MISS_CAUSES_A_WALK", SAME, 0x85, 0x01, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP), "L1D_M_EVICT", "L1D.EVICTION", SAME, 0x51, 0x04, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP), "L2_RQSTS_MISS", "L2_RQSTS.MISS",
+	  ELSEWHERE, 0x24, 0xAA, 0, 0, L_westmereEX },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP), "MEM_LOAD_UOPS_RETIRED_ALL", "", NONE,
+	  0xD1, 0x7F, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP),
+	  "MEM_UOPS_RETIRED_LOADS", "MEM_UOPS_RETIRED.ALL_LOADS", SAME, 0xD0, 0x81, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP),
+	  "MEM_UOPS_RETIRED_STORES", "MEM_UOPS_RETIRED.ALL_STORES", SAME, 0xD0, 0x82, 0, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP), "UOPS_EXECUTED_STALL_CYCLES", "UOPS_EXECUTED.STALL_CYCLES", ELSEWHERE,
+	  0xB1, 0x01, 1, INV, L_ivybridge },
+	{ A(sandybridge) | A(sandybridgeEP), "UOPS_EXECUTED_THREAD", "UOPS_DISPATCHED.THREAD", SAME, 0xB1, 0x01, 0, 0,
+	  L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP), "UOPS_EXECUTED_USED_CYCLES", "UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC",
+	  ELSEWHERE, 0xB1, 0x01, 1, 0, L_ivybridge },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP) | A(skylake) |
+	  A(skylakeX) | A(CLX), "UOPS_ISSUED_USED_CYCLES", "", NONE, 0x0E, 0x01, 1, 0, L_NONE },
+	{ A(sandybridge) | A(sandybridgeEP) | A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP) | A(skylake) |
+	  A(skylakeX) | A(CLX), "UOPS_RETIRED_USED_CYCLES", "UOPS_RETIRED.ACTIVE_CYCLES", ELSEWHERE, 0xC2, 0x01, 1, 0,
+	  L_westmereEX },
+	{ A(ivybridge) | A(ivybridgeEP), "ARITH_NUM_DIV", "ARITH.FPU_DIV", ELSEWHERE, 0x14, 0x01, 1, EDGE,
+	  L_sandybridgeEP },
+	{ A(ivybridge) | A(ivybridgeEP), "DTLB_LOAD_MISSES_CAUSES_A_WALK", "DTLB_LOAD_MISSES.MISS_CAUSES_A_WALK", SAME,
+	  0x08, 0x81, 0, 0, L_NONE },
+	{ A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP) | A(skylake) | A(skylakeX) | A(CLX), "L1D_M_EVICT",
+	  "L1D.M_EVICT", ELSEWHERE, 0x51, 0x04, 0, 0, L_westmereEX },
+	{ A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP) | A(broadwell) | A(broadwellD) | A(broadwellEP),
+	  "MEM_LOAD_UOPS_RETIRED_L3_ALL", "", NONE, 0xD1, 0x24, 0, 0, L_NONE },
+	{ A(ivybridge) | A(ivybridgeEP), "MEM_LOAD_UOPS_RETIRED_L3_MISS", "MEM_LOAD_UOPS_RETIRED.LLC_MISS", SAME, 0xD1,
+	  0x20, 0, 0, L_NONE },
+	{ A(ivybridge) | A(ivybridgeEP) | A(haswell) | A(haswellEP) | A(skylake) | A(skylakeX) | A(CLX),
+	  "UOPS_EXECUTED_USED_CYCLES", "UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", SAME, 0xB1, 0x01, 1, 0, L_NONE },
+	{ A(haswell), "ARITH_DIVIDER_CYCLES", "ARITH.FPU_DIV_ACTIVE", ELSEWHERE, 0x14, 0x01, 0, 0, L_ivybridgeEP },
+	{ A(haswell) | A(haswellEP), "AVX_INSTS_CALC", "", NONE, 0xC6, 0x04, 0, 0, L_NONE },
+	{ A(haswell) | A(haswellEP), "CYCLE_ACTIVITY_STALLS_TOTAL", "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", SAME, 0xA3,
+	  0x04, 4, 0, L_NONE },
+	{ A(haswell) | A(haswellEP) | A(broadwell) | A(broadwellD), "INT_MISC_RECOVERY_COUNT",
+	  "INT_MISC.RECOVERY_STALLS_COUNT", ELSEWHERE, 0x0D, 0x03, 1, EDGE, L_ivybridgeEP },
+	{ A(haswell) | A(haswellEP), "MEM_LOAD_UOPS_RETIRED_ALL_ALL", "", NONE, 0xD1, 0x3F, 0, 0, L_NONE },
+	{ A(haswell), "UOPS_EXECUTED_THREAD", "UOPS_EXECUTED.THREAD", ELSEWHERE, 0xB1, 0x01, 0, 0, L_ivybridgeEP },
+	{ A(haswellEP), "ARITH_DIVIDER_CYCLES", "ARITH.FPU_DIV_ACTIVE", ELSEWHERE, 0x14, 0x01, 0, 0, L_broadwell },
+	{ A(haswellEP), "UOPS_EXECUTED_THREAD", "UOPS_EXECUTED.THREAD", ELSEWHERE, 0xB1, 0x01, 0, 0, L_broadwell },
+	{ A(broadwell) | A(broadwellD) | A(broadwellEP), "MEM_UOPS_RETIRED_LOADS_ALL", "MEM_UOPS_RETIRED.ALL_LOADS",
+	  SAME, 0xD0, 0x81, 0, 0, L_NONE },
+	{ A(broadwell) | A(broadwellD) | A(broadwellEP), "MEM_UOPS_RETIRED_STORES_ALL", "MEM_UOPS_RETIRED.ALL_STORES",
+	  SAME, 0xD0, 0x82, 0, 0, L_NONE },
+	{ A(skylake) | A(skylakeX) | A(CLX) | A(ICX) | A(ICL) | A(TGL) | A(RKL), "ARITH_DIVIDER_COUNT", "ARITH.FPU_DIV",
+	  ELSEWHERE, 0x14, 0x01, 1, EDGE, L_sandybridgeEP },
+	{ A(skylake) | A(skylakeX) | A(CLX), "CYCLE_ACTIVITY_CYCLES_L1D_PENDING", "CYCLE_ACTIVITY.CYCLES_L1D_MISS",
+	  SAME, 0xA3, 0x08, 8, 0, L_NONE },
+	{ A(skylake) | A(skylakeX) | A(CLX), "CYCLE_ACTIVITY_CYCLES_L2_PENDING", "CYCLE_ACTIVITY.CYCLES_L2_MISS", SAME,
+	  0xA3, 0x01, 1, 0, L_NONE },
+	{ A(skylake) | A(skylakeX) | A(CLX), "CYCLE_ACTIVITY_CYCLES_LDM_PENDING", "CYCLE_ACTIVITY.CYCLES_MEM_ANY", SAME,
+	  0xA3, 0x10, 16, 0, L_NONE },
+	{ A(skylake) | A(skylakeX) | A(CLX), "CYCLE_ACTIVITY_CYCLES_NO_EXECUTE", "CYCLE_ACTIVITY.STALLS_TOTAL", SAME,
+	  0xA3, 0x04, 4, 0, L_NONE },
+	{ A(skylake) | A(skylakeX) | A(CLX), "CYCLE_ACTIVITY_STALLS_L1D_PENDING", "CYCLE_ACTIVITY.STALLS_L1D_MISS",
+	  SAME, 0xA3, 0x0C, 12, 0, L_NONE },
+	{ A(skylake) | A(skylakeX) | A(CLX), "CYCLE_ACTIVITY_STALLS_L2_PENDING", "CYCLE_ACTIVITY.STALLS_L2_MISS", SAME,
+	  0xA3, 0x05, 5, 0, L_NONE },
+	{ A(skylake) | A(skylakeX) | A(CLX), "CYCLE_ACTIVITY_STALLS_LDM_PENDING", "CYCLE_ACTIVITY.STALLS_MEM_ANY", SAME,
+	  0xA3, 0x14, 20, 0, L_NONE },
+	{ A(skylake) | A(ICL), "ICACHE_64B_IFTAG_ALL", "", NONE, 0x83, 0x03, 0, 0, L_NONE },
+	{ A(skylake), "INT_MISC_RECOVERY_COUNT", "", NONE, 0x0D, 0x01, 0, EDGE, L_NONE },
+	{ A(skylake) | A(skylakeX) | A(CLX) | A(ICX) | A(ICL), "L2_TRANS_ALL_REQUESTS", "L2_TRANS.ALL_REQUESTS",
+	  ELSEWHERE, 0xF0, 0x80, 0, 0, L_broadwellEP },
+	{ A(skylake), "MEM_INST_RETIRED_ALL", "MEM_INST_RETIRED.ANY", SAME, 0xD0, 0x83, 0, 0, L_NONE },
+	{ A(skylake) | A(skylakeX) | A(CLX), "UOPS_RETIRED_ALL", "UOPS_RETIRED.ALL", ELSEWHERE, 0xC2, 0x01, 0, 0,
+	  L_broadwellEP },
+	{ A(ICX), "L2_RQSTS_MISS", "", NONE, 0x24, 0x2F, 0, 0, L_NONE },
+	{ A(ICX) | A(ICL), "L2_TRANS_L1D_WB", "L2_TRANS.L1D_WB", ELSEWHERE, 0xF0, 0x10, 0, 0, L_broadwellEP },
+	{ A(knl), "CYCLES_DIV_BUSY", "CYCLES_DIV_BUSY.ALL", SAME, 0xCD, 0x01, 0, 0, L_NONE },
+	{ A(knl), "CYCLES_DIV_BUSY_COUNT", "", NONE, 0xCD, 0x01, 1, EDGE, L_NONE },
+	{ A(knl), "NO_ALLOC_CYCLES_ALL_COUNT", "", NONE, 0xCA, 0x7F, 0, EDGE, L_NONE },
+	{ A(knl), "PAGE_WALKS_DTLB_COUNT", "", NONE, 0x05, 0x01, 1, EDGE, L_NONE },
+	{ A(knl) | A(silvermont), "PAGE_WALKS_DTLB_CYCLES", "PAGE_WALKS.D_SIDE_CYCLES", SAME, 0x05, 0x01, 0, 0,
+	  L_NONE },
+	{ A(knl), "PAGE_WALKS_ITLB_COUNT", "", NONE, 0x05, 0x02, 1, EDGE, L_NONE },
+	{ A(knl) | A(silvermont), "PAGE_WALKS_ITLB_CYCLES", "PAGE_WALKS.I_SIDE_CYCLES", SAME, 0x05, 0x02, 0, 0,
+	  L_NONE },
+	{ A(knl), "UOPS_RETIRED_STALLED_CYCLES", "", NONE, 0xC2, 0x10, 1, INV, L_NONE },
+	{ A(knl), "UOPS_RETIRED_STALLS", "", NONE, 0xC2, 0x10, 1, INV|EDGE, L_NONE },
+	{ A(silvermont), "CYCLES_DIV_BUSY_ANY", "CYCLES_DIV_BUSY.ALL", SAME, 0xCD, 0x01, 0, 0, L_NONE },
+	{ A(silvermont), "PAGE_WALKS_DTLB_COUNT", "PAGE_WALKS.D_SIDE_WALKS", SAME, 0x05, 0x01, 0, EDGE, L_NONE },
+	{ A(silvermont), "PAGE_WALKS_ITLB_COUNT", "PAGE_WALKS.I_SIDE_WALKS", SAME, 0x05, 0x02, 0, EDGE, L_NONE },
+	{ A(goldmont), "CYCLES_DIV_BUSY_ALL_COUNT", "", NONE, 0xCD, 0x00, 1, EDGE, L_NONE },
+	{ A(goldmont), "PAGE_WALKS_D_SIDE_COUNT", "PAGE_WALKS.D_SIDE_WALKS", ELSEWHERE, 0x05, 0x01, 0, EDGE,
+	  L_silvermont },
+	{ A(goldmont), "PAGE_WALKS_I_SIDE_COUNT", "PAGE_WALKS.I_SIDE_WALKS", ELSEWHERE, 0x05, 0x02, 0, EDGE,
+	  L_silvermont },
+	{ A(zen2), "DATA_CACHE_ACCESSES", "", NONE, 0x40, 0x00, 0, 0, L_NONE },
+	{ A(zen2), "DATA_CACHE_REFILLS_ALL", "", NONE, 0x43, 0x5B, 0, 0, L_NONE },
+	{ A(zen2), "DATA_CACHE_REFILLS_LOCAL_ALL", "", NONE, 0x43, 0x0B, 0, 0, L_NONE },
+	{ A(zen2) | A(zen3), "DATA_CACHE_REFILLS_REMOTE_ALL", "", NONE, 0x43, 0x50, 0, 0, L_NONE },
+	{ A(zen2) | A(zen3), "DIV_BUSY_CYCLES", "", NONE, 0xD3, 0x00, 0, 0, L_NONE },
+	{ A(zen2) | A(zen3), "DIV_OP_COUNT", "", NONE, 0xD4, 0x00, 0, 0, L_NONE },
+	{ A(zen2), "HWPREF_DATA_CACHE_FILLS_LOCAL_ALL", "", NONE, 0x5A, 0x0B, 0, 0, L_NONE },
+	{ A(zen2) | A(zen3), "HWPREF_DATA_CACHE_FILLS_REMOTE_ALL", "", NONE, 0x5A, 0x50, 0, 0, L_NONE },
+	{ A(zen2), "ICACHE_FETCHES", "ic_fw32", SAME, 0x80, 0x00, 0, 0, L_NONE },
+	{ A(zen2) | A(zen3), "ICACHE_L2_REFILLS", "", NONE, 0x82, 0x00, 0, 0, L_NONE },
+	{ A(zen2) | A(zen3), "ICACHE_SYSTEM_REFILLS", "", NONE, 0x83, 0x00, 0, 0, L_NONE },
+	{ A(zen2) | A(zen3), "L1_DTLB_MISS_ANY_L2_HIT", "", NONE, 0x45, 0x0F, 0, 0, L_NONE },
+	{ A(zen2) | A(zen3), "L1_DTLB_MISS_ANY_L2_MISS", "l2_dtlb_misses", SAME, 0x45, 0xF0, 0, 0, L_NONE },
+	{ A(zen2) | A(zen3), "RETIRED_SSE_AVX_FLOPS_ALL", "", NONE, 0x03, 0x0F, 0, 0, L_NONE },
+	{ A(zen3), "CORE_TO_L2_CACHE_REQUESTS_HITS", "", NONE, 0x64, 0xF6, 0, 0, L_NONE },
+	{ A(zen3), "DATA_CACHE_REFILLS_ALL", "", NONE, 0x43, 0xFF, 0, 0, L_NONE },
+	{ A(zen3), "DATA_CACHE_REFILLS_LOCAL_ALL", "", NONE, 0x43, 0x0F, 0, 0, L_NONE },
+	{ A(zen3), "HWPREF_DATA_CACHE_FILLS_LOCAL_ALL", "", NONE, 0x5A, 0x0F, 0, 0, L_NONE },
+	{ A(zen3), "ICACHE_FETCHES", "ic_fw32", ELSEWHERE, 0x80, 0x00, 0, 0, L_zen2 },
+	{ A(zen3), "L1_ITLB_MISS_L2_ITLB_HIT", "bp_l1_tlb_miss_l2_tlb_hit", SAME, 0x84, 0x00, 0, 0, L_NONE },
+	{ A(zen3), "L1_ITLB_MISS_L2_ITLB_MISS_ANY", "", NONE, 0x85, 0x0F, 0, 0, L_NONE },
+	{ A(zen3), "L2_CACHE_MISS_AFTER_L1_MISS", "l2_cache_req_stat.ic_dc_miss_in_l2", SAME, 0x64, 0x09, 0, 0,
+	  L_NONE },
+	{ A(zen3), "L2_PF_HIT_IN_L2", "", NONE, 0x70, 0xFF, 0, 0, L_NONE },
+	{ A(zen3), "L2_PF_HIT_IN_L3", "", NONE, 0x71, 0xFF, 0, 0, L_NONE },
+	{ A(zen3), "L2_PF_MISS_IN_L3", "", NONE, 0x72, 0xFF, 0, 0, L_NONE },
+	{ A(zen3), "LS_DISPATCH_LOAD_OP_STORES", "", NONE, 0x29, 0x04, 0, 0, L_NONE },
+	{ A(arm8), "LD_RETIRED", "", ABSENT, 0x00, 0x00, 0, 0, L_NONE },
+	{ A(arm8), "ST_RETIRED", "", ABSENT, 0x00, 0x00, 0, 0, L_NONE },
+};
+#undef A
+/* An alias row's encoding in the terms of perf's cpu PMU: "event=0xa3,umask=0x05,cmask=5,inv,edge,any" */
+static void alias_terms(const struct likwid_alias *a, char *out, size_t ol)
+{
+	snprintf(out, ol, "event=%#x,umask=0x%02x", a->code, a->umask);
+	if (a->cmask)
+		snprintf(out + strlen(out), ol - strlen(out), ",cmask=%u", a->cmask);
+	snprintf(out + strlen(out), ol - strlen(out), "%s%s%s", a->flags & INV ? ",inv" : "",
+		 a->flags & EDGE ? ",edge" : "", a->flags & ANY ? ",any" : "");
+}
+
+/* LIKWID's own name @name on @arch by its encoding (aliases[]): 0 and *@out, the table event of LIKWID's
+ * encoding; -ENOENT, a name aliases[] does not hold; -EOPNOTSUPP with @why, one it holds that no event of
+ * this CPU's tables has the encoding of. */
+static int alias(struct pmu_ctx *ctx, const char *arch, const char *counter, const char *name, const char **out,
+		 char *why, size_t wl)
+{
+	uint32_t bit = 0;
+	char terms[96];
+
+	for (size_t i = 1; i < ARRAY_SIZE(alias_arch); i++)
+		if (!strcmp(alias_arch[i], arch))
+			bit = 1u << i;
+	for (size_t i = 0; bit && i < ARRAY_SIZE(aliases); i++) {
+		const struct likwid_alias *a = &aliases[i];
+		if (!(a->archs & bit) || strcmp(a->likwid, name))
+			continue;
+		alias_terms(a, terms, sizeof(terms));
+		switch (a->how) {
+		case SAME:
+			if ((*out = table_event(ctx, a->perf, true)))
+				return 0;
+			snprintf(why, wl, "%s %s: LIKWID 5.2.2 encodes it on %s as %s, %s in the perf table libpmu checked for %s, "
+				 "but this CPU's tables have no %s: count it as cpu/%s/", counter, name, arch, terms, a->perf,
+				 arch, a->perf, terms);
+			break;
+		case ABSENT:
+			snprintf(why, wl, "%s %s: LIKWID 5.2.2's own event table for %s has no %s, so its encoding is not "
+				 "known: count the event by another name (pmu list)", counter, name, arch, name);
+			break;
+		default: { /* NONE, ELSEWHERE */
+			char note[96] = "";
+			if (a->how == ELSEWHERE)
+				snprintf(note, sizeof(note), " (the perf table of %s names it %s)", alias_arch[a->where], a->perf);
+			snprintf(why, wl, "%s %s: LIKWID 5.2.2 encodes it on %s as %s, and no event of this CPU's tables has that "
+				 "encoding%s: count it as cpu/%s/", counter, name, arch, terms, note, terms);
+			break;
+		}
+		}
+		return -EOPNOTSUPP;
+	}
+	return -ENOENT;
+}
+
 /* LIKWID's options of a core event as libpmu's modifiers (":c1:i:e:any" wording of perf's Intel
  * modifiers) appended to @out; -EOPNOTSUPP with @why for one libpmu cannot say. */
 static int options(char *out, size_t ol, const char *opts, char *why, size_t wl)
@@ -342,6 +580,8 @@ int pmu__likwid_map(struct pmu_ctx *ctx, const char *arch, const char *counter, 
 			if (r == -EEXIST)
 				return -EOPNOTSUPP;
 		}
+		if (!found && (r = alias(ctx, arch, counter, name, &found, why, wl)) != -ENOENT && r < 0)
+			return r;
 		if (!found) {
 			snprintf(why, wl, "%s %s: no event of this CPU's tables is named %s with one '_' written '.'%s: "
 				 "count it by another name (pmu list) or add its name to libpmu's list of LIKWID's "
