@@ -14,6 +14,12 @@ PMU_CPUID set to that CPU):
     RAPL counts are given raw (the driver's 2^-32 J units): LIKWID's PWR counters are joules, so this
     test's side multiplies by 2^-32; 'time' is the seconds given as duration_time; 'inverseClock' is 1 / the
     TSC frequency given as #system_tsc_freq.
+And lib/likwid-map.c's aliases[] (LIKWID's own names with LIKWID's encoding of each), for every arch of
+each row: a SAME row's event, resolved by libpmu ($PMU_CLI resolve --json, PMU_CPUID of the arch), is
+LIKWID's recorded encoding bit for bit (the x86 PERFEVTSEL layout: event, umask, edge, any, inv, cmask;
+AMD's event bits 8-11 at 32-35), and no other event of the arch's perf table has that encoding; a NONE
+or ELSEWHERE row's encoding is no event's of the arch's table, and an ELSEWHERE row's event has it in
+the table of the arch it names.
 Prints a table per arch: groups, groups fully mapped, events not mapped (and why), metrics compared.
   test-likwid-groups.py TEST-LIKWID-EVAL SRCDIR [--write-unmapped]
 """
@@ -132,6 +138,100 @@ def likwid_eval(formula, env):
     return v
 
 
+# ---- lib/likwid-map.c's aliases[]: each row checked against libpmu's encoding and the perf tables ----
+def alias_rows():
+    """aliases[] of lib/likwid-map.c as dicts: archs (LIKWID arch names), likwid, perf, how, code, umask,
+    cmask, flags (INV, EDGE, ANY), where."""
+    text = open(os.path.join(SRC, "lib", "likwid-map.c")).read()
+    start = text.index("} aliases[] = {")
+    body = text[start + len("} aliases[] = {"):text.index("\n};", start)]
+    rows = []
+    for m in re.finditer(r"\{([^{}]*)\}", body):
+        f = [x.strip() for x in m.group(1).split(",")]
+        if len(f) != 9:
+            raise SyntaxError("aliases[] row of %d fields, not 9: %s" % (len(f), m.group(0)))
+        rows.append(dict(archs=re.findall(r"A\((\w+)\)", f[0]), likwid=f[1].strip('"'), perf=f[2].strip('"'),
+                         how=f[3], code=int(f[4], 0), umask=int(f[5], 0), cmask=int(f[6], 0),
+                         flags=set(f[7].split("|")) - {"0"}, where=f[8][2:] if f[8] != "L_NONE" else None))
+    if not rows:
+        raise SyntaxError("no rows in lib/likwid-map.c's aliases[]")
+    return rows
+
+
+def table_encodings(cpuid):
+    """(event, umask, cmask, inv, edge, any) -> names of the core events of @cpuid's perf table (the first
+    row of events/mapfile.csv that matches, as perf takes it), events with an extra MSR left out."""
+    out = {}
+    dirs = mapfile_dirs(cpuid)
+    for d in dirs[0].split("+") if dirs else []:
+        folder = os.path.join(SRC, "events", d)
+        for f in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            if not f.endswith(".json"):
+                continue
+            for e in json.load(open(os.path.join(folder, f))):
+                if not isinstance(e, dict) or "EventName" not in e or "EventCode" not in e or \
+                        "," in str(e["EventCode"]) or e.get("Unit", "cpu") not in ("cpu", "cpu_core", "cpu_atom"):
+                    continue
+                n = lambda k: int(str(e.get(k) or 0), 0)
+                if any(str(e.get(k) or "0").strip() not in ("0", "0x0", "0x00") for k in ("MSRIndex", "MSRValue")):
+                    continue
+                key = (n("EventCode"), n("UMask"), n("CounterMask"), n("Invert"), n("EdgeDetect"), n("AnyThread"))
+                out.setdefault(key, set()).add(e["EventName"])
+    return out
+
+
+def check_aliases(fails):
+    """Each row of aliases[] for each of its archs; the number of (arch, row) checks."""
+    cli = os.environ.get("PMU_CLI")
+    if not cli:
+        fails.append("PMU_CLI is not set (meson's test environment sets it): the aliases' encodings are not checked")
+        return 0
+    tables = {}
+    checked = 0
+    for r in alias_rows():
+        key = (r["code"], r["umask"], r["cmask"], int("INV" in r["flags"]), int("EDGE" in r["flags"]),
+               int("ANY" in r["flags"]))
+        for arch in r["archs"]:
+            if arch not in CPUS:
+                fails.append("aliases[] %s: arch %s has no CPU in this test's CPUS" % (r["likwid"], arch))
+                continue
+            if arch not in tables:
+                tables[arch] = table_encodings(CPUS[arch])
+            have = tables[arch].get(key, set())
+            what = "aliases[] %s on %s (LIKWID's encoding %s)" % (r["likwid"], arch, key)
+            checked += 1
+            if r["how"] == "SAME":
+                if have != {r["perf"]}:
+                    fails.append("%s: the events of that encoding in %s's perf table are %s, not %s alone" %
+                                 (what, CPUS[arch], sorted(have) or "none", r["perf"]))
+                p = subprocess.run([cli, "resolve", "--json", r["perf"]], capture_output=True, text=True,
+                                   env=dict(os.environ, PMU_CPUID=CPUS[arch]))
+                if p.returncode != 0:
+                    fails.append("%s: pmu resolve %s with PMU_CPUID=%s: exit %d: %s" %
+                                 (what, r["perf"], CPUS[arch], p.returncode, p.stderr.strip()))
+                    continue
+                ev = json.loads(p.stdout)[0]
+                want = ((r["code"] & 0xff) | (r["umask"] << 8) | ("EDGE" in r["flags"]) << 18 |
+                        ("ANY" in r["flags"]) << 21 | ("INV" in r["flags"]) << 23 | (r["cmask"] << 24) |
+                        (r["code"] >> 8) << 32)
+                got = (ev["pmu"], int(ev["config"], 0), int(ev["config1"], 0))
+                if got != ("cpu", want, 0):
+                    fails.append("%s: libpmu encodes %s as %s config %#x config1 %#x, LIKWID's encoding is cpu "
+                                 "config %#x" % (what, r["perf"], got[0], got[1], got[2], want))
+            elif r["how"] in ("NONE", "ELSEWHERE"):
+                if have:
+                    fails.append("%s: row %s, yet %s's perf table has it: %s" % (what, r["how"], CPUS[arch], sorted(have)))
+                if r["how"] == "ELSEWHERE":
+                    if r["where"] not in tables:
+                        tables[r["where"]] = table_encodings(CPUS[r["where"]])
+                    if r["perf"] not in tables[r["where"]].get(key, set()):
+                        fails.append("%s: row ELSEWHERE names %s of %s, whose perf table has no such event of that "
+                                     "encoding" % (what, r["perf"], r["where"]))
+            elif r["how"] != "ABSENT":
+                fails.append("%s: unknown kind of row %s" % (what, r["how"]))
+    return checked
+
+
 def run(mode, path, cpuid, stdin=None, fixture=None):
     env = dict(os.environ, PMU_CPUID=cpuid, PMU_LIKWID_GROUPS=ROOT,
                PMU_GROUPS_DIR=os.path.join(SRC, "events", "groups"))
@@ -190,6 +290,9 @@ def main():
                      (len(unm), compared, "" if len(fails) == nf else ", FAILED")))
         if full != len(files):
             fails.append("libpmu's own groups on %s: %d of %d fully mapped" % (fixture, full, len(files)))
+    nf = len(fails)
+    n = check_aliases(fails)
+    rows.append(("aliases[]", "-", "%d (arch, name) rows checked%s" % (n, "" if len(fails) == nf else ", FAILED")))
     return finish(rows, listed, seen_unmapped, fails, total_metrics)
 
 
