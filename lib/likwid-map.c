@@ -420,9 +420,10 @@ static int alias(struct pmu_ctx *ctx, const char *arch, const char *counter, con
 				 "known: count the event by another name (pmu list)", counter, name, arch, name);
 			break;
 		default: { /* NONE, ELSEWHERE */
-			char note[96] = "";
+			char note[128] = "";
 			if (a->how == ELSEWHERE)
-				snprintf(note, sizeof(note), " (the perf table of %s names it %s)", alias_arch[a->where], a->perf);
+				snprintf(note, sizeof(note), " (the perf table of LIKWID's %s CPU names it %s)",
+					 alias_arch[a->where], a->perf);
 			snprintf(why, wl, "%s %s: LIKWID 5.2.2 encodes it on %s as %s, and no event of this CPU's tables has that "
 				 "encoding%s: count it as cpu/%s/", counter, name, arch, terms, note, terms);
 			break;
