@@ -380,6 +380,7 @@ static const struct likwid_alias {
 	{ A(arm8), "ST_RETIRED", "", ABSENT, 0x00, 0x00, 0, 0, L_NONE },
 };
 #undef A
+
 /* An alias row's encoding in the terms of perf's cpu PMU: "event=0xa3,umask=0x05,cmask=5,inv,edge,any" */
 static void alias_terms(const struct likwid_alias *a, char *out, size_t ol)
 {
@@ -581,7 +582,7 @@ int pmu__likwid_map(struct pmu_ctx *ctx, const char *arch, const char *counter, 
 			if (r == -EEXIST)
 				return -EOPNOTSUPP;
 		}
-		if (!found && (r = alias(ctx, arch, counter, name, &found, why, wl)) != -ENOENT && r < 0)
+		if (!found && (r = alias(ctx, arch, counter, name, &found, why, wl)) == -EOPNOTSUPP)
 			return r;
 		if (!found) {
 			snprintf(why, wl, "%s %s: no event of this CPU's tables is named %s with one '_' written '.'%s: "
