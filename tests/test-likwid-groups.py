@@ -20,7 +20,8 @@ LIKWID's recorded encoding bit for bit (the x86 PERFEVTSEL layout: event, umask,
 AMD's event bits 8-11 at 32-35), and no other event of the arch's perf table has that encoding; a NONE
 or ELSEWHERE row's encoding is no event's of the arch's table, and an ELSEWHERE row's event has it in
 the table of the arch it names.
-Prints a table per arch: groups, groups fully mapped, events not mapped (and why), metrics compared.
+Prints a table per arch: groups, groups fully mapped, events not mapped (and why), metrics compared;
+doc/migration-likwid.md's coverage table and totals must be these figures.
   test-likwid-groups.py TEST-LIKWID-EVAL SRCDIR [--write-unmapped]
 """
 import json, math, os, random, re, subprocess, sys
@@ -376,6 +377,35 @@ def check_groups(arch, files, cpuid, fixture, listed, seen_unmapped, rng, fails,
     return full, compared, unm
 
 
+def check_doc(rows, total_metrics, fails):
+    """doc/migration-likwid.md's Coverage: its table row per arch and its totals are this run's figures."""
+    doc = os.path.join(SRC, "doc", "migration-likwid.md")
+    text = open(doc).read()
+    ours = {r[0]: r for r in rows if r[1] != "-" and not r[0].startswith("libpmu") and "/" in r[1]}
+    theirs = {m.group(1): m.groups() for m in
+              re.finditer(r"^\| `([^`]+)` \| (\d+/\d+) \| (\d+) \| (\d+) \|$", text, re.M)}
+    for arch, (_, groups, rest) in sorted(ours.items()):
+        want = (arch, groups) + tuple(re.match(r"(\d+) unmapped, (\d+) metrics", rest).groups())
+        if theirs.get(arch) != want:
+            fails.append("%s: the Coverage table's row of %s is %s, this run's is %s: copy the table this test "
+                         "prints" % ("doc/migration-likwid.md", arch, theirs.get(arch) and "| %s |" % " | ".join(theirs[arch]),
+                                     "| %s |" % " | ".join(want)))
+    for arch in set(theirs) - set(ours):
+        fails.append("%s: the Coverage table has a row of %s, which this run has no groups of" %
+                     ("doc/migration-likwid.md", arch))
+    full = sum(int(r[1].split("/")[0]) for r in ours.values())
+    groups = sum(int(r[1].split("/")[1]) for r in ours.values())
+    unmapped = sum(int(r[2].split()[0]) for r in ours.values())
+    for what, pat, n in (("groups fully mapped", r"(\d+) of the \d+ groups map every event", full),
+                         ("groups", r"\d+ of the (\d+) groups map every event", groups),
+                         ("metrics compared", r"\((\d+) metrics, libpmu's own groups included\)", total_metrics),
+                         ("pairs not mapped", r"(\d+) \(arch, event\) pairs", unmapped)):
+        m = re.search(pat, text.replace("\n", " "))
+        if not m or int(m.group(1)) != n:
+            fails.append("%s: its Coverage says %s %s, this run counts %d: write this run's figure" %
+                         ("doc/migration-likwid.md", m.group(1) if m else "no figure of", what, n))
+
+
 def finish(rows, listed, seen_unmapped, fails, total_metrics):
     for key, why in listed.items():
         if key not in seen_unmapped and key[0] in [r[0] for r in rows if r[1] != "-"]:
@@ -393,6 +423,8 @@ def finish(rows, listed, seen_unmapped, fails, total_metrics):
     print("metrics compared: %d" % total_metrics)
     if total_metrics == 0:
         fails.append("no metric was compared")
+    if not os.environ.get("PMU_LIKWID_GROUPS"):  # the doc's figures are Debian's likwid's
+        check_doc(rows, total_metrics, fails)
     for f in fails:
         print("FAIL:", f)
     return 1 if fails else 0
