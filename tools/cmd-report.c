@@ -90,7 +90,7 @@ static void print_spread(FILE *f, const struct saved_regions *r)
 			char mn[48], me[48], mx[48], imb[32];
 			if (!row->cells[k].seen)
 				continue;
-			rg_cell_spread(&row->cells[k], &d);
+			rg_cell_spread(r, &row->cells[k], &d);
 			pmu__group_digits(d.min, mn, sizeof(mn));
 			pmu__group_digits(d.mean >= 0x1p64 - 1024 ? d.max : (uint64_t)(d.mean + 0.5), me, sizeof(me));
 			pmu__group_digits(d.max, mx, sizeof(mx));
@@ -116,11 +116,48 @@ static json_object *jcount(uint64_t v)
 	return v == UINT64_MAX ? NULL : json_object_new_uint64(v);
 }
 
+/* File @i's rank as JSON: a number when it is one, else the string; NULL (null) when it has none. */
+static json_object *file_rank(const struct saved_regions *r, int i)
+{
+	if (!r->filev[i].rank)
+		return NULL;
+	return r->filev[i].rank_is_number ? json_object_new_int64(strtoll(r->filev[i].rank, NULL, 10)) :
+					    json_object_new_string(r->filev[i].rank);
+}
+
+/* The spread of @s across the files: {files, sum, min, mean, max, stddev, min_rank, max_rank, min_file,
+ * max_file, imbalance}, as libpmu-mpi's job report has it (mpi/pmu-mpi.h); @calls: a region's calls
+ * (files, min, max and where). */
+static json_object *spread_json(const struct saved_regions *r, const struct rg_spread *s, bool calls)
+{
+	json_object *sp = json_object_new_object();
+	struct rg_dist d;
+
+	if (!sp)
+		return NULL;
+	rg_spread_dist(r, s, &d);
+	json_object_object_add(sp, "files", json_object_new_int(d.n));
+	if (!calls)
+		json_object_object_add(sp, "sum", d.sum_ok ? json_object_new_uint64(d.sum) : NULL);
+	json_object_object_add(sp, "min", json_object_new_uint64(d.min));
+	if (!calls)
+		json_object_object_add(sp, "mean", jnum(d.mean));
+	json_object_object_add(sp, "max", json_object_new_uint64(d.max));
+	if (!calls)
+		json_object_object_add(sp, "stddev", jnum(d.stddev));
+	json_object_object_add(sp, "min_rank", file_rank(r, d.min_file));
+	json_object_object_add(sp, "max_rank", file_rank(r, d.max_file));
+	json_object_object_add(sp, "min_file", json_object_new_string(r->filev[d.min_file].name));
+	json_object_object_add(sp, "max_file", json_object_new_string(r->filev[d.max_file].name));
+	if (!calls)
+		json_object_object_add(sp, "imbalance", d.mean > 0 ? jnum((double)d.max / d.mean) : NULL);
+	return sp;
+}
+
 /* One event of a merged region: the sums (as libpmu-regions/1 has them) and, from two files on, "spread". */
 static json_object *cell_json(const struct saved_regions *r, const struct rg_cell *c)
 {
 	json_object *e = json_object_new_object();
-	struct rg_dist d;
 
 	if (!e)
 		return NULL;
@@ -131,22 +168,8 @@ static json_object *cell_json(const struct saved_regions *r, const struct rg_cel
 	json_object_object_add(e, "confidence", jnum(pmu_confidence(&c->v)));
 	json_object_object_add(e, "min", jcount(c->min));
 	json_object_object_add(e, "max", json_object_new_uint64(c->max));
-	if (r->files > 1) {
-		json_object *sp = json_object_new_object(), *rank = NULL;
-		rg_cell_spread(c, &d);
-		if (r->filev[d.max_file].rank)
-			rank = r->filev[d.max_file].rank_is_number ? json_object_new_int64(strtoll(r->filev[d.max_file].rank,
-												  NULL, 10)) :
-								     json_object_new_string(r->filev[d.max_file].rank);
-		json_object_object_add(sp, "files", json_object_new_int(d.n));
-		json_object_object_add(sp, "min", json_object_new_uint64(d.min));
-		json_object_object_add(sp, "mean", jnum(d.mean));
-		json_object_object_add(sp, "max", json_object_new_uint64(d.max));
-		json_object_object_add(sp, "max_rank", rank);
-		json_object_object_add(sp, "max_file", json_object_new_string(r->filev[d.max_file].name));
-		json_object_object_add(sp, "imbalance", d.mean > 0 ? jnum(d.max / d.mean) : NULL);
-		json_object_object_add(e, "spread", sp);
-	}
+	if (r->files > 1)
+		json_object_object_add(e, "spread", spread_json(r, &c->spread, false));
 	return e;
 }
 
@@ -179,6 +202,8 @@ static json_object *regions_json(const struct saved_regions *r)
 		json_object *ro = json_object_new_object(), *ev = json_object_new_object();
 		json_object_object_add(ro, "name", json_object_new_string(row->name));
 		json_object_object_add(ro, "calls", json_object_new_uint64(row->calls));
+		if (r->files > 1)
+			json_object_object_add(ro, "calls_spread", spread_json(r, &row->calls_spread, true));
 		for (size_t k = 0; k < r->events.n; k++) {
 			const struct rg_cell *c = k < row->ncells ? &row->cells[k] : NULL;
 			json_object_object_add(ev, r->events.v[k], c && c->seen ? cell_json(r, c) : NULL);

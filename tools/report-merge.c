@@ -23,6 +23,14 @@ static int64_t column(struct saved_regions *r, const char *name)
 	return at;
 }
 
+static void spread_init(struct rg_spread *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->cur_file = -1;
+	s->min = UINT64_MAX;
+	s->isum_ok = true;
+}
+
 /* The cell of row @row for column @col, the row's cells grown to every column so far. */
 static struct rg_cell *cell(struct saved_regions *r, struct rg_row *row, size_t col)
 {
@@ -33,8 +41,7 @@ static struct rg_cell *cell(struct saved_regions *r, struct rg_row *row, size_t 
 		for (size_t k = row->ncells; k < r->events.n; k++) {
 			memset(&nc[k], 0, sizeof(nc[k]));
 			nc[k].min = UINT64_MAX;
-			nc[k].spread.cur_file = -1;
-			nc[k].spread.min = UINT64_MAX;
+			spread_init(&nc[k].spread);
 		}
 		row->cells = nc;
 		row->ncells = r->events.n;
@@ -42,46 +49,72 @@ static struct rg_cell *cell(struct saved_regions *r, struct rg_row *row, size_t 
 	return &row->cells[col];
 }
 
-/* Fold the pending count of @s (a file's) into its min, max and sum. */
-static void spread_fold(struct rg_spread *s)
+/* Is file @a before file @b among equal counts? The lower rank, where both have one in decimal; else the
+ * first given. */
+static bool file_before(const struct saved_regions *r, int a, int b)
+{
+	if (r->filev[a].rank_is_number && r->filev[b].rank_is_number) {
+		long long ra = strtoll(r->filev[a].rank, NULL, 10), rb = strtoll(r->filev[b].rank, NULL, 10);
+		if (ra != rb)
+			return ra < rb;
+	}
+	return a < b;
+}
+
+/* Fold the pending count of @s (a file's) into its min, max and sums. */
+static void spread_fold(const struct saved_regions *r, struct rg_spread *s)
 {
 	if (s->cur_file < 0)
 		return;
-	if (s->cur < s->min)
+	if (!s->n || s->cur < s->min || (s->cur == s->min && file_before(r, s->cur_file, s->min_file))) {
 		s->min = s->cur;
-	if (!s->n || s->cur > s->max) {
+		s->min_file = s->cur_file;
+	}
+	if (!s->n || s->cur > s->max || (s->cur == s->max && file_before(r, s->cur_file, s->max_file))) {
 		s->max = s->cur;
 		s->max_file = s->cur_file;
 	}
 	s->sum += (double)s->cur;
+	s->isum_ok = spread_add64(&s->isum, s->cur) && s->isum_ok;
+	spread_sq_add_square(&s->sq, s->cur);
 	s->n++;
 	s->cur = 0;
 	s->cur_file = -1;
 }
 
 /* Add file @file's count @v to @s; a second entry of the region in the same file adds to its count. */
-static void spread_add(struct rg_spread *s, int file, uint64_t v)
+static void spread_add(const struct saved_regions *r, struct rg_spread *s, int file, uint64_t v)
 {
 	if (s->cur_file != file)
-		spread_fold(s);
+		spread_fold(r, s);
 	s->cur_file = file;
 	s->cur = s->cur > UINT64_MAX - v ? UINT64_MAX : s->cur + v;
 }
 
-void rg_cell_spread(const struct rg_cell *c, struct rg_dist *d)
+void rg_spread_dist(const struct saved_regions *r, const struct rg_spread *sp, struct rg_dist *d)
 {
-	struct rg_spread s = c->spread;
+	struct rg_spread s = *sp;
 
-	spread_fold(&s);
+	spread_fold(r, &s);
 	d->n = s.n;
+	d->sum = s.isum;
+	d->sum_ok = s.isum_ok;
 	d->min = s.n ? s.min : 0;
 	d->max = s.max;
-	d->mean = s.n ? s.sum / s.n : 0;
+	/* exact sums: the mean and the deviation as libpmu-mpi computes them, whatever the files' order */
+	d->mean = s.isum_ok ? spread_mean((uint64_t)s.n, s.isum) : s.n ? s.sum / s.n : 0;
+	d->stddev = spread_stddev((uint64_t)s.n, s.isum, s.isum_ok, &s.sq);
 	if (d->mean > (double)d->max) /* rounding of sums past 2^53: the mean stays within [min, max] */
 		d->mean = (double)d->max;
 	if (d->mean < (double)d->min)
 		d->mean = (double)d->min;
+	d->min_file = s.min_file;
 	d->max_file = s.max_file;
+}
+
+void rg_cell_spread(const struct saved_regions *r, const struct rg_cell *c, struct rg_dist *d)
+{
+	rg_spread_dist(r, &c->spread, d);
 }
 
 const char *rg_file_label(const struct saved_regions *r, int i)
@@ -219,6 +252,7 @@ int saved_regions_add(struct saved_regions *r, const char *file, json_object *do
 				return report_fail(err, -ENOMEM, "'%s': out of memory", file);
 			}
 			nr[r->nrows].calls = 0;
+			spread_init(&nr[r->nrows].calls_spread);
 			nr[r->nrows].cells = NULL;
 			nr[r->nrows].ncells = 0;
 			r->nrows++;
@@ -226,6 +260,7 @@ int saved_regions_add(struct saved_regions *r, const char *file, json_object *do
 		row = &r->rows[pos];
 		if ((rc = add_count(&row->calls, reg, "calls", &at, file, err)) < 0)
 			return rc;
+		spread_add(r, &row->calls_spread, r->files - 1, count_at(reg, "calls"));
 		if (!json_object_object_get_ex(reg, "events", &events))
 			continue;
 		json_object_object_foreach(events, en, e) {
@@ -241,7 +276,7 @@ int saved_regions_add(struct saved_regions *r, const char *file, json_object *do
 			    (rc = add_count(&c->v.running, e, "running_ns", &ate, file, err)) < 0)
 				return rc;
 			c->seen = true;
-			spread_add(&c->spread, r->files - 1,
+			spread_add(r, &c->spread, r->files - 1,
 				   json_object_object_get_ex(e, "scaled", NULL) ? count_at(e, "scaled") : count_at(e, "value"));
 			if (json_object_object_get_ex(e, "min", NULL) && count_at(e, "min") < c->min)
 				c->min = count_at(e, "min");

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <pmu.h>
 #include "util.h"
+#include "../mpi/spread.h"
 
 /* Region reports merged: per region, calls and counts summed, min of minima, max of maxima;
  * and per region and event the spread of the files' counts (MPI ranks: the imbalance). */
@@ -21,7 +22,11 @@ struct rg_spread {
 	int n;                   /* files folded in */
 	uint64_t min, max;
 	double sum;
-	int max_file;            /* the first file holding max */
+	uint64_t isum;           /* the sum exact (mpi/spread.h), while isum_ok */
+	bool isum_ok;
+	struct spread_sq sq;     /* the sum of the squares, 128 bits */
+	int min_file, max_file;  /* the file holding min, max: of equal counts the lowest rank's (files with a
+				  * rank in decimal), else the first file's */
 };
 struct rg_cell {
 	struct pmu_value v;
@@ -32,6 +37,7 @@ struct rg_cell {
 struct rg_row {
 	char *name;
 	uint64_t calls;
+	struct rg_spread calls_spread; /* the files' calls of the region */
 	struct rg_cell *cells;   /* one per event column (ncells, grown as columns are added) */
 	size_t ncells;
 };
@@ -54,14 +60,20 @@ struct saved_regions {
 };
 /* Add checked document @doc (REPORT_REGIONS) of file @name. */
 int saved_regions_add(struct saved_regions *r, const char *name, json_object *doc, char **err);
-/* Cell @c's count across the files that counted it: how many, min, mean, max and the file with the max. */
+/* A count across the files that have it: how many, their sum (exact, sum_ok; else its largest value),
+ * min, mean, max, the population standard deviation (NAN where the sums do not fit: mpi/spread.h) and
+ * the files holding min and max. The same as libpmu-mpi's job report computes inside the job. */
 struct rg_dist {
 	int n;
+	uint64_t sum;
+	bool sum_ok;
 	uint64_t min, max;
-	double mean;
-	int max_file;
+	double mean, stddev;
+	int min_file, max_file;
 };
-void rg_cell_spread(const struct rg_cell *c, struct rg_dist *d);
+void rg_spread_dist(const struct saved_regions *r, const struct rg_spread *s, struct rg_dist *d);
+/* Cell @c's count across the files that counted it. */
+void rg_cell_spread(const struct saved_regions *r, const struct rg_cell *c, struct rg_dist *d);
 /* File @i's label: its rank, or its name when it has none. */
 const char *rg_file_label(const struct saved_regions *r, int i);
 void saved_regions_free(struct saved_regions *r);
