@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -87,6 +88,8 @@ struct local {
 
 static struct pmu_mpi_stats last;
 static bool have_last;
+/* SIGTERM arrived while MPI_Finalize waited (mpirun ends the job that way, then SIGKILLs a second later) */
+static volatile sig_atomic_t terminated;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -260,7 +263,8 @@ static void acc_one(struct acc *a, uint64_t x, uint64_t rank)
 
 /* ---- waiting with a deadline ---- */
 
-/* Wait for @rq until MPI_Wtime() passes @deadline: 0, -ETIMEDOUT, or -EIO (an MPI error). Yields the
+/* Wait for @rq until MPI_Wtime() passes @deadline: 0, -ETIMEDOUT, -EINTR (SIGTERM at MPI_Finalize), or
+ * -EIO (an MPI error). Yields the
  * CPU between tests (ranks oversubscribed on few cores must not spin against the ranks still working),
  * then sleeps up to a millisecond. */
 static int await(MPI_Request *rq, double deadline)
@@ -273,6 +277,8 @@ static int await(MPI_Request *rq, double deadline)
 			return 0;
 		if (PMPI_Wtime() > deadline)
 			return -ETIMEDOUT;
+		if (terminated)
+			return -EINTR;
 		if (spins < 200) {
 			sched_yield();
 		} else {
@@ -861,6 +867,12 @@ static void missing_ranks(const struct job *j, const char *rank_file)
 	free(seen);
 }
 
+static void on_term(int sig)
+{
+	(void)sig;
+	terminated = 1;
+}
+
 static void at_finalize(void)
 {
 	const char *out = getenv("PMU_OUTPUT");
@@ -873,7 +885,23 @@ static void at_finalize(void)
 		say("PMU_OUTPUT='%.100s' is too long once %%r and %%p are expanded: no job report. Fix PMU_OUTPUT.", out);
 		return; /* each rank's report at exit, as without libpmu-mpi */
 	}
+	/* mpirun ends a job whose rank died (or left without MPI_Finalize) by SIGTERM, and SIGKILL a second
+	 * later (odls_base_sigkill_timeout): the wait ends, and this rank's report is written in that second */
+	struct sigaction sa = { .sa_handler = on_term }, old;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, &old);
 	r = run(&j, MPI_COMM_WORLD, out && *out && strcmp(out, "-") ? path : out, false, true);
+	if (r == -EINTR) {
+		if (j.rank == 0)
+			say("MPI_Finalize: SIGTERM while the ranks met for the job report (mpirun ends the job: a rank died, or "
+			    "left without MPI_Finalize): no job report; each rank that received it writes its own ('%s' here)",
+			    *mine ? mine : "stderr");
+		write_rank(mine);
+		sigaction(SIGTERM, &old, NULL);
+		raise(SIGTERM);
+		return;
+	}
+	sigaction(SIGTERM, &old, NULL);
 	if (r == 0) {
 		if (env_bool("PMU_MPI_PER_RANK", 0))
 			write_rank(mine);
