@@ -213,6 +213,18 @@ check(bad == 0, "every region's and event's spread as computed from the files (m
 sys.exit(1 if bad else 0)
 EOF
 
+# 0. the library: libpmu.so links no MPI; libpmu-mpi exports its version script's names, each in its header
+libpmu_so=$(dirname "$libmpi")/../lib/libpmu.so
+if [ -f "$libpmu_so" ]; then
+	if readelf -d "$libpmu_so" | grep NEEDED | grep -qi mpi; then bad "libpmu.so links MPI: $(readelf -d "$libpmu_so" | grep NEEDED)"; else ok; fi
+fi
+exports=$(nm -D --defined-only "$libmpi" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort | tr '\n' ' ')
+if [ "$exports" = "MPI_Finalize pmu_mpi_report pmu_mpi_stats " ]; then ok; else bad "libpmu-mpi.so exports: $exports"; fi
+hdr=$(dirname "$0")/../mpi/pmu-mpi.h
+for f in pmu_mpi_report pmu_mpi_stats; do
+	if grep -q "^ \* $f - " "$hdr" && grep -q "^int $f(" "$hdr"; then ok; else bad "$f is not declared with its doc comment in mpi/pmu-mpi.h"; fi
+done
+
 # 1. the job report against the oracle at 4 and 16 ranks
 for np in 4 16; do
 	d=$tmp/world$np
