@@ -40,7 +40,7 @@
 #include "names.h"
 #include "pmu-mpi.h"
 #include "resultfile.h"
-#include "spread.h"
+#include "../tools/report-spread.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define DEFAULT_TIMEOUT 30.0
@@ -926,6 +926,29 @@ EXPORT int MPI_Finalize(void)
 	if (init && !fin && env_bool("PMU_MPI", 1))
 		at_finalize();
 	return PMPI_Finalize();
+}
+
+/* Fortran's MPI_FINALIZE (mpif.h and the mpi module): Open MPI's calls PMPI_Finalize itself, past the C
+ * MPI_Finalize above, so each name the compilers give it is defined here too (the mpi_f08 module's are not). */
+EXPORT void mpi_finalize_(MPI_Fint *ierr);
+EXPORT void mpi_finalize__(MPI_Fint *ierr);
+EXPORT void mpi_finalize(MPI_Fint *ierr);
+EXPORT void MPI_FINALIZE(MPI_Fint *ierr);
+void mpi_finalize_(MPI_Fint *ierr)
+{
+	*ierr = (MPI_Fint)MPI_Finalize();
+}
+void mpi_finalize__(MPI_Fint *ierr)
+{
+	*ierr = (MPI_Fint)MPI_Finalize();
+}
+void mpi_finalize(MPI_Fint *ierr)
+{
+	*ierr = (MPI_Fint)MPI_Finalize();
+}
+void MPI_FINALIZE(MPI_Fint *ierr)
+{
+	*ierr = (MPI_Fint)MPI_Finalize();
 }
 
 EXPORT int pmu_mpi_report(MPI_Comm comm, const char *path)

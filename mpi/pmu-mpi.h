@@ -5,7 +5,8 @@
  * files). Installed as <libpmu/mpi/pmu-mpi.h>; link with $(pkg-config --libs libpmu-mpi), or
  * preload libpmu-mpi.so into an unmodified MPI program: the library defines MPI_Finalize (the
  * PMPI profiling interface), which reduces the results of MPI_COMM_WORLD and then calls
- * PMPI_Finalize. libpmu itself (libpmu.so) never links MPI. See doc/mpi.md.
+ * PMPI_Finalize (Fortran's MPI_FINALIZE of mpif.h and the mpi module too; not mpi_f08's). libpmu
+ * itself (libpmu.so) never links MPI. See doc/mpi.md.
  *
  * What a rank contributes: its regions' results summed over its threads (pmu_region_foreach with
  * per_thread 0), each event's count as its "scaled" value. What the report holds per region and

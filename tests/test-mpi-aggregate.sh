@@ -219,7 +219,8 @@ if [ -f "$libpmu_so" ]; then
 	if readelf -d "$libpmu_so" | grep NEEDED | grep -qi mpi; then bad "libpmu.so links MPI: $(readelf -d "$libpmu_so" | grep NEEDED)"; else ok; fi
 fi
 exports=$(nm -D --defined-only "$libmpi" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort | tr '\n' ' ')
-if [ "$exports" = "MPI_Finalize pmu_mpi_report pmu_mpi_stats " ]; then ok; else bad "libpmu-mpi.so exports: $exports"; fi
+if [ "$exports" = "MPI_FINALIZE MPI_Finalize mpi_finalize mpi_finalize_ mpi_finalize__ pmu_mpi_report pmu_mpi_stats " ]; then ok; else
+	bad "libpmu-mpi.so exports: $exports"; fi
 hdr=$(dirname "$0")/../mpi/pmu-mpi.h
 for f in pmu_mpi_report pmu_mpi_stats; do
 	if grep -q "^ \* $f - " "$hdr" && grep -q "^int $f(" "$hdr"; then ok; else bad "$f is not declared with its doc comment in mpi/pmu-mpi.h"; fi
@@ -363,6 +364,48 @@ EOF
 	fi
 else
 	echo "(examples not built: the LD_PRELOAD check is left out)"
+fi
+
+# 6. Fortran: Open MPI's MPI_FINALIZE calls PMPI_Finalize itself; libpmu-mpi's Fortran names take it
+if mpif90=$(command -v mpif90); then
+	echo "--- Fortran (mpif90, the mpi module), LD_PRELOAD=libpmu-mpi.so, 4 ranks"
+	cat >"$tmp/f.f90" <<'FEOF'
+program f
+  use mpi
+  use iso_c_binding
+  implicit none
+  interface
+    integer(c_int) function pmu_region_begin(n) bind(c)
+      import :: c_int, c_char
+      character(kind=c_char) :: n(*)
+    end function
+    integer(c_int) function pmu_region_end(n) bind(c)
+      import :: c_int, c_char
+      character(kind=c_char) :: n(*)
+    end function
+  end interface
+  integer :: ierr, rank, r, i
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  do i = 0, rank
+    r = pmu_region_begin("fortran"//c_null_char)
+    r = pmu_region_end("fortran"//c_null_char)
+  end do
+  call MPI_Finalize(ierr)
+end program
+FEOF
+	libdir=$(dirname "$libmpi")/../lib
+	if "$mpif90" -o "$tmp/f" "$tmp/f.f90" -L"$libdir" -Wl,-rpath,"$libdir" -lpmu >"$tmp/f.log" 2>&1; then
+		if job fortran 4 120 0 LD_PRELOAD="$libmpi" PMU_OUTPUT="$tmp/fortran/job.json" -- "$tmp/f"; then
+			c=$($PY -c 'import json, sys; print([r["calls"] for r in json.load(open(sys.argv[1]))["regions"] if r["name"] == "fortran"][0])' "$tmp/fortran/job.json" 2>&1)
+			if [ "$(ls "$tmp/fortran")" = job.json ] && [ "$c" = 10 ]; then ok; else
+				bad "Fortran: one job report with 10 calls (1 + 2 + 3 + 4) expected; files $(ls "$tmp/fortran"), calls $c"; fi
+		fi
+	else
+		bad "mpif90 could not build the Fortran program: $(tail -5 "$tmp/f.log")"
+	fi
+else
+	echo "(no mpif90: the Fortran check is left out)"
 fi
 
 echo "$checks checks, $fail failed"

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <pmu.h>
 #include "util.h"
-#include "../mpi/spread.h"
+#include "report-spread.h"
 
 /* Region reports merged: per region, calls and counts summed, min of minima, max of maxima;
  * and per region and event the spread of the files' counts (MPI ranks: the imbalance). */
@@ -22,7 +22,7 @@ struct rg_spread {
 	int n;                   /* files folded in */
 	uint64_t min, max;
 	double sum;
-	uint64_t isum;           /* the sum exact (mpi/spread.h), while isum_ok */
+	uint64_t isum;           /* the sum exact (report-spread.h), while isum_ok */
 	bool isum_ok;
 	struct spread_sq sq;     /* the sum of the squares, 128 bits */
 	int min_file, max_file;  /* the file holding min, max: of equal counts the lowest rank's (files with a
@@ -61,7 +61,7 @@ struct saved_regions {
 /* Add checked document @doc (REPORT_REGIONS) of file @name. */
 int saved_regions_add(struct saved_regions *r, const char *name, json_object *doc, char **err);
 /* A count across the files that have it: how many, their sum (exact, sum_ok; else its largest value),
- * min, mean, max, the population standard deviation (NAN where the sums do not fit: mpi/spread.h) and
+ * min, mean, max, the population standard deviation (NAN where the sums do not fit: report-spread.h) and
  * the files holding min and max. The same as libpmu-mpi's job report computes inside the job. */
 struct rg_dist {
 	int n;

@@ -7,8 +7,8 @@
  * reduction tree, a list of files) changes nothing: mean = sum / n and the population standard
  * deviation sqrt(n * sumsq - sum^2) / n are each computed once from exact integers. No MPI here.
  */
-#ifndef PMU_MPI_SPREAD_H
-#define PMU_MPI_SPREAD_H
+#ifndef PMU_TOOLS_REPORT_SPREAD_H
+#define PMU_TOOLS_REPORT_SPREAD_H
 
 #include <math.h>
 #include <stdbool.h>
