@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* A 128-bit sum of squares as two 64-bit halves (what an MPI datatype of uint64 carries); all ones:
- * past 128 bits (then no standard deviation). */
+/* A 128-bit sum of squares as two 64-bit halves (what an MPI datatype of uint64 carries; no __int128,
+ * which 32-bit targets lack); all ones: past 128 bits (then no standard deviation). */
 struct spread_sq {
 	uint64_t lo, hi;
 };
@@ -30,33 +30,38 @@ static inline bool spread_add64(uint64_t *a, uint64_t b)
 	return true;
 }
 
-static inline unsigned __int128 spread_sq_get(const struct spread_sq *q)
+/* @a x @b, exactly, in 128 bits (32-bit halves: four products that fit 64 bits). */
+static inline struct spread_sq spread_mul64(uint64_t a, uint64_t b)
 {
-	return (unsigned __int128)q->hi << 64 | q->lo;
+	uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+
+	return (struct spread_sq){ mid << 32 | (p00 & 0xffffffffu), p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32) };
 }
 
-static inline void spread_sq_set(struct spread_sq *q, unsigned __int128 v)
+static inline bool spread_sq_full(const struct spread_sq *q)
 {
-	q->lo = (uint64_t)v;
-	q->hi = (uint64_t)(v >> 64);
+	return q->lo == UINT64_MAX && q->hi == UINT64_MAX;
 }
 
 /* *@q += @b (saturating at all ones). */
 static inline void spread_sq_add(struct spread_sq *q, const struct spread_sq *b)
 {
-	unsigned __int128 s;
+	uint64_t lo = q->lo + b->lo, hi;
+	bool over = __builtin_add_overflow(q->hi, b->hi, &hi) || __builtin_add_overflow(hi, (uint64_t)(lo < q->lo), &hi);
 
-	if (__builtin_add_overflow(spread_sq_get(q), spread_sq_get(b), &s))
-		s = ~(unsigned __int128)0;
-	spread_sq_set(q, s);
+	if (over || spread_sq_full(q) || spread_sq_full(b))
+		lo = hi = UINT64_MAX;
+	q->lo = lo;
+	q->hi = hi;
 }
 
 /* *@q += @x * @x (exact: a square of 64 bits fits 128). */
 static inline void spread_sq_add_square(struct spread_sq *q, uint64_t x)
 {
-	struct spread_sq b;
+	struct spread_sq b = spread_mul64(x, x);
 
-	spread_sq_set(&b, (unsigned __int128)x * x);
 	spread_sq_add(q, &b);
 }
 
@@ -70,12 +75,21 @@ static inline double spread_mean(uint64_t n, uint64_t sum)
  * the difference exact in 128 bits; NAN where it does not fit (a sum past 64 bits, squares past 128). */
 static inline double spread_stddev(uint64_t n, uint64_t sum, bool sum_ok, const struct spread_sq *q)
 {
-	unsigned __int128 nq, s2 = (unsigned __int128)sum * sum;
+	struct spread_sq lo, hi, s2 = spread_mul64(sum, sum);
+	uint64_t up, dlo, dhi;
 
-	if (!n || !sum_ok || (q->lo == UINT64_MAX && q->hi == UINT64_MAX) ||
-	    __builtin_mul_overflow((unsigned __int128)n, spread_sq_get(q), &nq) || nq < s2)
+	if (!n || !sum_ok || spread_sq_full(q))
 		return NAN;
-	return sqrt((double)(nq - s2)) / (double)n;
+	/* n q = n q.lo + 2^64 n q.hi, within 128 bits */
+	lo = spread_mul64(q->lo, n);
+	hi = spread_mul64(q->hi, n);
+	if (hi.hi || __builtin_add_overflow(lo.hi, hi.lo, &up))
+		return NAN;
+	if (up < s2.hi || (up == s2.hi && lo.lo < s2.lo))
+		return NAN; /* n q < sum^2: not the sums of one set of counts */
+	dlo = lo.lo - s2.lo;
+	dhi = up - s2.hi - (lo.lo < s2.lo);
+	return sqrt((double)dhi * 0x1p64 + (double)dlo) / (double)n;
 }
 
 #endif
