@@ -238,6 +238,9 @@ for np in 4 16; do
 	check_py "$d/report.json" "$tmp/oracle$np.json" "$schema" "$(seq -s, 0 $((np - 1)))" <"$tmp/compare.py"
 	check_py "$d/report.json" $np $PAGES $SLACK $THREADS "${ranks[@]}" <"$tmp/hand.py"
 	if grep -q "libpmu" "$tmp/world$np.log"; then bad "$np ranks: libpmu said something: $(grep libpmu "$tmp/world$np.log")"; else ok; fi
+	# the job report is a result, not an input of pmu report: refused, saying what to read instead
+	"$pmu" report "$d/report.json" >/dev/null 2>"$tmp/err"; rc=$?
+	if [ $rc = 2 ] && grep -q "is a merged report already" "$tmp/err"; then ok; else bad "pmu report of the job report: exit $rc, $(cat "$tmp/err")"; fi
 done
 
 # 2. no silent loss: 8 ranks, one PMU_OUTPUT without %r

@@ -87,6 +87,13 @@ int report_parse(const char *name, const char *text, size_t len, json_object **d
 		     json_object_get_string(sc) : NULL;
 	*kind = sv && !strcmp(sv, "libpmu-stat/1")	? REPORT_STAT :
 		sv && !strcmp(sv, "libpmu-regions/1") ? REPORT_REGIONS : 0;
+	if (!*kind && sv && !strcmp(sv, "libpmu-report-regions/1")) {
+		r = report_fail(err, -EINVAL, "'%s' is a merged report already (libpmu-report-regions/1: 'pmu report --json' "
+			        "of region reports, or libpmu-mpi's job report): read it as JSON; pmu report merges the "
+			        "ranks' own reports (PMU_MPI_PER_RANK=1 writes them beside the job report)", name);
+		json_object_put(o);
+		return r;
+	}
 	if (!*kind) {
 		char what[96];
 		if (json_object_object_get_ex(o, "schema", &sc))
