@@ -53,6 +53,19 @@ done
 	bad "debian/libpmu0.symbols: each library's section needs '* Build-Depends-Package: libpmu-dev' (lintian)"
 head -n 1 "$src/debian/libpmu0.symbols" | grep -qx 'libpmu.so.0 libpmu0 #MINVER#' ||
 	bad "debian/libpmu0.symbols: first line '$(head -n 1 "$src/debian/libpmu0.symbols")'"
+# libpmu-mpi (mpi/) is its own package, libpmu-mpi0, so that libpmu0 never depends on an MPI: its symbols
+# file against its version script the same way
+if [ -f "$src/mpi/libpmu-mpi.sym" ]; then
+	script_symbols "$src/mpi/libpmu-mpi.sym" >"$tmp/script"
+	awk '/^ / { print $1 }' "$src/debian/libpmu-mpi0.symbols" | sort >"$tmp/symbols"
+	head -n 1 "$src/debian/libpmu-mpi0.symbols" | grep -qx 'libpmu-mpi.so.0 libpmu-mpi0 #MINVER#' ||
+		bad "debian/libpmu-mpi0.symbols: first line '$(head -n 1 "$src/debian/libpmu-mpi0.symbols")'"
+	grep -qx '\* Build-Depends-Package: libpmu-dev' "$src/debian/libpmu-mpi0.symbols" ||
+		bad "debian/libpmu-mpi0.symbols needs '* Build-Depends-Package: libpmu-dev' (lintian)"
+	diff -u "$tmp/script" "$tmp/symbols" ||
+		bad "debian/libpmu-mpi0.symbols differs from mpi/libpmu-mpi.sym (- script, + symbols file)"
+	grep -q '^Package: libpmu-mpi0$' "$src/debian/control" || bad "debian/control has no package libpmu-mpi0"
+fi
 
 # every Build-Depends of debian/control is named in tests/deps.sh (which
 # fresh machines install from); virtual packages by the package providing them
