@@ -43,13 +43,16 @@ repeat = int(sys.argv[2])
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 ncpu = len([l for l in open("/proc/cpuinfo") if l.startswith("processor")])
 ompi = subprocess.run(["mpirun", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+# the record's size, from what a rank other than 0 gave: R x (events + 1) records and a 4-byte length
+l0 = lines[-1]
+rec = (int(l0["bytes_rank_max"]) - 4) // (int(l0["regions"]) * (int(l0["events"]) + 1))
 print("# bench/mpi-aggregate — %s, %s, %s (%d CPUs), %s" % (datetime.date.today(), platform.machine(), cpu, ncpu, ompi))
 print()
 print("libpmu-mpi's job report (pmu_mpi_report on MPI_COMM_WORLD; the report at MPI_Finalize is the same code):")
 print("wall time on rank 0, MPI_Wtime around the call, the median of %d reports; its parts from pmu_mpi_stats" % repeat)
 print("(names: agreeing on the union of names; reduce: MPI_Ireduce of the fixed-size vectors; write: rank 0")
 print("building and writing the JSON). Every rank has the same R regions, one call each, and 2 events")
-print("(task-clock, page-faults): each region is %d records of 120 bytes. Bytes: what a rank gives MPI (rank 0: the" % 3)
+print("(task-clock, page-faults): each region is 3 records of %d bytes. Bytes: what a rank gives MPI (rank 0: the" % rec)
 print("names it broadcasts; any other: its vector, the names rank 0 lacks - none here - and a length). All ranks")
 print("oversubscribed on this machine's %d CPUs: the times are upper bounds of a machine with a core per rank." % ncpu)
 print()
@@ -94,7 +97,7 @@ wr2 = 1 - sum((y - w * x) ** 2 for x, y in zip(R, wr)) / sum((y - sum(wr) / len(
 print("Tree model, fitted: reduce = log2(P) x (%.3g ms + %.3g ms x R) (R^2 %.2f); names = log2(P) x (%.3g ms + %.3g ms x R)"
       % (ra, rb, rr2, na, nb))
 print("(R^2 %.2f); write (rank 0 alone) = %.3g ms x R (R^2 %.2f). Bytes per rank do not grow with the ranks: a rank" % (nr2, w, wr2))
-print("sends its vector once (R x (events + 1) x 120 bytes) in a binomial reduction; rank 0 sends the names once per")
+print("sends its vector once (R x (events + 1) x %d bytes) in a binomial reduction; rank 0 sends the names once per" % rec)
 print("broadcast (an interior rank of the tree forwards them to at most log2(P) others).")
 print()
 print("As measured here, per number of regions, the ranks' part (names + reduce) = k x P^e over 4 to 64 ranks")
@@ -116,7 +119,7 @@ print("|---|---|---|---|---|---|---|---|")
 for r in (10, 100, 1000, 10000):
     rd, nm, wt = L * (ra + rb * r), L * (na + nb * r), w * r
     kt, et = grow[r]
-    print("| 10000 | %d | %.1f | %.1f | %.1f | %.1f | %.0f | %d |" % (r, rd, nm, wt, rd + nm + wt, kt * 10000 ** et + wt, r * 3 * 120 + 4))
+    print("| 10000 | %d | %.1f | %.1f | %.1f | %.1f | %.0f | %d |" % (r, rd, nm, wt, rd + nm + wt, kt * 10000 ** et + wt, r * 3 * rec + 4))
 print()
 print("The tree model is the machine with a core per rank and a fast network: each of the log2(P) steps pays a latency")
 print("and moves the vector at the network's bandwidth, which a cluster sets (its latency per step above this machine's")
