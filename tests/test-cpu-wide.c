@@ -487,8 +487,19 @@ int main(void)
 		pid_t a = fork_sleeper(), b = fork_sleeper();
 		char p[64];
 		snprintf(p, sizeof(p), "-p %d,%d", (int)a, (int)b);
-		double all = stat_count(one, "-a"), cpu0 = stat_count(one, "-C 0"), task = stat_count(one, ""),
-		       procs = stat_count(one, p);
+		double all = 0, cpu0 = 0, task = 0, procs = 0;
+		/* four runs of pmu stat compared: on a loaded machine (the other tests' builds on two CPUs) one
+		 * run's start can be late by more than the bounds allow. A fault of the rule counts the same way
+		 * every time (twice, or from the open); so up to three tries, each printed, the last checked. */
+		for (int t = 0; t < 3; t++) {
+			all = stat_count(one, "-a"), cpu0 = stat_count(one, "-C 0"), task = stat_count(one, ""),
+			procs = stat_count(one, p);
+			printf("  try %d: -a %.0f, -C 0 %.0f, the command %.0f, -p of two processes %.0f\n", t + 1, all, cpu0,
+			       task, procs);
+			if (all > 0 && cpu0 > 0 && all < 1.5 * cpu0 && all > cpu0 / 1.5 && task > 0 && task < 1.2 * cpu0 &&
+			    task > cpu0 / 1.2 && procs > 0 && procs < 1.5 * cpu0 && procs > cpu0 / 1.5)
+				break;
+		}
 		CHECK(all > 0 && cpu0 > 0 && all < 1.5 * cpu0 && all > cpu0 / 1.5,
 		      "pmu stat -a %.0f against -C 0 %.0f: the package counted once", all, cpu0);
 		/* both from just before the command starts (a command's: pmu_set_enable_before_exec; counted from
