@@ -32,23 +32,9 @@ int compat_configure(const char *layer, const char *var, const char *value, cons
 	return r;
 }
 
-/* $PMU_FORMAT and $PMU_PER_THREAD as the regions read them (an unknown format is said by libpmu) */
-static int env_format(void)
-{
-	const char *f = getenv("PMU_FORMAT");
-
-	if (f && !strcasecmp(f, "json"))
-		return PMU_FORMAT_JSON;
-	if (f && !strcasecmp(f, "csv"))
-		return PMU_FORMAT_CSV;
-	return PMU_FORMAT_TEXT;
-}
-
 int compat_close(const char *layer)
 {
-	const char *pt = getenv("PMU_PER_THREAD");
-	int per_thread = pt && (!strcmp(pt, "1") || !strcasecmp(pt, "yes") || !strcasecmp(pt, "true"));
-	int r = pmu_region_report(NULL, env_format(), per_thread);
+	int r = pmu_region_report(NULL, PMU_FORMAT_ENV, -1); /* $PMU_FORMAT, $PMU_PER_THREAD as at exit */
 
 	if (r < 0)
 		compat_say(layer, "the region report could not be written: %s", pmu_strerror(r));

@@ -1384,6 +1384,7 @@ int pmu_region_enter(struct pmu_region *h);
 int pmu_region_leave(struct pmu_region *h);
 
 enum pmu_report_format {
+	PMU_FORMAT_ENV = -1,    /* as $PMU_FORMAT says (text where unset), read as the report at exit reads it */
 	PMU_FORMAT_TEXT = 0,
 	PMU_FORMAT_JSON = 1,
 	PMU_FORMAT_CSV = 2,
@@ -1392,7 +1393,10 @@ enum pmu_report_format {
 /**
  * pmu_region_report - write the report now (threads summed, per thread with
  * @per_thread) to @path (NULL: $PMU_OUTPUT or stderr; "-" stdout) in
- * @format. A @path given here ("%p", "%r" expanded) is the caller's choice:
+ * @format (PMU_FORMAT_ENV: as $PMU_FORMAT says; @per_thread -1: as
+ * $PMU_PER_THREAD says; both read as the report at exit reads them, so
+ * that a layer over the regions writes what its users set). A @path given
+ * here ("%p", "%r" expanded) is the caller's choice:
  * created or replaced (whole, once written), as fopen(path, "w") would
  * leave it; NULL follows
  * $PMU_OUTPUT's rule (see pmu_region_begin): never over another process's

@@ -618,9 +618,13 @@ PMU_EXPORT int pmu_region_report(const char *path, int format, int per_thread)
 	size_t nev;
 	int r, nthreads = 0;
 
+	if (format == PMU_FORMAT_ENV)
+		format = pmu__region_env_format();
+	if (per_thread < 0)
+		per_thread = pmu__region_env_per_thread();
 	if (format < PMU_FORMAT_TEXT || format > PMU_FORMAT_CSV)
-		return pmu__err(R.ctx, -EINVAL, "pmu_region_report: format %d is not PMU_FORMAT_TEXT, _JSON or _CSV",
-				format);
+		return pmu__err(R.ctx, -EINVAL, "pmu_region_report: format %d is not PMU_FORMAT_ENV, _TEXT, _JSON or "
+				"_CSV", format);
 	if (!path)
 		env = path = pmu__getenv("PMU_OUTPUT");
 	pthread_mutex_lock(&R.lock); /* also over the choice of $PMU_OUTPUT's file */

@@ -135,7 +135,7 @@ static int env_flag(const char *var, int def)
 }
 
 /* $PMU_FORMAT as a pmu_report_format; an unknown value is said and gives text. */
-static int env_format(void)
+int pmu__region_env_format(void)
 {
 	static const char *const fmts[] = { [PMU_FORMAT_TEXT] = "text", [PMU_FORMAT_JSON] = "json",
 					    [PMU_FORMAT_CSV] = "csv" };
@@ -148,6 +148,11 @@ static int env_format(void)
 			return (int)i;
 	pmu__region_say("PMU_FORMAT='%.100s' is not text, json or csv; the report will be text. Fix PMU_FORMAT.", v);
 	return PMU_FORMAT_TEXT;
+}
+
+int pmu__region_env_per_thread(void)
+{
+	return env_flag("PMU_PER_THREAD", 0);
 }
 
 static void report_at_exit(void)
@@ -275,8 +280,8 @@ static void global_setup(void)
 	pthread_mutex_unlock(&R.lock);
 	/* first: region_unload tells an unload (this not run yet) from the process's exit (run) */
 	atexit(report_at_exit);
-	R.format = env_format();
-	R.per_thread = env_flag("PMU_PER_THREAD", 0);
+	R.format = pmu__region_env_format();
+	R.per_thread = pmu__region_env_per_thread();
 	R.calibrate = R.cfg_calibrate >= 0 ? R.cfg_calibrate : env_flag("PMU_CALIBRATE", 1);
 	if ((R.err = pmu_ctx_new(&R.ctx, NULL)) < 0) {
 		snprintf(R.errmsg, sizeof(R.errmsg), "%s", pmu__err_msg());

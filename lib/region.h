@@ -200,6 +200,10 @@ extern __thread struct thread_state *pmu__region_me
 /* region-setup.c */
 /* The calling thread's state, set up on first use (NULL: out of memory). */
 struct thread_state *pmu__region_thread_init(void);
+/* $PMU_FORMAT as a pmu_report_format (an unknown value said, text), $PMU_PER_THREAD as 0 or 1: the one
+ * reading of each, for the report at exit and pmu_region_report(PMU_FORMAT_ENV, -1) */
+int pmu__region_env_format(void);
+int pmu__region_env_per_thread(void);
 
 /* region-output.c */
 /* Say @fmt on stderr, "libpmu regions: ...": zero-setup regions have no caller to tell (each

@@ -765,17 +765,6 @@ static int run(struct job *j, MPI_Comm comm, const char *path, bool replace, boo
 	return r;
 }
 
-static int env_format(void)
-{
-	const char *f = getenv("PMU_FORMAT");
-
-	if (f && !strcasecmp(f, "json"))
-		return PMU_FORMAT_JSON;
-	if (f && !strcasecmp(f, "csv"))
-		return PMU_FORMAT_CSV;
-	return PMU_FORMAT_TEXT; /* an unknown value is said by libpmu at the first region call */
-}
-
 static int count_region(const struct pmu_region_result *r, void *data)
 {
 	(void)r, (void)data;
@@ -800,9 +789,9 @@ static void write_rank(const char *path)
 		if (with_tag(path, tag, used, sizeof(used)) == 0)
 			say("'%s' exists, and a report is never written over: this rank's report is in '%s'", path, used);
 	}
-	if ((r = pmu_region_report(used, env_format(), env_bool("PMU_PER_THREAD", 0))) < 0) {
+	if ((r = pmu_region_report(used, PMU_FORMAT_ENV, -1)) < 0) {
 		say("this rank's report could not be written to '%s': %s; it follows on stderr", used, pmu_strerror(r));
-		pmu_region_report("", env_format(), env_bool("PMU_PER_THREAD", 0));
+		pmu_region_report("", PMU_FORMAT_ENV, -1);
 	}
 	pmu_region_reset();
 }

@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <pmu.h>
@@ -380,6 +382,45 @@ int main(int argc, char **argv)
 		      "text: the name's newline and ESC are not written as \\n and \\x1b: %s", text ? text : "(none)");
 		free(text);
 		pmu_region_reset();
+	}
+	/* 8. PMU_FORMAT_ENV and per_thread -1 (what the compatibility layers and libpmu-mpi pass): $PMU_FORMAT
+	 * and $PMU_PER_THREAD as set now; unset, text and totals only. A format of neither kind is refused. */
+	{
+		static const struct {
+			const char *format, *per_thread, *first; /* NULL: unset; @first: how the file starts */
+			bool thread_rows;
+		} c[] = {
+			{ "csv", "1", "region,tid,calls,event,", true },
+			{ "json", "0", "{", false },
+			{ NULL, NULL, "\n", false }, /* the text report starts with an empty line */
+		};
+		char *text;
+		for (size_t i = 0; i < sizeof(c) / sizeof(*c); i++) {
+			c[i].format ? setenv("PMU_FORMAT", c[i].format, 1) : unsetenv("PMU_FORMAT");
+			c[i].per_thread ? setenv("PMU_PER_THREAD", c[i].per_thread, 1) : unsetenv("PMU_PER_THREAD");
+			pmu_region_begin("env");
+			pmu_region_end("env");
+			snprintf(out, sizeof(out), "%s/env%zu", tmp, i);
+			CHECK(pmu_region_report(out, PMU_FORMAT_ENV, -1) == 0, "PMU_FORMAT_ENV (%s): %s",
+			      c[i].format ? c[i].format : "unset", pmu_strerror(-1));
+			text = slurp(out);
+			CHECK(text && !strncmp(text, c[i].first, strlen(c[i].first)),
+			      "PMU_FORMAT=%s: the report does not start with '%s': %.80s", c[i].format ? c[i].format : "(unset)",
+			      c[i].first, text ? text : "(none)");
+			/* a thread's row: CSV "env",<this thread's tid>, (the totals' is -1); JSON "tid" (the totals have none) */
+			char row[64];
+			snprintf(row, sizeof(row), "\"env\",%ld,", (long)syscall(SYS_gettid));
+			bool rows = text && (strstr(text, row) || strstr(text, "\"tid\""));
+			CHECK(!c[i].thread_rows || rows, "PMU_PER_THREAD=%s: no per-thread row: %.300s", c[i].per_thread,
+			      text ? text : "(none)");
+			CHECK(c[i].thread_rows || !rows, "PMU_PER_THREAD=%s: a per-thread row: %.300s",
+			      c[i].per_thread ? c[i].per_thread : "(unset)", text ? text : "(none)");
+			free(text);
+			pmu_region_reset();
+		}
+		CHECK(pmu_region_report(out, -2, 0) == -EINVAL, "format -2 not refused");
+		unsetenv("PMU_FORMAT");
+		unsetenv("PMU_PER_THREAD");
 	}
 	if (!fails) {
 		char cmd[PATH_MAX + 16];
