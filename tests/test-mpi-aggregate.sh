@@ -22,19 +22,8 @@
 set -u
 pmu=$(realpath "$1") prog=$(realpath "$2") plain=$(realpath "$3") libmpi=$(realpath "$4") imbalance=$5 schema=$6
 ITERS=200000 PAGES=64 SLACK=16 THREADS=3
-fail=0 checks=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "FAIL: $*"; }
-
-PY=/usr/bin/python3   # Debian's, with python3-jsonschema (tests/deps.sh)
-[ -x $PY ] || PY=$(command -v python3) || { echo "SKIP: python3 (the oracle) is not installed"; exit 77; }
-mpirun=$(command -v mpirun) || { echo "SKIP: mpirun is not installed (Debian: openmpi-bin; tests/deps.sh installs it)"; exit 77; }
-
-# as tests/test-mpi.sh: root allowed, no remote launch agent, shared memory without cross-memory attach
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent= \
-	OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+. "$(dirname "$0")/mpienv.sh" # ok(), bad(), $checks, $fail, $PY, $mpirun, OpenMPI's environment
 export PMU_EVENTS=task-clock,page-faults,context-switches PMU_FORMAT=json
 unset PMU_OUTPUT PMU_MPI PMU_MPI_PER_RANK PMU_MPI_TIMEOUT
 

@@ -23,21 +23,8 @@
 set -u
 pmu=$(realpath "$1") prog=$(realpath "$2") schema=$3
 ITERS=10000000 PAGES=256 SLACK=16
-fail=0 checks=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "FAIL: $*"; }
-
-PY=/usr/bin/python3   # Debian's, with python3-jsonschema (tests/deps.sh)
-[ -x $PY ] || PY=$(command -v python3) || { echo "SKIP: python3 (the oracle) is not installed"; exit 77; }
-mpirun=$(command -v mpirun) || { echo "SKIP: mpirun is not installed (Debian: openmpi-bin; tests/deps.sh installs it)"; exit 77; }
-
-# A container or CI runner: root (OpenMPI refuses it without both variables), no ssh (every rank is
-# local: no remote launch agent), the shared-memory transport without cross-memory attach (ptrace is
-# often forbidden there).
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent= \
-	OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+. "$(dirname "$0")/mpienv.sh" # ok(), bad(), $checks, $fail, $PY, $mpirun, OpenMPI's environment
 events=task-clock,page-faults
 if "$pmu" info --json | $PY -c 'import json, sys; sys.exit(not json.load(sys.stdin)["hw_pmu"])'; then
 	events+=,instructions:u
