@@ -58,6 +58,6 @@ PMU_TEST_DEPS=(valgrind clang libclang-rt-14-dev python3 python3-pytest python3-
 # roots: for building the Debian packages, debian/control's Build-Depends
 # (apt-get build-dep; test-debian checks each is named in PMU_BUILD_DEPS or
 # here; libopenmpi-dev builds libpmu-mpi0) and lintian; for using them, a
-# compiler, pkg-config, man, a venv and bash-completion
+# compiler, pkg-config, man, a venv, bash-completion and mpirun (libpmu-mpi-dev brings mpicc)
 PMU_PACKAGE_BUILD_DEPS=(build-essential debhelper dh-python pkgconf python3 lintian libopenmpi-dev)
-PMU_PACKAGE_TEST_DEPS=(gcc libc6-dev pkgconf man-db python3-venv bash-completion)
+PMU_PACKAGE_TEST_DEPS=(gcc libc6-dev pkgconf man-db python3-venv bash-completion openmpi-bin)

@@ -17,8 +17,12 @@
 #            with pkg-config and run; import pmu from where meson installed
 #            it; man pmu_set_read
 # Install root (a second copy of the fresh root, with a clone for examples/):
-#   install  apt-get install of the four .deb files and PMU_PACKAGE_TEST_DEPS;
-#            libpmu0 depends on libpfm4 (which it loads with dlopen)
+#   install  apt-get install of the six .deb files and PMU_PACKAGE_TEST_DEPS;
+#            libpmu0 depends on libpfm4 (which it loads with dlopen), neither
+#            it nor libpmu-dev on an MPI; libpmu-mpi0 on Open MPI's library
+#   mpi      examples/mpi-imbalance.c built with mpicc and `pkg-config
+#            libpmu libpmu-mpi` against libpmu-mpi-dev, run by mpirun on 2
+#            ranks: one job report (libpmu-report-regions/1), no other file
 #   count    examples/count.c compiled with `pkg-config --cflags --libs
 #            libpmu` against the installed libpmu-dev, and run (not linked
 #            with libpfm4); the installed binding encodes a name only
@@ -76,14 +80,23 @@ step "$ROOT" source "$APT install man-db && meson setup build --prefix=/usr/loca
 fresh_mount "$IROOT"
 fresh_clone "$IROOT"
 mkdir -p "$IROOT/tmp/debs"
-debs=$(cd "$ROOT/root" && ls libpmu0_*.deb libpmu-dev_*.deb pmu_*.deb python3-pmu_*.deb 2>/dev/null)
+debs=$(cd "$ROOT/root" && ls libpmu0_*.deb libpmu-dev_*.deb libpmu-mpi0_*.deb libpmu-mpi-dev_*.deb pmu_*.deb \
+	python3-pmu_*.deb 2>/dev/null)
 [ -n "$debs" ] && (cd "$ROOT/root" && cp $debs "$IROOT/tmp/debs/")
 step "$IROOT" install "apt-get update -q && $APT install $(printf '/tmp/debs/%s ' $debs) ${PMU_PACKAGE_TEST_DEPS[*]} &&
-	dpkg-query -W libpmu0 libpmu-dev pmu python3-pmu &&
-	dpkg-query -W -f='\${Depends}\n' libpmu0 | grep -w libpfm4"
+	dpkg-query -W libpmu0 libpmu-dev libpmu-mpi0 libpmu-mpi-dev pmu python3-pmu &&
+	dpkg-query -W -f='\${Depends}\n' libpmu0 | grep -w libpfm4 &&
+	! dpkg-query -W -f='\${Depends}\n' libpmu0 libpmu-dev | grep -i mpi &&
+	dpkg-query -W -f='\${Depends}\n' libpmu-mpi0 | grep -w libmpi40"
 step "$IROOT" count "cc -o /tmp/count examples/count.c \$(pkg-config --cflags --libs libpmu) && /tmp/count &&
 	ldd /tmp/count | grep libpmu && ! ldd /tmp/count | grep libpfm &&
 	python3 -c 'import pmu; c = pmu.Context(cpuid=\"GenuineIntel-6-55-4\"); print(c.resolve(\"skx::L1D:REPLACEMENT\"))'"
+step "$IROOT" mpi "mpicc -o /tmp/mpi-imbalance examples/mpi-imbalance.c \$(pkg-config --cflags --libs libpmu libpmu-mpi) &&
+	ldd /tmp/mpi-imbalance | grep libpmu-mpi && ! ldd \$(pkg-config --variable=libdir libpmu)/libpmu.so.0 | grep -i mpi &&
+	cd /tmp && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent= OMPI_MCA_btl=self,vader \
+	OMPI_MCA_btl_vader_single_copy_mechanism=none PMU_EVENTS=task-clock PMU_OUTPUT=/tmp/job/report.json \
+	sh -c 'mkdir -p /tmp/job && mpirun -np 2 --oversubscribe /tmp/mpi-imbalance 1000000 16' &&
+	ls /tmp/job && test \$(ls /tmp/job | wc -l) = 1 && grep -q libpmu-report-regions/1 /tmp/job/report.json"
 step "$IROOT" info "pmu info && ! ldd \$(command -v pmu) | grep libpfm &&
 	PMU_CPUID=GenuineIntel-6-55-4 pmu list libpfm4 | grep -F 'skx::L1D:REPLACEMENT'"
 step "$IROOT" man "man -P cat pmu-stat | head -n 8 && man -P cat pmu | head -n 5 &&

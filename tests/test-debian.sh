@@ -60,8 +60,8 @@ if [ -f "$src/mpi/libpmu-mpi.sym" ]; then
 	awk '/^ / { print $1 }' "$src/debian/libpmu-mpi0.symbols" | sort >"$tmp/symbols"
 	head -n 1 "$src/debian/libpmu-mpi0.symbols" | grep -qx 'libpmu-mpi.so.0 libpmu-mpi0 #MINVER#' ||
 		bad "debian/libpmu-mpi0.symbols: first line '$(head -n 1 "$src/debian/libpmu-mpi0.symbols")'"
-	grep -qx '\* Build-Depends-Package: libpmu-dev' "$src/debian/libpmu-mpi0.symbols" ||
-		bad "debian/libpmu-mpi0.symbols needs '* Build-Depends-Package: libpmu-dev' (lintian)"
+	grep -qx '\* Build-Depends-Package: libpmu-mpi-dev' "$src/debian/libpmu-mpi0.symbols" ||
+		bad "debian/libpmu-mpi0.symbols needs '* Build-Depends-Package: libpmu-mpi-dev' (lintian)"
 	diff -u "$tmp/script" "$tmp/symbols" ||
 		bad "debian/libpmu-mpi0.symbols differs from mpi/libpmu-mpi.sym (- script, + symbols file)"
 	grep -q '^Package: libpmu-mpi0$' "$src/debian/control" || bad "debian/control has no package libpmu-mpi0"
