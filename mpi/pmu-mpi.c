@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -885,6 +886,10 @@ static void at_finalize(void)
 			say("MPI_Finalize: SIGTERM while the ranks met for the job report (mpirun ends the job: a rank died, or "
 			    "left without MPI_Finalize): no job report; each rank that received it writes its own ('%s' here)",
 			    *mine ? mine : "stderr");
+		/* the second before SIGKILL is shared by every rank on the node's CPUs: rank 0's report first
+		 * (the others at the lowest priority; Linux's nice is the calling thread's, which writes) */
+		if (j.rank != 0)
+			setpriority(PRIO_PROCESS, 0, 19);
 		write_rank(mine);
 		sigaction(SIGTERM, &old, NULL);
 		raise(SIGTERM);
