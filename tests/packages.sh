@@ -20,6 +20,7 @@
 #   install  apt-get install of the six .deb files and PMU_PACKAGE_TEST_DEPS;
 #            libpmu0 depends on libpfm4 (which it loads with dlopen), neither
 #            it nor libpmu-dev on an MPI; libpmu-mpi0 on Open MPI's library
+#            (libopenmpi3, libmpi.so.40)
 #   mpi      examples/mpi-imbalance.c built with mpicc and `pkg-config
 #            libpmu libpmu-mpi` against libpmu-mpi-dev, run by mpirun on 2
 #            ranks: one job report (libpmu-report-regions/1), no other file
@@ -87,7 +88,7 @@ step "$IROOT" install "apt-get update -q && $APT install $(printf '/tmp/debs/%s 
 	dpkg-query -W libpmu0 libpmu-dev libpmu-mpi0 libpmu-mpi-dev pmu python3-pmu &&
 	dpkg-query -W -f='\${Depends}\n' libpmu0 | grep -w libpfm4 &&
 	! dpkg-query -W -f='\${Depends}\n' libpmu0 libpmu-dev | grep -i mpi &&
-	dpkg-query -W -f='\${Depends}\n' libpmu-mpi0 | grep -w libmpi40"
+	dpkg-query -W -f='\${Depends}\n' libpmu-mpi0 | grep -w libopenmpi3"
 step "$IROOT" count "cc -o /tmp/count examples/count.c \$(pkg-config --cflags --libs libpmu) && /tmp/count &&
 	ldd /tmp/count | grep libpmu && ! ldd /tmp/count | grep libpfm &&
 	python3 -c 'import pmu; c = pmu.Context(cpuid=\"GenuineIntel-6-55-4\"); print(c.resolve(\"skx::L1D:REPLACEMENT\"))'"
