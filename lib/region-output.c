@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Regions: where what they write goes. A misconfiguration said on stderr
- * (the library's one place for it); a report path's %p (pid), %r (MPI rank) and %%
+ * (the library's one place for it); the variables that choose the report
+ * ($PMU_FORMAT, $PMU_PER_THREAD) and the yes/no variables read; a report path's %p (pid), %r (MPI rank) and %%
  * expanded; the report written whole or not at all (lib/resultfile.h: a full
  * disk or a SIGKILL leave the file as it was), a FIFO opened without waiting;
  * and the rule for $PMU_OUTPUT, which every process of a job (MPI ranks,
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "common.h"
@@ -53,6 +55,47 @@ void pmu__region_say(const char *fmt, ...)
 	va_end(ap);
 	/* names in it are the caller's bytes: a newline or an escape sequence is shown, not acted on */
 	fprintf(stderr, "libpmu regions: %s\n", pmu__printable(shown, sizeof(shown), msg));
+}
+
+/* A yes/no variable: 1/yes/on/true or 0/no/off/false (any case); unset or
+ * empty: @def; anything else is said and gives @def. */
+int pmu__region_env_flag(const char *var, int def)
+{
+	static const char *const yes[] = { "1", "yes", "on", "true" }, *const no[] = { "0", "no", "off", "false" };
+	const char *v = pmu__getenv(var);
+
+	if (!v || !*v)
+		return def;
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(v, yes[i]))
+			return 1;
+		if (!strcasecmp(v, no[i]))
+			return 0;
+	}
+	pmu__region_say("%s='%.100s' is neither 1 nor 0 (yes/no, on/off, true/false are accepted too); using %s, the default. "
+	    "Fix %s.", var, v, def ? "1" : "0", var);
+	return def;
+}
+
+/* $PMU_FORMAT as a pmu_report_format; an unknown value is said and gives text. */
+int pmu__region_env_format(void)
+{
+	static const char *const fmts[] = { [PMU_FORMAT_TEXT] = "text", [PMU_FORMAT_JSON] = "json",
+					    [PMU_FORMAT_CSV] = "csv" };
+	const char *v = pmu__getenv("PMU_FORMAT");
+
+	if (!v || !*v)
+		return PMU_FORMAT_TEXT;
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++)
+		if (!strcasecmp(v, fmts[i]))
+			return (int)i;
+	pmu__region_say("PMU_FORMAT='%.100s' is not text, json or csv; the report will be text. Fix PMU_FORMAT.", v);
+	return PMU_FORMAT_TEXT;
+}
+
+int pmu__region_env_per_thread(void)
+{
+	return pmu__region_env_flag("PMU_PER_THREAD", 0);
 }
 
 const char *pmu__region_rank(void)

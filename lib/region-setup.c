@@ -114,47 +114,6 @@ void pmu__region_fork_child(void)
 	R.ntot = 0; /* the child's first thread notes its set's values and totals again */
 }
 
-/* A yes/no variable: 1/yes/on/true or 0/no/off/false (any case); unset or
- * empty: @def; anything else is said and gives @def. */
-static int env_flag(const char *var, int def)
-{
-	static const char *const yes[] = { "1", "yes", "on", "true" }, *const no[] = { "0", "no", "off", "false" };
-	const char *v = pmu__getenv(var);
-
-	if (!v || !*v)
-		return def;
-	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
-		if (!strcasecmp(v, yes[i]))
-			return 1;
-		if (!strcasecmp(v, no[i]))
-			return 0;
-	}
-	pmu__region_say("%s='%.100s' is neither 1 nor 0 (yes/no, on/off, true/false are accepted too); using %s, the default. "
-	    "Fix %s.", var, v, def ? "1" : "0", var);
-	return def;
-}
-
-/* $PMU_FORMAT as a pmu_report_format; an unknown value is said and gives text. */
-int pmu__region_env_format(void)
-{
-	static const char *const fmts[] = { [PMU_FORMAT_TEXT] = "text", [PMU_FORMAT_JSON] = "json",
-					    [PMU_FORMAT_CSV] = "csv" };
-	const char *v = pmu__getenv("PMU_FORMAT");
-
-	if (!v || !*v)
-		return PMU_FORMAT_TEXT;
-	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++)
-		if (!strcasecmp(v, fmts[i]))
-			return (int)i;
-	pmu__region_say("PMU_FORMAT='%.100s' is not text, json or csv; the report will be text. Fix PMU_FORMAT.", v);
-	return PMU_FORMAT_TEXT;
-}
-
-int pmu__region_env_per_thread(void)
-{
-	return env_flag("PMU_PER_THREAD", 0);
-}
-
 static void report_at_exit(void)
 {
 	const char *out = pmu__getenv("PMU_OUTPUT");
@@ -282,7 +241,7 @@ static void global_setup(void)
 	atexit(report_at_exit);
 	R.format = pmu__region_env_format();
 	R.per_thread = pmu__region_env_per_thread();
-	R.calibrate = R.cfg_calibrate >= 0 ? R.cfg_calibrate : env_flag("PMU_CALIBRATE", 1);
+	R.calibrate = R.cfg_calibrate >= 0 ? R.cfg_calibrate : pmu__region_env_flag("PMU_CALIBRATE", 1);
 	if ((R.err = pmu_ctx_new(&R.ctx, NULL)) < 0) {
 		snprintf(R.errmsg, sizeof(R.errmsg), "%s", pmu__err_msg());
 		R.fix = "fix what it names";

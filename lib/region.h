@@ -200,12 +200,14 @@ extern __thread struct thread_state *pmu__region_me
 /* region-setup.c */
 /* The calling thread's state, set up on first use (NULL: out of memory). */
 struct thread_state *pmu__region_thread_init(void);
-/* $PMU_FORMAT as a pmu_report_format (an unknown value said, text), $PMU_PER_THREAD as 0 or 1: the one
- * reading of each, for the report at exit and pmu_region_report(PMU_FORMAT_ENV, -1) */
-int pmu__region_env_format(void);
-int pmu__region_env_per_thread(void);
 
 /* region-output.c */
+/* $PMU_FORMAT as a pmu_report_format (an unknown value said, text), $PMU_PER_THREAD as 0 or 1: the one
+ * reading of each, for the report at exit and pmu_region_report(PMU_FORMAT_ENV, -1); a yes/no variable
+ * @var (1/yes/on/true, 0/no/off/false; unset or empty @def, anything else said and @def) */
+int pmu__region_env_format(void);
+int pmu__region_env_per_thread(void);
+int pmu__region_env_flag(const char *var, int def);
 /* Say @fmt on stderr, "libpmu regions: ...": zero-setup regions have no caller to tell (each
  * caller says a thing once). */
 void pmu__region_say(const char *fmt, ...) PMU_PRINTF(1, 2);
