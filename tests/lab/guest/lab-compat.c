@@ -123,19 +123,21 @@ static void dump(const char *path)
 		fclose(f);
 }
 
-/* The @k-th event row (in the report's order) of region @region's total */
+/* The @k-th event row (in the report's order) of region @region's total (tid -1: its threads summed) */
 static const struct row *find(const struct report *r, const char *region, int k)
 {
 	for (int i = 0; i < r->n; i++)
-		if (!strcmp(r->rows[i].region, region) && k-- == 0)
+		if (r->rows[i].tid == -1 && !strcmp(r->rows[i].region, region) && k-- == 0)
 			return &r->rows[i];
 	return NULL;
 }
 
 /* Runs the pair @layer/@native (environments @lenv, @nenv) and compares region @regions[i]'s
- * @nev events, expecting @calls[i] calls (hand count) and at least @least[i] instructions. */
+ * @nev events, expecting @calls[i] calls (hand count) and at least @least[i] instructions; they may
+ * differ by the layer's frames per call, per read (@reads[i] of them) and @rel of the twin's count. */
 static void compare(const char *what, const char *layer, char *const lenv[], const char *native, char *const nenv[],
-		    const char *const *regions, const uint64_t *calls, const uint64_t *reads, const uint64_t *least, int nreg, int nev, double rel)
+		    const char *const *regions, const uint64_t *calls, const uint64_t *reads, const uint64_t *least,
+		    int nreg, int nev, double rel)
 {
 	int failures = lab_failures;
 	struct report rl, rn;
