@@ -27,8 +27,6 @@
 #include "resultfile.h"
 #include "util.h"
 
-/* how many derived names a process tries ("x.pid7.json", "x.pid7-2.json", ...) before it gives up */
-#define DERIVED_TRIES 100
 
 /* The file this process chose for $PMU_OUTPUT (under R.lock): a later report of the same process to
  * the same name replaces its own earlier one, and no other. After fork() the pid differs: a child
@@ -151,26 +149,6 @@ int pmu__region_expand_path(const char *in, char *out, size_t len)
 	return 0;
 }
 
-/* @file with ".rank<R>.pid<P>" (".pid<P>" without a rank; "-<n>" after the pid from the second try)
- * before its extension: "dir/report.json" -> "dir/report.rank3.pid4242.json" (the rank as rank_in_name() writes it). */
-static int derived_name(const char *file, int n, char *out, size_t len)
-{
-	const char *base = strrchr(file, '/'), *dot, *rank = pmu__region_rank();
-	char tag[160], r[64];
-	size_t stem;
-	int w;
-
-	base = base ? base + 1 : file;
-	dot = strrchr(base, '.');
-	stem = dot && dot > base ? (size_t)(dot - file) : strlen(file);
-	rank_in_name(r, sizeof(r));
-	snprintf(tag, sizeof(tag), "%s%s.pid%ld", rank ? ".rank" : "", r, (long)getpid());
-	if (n > 1)
-		snprintf(tag + strlen(tag), sizeof(tag) - strlen(tag), "-%d", n);
-	w = snprintf(out, len, "%.*s%s%s", (int)stem, file, tag, file + stem);
-	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
-}
-
 int pmu__region_out_open(struct pmu_outfile *o, const char *file, bool env)
 {
 	if (env && own.pid == getpid() && !strcmp(own.asked, file))
@@ -191,10 +169,14 @@ int pmu__region_out_place(struct pmu_outfile *o, const char *file, bool env, cha
 		pmu__strlcpy(used, own.used, len);
 		return pmu__outfile_place(o, own.used, true);
 	}
-	/* never over another's: the name itself, else one derived from it, each taken only where free */
-	r = pmu__outfile_place(o, file, false);
-	for (int n = 1; r == -EEXIST && n <= DERIVED_TRIES; n++)
-		r = derived_name(file, n, used, len) < 0 ? -ENAMETOOLONG : pmu__outfile_place(o, used, false);
+	/* never over another's: the name itself, else one derived from it (".rank<R>.pid<P>", the rank as
+	 * rank_in_name() writes it; ".pid<P>" without one), each taken only where free */
+	char tag[80] = "";
+	if (pmu__region_rank()) {
+		char rk[64];
+		snprintf(tag, sizeof(tag), ".rank%s", rank_in_name(rk, sizeof(rk)));
+	}
+	r = pmu__outfile_place_free(o, file, tag, used, len);
 	if (r == 0 && strcmp(used, file))
 		pmu__region_say("PMU_OUTPUT: '%s' exists (another process's report, or an earlier run's), and a "
 				"report is never written over; this process's report (pid %ld%s%s) is in '%s'. To "

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -112,6 +113,35 @@ int pmu__outfile_place(struct pmu_outfile *o, const char *path, bool replace)
 	if (replace)
 		return rename(o->tmp, path) < 0 ? -errno : (free(o->tmp), o->tmp = NULL, 0);
 	return link(o->tmp, path) < 0 ? -errno : 0; /* the temporary name goes with pmu__outfile_drop() */
+}
+
+int pmu__outfile_tagged(const char *file, const char *tag, char *out, size_t len)
+{
+	const char *base = strrchr(file, '/'), *dot;
+	size_t stem;
+	int w;
+
+	base = base ? base + 1 : file;
+	dot = strrchr(base, '.');
+	stem = dot && dot > base ? (size_t)(dot - file) : strlen(file);
+	w = snprintf(out, len, "%.*s%s%s", (int)stem, file, tag, file + stem);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+/* how many derived names pmu__outfile_place_free() tries ("x.pid7.json", "x.pid7-2.json", ...) */
+#define DERIVED_TRIES 100
+
+int pmu__outfile_place_free(struct pmu_outfile *o, const char *file, const char *tag, char *used, size_t len)
+{
+	char t[256];
+	int r = pmu__outfile_place(o, file, false);
+
+	snprintf(used, len, "%s", file);
+	for (int n = 1; r == -EEXIST && n <= DERIVED_TRIES; n++) {
+		snprintf(t, sizeof(t), n > 1 ? "%s.pid%ld-%d" : "%s.pid%ld", tag, (long)getpid(), n);
+		r = pmu__outfile_tagged(file, t, used, len) < 0 ? -ENAMETOOLONG : pmu__outfile_place(o, used, false);
+	}
+	return r;
 }
 
 void pmu__outfile_drop(struct pmu_outfile *o)

@@ -26,6 +26,14 @@ int pmu__outfile_finish(struct pmu_outfile *o);
 /* After finish: the bytes take the name @path, over what is there (@replace) or only where nothing is
  * (-EEXIST then, the bytes kept for another name). 0 or a negative errno. In place: 0. */
 int pmu__outfile_place(struct pmu_outfile *o, const char *path, bool replace);
+/* @file with @tag before its extension ("dir/report.json", ".rank3" -> "dir/report.rank3.json"; at its
+ * end where its base name has none). 0 or -ENAMETOOLONG. */
+int pmu__outfile_tagged(const char *file, const char *tag, char *out, size_t len);
+/* After finish, never over another's: the bytes take the name @file where nothing has it, else the first
+ * free one of the names derived from it, @tag ".pid<P>" before its extension (".pid<P>-<n>" from the
+ * second try; 100 tries). The name taken in @used (@len bytes). 0 or a negative errno (-EEXIST: no
+ * name free). */
+int pmu__outfile_place_free(struct pmu_outfile *o, const char *file, const char *tag, char *used, size_t len);
 /* The temporary file removed (not placed, or placed by link), and @o freed. Any time; NULL-safe. */
 void pmu__outfile_drop(struct pmu_outfile *o);
 

@@ -48,8 +48,6 @@
 /* the tag of "this rank arrived and timed out" sent to rank 0 at MPI_Finalize (the program's own
  * messages are over by then); MPI_TAG_UB is at least 32767 */
 #define TAG_ARRIVED 32767
-/* how many derived names the job report tries ("x.pid7.json", "x.pid7-2.json", ...) */
-#define DERIVED_TRIES 100
 
 /* One (region, event) over the ranks that counted it, or a region's calls (value..cmax unused): what
  * a rank contributes and what the reduction combines. Words of uint64_t only: an MPI datatype of
@@ -317,20 +315,6 @@ static int expand(const char *in, char *out, size_t len)
 	return 0;
 }
 
-/* @file with @tag inserted before its extension ("dir/report.json", ".rank3" -> "dir/report.rank3.json"). */
-static int with_tag(const char *file, const char *tag, char *out, size_t len)
-{
-	const char *base = strrchr(file, '/'), *dot;
-	size_t stem;
-	int w;
-
-	base = base ? base + 1 : file;
-	dot = strrchr(base, '.');
-	stem = dot && dot > base ? (size_t)(dot - file) : strlen(file);
-	w = snprintf(out, len, "%.*s%s%s", (int)stem, file, tag, file + stem);
-	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
-}
-
 /* ---- the report ---- */
 
 static json_object *jnum(double v)
@@ -475,12 +459,7 @@ static int write_doc(json_object *doc, const char *path, bool replace, char *use
 		return r;
 	fprintf(o.f, "%s\n", text);
 	if ((r = pmu__outfile_finish(&o)) == 0) {
-		r = pmu__outfile_place(&o, path, replace);
-		for (int n = 1; r == -EEXIST && n <= DERIVED_TRIES; n++) {
-			char tag[64];
-			snprintf(tag, sizeof(tag), n > 1 ? ".pid%ld-%d" : ".pid%ld", (long)getpid(), n);
-			r = with_tag(path, tag, used, len) < 0 ? -ENAMETOOLONG : pmu__outfile_place(&o, used, false);
-		}
+		r = replace ? pmu__outfile_place(&o, path, true) : pmu__outfile_place_free(&o, path, "", used, len);
 		if (r == 0 && strcmp(used, path))
 			say("'%s' exists (an earlier run's report, or another's), and a report is never written over; "
 			    "the job report is in '%s'. To name it yourself, put %%p in PMU_OUTPUT.", path, used);
@@ -787,7 +766,7 @@ static void write_rank(const char *path)
 	if (*path && strcmp(path, "-") && lstat(path, &sb) == 0) {
 		char tag[64];
 		snprintf(tag, sizeof(tag), ".pid%ld", (long)getpid());
-		if (with_tag(path, tag, used, sizeof(used)) == 0)
+		if (pmu__outfile_tagged(path, tag, used, sizeof(used)) == 0)
 			say("'%s' exists, and a report is never written over: this rank's report is in '%s'", path, used);
 	}
 	if ((r = pmu_region_report(used, PMU_FORMAT_ENV, -1)) < 0) {
@@ -808,7 +787,7 @@ static void rank_path(const char *out, char *path, size_t len)
 	if (!out || !*out || !strcmp(out, "-") || expand(out, exp, sizeof(exp)) < 0)
 		return;
 	snprintf(tag, sizeof(tag), ".rank%d", wrank);
-	if (with_tag(exp, tag, path, len) < 0)
+	if (pmu__outfile_tagged(exp, tag, path, len) < 0)
 		snprintf(path, len, "%s", exp);
 }
 
